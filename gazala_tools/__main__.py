@@ -1,0 +1,5 @@
+import sys
+
+from gazala_tools.cli import main
+
+sys.exit(main())

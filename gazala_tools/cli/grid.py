@@ -1,0 +1,122 @@
+"""``gazala grid``: VASSAL location names and hex centres, exactly as the engine computes them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.vassal.grid import MapLayout
+
+NOUN = "grid"
+HELP = "Pixel <-> hex for a VASSAL map: location names and hex centres, VASSAL-exact."
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    loc = verbs.add_parser(
+        "locate",
+        help="the location name VASSAL shows for map point(s), and where a piece dropped there snaps",
+        description="Print `name snapped_x snapped_y` for map point X Y (map coordinates, as in saves), "
+        "or one such line per point of --points FILE (one `x y` per line; `-` reads stdin).",
+    )
+    loc.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, or a game id (e.g. gazala-rg)")
+    loc.add_argument("x", nargs="?", type=int)
+    loc.add_argument("y", nargs="?", type=int)
+    loc.add_argument("--map", dest="map_name", help="the map's name (default: the first map with a grid)")
+    loc.add_argument("--points", help="file of `x y` lines, or - for stdin")
+    loc.add_argument(
+        "--engine",
+        default="3.7",
+        choices=("3.6", "3.7"),
+        help="snap like VASSAL 3.7+ (hexagon-exact, default) or <= 3.6 (rectangular cells); names are the same",
+    )
+    loc.add_argument("--json", action="store_true", help="JSON output")
+    loc.set_defaults(func=_locate)
+
+    cen = verbs.add_parser("center", help="the pixel centre (map coordinates) of a named hex")
+    cen.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, or a game id")
+    cen.add_argument("name", help="a location name, e.g. 0104")
+    cen.add_argument("--map", dest="map_name")
+    cen.add_argument("--json", action="store_true")
+    cen.set_defaults(func=_center)
+
+
+def load_layout(source: str, map_name: str | None) -> MapLayout:
+    """The map layout for a module/buildFile path or a built-in game id."""
+    path = Path(source)
+    if path.exists():
+        from gazala_tools.vassal.buildfile import find_layout, read_layouts
+
+        return find_layout(read_layouts(path), map_name, path)
+    from gazala_tools.vassal.gamelayout import layout_for_game
+
+    return layout_for_game(source)
+
+
+def read_points(spec: str) -> list[tuple[int, int]]:
+    if spec == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        p = Path(spec)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise GazalaError(f"cannot read points ({exc.strerror})", file=spec) from None
+        except UnicodeDecodeError:
+            raise GazalaError("points file is not UTF-8 text", file=spec, expected="lines of `x y`") from None
+        name = spec
+    points: list[tuple[int, int]] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        stripped = line.split("#", 1)[0].strip()
+        if not stripped:
+            continue
+        parts = stripped.replace(",", " ").split()
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            points.append((int(parts[0]), int(parts[1])))
+        except ValueError:
+            raise GazalaError(
+                f"bad point {line.strip()!r}", file=name, place=f"line {lineno}", expected="two integers `x y`"
+            ) from None
+    return points
+
+
+def _locate(args: argparse.Namespace) -> int:
+    if args.points is not None:
+        if args.x is not None:
+            raise GazalaError("give either X Y or --points, not both")
+        points = read_points(args.points)
+    else:
+        if args.x is None or args.y is None:
+            raise GazalaError("locate needs X Y or --points FILE")
+        points = [(args.x, args.y)]
+    layout = load_layout(args.source, args.map_name)
+    results = []
+    for x, y in points:
+        loc = layout.locate(x, y, version=args.engine)
+        results.append({"x": x, "y": y, "name": loc.name, "board": loc.board, "snapped": list(loc.snapped)})
+    if args.json:
+        out: object = results if args.points is not None else results[0]
+        print(json.dumps(out))
+    else:
+        sys.stdout.write("".join(f"{r['name']} {r['snapped'][0]} {r['snapped'][1]}\n" for r in results))  # type: ignore[index]
+    return 0
+
+
+def _center(args: argparse.Namespace) -> int:
+    layout = load_layout(args.source, args.map_name)
+    try:
+        x, y = layout.center_of(args.name)
+    except ValueError as exc:
+        raise GazalaError(str(exc), file=args.source, expected="a location name of that map's hex grid") from None
+    if args.json:
+        print(json.dumps({"name": args.name, "map": layout.name, "x": x, "y": y}))
+    else:
+        print(f"{x} {y}")
+    return 0

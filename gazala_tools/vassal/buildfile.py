@@ -1,0 +1,343 @@
+"""Read maps, boards and grids from a VASSAL module or buildFile: read-only and safe.
+
+Sources: a ``.vmod`` (zip), a ``buildFile.xml``/``buildFile`` path, or a directory holding one.
+Safety: XML is parsed with entity resolution, DTD loading and network access off (a DOCTYPE
+that declares entities is refused: XXE); zip member names with ``..`` or absolute paths are
+refused; entries are size-capped; a file that is not a zip is refused with a clear error.
+Nothing is ever written.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import posixpath
+import struct
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from gazala_tools.errors import VassalFormatError
+from gazala_tools.numbering import Numbering
+from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
+
+log = logging.getLogger(__name__)
+
+MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
+MAX_IMAGE_HEADER_BYTES = 64 * 1024 * 1024
+
+PKG = "VASSAL.build.module.map.boardPicker"
+MAP_CLASSES = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap", "VASSAL.build.module.PlayerHand")
+HEXGRID = f"{PKG}.board.HexGrid"
+SQUAREGRID = f"{PKG}.board.SquareGrid"
+ZONEDGRID = f"{PKG}.board.ZonedGrid"
+ZONE = f"{PKG}.board.mapgrid.Zone"
+HEXNUM = f"{PKG}.board.mapgrid.HexGridNumbering"
+SQNUM = f"{PKG}.board.mapgrid.SquareGridNumbering"
+
+
+@dataclass
+class ModuleSource:
+    """The bytes of a module's buildFile and a way to read its images."""
+
+    path: Path
+    buildfile_name: str
+    xml: bytes
+    _zip: zipfile.ZipFile | None = None
+    _dir: Path | None = None
+
+    def image_size(self, name: str) -> tuple[int, int] | None:
+        """Width and height of ``images/<name>`` from its header, or None when it is missing."""
+        data: bytes | None = None
+        member = f"images/{name}"
+        if self._zip is not None:
+            try:
+                info = self._zip.getinfo(member)
+            except KeyError:
+                return None
+            if info.file_size > MAX_IMAGE_HEADER_BYTES:
+                with self._zip.open(info) as fh:
+                    data = fh.read(1 << 20)
+            else:
+                data = self._zip.read(info)
+        elif self._dir is not None:
+            p = self._dir / "images" / name
+            if not p.is_file():
+                return None
+            with p.open("rb") as fh:
+                data = fh.read(1 << 20)
+        return _image_size(data) if data else None
+
+
+def _image_size(data: bytes) -> tuple[int, int] | None:
+    """Image dimensions from PNG/GIF/JPEG headers (no decoding), else via Pillow."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        w, h = struct.unpack("<HH", data[6:10])
+        return int(w), int(h)
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+                return int(w), int(h)
+            seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
+            i += 2 + seg
+        return None
+    try:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as im:
+            return im.size
+    except Exception:
+        return None
+
+
+def _check_member_names(zf: zipfile.ZipFile, path: Path) -> None:
+    for info in zf.infolist():
+        name = info.filename
+        norm = posixpath.normpath(name.replace("\\", "/"))
+        if name.startswith(("/", "\\")) or norm == ".." or norm.startswith("../") or ":" in name.split("/")[0]:
+            raise VassalFormatError(
+                f"zip member name {name!r} points outside the archive",
+                file=path,
+                expected="relative member names without '..'",
+            )
+
+
+def open_source(source: str | Path) -> ModuleSource:
+    """Open a module, buildFile or module directory for reading."""
+    path = Path(source)
+    if not path.exists():
+        raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
+    if path.is_dir():
+        for name in ("buildFile.xml", "buildFile"):
+            if (path / name).is_file():
+                return ModuleSource(path, name, _read_capped(path / name), _dir=path)
+        raise VassalFormatError("directory holds no buildFile.xml or buildFile", file=path)
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    if head[:2] == b"PK":
+        try:
+            zf = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as exc:
+            raise VassalFormatError(f"corrupt zip archive ({exc})", file=path, expected="a VASSAL module (zip)") from None
+        _check_member_names(zf, path)
+        names = set(zf.namelist())
+        for name in ("buildFile.xml", "buildFile"):
+            if name in names:
+                info = zf.getinfo(name)
+                if info.file_size > MAX_BUILDFILE_BYTES:
+                    raise VassalFormatError(
+                        f"{name} is {info.file_size} bytes", file=path, expected=f"at most {MAX_BUILDFILE_BYTES} bytes"
+                    )
+                try:
+                    data = zf.read(info)
+                except (zipfile.BadZipFile, OSError, EOFError) as exc:
+                    raise VassalFormatError(f"cannot read {name} ({exc})", file=path) from None
+                return ModuleSource(path, name, data, _zip=zf)
+        raise VassalFormatError("module holds no buildFile.xml or buildFile", file=path)
+    if path.suffix.lower() in (".vmod", ".zip", ".vext"):
+        raise VassalFormatError(
+            f"not a zip archive (starts with {head!r})", file=path, expected="a VASSAL module, which is a zip file"
+        )
+    return ModuleSource(path, path.name, _read_capped(path), _dir=path.parent)
+
+
+def _read_capped(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_BUILDFILE_BYTES:
+        raise VassalFormatError(f"file is {size} bytes", file=path, expected=f"at most {MAX_BUILDFILE_BYTES} bytes")
+    return path.read_bytes()
+
+
+def parse_xml(data: bytes, file: str | Path) -> etree._Element:
+    """Parse a buildFile safely: no entities, no DTD, no network."""
+    head = data[:4096].lstrip()
+    if b"<!ENTITY" in data[:65536] or (b"<!DOCTYPE" in head and b"SYSTEM" in head):
+        raise VassalFormatError(
+            "XML declares entities or an external DTD (refused: XXE)", file=file, expected="a plain VASSAL buildFile"
+        )
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+    )
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        line = getattr(exc, "lineno", None)
+        raise VassalFormatError(f"XML syntax error: {exc.msg}", file=file, place=f"line {line}" if line else None) from None
+
+
+def _children(el: etree._Element, tag: str) -> Iterator[etree._Element]:
+    for child in el:
+        if isinstance(child.tag, str) and child.tag == tag:
+            yield child
+
+
+def _attrs(el: etree._Element) -> dict[str, str]:
+    return {str(k): str(v) for k, v in el.attrib.items()}
+
+
+def _int_attr(el: etree._Element, key: str, default: int, file: Path) -> int:
+    raw = el.get(key)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise VassalFormatError(
+            f"{key}={raw!r} on {el.tag.rsplit('.', 1)[-1]} is not an integer",
+            file=file,
+            place=f"line {el.sourceline}",
+            expected="a plain decimal integer",
+        ) from None
+
+
+def _grid(el: etree._Element, file: Path) -> Grid | None:
+    tag = el.tag
+    try:
+        if tag == HEXGRID:
+            num = next(_children(el, HEXNUM), None)
+            numbering = Numbering.from_vassal_attrs(_attrs(num)) if num is not None else None
+            return HexGridGeometry.from_vassal_attrs(_attrs(el), numbering)
+        if tag == SQUAREGRID:
+            try:
+                from gazala_tools.vassal import squaregrid
+            except ImportError:
+                log.info("%s: SquareGrid support is not installed", file)
+                return None
+            sq_num = next(_children(el, SQNUM), None)
+            return squaregrid.SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num) if sq_num is not None else None)  # type: ignore[no-any-return]
+        if tag == ZONEDGRID:
+            zones: list[Zone] = []
+            background: Grid | None = None
+            for child in el:
+                if not isinstance(child.tag, str):
+                    continue
+                if child.tag == ZONE:
+                    zones.append(_zone(child, file))
+                elif child.tag in (HEXGRID, SQUAREGRID, ZONEDGRID):
+                    background = _grid(child, file)
+            return ZonedGrid(tuple(zones), background)
+    except ValueError as exc:
+        raise VassalFormatError(str(exc), file=file, place=f"line {el.sourceline}") from None
+    log.info("%s: grid type %s is not supported; its hexes have no names", file, tag)
+    return None
+
+
+def _zone(el: etree._Element, file: Path) -> Zone:
+    path_text = el.get("path", "")
+    points: list[tuple[int, int]] = []
+    for pair in filter(None, path_text.split(";")):
+        try:
+            xs, ys = pair.split(",")
+            points.append((int(xs), int(ys)))
+        except ValueError:
+            raise VassalFormatError(
+                f"zone {el.get('name')!r} path point {pair!r} is malformed",
+                file=file,
+                place=f"line {el.sourceline}",
+                expected="x,y;x,y;... integers",
+            ) from None
+    grid: Grid | None = None
+    for child in el:
+        if isinstance(child.tag, str) and child.tag in (HEXGRID, SQUAREGRID):
+            grid = _grid(child, file)
+    return Zone(
+        name=el.get("name", ""),
+        path=tuple(points),
+        location_format=el.get("locationFormat", "$gridLocation$"),
+        grid=grid,
+        use_parent_grid=(el.get("useParentGrid", "false").lower() == "true"),
+    )
+
+
+def read_layouts(source: str | Path) -> list[MapLayout]:
+    """Every map of a module with its boards (each board once, laid out in a row, in XML order).
+
+    A saved game's SetBoards command may lay boards out differently; use
+    :func:`layout_with_boards` for that.
+    """
+    src = open_source(source)
+    return layouts_from_xml(src)
+
+
+def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
+    root = parse_xml(src.xml, src.path)
+    layouts: list[MapLayout] = []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.tag not in MAP_CLASSES:
+            continue
+        name = el.get("mapName", "")
+        edge_w = _int_attr(el, "edgeWidth", 0, src.path)
+        edge_h = _int_attr(el, "edgeHeight", 0, src.path)
+        boards: list[Board] = []
+        for picker in _children(el, "VASSAL.build.module.map.BoardPicker"):
+            for b in _children(picker, f"{PKG}.Board"):
+                boards.append(_board(b, src))
+        placed = tuple((b, 0, 0) for b in boards[:1]) if len(boards) <= 1 else tuple((b, i, 0) for i, b in enumerate(boards))
+        layouts.append(MapLayout(name, edge_w, edge_h, placed, tuple(boards)))
+    return layouts
+
+
+def _board(el: etree._Element, src: ModuleSource) -> Board:
+    image = el.get("image") or None
+    width: int | None = _int_attr(el, "width", 500, src.path)
+    height: int | None = _int_attr(el, "height", 500, src.path)
+    if image:
+        size = src.image_size(image)
+        if size is None:
+            log.info("%s: board %r image %r is missing; board size unknown", src.path, el.get("name"), image)
+            width = height = None
+        else:
+            width, height = size
+    grid: Grid | None = None
+    for child in el:
+        if isinstance(child.tag, str) and child.tag in (HEXGRID, SQUAREGRID, ZONEDGRID):
+            grid = _grid(child, src.path)
+    return Board(
+        name=el.get("name", ""),
+        width=width,
+        height=height,
+        grid=grid,
+        reversible=(el.get("reversible", "false").lower() == "true"),
+        image=image,
+    )
+
+
+def layout_with_boards(layout: MapLayout, placements: list[tuple[str, int, int]]) -> MapLayout:
+    """The same map with the boards a save's SetBoards command names, at its columns and rows."""
+    by_name = {b.name: b for b in (layout.all_boards or tuple(b for b, _c, _r in layout.boards))}
+    placed: list[tuple[Board, int, int]] = []
+    for name, col, row in placements:
+        base = name[:-4] if name.endswith("/rev") else name
+        if base not in by_name:
+            raise VassalFormatError(f"board {base!r} is not a board of map {layout.name!r}")
+        placed.append((by_name[base], col, row))
+    return MapLayout(layout.name, layout.edge_width, layout.edge_height, tuple(placed), layout.all_boards)
+
+
+def find_layout(layouts: list[MapLayout], name: str | None, file: str | Path) -> MapLayout:
+    """The map called ``name`` (or the first map with a grid when ``name`` is None)."""
+    if name is not None:
+        for lay in layouts:
+            if lay.name == name:
+                return lay
+        raise VassalFormatError(
+            f"no map named {name!r}", file=file, expected="one of " + ", ".join(repr(x.name) for x in layouts)
+        )
+    for lay in layouts:
+        if any(b.grid is not None for b, _c, _r in lay.boards):
+            return lay
+    if layouts:
+        return layouts[0]
+    raise VassalFormatError("module has no maps", file=file)
