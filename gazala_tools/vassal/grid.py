@@ -17,6 +17,7 @@ coordinates (edge buffer and board offsets included), as saves store them.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -35,6 +36,11 @@ class Grid(Protocol):
     def name_at(self, x: int, y: int, board_w: int, board_h: int) -> str | None: ...
 
     def snap(self, x: int, y: int, version: str = "3.7") -> tuple[int, int]: ...
+
+
+def f32(x: float) -> float:
+    """Round a double to the nearest Java ``float`` (IEEE single precision)."""
+    return float(struct.unpack("<f", struct.pack("<f", x))[0])
 
 
 def polygon_contains(xs: Sequence[int], ys: Sequence[int], x: float, y: float) -> bool:
@@ -83,10 +89,48 @@ def polygon_contains(xs: Sequence[int], ys: Sequence[int], x: float, y: float) -
                 continue
             test1 = x - lastx
             test2 = y - lasty
-        if test1 < (test2 / (lasty - cury) * (lastx - curx)):
+        if test1 < (test2 / (lasty - cury) * (lastx - curx)):  # IEEE double, Java's order
             hits += 1
         lastx, lasty = curx, cury
     return (hits & 1) != 0
+
+
+def area_contains(xs: Sequence[int], ys: Sequence[int], x: float, y: float) -> bool:
+    """``new java.awt.geom.Area(polygon).contains(x, y)`` for a simple polygon.
+
+    Half-open bounds, then per non-horizontal edge (``Curve.crossingsFor``): a crossing when
+    ``ytop <= y < ybot`` and ``x < xmax`` and (``x < xmin`` or ``x < XforY(y)``), with
+    ``Order1.XforY`` evaluated in IEEE doubles in Java's order.
+    """
+    n = len(xs)
+    if n <= 2:
+        return False
+    bx, by = min(xs), min(ys)
+    if not (x >= bx and y >= by and x < max(xs) and y < max(ys)):
+        return False
+    crossings = 0
+    for i in range(n):
+        ax, ay, bx2, by2 = xs[i - 1], ys[i - 1], xs[i], ys[i]
+        if ay == by2:
+            continue
+        if ay > by2:
+            ax, ay, bx2, by2 = bx2, by2, ax, ay
+        if not (ay <= y < by2):
+            continue
+        if x >= max(ax, bx2):
+            continue
+        if x < min(ax, bx2):
+            crossings += 1
+            continue
+        if ax == bx2 or y <= ay:
+            xt: float = ax
+        elif y >= by2:
+            xt = bx2
+        else:
+            xt = ax + (y - ay) * (bx2 - ax) / (by2 - ay)
+        if x < xt:
+            crossings += 1
+    return (crossings & 1) == 1
 
 
 @dataclass(frozen=True)
@@ -152,29 +196,38 @@ class HexGridGeometry:
             r = math.floor((v - self.y0 + self.dy / 2) / self.dy)
         return c, r
 
-    def _hexagon_contains(self, c: int, r: int, u: float, v: float) -> bool:
+    def hexagon(self, c: int, r: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The integer (u, v) corners of ``HexGrid.getSingleHexShape`` around raw hex ``(c, r)``.
+
+        VASSAL builds it in Java ``float`` (32-bit) arithmetic and rounds with ``Math.round``;
+        this reproduces that bit for bit (:func:`f32` rounds each operation to float32).
+        """
         cu, cv = self.raw_center(c, r)
         if self.sideways:
             cu, cv = cv, cu
-        R = 2 * self.dx / 3
-        h = self.dy / 2
+        x, y = f32(cu), f32(cv)
+        dx, dy = f32(self.dx), f32(self.dy)
+        rad = f32(f32(2.0 * dx) / 3.0)
+        half_r = f32(0.5 * rad)
+        half_dy = f32(0.5 * dy)
+        x2 = f32(x - half_r)
+        x3 = f32(x + half_r)
+        y2 = f32(y - half_dy)
+        y5 = f32(y + half_dy)
         xs = (
-            java_round(cu - R),
-            java_round(cu - R / 2),
-            java_round(cu + R / 2) + 1,
-            java_round(cu + R) + 1,
-            java_round(cu + R / 2) + 1,
-            java_round(cu - R / 2),
+            java_round(f32(x - rad)),
+            java_round(x2),
+            java_round(x3) + 1,
+            java_round(f32(x + rad)) + 1,
+            java_round(x3) + 1,
+            java_round(x2),
         )
-        ys = (
-            java_round(cv),
-            java_round(cv - h),
-            java_round(cv - h),
-            java_round(cv),
-            java_round(cv + h) + 1,
-            java_round(cv + h) + 1,
-        )
-        return polygon_contains(xs, ys, u, v)
+        ys = (java_round(y), java_round(y2), java_round(y2), java_round(y), java_round(y5) + 1, java_round(y5) + 1)
+        return xs, ys
+
+    def _hexagon_contains(self, c: int, r: int, u: float, v: float) -> bool:
+        xs, ys = self.hexagon(c, r)
+        return area_contains(xs, ys, u, v)
 
     def raw_at(self, x: float, y: float, version: str = "3.7") -> tuple[int, int]:
         """Raw index of the hex a point snaps into: 3.7 hexagon test, or the <= 3.6 rectangle."""
@@ -197,10 +250,55 @@ class HexGridGeometry:
         return raw_to_hex(*self.raw_at(x, y, version), self.orientation)
 
     def snap(self, x: int, y: int, version: str = "3.7") -> tuple[int, int]:
-        """Where VASSAL puts a piece dropped at board point ``(x, y)`` (centres only)."""
+        """Where VASSAL puts a piece dropped at board point ``(x, y)`` (``HexGrid.snapTo``).
+
+        With ``edges_legal``/``corners_legal`` the nearest hexside midpoint or vertex wins unless
+        the hex centre is within sqrt(2) px of it (VASSAL's ``checkCenter`` workaround).
+        """
         if not self.snap_to:
             return (x, y)
-        return self.raw_center(*self.raw_at(x, y, version))
+        center = self.raw_center(*self.raw_at(x, y, version))
+        if not (self.edges_legal or self.corners_legal):
+            return center
+        if self.edges_legal and self.corners_legal:
+            edge = self._snap_side(x, y)
+            vertex = self._snap_vertex(x, y)
+            d_edge = (x - edge[0]) ** 2 + (y - edge[1]) ** 2
+            d_vertex = (x - vertex[0]) ** 2 + (y - vertex[1]) ** 2
+            target = edge if d_edge < d_vertex else vertex
+        elif self.edges_legal:
+            target = self._snap_side(x, y)
+        else:
+            target = self._snap_vertex(x, y)
+        if (center[0] - target[0]) ** 2 + (center[1] - target[1]) ** 2 <= 2:
+            return center
+        return target
+
+    def _snap_side(self, x: int, y: int) -> tuple[int, int]:
+        """``snapToHexSide`` (snapScale 0): nearest point of the half-hex lattice."""
+        u, v = (y, x) if self.sideways else (x, y)
+        dx, dy, ox, oy = self.dx, self.dy, self.x0, self.y0
+        su = java_trunc(dx / 2 * math.floor((u - ox + dx / 4) * 2 / dx) + ox)
+        nx = math.floor((u - ox + dx / 4) * 2 / dx)
+        if not java_odd(nx):
+            sv = java_trunc(dy / 2 * math.floor((v - oy + dy / 4) * 2 / dy) + oy)
+        else:
+            sv = java_trunc((dy / 2) * math.floor((v - oy) * 2 / dy) + java_trunc(dy / 4) + oy)
+        return self._xy(su, sv)
+
+    def _snap_vertex(self, x: int, y: int) -> tuple[int, int]:
+        """``snapToHexVertex`` (snapScale 0), with VASSAL's own integer casts."""
+        u, v = (y, x) if self.sideways else (x, y)
+        dx, dy, ox, oy = self.dx, self.dy, self.x0, self.y0
+        ny = math.floor((v - oy + dy / 4) * 2 / dy)
+        if not java_odd(ny):
+            vu = java_trunc(2 * dx / 3 * java_trunc(math.floor(u - ox + dx / 3) * 3 / (2 * dx)) + ox)
+        else:
+            vu = java_trunc(
+                2 * dx / 3 * java_trunc(math.floor(u - ox + dx / 3 + dx / 3) * 3 / (2 * dx)) - java_trunc(dx / 3) + ox
+            )
+        vv = java_trunc(dy / 2 * math.floor((v - oy + dy / 4) * 2 / dy) + oy)
+        return self._xy(vu, vv)
 
     # --- names -----------------------------------------------------------------------------------
     def max_rows(self, board_h: int) -> int:

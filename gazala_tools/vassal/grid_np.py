@@ -31,36 +31,40 @@ def _centers(g: HexGridGeometry, c: IntArray, r: IntArray) -> tuple[IntArray, In
 
 def _hexagon_contains(g: HexGridGeometry, c: IntArray, r: IntArray, u: FloatArray, v: FloatArray) -> npt.NDArray[np.bool_]:
     cu_i, cv_i = _centers(g, c, r)
-    cu = cu_i.astype(np.float64)
-    cv = cv_i.astype(np.float64)
-    R = 2 * g.dx / 3
-    h = g.dy / 2
-    xs = [_jround(cu - R), _jround(cu - R / 2), _jround(cu + R / 2) + 1, _jround(cu + R) + 1,
-          _jround(cu + R / 2) + 1, _jround(cu - R / 2)]
-    ys = [_jround(cv), _jround(cv - h), _jround(cv - h), _jround(cv), _jround(cv + h) + 1, _jround(cv + h) + 1]
-    bx = np.minimum.reduce(xs)
-    by = np.minimum.reduce(ys)
-    bx2 = np.maximum.reduce(xs)
-    by2 = np.maximum.reduce(ys)
-    inside_box = (u >= bx) & (v >= by) & (u < bx2) & (v < by2)
-    hits = np.zeros(u.shape, dtype=np.int64)
+    f = np.float32
+    x = cu_i.astype(f)
+    y = cv_i.astype(f)
+    dx, dy = f(g.dx), f(g.dy)
+    rad = f(f(f(2.0) * dx) / f(3.0))
+    half_r = f(f(0.5) * rad)
+    half_dy = f(f(0.5) * dy)
+    x2 = (x - half_r).astype(f)
+    x3 = (x + half_r).astype(f)
+    y2 = (y - half_dy).astype(f)
+    y5 = (y + half_dy).astype(f)
+
+    def rnd(a: npt.NDArray[np.float32]) -> IntArray:
+        return np.floor(a.astype(np.float64) + 0.5).astype(np.int64)
+
+    xs = [rnd((x - rad).astype(f)), rnd(x2), rnd(x3) + 1, rnd((x + rad).astype(f)) + 1, rnd(x3) + 1, rnd(x2)]
+    ys = [rnd(y), rnd(y2), rnd(y2), rnd(y), rnd(y5) + 1, rnd(y5) + 1]
+    inside_box = (u >= np.minimum.reduce(xs)) & (v >= np.minimum.reduce(ys))
+    inside_box &= (u < np.maximum.reduce(xs)) & (v < np.maximum.reduce(ys))
+    crossings = np.zeros(u.shape, dtype=np.int64)
     for i in range(6):
-        lastx, lasty = xs[i - 1].astype(np.float64), ys[i - 1].astype(np.float64)
-        curx, cury = xs[i].astype(np.float64), ys[i].astype(np.float64)
-        live = cury != lasty
-        cur_left = curx < lastx
-        live &= np.where(cur_left, u < lastx, u < curx)
-        leftx = np.where(cur_left, curx, lastx)
-        up = cury < lasty
-        in_y = np.where(up, (v >= cury) & (v < lasty), (v >= lasty) & (v < cury))
-        live &= in_y
-        left_hit = live & (u < leftx)
-        t1 = np.where(up, u - curx, u - lastx)
-        t2 = np.where(up, v - cury, v - lasty)
+        # Area/Curve.crossingsFor per edge, oriented top to bottom (see grid.area_contains)
+        ax0, ay0 = xs[i - 1].astype(np.float64), ys[i - 1].astype(np.float64)
+        bx0, by0 = xs[i].astype(np.float64), ys[i].astype(np.float64)
+        swap = ay0 > by0
+        ax, ay = np.where(swap, bx0, ax0), np.where(swap, by0, ay0)
+        bx, by = np.where(swap, ax0, bx0), np.where(swap, ay0, by0)
+        live = (ay != by) & (ay <= v) & (v < by) & (u < np.maximum(ax, bx))
+        left = live & (u < np.minimum(ax, bx))
         with np.errstate(divide="ignore", invalid="ignore"):
-            slope_hit = live & ~left_hit & (t1 < (t2 / (lasty - cury) * (lastx - curx)))
-        hits += left_hit.astype(np.int64) + slope_hit.astype(np.int64)
-    result: npt.NDArray[np.bool_] = inside_box & ((hits & 1) == 1)
+            xt = np.where((ax == bx) | (v <= ay), ax, np.where(v >= by, bx, ax + (v - ay) * (bx - ax) / (by - ay)))
+        hit = left | (live & ~left & (u < xt))
+        crossings += hit.astype(np.int64)
+    result: npt.NDArray[np.bool_] = inside_box & ((crossings & 1) == 1)
     return result
 
 

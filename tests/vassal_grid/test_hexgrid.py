@@ -134,3 +134,17 @@ def test_polygon_contains_half_open_edges() -> None:
     assert not polygon_contains(xs, ys, 10, 5)
     assert not polygon_contains(xs, ys, 5, 10)
     assert polygon_contains(xs, ys, 9.999, 9.999)
+
+
+def test_5_3_edges_legal_snaps_to_hexside_midpoints() -> None:
+    g = HexGridGeometry(dx=56.0, dy=64.0, x0=40, y0=40, edges_legal=True)
+    assert g.snap(40, 40) == (40, 40)  # at the centre: the centre
+    assert g.snap(40, 10) == (40, 8)  # near the top side: its midpoint (centre - dy/2)
+    assert g.snap(68, 24) == (68, 24)  # the NE side's midpoint (centre + dx/2, - dy/4)
+
+
+def test_5_3_corners_legal_snaps_to_vertices() -> None:
+    g = HexGridGeometry(dx=56.0, dy=64.0, x0=40, y0=40, corners_legal=True)
+    assert g.snap(40, 41) == (40, 40)
+    # the E vertex is at centre + 2dx/3 = 77.33; VASSAL's (int) casts put it at 77
+    assert g.snap(76, 40) == (77, 40)
