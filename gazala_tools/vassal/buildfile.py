@@ -9,6 +9,7 @@ Nothing is ever written.
 
 from __future__ import annotations
 
+import importlib
 import io
 import logging
 import posixpath
@@ -211,7 +212,7 @@ def _grid(el: etree._Element, file: Path) -> Grid | None:
             return HexGridGeometry.from_vassal_attrs(_attrs(el), numbering)
         if tag == SQUAREGRID:
             try:
-                from gazala_tools.vassal import squaregrid
+                squaregrid = importlib.import_module("gazala_tools.vassal.squaregrid")
             except ImportError:
                 log.info("%s: SquareGrid support is not installed", file)
                 return None
