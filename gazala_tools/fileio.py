@@ -32,6 +32,10 @@ def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        # mkstemp makes the file 0600; give it the mode a plain open() would (0666 less the umask)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, mode) as fh:
             yield fh
             fh.flush()

@@ -23,3 +23,46 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def corpus_dir(shared_dir: Path) -> Path:
     return shared_dir / "corpus"
+
+
+# --- the real VASSAL engine as a test oracle (marker `vassal`; docs/vassal-engine.md) -------------
+# Tests marked @pytest.mark.vassal skip, naming exactly what to install, when Java, Xvfb, the Debian
+# jars or .cache/vassal/Vengine.jar are missing. Set GAZALA_REQUIRE_VASSAL=1 (CI) to make that a
+# failure instead of a skip.
+
+_ENGINE_STATUS: tuple[bool, str] | None = None
+
+
+def _engine_status() -> tuple[bool, str]:
+    global _ENGINE_STATUS
+    if _ENGINE_STATUS is None:
+        from gazala_tools.vassal.engine import Engine
+
+        _ENGINE_STATUS = Engine().available()
+    return _ENGINE_STATUS
+
+
+def _engine_unavailable(reason: str) -> None:
+    if os.environ.get("GAZALA_REQUIRE_VASSAL", "") not in ("", "0"):
+        pytest.fail(reason + " (GAZALA_REQUIRE_VASSAL is set)")
+    pytest.skip(reason)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("vassal") is not None:
+        ok, reason = _engine_status()
+        if not ok:
+            _engine_unavailable(reason)
+
+
+@pytest.fixture(scope="session")
+def vassal_engine():  # type: ignore[no-untyped-def]
+    """One :class:`gazala_tools.vassal.engine.Engine` (and one private Xvfb) per test session."""
+    from gazala_tools.vassal.engine import Engine
+
+    engine = Engine()
+    ok, reason = engine.available()
+    if not ok:
+        _engine_unavailable(reason)
+    yield engine
+    engine.close()

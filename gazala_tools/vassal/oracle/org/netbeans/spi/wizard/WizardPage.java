@@ -11,6 +11,14 @@ public class WizardPage extends JPanel {
 
     public WizardPage(String stepDescription) {
         this.description = stepDescription;
+        org.netbeans.api.wizard.WizardDisplayer.SUPPRESSED.add("setup step: " + stepDescription);
+    }
+
+    protected final void putWizardData(Object key, Object value) {
+    }
+
+    protected final Object getWizardData(Object key) {
+        return null;
     }
 
     public String getDescription() {

@@ -1,0 +1,283 @@
+"""``gazala digitize``: from a scanned hex map to a VASSAL grid and map data.
+
+Verbs: ``calibrate`` (grid from reference hexes), ``detect-grid`` (grid found automatically),
+``classify`` (terrain per hex against a colour legend) and ``overlay`` (check by eye).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import atomic_write_bytes, atomic_write_text, refuse_overwrite
+
+NOUN = "digitize"
+HELP = "Digitize a scanned hex map: fit the VASSAL grid, classify terrain, draw a check overlay."
+
+log = logging.getLogger(__name__)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    from gazala_tools.digitize.image import MAX_PIXELS
+    from gazala_tools.numbering import SCHEMES
+
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("image", help="the scan (PNG, JPEG, TIFF)")
+        p.add_argument(
+            "--max-pixels",
+            type=int,
+            default=MAX_PIXELS,
+            help=f"refuse larger images (default {MAX_PIXELS:,}: Pillow's decompression-bomb guard, documented)",
+        )
+        p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    cal = verbs.add_parser(
+        "calibrate",
+        help="fit the grid to reference hexes (least squares), print residuals, write the grid YAML",
+        description="Fit dx, dy, x0, y0, orientation and parity to two or more reference hexes "
+        "(LABEL=X,Y: the pixel centre of that hex on the scan). Writes the grid section of a map YAML and "
+        "prints the VASSAL HexGrid/HexGridNumbering attributes.",
+    )
+    common(cal)
+    cal.add_argument("--ref", action="append", required=True, metavar="LABEL=X,Y", help="a reference hex (repeat)")
+    cal.add_argument("--numbering", default="vassal-default", choices=sorted(SCHEMES), help="numbering scheme")
+    cal.add_argument("--no-detect", action="store_true", help="do not look at the image to choose between fits")
+    cal.add_argument("-o", "--output", help="write the grid YAML here (default: print it)")
+    cal.set_defaults(func=_calibrate)
+
+    det = verbs.add_parser(
+        "detect-grid",
+        help="find the hex lattice automatically (dx, dy, x0, y0, orientation, confidence)",
+        description="Find the hex grid from the periodicity of hex edges. With one --ref LABEL=X,Y and "
+        "--numbering the hex names (and so x0/y0 = raw hex 0,0 and the parity) are fixed too.",
+    )
+    common(det)
+    det.add_argument("--ref", metavar="LABEL=X,Y", help="one hex whose label fixes the numbering")
+    det.add_argument("--numbering", default="vassal-default", choices=sorted(SCHEMES), help="numbering scheme")
+    det.add_argument("-o", "--output", help="write the grid YAML here")
+    det.set_defaults(func=_detect)
+
+    cls = verbs.add_parser(
+        "classify",
+        help="terrain per hex from the centre region's colours against a legend; flags uncertain hexes",
+        description="Sample each hex's centre region, vote by nearest legend colour, write terrain YAML "
+        "in the map-data format (uncertain hexes listed in comments and --json).",
+    )
+    common(cls)
+    cls.add_argument("--grid", required=True, help="grid YAML (from calibrate/detect-grid) or a map YAML/dir")
+    cls.add_argument("--legend", required=True, help="legend YAML: terrain colours (and optional hexside colours)")
+    cls.add_argument("--hexsides", action="store_true", help="also detect hexside lines of the legend's colours")
+    cls.add_argument("--radius", type=float, default=0.3, help="centre region radius, in hex sizes (default 0.3)")
+    cls.add_argument("-o", "--output", help="write the terrain YAML here (default: print it)")
+    cls.add_argument("--map-out", help="also write a complete map directory (map.yaml) for `overlay --map`")
+    cls.set_defaults(func=_classify)
+
+    ov = verbs.add_parser("overlay", help="draw the grid, labels and terrain over the scan, to check by eye")
+    common(ov)
+    ov.add_argument("--map", help="a map directory or map YAML (grid + terrain)")
+    ov.add_argument("--grid", help="a grid YAML (instead of --map)")
+    ov.add_argument("-o", "--output", required=True, help="output PNG")
+    ov.set_defaults(func=_overlay)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def _progress(total: int, desc: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="hex", disable=None, file=sys.stderr, leave=False)
+
+
+def _emit(text: str, output: str | None, image: str) -> None:
+    if output:
+        refuse_overwrite(output, [image])
+        atomic_write_text(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+def _stage_printer() -> Callable[[str], None]:
+    def say(stage: str) -> None:
+        log.info("detect-grid: %s", stage)
+
+    return say
+
+
+# --- verbs ---------------------------------------------------------------------------------------
+def _calibrate(args: argparse.Namespace) -> int:
+    from gazala_tools.digitize.calibrate import calibrate, parse_ref
+    from gazala_tools.digitize.gridfile import spec_for, write_yaml
+    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.lattice import detect_grid
+    from gazala_tools.numbering import SCHEMES
+
+    refs = [parse_ref(r) for r in args.ref]
+    img = open_image(args.image, max_pixels=args.max_pixels)
+    hint = None
+    if not args.no_detect:
+        try:
+            fit = detect_grid(img, progress=_stage_printer())
+            if fit.confidence >= 0.3:
+                hint = (fit.dx / fit.dy, fit.sideways)
+        except GazalaError as exc:
+            log.warning("could not detect the grid on the image (%s); choosing by hex shape", exc)
+    cal = calibrate(refs, SCHEMES[args.numbering], board=img.size, shape_hint=hint)
+    spec = spec_for(cal.geometry, cal.numbering, args.numbering if cal.numbering == SCHEMES[args.numbering] else "custom", img.size, dpi=_dpi(img))
+    if args.output:
+        _emit(write_yaml({"grid": spec.to_data()}), args.output, args.image)
+    if args.json:
+        print(json.dumps(cal.as_dict() | {"vassal": spec.vassal(), "grid": spec.to_data()}))
+    else:
+        if not args.output:
+            sys.stdout.write(write_yaml({"grid": spec.to_data()}))
+        for lab, ex, ey in cal.residuals:
+            print(f"# residual {lab}: {ex:+.2f} {ey:+.2f} px", file=sys.stderr)
+        print(f"# rms {cal.rms:.2f} px" + ("; AMBIGUOUS: add a third reference far from the others" if cal.ambiguous else ""), file=sys.stderr)
+        print("# VASSAL HexGrid " + " ".join(f'{k}="{v}"' for k, v in spec.vassal()["HexGrid"].items()), file=sys.stderr)
+    return 0
+
+
+def _dpi(img: Any) -> int:
+    dpi = img.info.get("dpi")
+    try:
+        return round(float(dpi[0])) if dpi else 100
+    except (TypeError, ValueError):
+        return 100
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from gazala_tools.digitize.calibrate import parse_ref
+    from gazala_tools.digitize.gridfile import spec_for, write_yaml
+    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.lattice import detect_grid, number_lattice
+    from gazala_tools.numbering import SCHEMES
+
+    img = open_image(args.image, max_pixels=args.max_pixels)
+    fit = detect_grid(img, progress=_stage_printer())
+    out: dict[str, Any] = fit.as_dict()
+    numbering = SCHEMES[args.numbering]
+    geo = fit.geometry(numbering)
+    name = args.numbering
+    if args.ref:
+        ref = parse_ref(args.ref)
+        geo, used = number_lattice(fit, numbering, ref.label, ref.x, ref.y, board=img.size)
+        if used != numbering:
+            name = "custom"
+        out["x0"], out["y0"] = geo.x0, geo.y0
+        out["numbering"] = used.vassal_attrs()
+        numbering = used
+    spec = spec_for(geo, numbering, name, img.size, dpi=_dpi(img))
+    out["vassal"] = spec.vassal()
+    if args.output:
+        _emit(write_yaml({"grid": spec.to_data()}), args.output, args.image)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"dx={fit.dx:.3f} dy={fit.dy:.3f} x0={out['x0']} y0={out['y0']} "
+            f"{'sideways' if fit.sideways else 'flat'} rotation={fit.rotation:.2f}deg confidence={fit.confidence:.2f} "
+            f"({fit.hexes_measured} hexes, rms {fit.rms_px:.2f} px)"
+        )
+        for note in fit.notes:
+            print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _classify(args: argparse.Namespace) -> int:
+    from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
+    from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
+    from gazala_tools.digitize.image import open_image, to_rgb_array
+    from gazala_tools.digitize.mapyaml import hexsides_data, terrain_data
+
+    if not (0.05 <= args.radius <= 0.5):
+        raise GazalaError(f"--radius {args.radius} out of range", place="--radius", expected="0.05 to 0.5")
+    spec = read_grid_file(args.grid)
+    legend = read_legend(args.legend)
+    img = open_image(args.image, max_pixels=args.max_pixels)
+    rgb = to_rgb_array(img)
+    hexes = list(spec.grid.hexes())
+    with _progress(len(hexes), "classify") as bar:
+        results = classify_hexes(rgb, spec.geometry, hexes, legend, radius=args.radius, progress=bar.update)
+    side_results = []
+    if args.hexsides:
+        sides = [s for s in spec.grid.hexsides() if all(h in spec.grid for h in s.hexes)]
+        side_results = detect_hexsides(rgb, spec.geometry, sides, legend)
+    terrain, comments = terrain_data(spec, results, legend, source=f"digitized from {Path(args.image).name}")
+    doc: dict[str, Any] = {"terrain": terrain}
+    if side_results:
+        doc["hexsides"] = hexsides_data(spec, side_results, source=f"digitized from {Path(args.image).name}")
+    text = "".join(f"# {c}\n" for c in comments) + write_yaml(doc)
+    if args.output or not args.json:
+        _emit(text, args.output, args.image)
+    if args.map_out:
+        from gazala_tools.digitize.mapyaml import map_document
+
+        d = Path(args.map_out)
+        refuse_overwrite(d / "map.yaml", [args.image])
+        atomic_write_text(d / "map.yaml", write_yaml(map_document(spec, doc, title=Path(args.image).stem)))
+    if args.json:
+        label = spec.grid.label
+        print(
+            json.dumps(
+                {
+                    "hexes": len(results),
+                    "uncertain": [
+                        {"hex": label(r.hex), "terrain": r.terrain, "share": round(r.share, 3), "distance": round(r.distance, 1)}
+                        for r in results
+                        if r.uncertain
+                    ],
+                    "terrain": {label(r.hex): r.terrain for r in results},
+                    "hexsides": [
+                        {"side": spec.grid.hexside_label(s.side), "kind": s.kind, "confidence": round(s.confidence, 3)}
+                        | ({"up": label(s.up)} if s.up is not None else {})
+                        for s in side_results
+                    ],
+                }
+            )
+        )
+    return 0
+
+
+def _overlay(args: argparse.Namespace) -> int:
+    from gazala_tools.digitize.gridfile import read_grid_file
+    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.overlay import draw_overlay
+
+    if bool(args.map) == bool(args.grid):
+        raise GazalaError("give --map MAPDIR or --grid GRID.yaml", expected="exactly one of them")
+    img = open_image(args.image, max_pixels=args.max_pixels)
+    refuse_overwrite(args.output, [args.image])
+    terrain = None
+    sides: list[tuple[tuple[float, float], tuple[float, float], str]] = []
+    if args.map:
+        from gazala_tools.mapdata import load_map
+        from gazala_tools.render.board import side_segment
+
+        m = load_map(args.map)
+        geo = m.geometry()
+        hexes = list(m.hexes())
+        labels = {h: m.label(h) for h in hexes}
+        terrain = {h: m.terrain(h) for h in hexes}
+        for f in m.all_features():
+            a, b = side_segment(geo, f.side)
+            sides.append((a, b, f.kind.value))
+    else:
+        spec = read_grid_file(args.grid)
+        geo = spec.geometry
+        hexes = list(spec.grid.hexes())
+        labels = {h: spec.grid.label(h) for h in hexes}
+    out = draw_overlay(img, geo, hexes, labels, terrain, sides=sides)
+    buf = io.BytesIO()
+    out.save(buf, "PNG")
+    atomic_write_bytes(args.output, buf.getvalue())
+    if args.json:
+        print(json.dumps({"output": args.output, "hexes": len(hexes)}))
+    return 0

@@ -1,0 +1,151 @@
+"""``gazala referee``: check a position (save or position YAML) against the game's rules."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
+
+NOUN = "referee"
+HELP = "Referee a position: legality, supply, LOC and VP findings with the rule sections, as text/JSON/HTML/PNG."
+FORMATS = ("text", "json", "html", "png")
+log = logging.getLogger(__name__)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    chk = verbs.add_parser(
+        "check",
+        help="check one save or position YAML",
+        description="Print every finding of a position. Exit status: 0 legal, 1 the position breaks a rule, "
+        "2 bad input.",
+    )
+    chk.add_argument("input", help="a .vsav/.vlog save or a position .yaml")
+    _common(chk)
+    chk.add_argument("-o", "--output", help="write the report here (PNG needs it; default stdout)")
+    chk.add_argument("--fix", action="store_true", help="with -o NEW.vsav: write a copy with the supply markers fixed")
+    chk.set_defaults(func=_check)
+
+    pos = verbs.add_parser("position", help="print the position of a save (or YAML) as position YAML")
+    pos.add_argument("input")
+    _common(pos)
+    pos.add_argument("-o", "--output", help="write the YAML here (default stdout)")
+    pos.set_defaults(func=_position)
+
+    w = verbs.add_parser("watch", help="re-check each new or changed save / position YAML in a directory")
+    w.add_argument("directory")
+    _common(w)
+    w.add_argument("--interval", type=float, default=1.0, help="seconds between scans (default 1)")
+    w.add_argument("--once", action="store_true", help="check what is there now and stop")
+    w.add_argument("--out-dir", help="also write each report (in --format) here as NAME.<ext>")
+    w.set_defaults(func=_watch)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", help="game id (default: the YAML's game, or gazala-rg for saves)")
+    p.add_argument("--module", help="the .vmod a save belongs to (another module of the game needs --mapping)")
+    p.add_argument("--mapping", help="YAML mapping piece-name patterns to unit id/side/type/markers")
+    p.add_argument("--turn", help="turn label, overriding the input's")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="same as --format json")
+    p.add_argument("--dpi", type=float, default=50, help="board resolution for html/png (default 50)")
+
+
+def _render(checked: object, fmt: str, dpi: float) -> bytes:
+    from gazala_tools.referee.api import Checked
+
+    assert isinstance(checked, Checked)
+    if fmt in ("text", "json"):
+        from gazala_tools.render.report import render_json, render_text
+
+        return (render_json if fmt == "json" else render_text)(checked.report).encode("utf-8")
+    from gazala_tools.render.report import render_html, render_png
+
+    if fmt == "png":
+        return render_png(checked.report, checked.game_map, checked.position, dpi=dpi)
+    return render_html(checked.report, checked.game_map, checked.position, dpi=dpi).encode("utf-8")
+
+
+def _check(args: argparse.Namespace) -> int:
+    from gazala_tools.referee.api import check_file
+
+    fmt = "json" if args.json else args.format
+    if args.fix and (not args.output or not str(args.input).lower().endswith(".vsav")):
+        raise GazalaError("--fix needs a .vsav input and -o NEW.vsav", file=args.input)
+    if fmt == "png" and not args.output:
+        raise GazalaError("PNG output needs -o FILE.png")
+    if args.output:
+        refuse_overwrite(args.output, [args.input])
+    checked = check_file(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+    if args.fix:
+        from gazala_tools.referee.saves import fix_save
+
+        n = fix_save(Path(args.input), Path(args.output), markers=checked.report.markers)
+        log.info("wrote %s with %d unit(s) re-marked", args.output, n)
+        sys.stdout.write(_render(checked, fmt if fmt in ("text", "json") else "text", args.dpi).decode("utf-8"))
+        return 0 if checked.report.legal else 1
+    data = _render(checked, fmt, args.dpi)
+    if args.output:
+        atomic_write_bytes(args.output, data)
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return 0 if checked.report.legal else 1
+
+
+def _position(args: argparse.Namespace) -> int:
+    import json
+
+    import yaml
+
+    from gazala_tools.referee.api import load_position
+    from gazala_tools.referee.position import position_to_data
+
+    position, rules = load_position(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+    data = position_to_data(position, labels=rules.map.grid)
+    text = json.dumps(data, indent=1) + "\n" if args.json else yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    if args.output:
+        refuse_overwrite(args.output, [args.input])
+        atomic_write_bytes(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from gazala_tools.referee.api import SAVE_SUFFIXES, YAML_SUFFIXES, check_file
+
+    fmt = "json" if args.json else args.format
+    root = Path(args.directory)
+    if not root.is_dir():
+        raise GazalaError("not a directory", file=root, expected="a directory of saves")
+    seen: dict[Path, float] = {}
+    while True:
+        for p in sorted(root.iterdir()):
+            if p.suffix.lower() not in SAVE_SUFFIXES + YAML_SUFFIXES or p.name.startswith("."):
+                continue
+            try:
+                mtime = p.stat().st_mtime
+            except OSError:
+                continue
+            if seen.get(p) == mtime:
+                continue
+            seen[p] = mtime
+            try:
+                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+            except GazalaError as exc:
+                print(f"gazala: error: {exc}", file=sys.stderr)
+                continue
+            if args.out_dir:
+                ext = {"text": "txt"}.get(fmt, fmt)
+                atomic_write_bytes(Path(args.out_dir) / f"{p.stem}.{ext}", _render(checked, fmt, args.dpi))
+            out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
+            sys.stdout.write(f"== {p}\n{out}")
+            sys.stdout.flush()
+        if args.once:
+            return 0
+        time.sleep(args.interval)

@@ -1,0 +1,173 @@
+"""The counter manifest of a game: plain, immutable data (no Pillow, no YAML).
+
+A :class:`Manifest` holds every physical counter of a game's counter sheet as a :class:`Counter`
+with a stable id and two :class:`Face` values (``front`` and ``back``). Multi-step units (RG armor)
+are one counter per step (the rules replace a counter by "the reduced strength unit with the next
+lower step number", 11.0); those counters share a ``unit_id`` and differ in ``step``.
+
+Values are what is printed on a face, in the order the game prints them, each with its role
+(``hard``, ``soft``, ``move``, ``attack``, ``defence``, ``barrage``, ``fpf``, ``range``) and, where
+the game colour-codes numbers (RG 2.2.3, 11.0), the ink colour.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+CounterKind = Literal["unit", "chit", "marker"]
+KINDS: Final = ("unit", "chit", "marker")
+SIDES: Final = ("axis", "allied", "neutral")
+
+#: Unit types the symbol renderer draws (NATO/APP-6 style).
+UNIT_TYPES: Final = (
+    "armor",
+    "infantry",
+    "motorized-infantry",
+    "mechanized-infantry",
+    "anti-tank",
+    "recon",
+    "armored-recon",
+    "artillery",
+    "engineer",
+    "hq",
+)
+#: Unit size marks, smallest first.
+SIZES: Final = ("I", "II", "III", "X", "XX", "XXX")
+#: Roles a printed value can have.
+VALUE_ROLES: Final = ("hard", "soft", "move", "attack", "defence", "barrage", "fpf", "range")
+#: Ink colours a value can be printed in (RG colour code), ``None`` = the face's text colour.
+INKS: Final = ("red", "black", "white")
+
+
+@dataclass(frozen=True)
+class Value:
+    """One printed number, e.g. the red hard value ``12`` of a panzer battalion."""
+
+    role: str
+    number: int | None  #: ``None`` prints a dash (e.g. no movement on a used side)
+    ink: str | None = None
+    bracket: bool = False  #: printed ``[6]`` (RG 8.2: restricted 69th Brigade units)
+
+    def text(self) -> str:
+        s = "–" if self.number is None else str(self.number)
+        return f"[{s}]" if self.bracket else s
+
+
+@dataclass(frozen=True)
+class Face:
+    """What one side of a counter shows."""
+
+    values: tuple[Value, ...] = ()
+    title: str = ""  #: chits and markers: the big word(s); units: empty
+    subtitle: str = ""
+    icon: str = ""  #: chits/markers: "arrow", "star", "cup", "number", ... ("" = none)
+    state: str = "full"  #: "full", "used", "reduced", "depleted", "blank", "marker", "chit"
+    color: str | None = None  #: background override ("#rrggbb"); default: the nationality colour
+    text_color: str | None = None
+
+    def value(self, role: str) -> Value | None:
+        for v in self.values:
+            if v.role == role:
+                return v
+        return None
+
+
+@dataclass(frozen=True)
+class Nationality:
+    key: str
+    name: str
+    side: str
+    color: str  #: counter background "#rrggbb"
+    text_color: str = "#000000"
+    box_color: str = "#ffffff"  #: fill of the unit-symbol frame
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One physical die-cut counter."""
+
+    id: str
+    kind: CounterKind
+    side: str
+    nationality: str  #: key into ``Manifest.nationalities`` ("" for neutral markers)
+    front: Face
+    back: Face
+    formation: str = ""
+    designation: str = ""
+    type: str = ""  #: one of UNIT_TYPES for units; the chit/marker kind otherwise ("action", "disrupted"...)
+    size: str = ""
+    steps: int = 1  #: steps of the unit (RG: German armor 3, Allied/Italian armor 2)
+    step: int = 1  #: which step this counter is (== steps for the full-strength counter)
+    unit_id: str = ""  #: the unit's id (== id unless the unit has several step counters)
+    provenance: str = ""
+    restricted: bool = False  #: printed with a bracketed movement allowance
+    # Printing, resolved by the loader so that a counter renders on its own:
+    color: str = "#cccccc"  #: background (the nationality colour; faces may override)
+    text_color: str = "#000000"
+    box_color: str = "#ffffff"  #: unit-symbol frame fill
+    value_style: str = "rg"  #: "rg" (hard soft move, colour-coded) or "adm" (attack-defence-move)
+    size_mm: float = 12.7  #: nominal counter size
+    game: str = ""
+
+    def face(self, side: str) -> Face:
+        if side == "front":
+            return self.front
+        if side == "back":
+            return self.back
+        raise ValueError(f"face side {side!r} is not 'front' or 'back'")
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """All counters of one game, in sheet order."""
+
+    game: str
+    title: str
+    counter_size_mm: float
+    value_style: str  #: "rg" (hard soft move, colour-coded) or "adm" (attack-defence-move)
+    counters: tuple[Counter, ...]
+    nationalities: dict[str, Nationality] = field(default_factory=dict)
+    provenance: str = "reconstructed"
+    sources: tuple[str, ...] = ()
+    source_file: str = ""
+
+    def __len__(self) -> int:
+        return len(self.counters)
+
+    def __iter__(self) -> Iterator[Counter]:
+        return iter(self.counters)
+
+    def __getitem__(self, counter_id: str) -> Counter:
+        return self.by_id[counter_id]
+
+    @functools.cached_property
+    def by_id(self) -> dict[str, Counter]:
+        return {c.id: c for c in self.counters}
+
+    def of_kind(self, kind: str) -> tuple[Counter, ...]:
+        return tuple(c for c in self.counters if c.kind == kind)
+
+    @property
+    def units(self) -> tuple[Counter, ...]:
+        return self.of_kind("unit")
+
+    @property
+    def chits(self) -> tuple[Counter, ...]:
+        return self.of_kind("chit")
+
+    @property
+    def markers(self) -> tuple[Counter, ...]:
+        return self.of_kind("marker")
+
+    def marker_ids(self) -> tuple[str, ...]:
+        """Ids of every counter that is not a combat unit (chits and markers)."""
+        return tuple(c.id for c in self.counters if c.kind != "unit")
+
+    def counts(self) -> dict[str, int]:
+        return {k: len(self.of_kind(k)) for k in KINDS}
+
+    def nationality(self, counter: Counter) -> Nationality | None:
+        return self.nationalities.get(counter.nationality)

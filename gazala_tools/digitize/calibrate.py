@@ -1,0 +1,223 @@
+"""Fit a VASSAL grid to reference hexes: ``calibrate(refs, numbering)``.
+
+Each reference says "the centre of hex LABEL is at pixel (X, Y)". Under a numbering, a label is a
+raw VASSAL index (c, r), and VASSAL puts its centre at
+
+    u = x0 + dx * c,        v = y0 + dy * r + dy/2 * (c odd)
+
+(u, v) = (x, y), or (y, x) on a sideways grid. That is two independent linear least-squares
+problems, (x0, dx) and (y0, dy). What the labels do not say is fitted by trying every reading:
+
+* orientation: flat columns or pointy rows (``sideways``);
+* parity: which label columns are the lower ones. VASSAL's raw odd columns are always the lower
+  ones, so the other parity is the same numbering with ``hOff`` one less (x0 then sits one column
+  further left).
+
+With three or more references spread over the map the residuals decide. Two references fit
+every reading exactly, so the hexes' shape decides: the reading whose dx/dy is nearest the
+image's own (from :func:`~gazala_tools.digitize.lattice.detect_grid`, when an image is given) or
+else nearest a regular hexagon's (sqrt(3)/2).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gazala_tools.errors import GazalaError, HexNameError
+from gazala_tools.numbering import Numbering, java_odd
+from gazala_tools.vassal.grid import HexGridGeometry
+
+REGULAR = math.sqrt(3) / 2
+
+
+@dataclass(frozen=True)
+class Ref:
+    label: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    geometry: HexGridGeometry  #: with the numbering variant that fits
+    numbering: Numbering
+    dx: float
+    dy: float
+    x0: float  #: unrounded
+    y0: float
+    residuals: tuple[tuple[str, float, float], ...]  #: (label, ex, ey) in pixels, after rounding x0/y0
+    rms: float
+    ambiguous: bool  #: another reading fits (nearly) as well
+    alternatives: tuple[dict[str, object], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "dx": round(self.dx, 4),
+            "dy": round(self.dy, 4),
+            "x0": self.geometry.x0,
+            "y0": self.geometry.y0,
+            "sideways": self.geometry.sideways,
+            "orientation": "pointy" if self.geometry.sideways else "flat",
+            "rms_px": round(self.rms, 3),
+            "residuals": [{"ref": lab, "dx": round(ex, 3), "dy": round(ey, 3)} for lab, ex, ey in self.residuals],
+            "ambiguous": self.ambiguous,
+            "numbering": self.numbering.vassal_attrs(),
+            "alternatives": list(self.alternatives),
+        }
+
+
+def parse_ref(text: str) -> Ref:
+    """``"0101=123,456"`` (also ``0101=123.5,456``)."""
+    try:
+        label, xy = text.split("=", 1)
+        xs, ys = xy.split(",", 1)
+        return Ref(label.strip(), float(xs), float(ys))
+    except ValueError:
+        raise GazalaError(f"bad reference {text!r}", place="--ref", expected="LABEL=X,Y, e.g. 0101=120,96") from None
+
+
+def _fit_line(idx: np.ndarray, val: np.ndarray) -> tuple[float, float, np.ndarray] | None:
+    """Least squares val = a + b*idx; None if idx has no spread."""
+    if np.ptp(idx) == 0:
+        return None
+    design = np.stack([np.ones_like(idx), idx], axis=1)
+    sol, *_ = np.linalg.lstsq(design, val, rcond=None)
+    return float(sol[0]), float(sol[1]), val - design @ sol
+
+
+def _interval_mid(idx: np.ndarray, val: np.ndarray, fallback: float) -> float:
+    """The middle of the step sizes d with trunc(d*idx) == val for every integer-valued ref.
+
+    ``val`` are ref coordinates minus the origin; refs that are not integers (clicks) or an empty
+    interval give ``fallback`` (the least-squares value).
+    """
+    if not np.allclose(val, np.round(val)):
+        return fallback
+    lo, hi = -math.inf, math.inf
+    for i, v in zip(idx, val, strict=True):
+        if i == 0:
+            continue
+        # trunc(d*i) == v: v <= d*i < v + 1 for d*i >= 0 (the usual case), mirrored below zero
+        a, b = ((v, v + 1) if v >= 0 else (v - 1, v)) if v != 0 or i > 0 else (-1, 1)
+        a, b = a / i, b / i
+        if i < 0:
+            a, b = b, a
+        lo, hi = max(lo, a), min(hi, b)
+    if not (lo < hi) or not math.isfinite(lo) or not math.isfinite(hi):
+        return fallback
+    mid = float(lo + hi) / 2
+    return mid if abs(mid - fallback) <= 0.02 * fallback + 0.5 else fallback
+
+
+def calibrate(
+    refs: Sequence[Ref],
+    numbering: Numbering,
+    *,
+    board: tuple[int, int] = (0, 0),
+    shape_hint: tuple[float, bool] | None = None,
+) -> Calibration:
+    """Fit the grid. ``shape_hint`` = (dx/dy, sideways) measured on the image, if any."""
+    if len(refs) < 2:
+        raise GazalaError("calibration needs at least two references", place="--ref", expected="two or more --ref")
+    fits: list[tuple[float, float, Calibration]] = []
+    problems: list[str] = []
+    for sideways in (False, True):
+        for variant in (numbering, numbering.with_(h_off=numbering.h_off - 1)):
+            probe = HexGridGeometry(sideways=sideways, numbering=variant)
+            kw = {"sideways": sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
+            try:
+                raws = [variant.parse(r.label, **kw) for r in refs]  # type: ignore[arg-type]
+            except HexNameError as exc:
+                problems.append(str(exc))
+                continue
+            c = np.array([rc[0] for rc in raws], dtype=np.float64)
+            odd = np.array([1.0 if java_odd(rc[0]) else 0.0 for rc in raws])
+            rv = np.array([rc[1] for rc in raws], dtype=np.float64) + odd / 2
+            us = np.array([r.y if sideways else r.x for r in refs])
+            vs = np.array([r.x if sideways else r.y for r in refs])
+            fu, fv = _fit_line(c, us), _fit_line(rv, vs)
+            if fu is None or fv is None:
+                problems.append("the references must differ in column and in row")
+                continue
+            x0, dx, _ = fu
+            x0, dx = float(x0), float(dx)
+            y0, dy, _ = fv
+            # VASSAL shifts odd columns by trunc(dy/2), not dy/2: refit with that offset fixed
+            for _ in range(2):
+                if dy <= 0 or np.ptp(rv - odd / 2) == 0:
+                    break
+                again = _fit_line(rv - odd / 2, vs - odd * math.trunc(dy / 2))
+                if again is None:
+                    break
+                y0, dy, _ = again
+            if dx <= 0 or dy <= 0:
+                continue
+            # float fuzz below an exact value (19.999999999999993) would truncate a pixel short
+            dx, dy = dx * (1 + 1e-12), dy * (1 + 1e-12)
+            # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
+            # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
+            best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
+            for ix in range(round(x0 + 0.5) - 1, round(x0 + 0.5) + 2):
+                for iy in range(round(y0 + 0.5) - 1, round(y0 + 0.5) + 2):
+                    # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
+                    half_dy = math.trunc(dy / 2)
+                    fdx = _interval_mid(c, us - ix, dx)
+                    fdy = _interval_mid(rv - odd / 2, vs - iy - odd * half_dy, dy)
+                    geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=variant)
+                    res = []
+                    for ref, (cc, rr) in zip(refs, raws, strict=True):
+                        px, py = geo.raw_center(cc, rr)
+                        res.append((ref.label, px - ref.x, py - ref.y))
+                    ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
+                    near = abs(ix - x0) + abs(iy - y0)
+                    if best is None or (ss, near) < (best[0], best[1]):
+                        best = (ss, near, geo, res)
+            assert best is not None
+            _, _, geo, res = best
+            rms = math.sqrt(best[0] / len(res))
+            if shape_hint is not None:
+                ratio, hint_sideways = shape_hint
+                shape = abs(math.log((dx / dy) / ratio)) + (0.0 if sideways == hint_sideways else 1.0)
+            else:
+                shape = abs(math.log((dx / dy) / REGULAR))
+            cal = Calibration(geo, variant, dx, dy, x0, y0, tuple(res), rms, False)
+            fits.append((rms, shape, cal))
+    if not fits:
+        raise GazalaError(
+            "no grid fits the references" + (f" ({problems[0]})" if problems else ""),
+            place="--ref",
+            expected="labels of the numbering scheme at distinct columns and rows",
+        )
+    # residuals first (beyond a pixel of click noise), then the hex shape
+    best_rms = min(f[0] for f in fits)
+    close = [f for f in fits if f[0] <= best_rms + 1.5]
+    close.sort(key=lambda f: (f[1], f[0]))
+    chosen = close[0][2]
+    others = [f for f in fits if f[2] is not chosen]
+    ambiguous = len(close) > 1 and close[1][1] - close[0][1] < 0.05
+    alternatives = tuple(
+        {
+            "sideways": f[2].geometry.sideways,
+            "h_off": f[2].numbering.h_off,
+            "dx": round(f[2].dx, 3),
+            "dy": round(f[2].dy, 3),
+            "rms_px": round(f[0], 3),
+        }
+        for f in sorted(others, key=lambda f: (f[0], f[1]))[:3]
+    )
+    return Calibration(
+        chosen.geometry,
+        chosen.numbering,
+        chosen.dx,
+        chosen.dy,
+        chosen.x0,
+        chosen.y0,
+        chosen.residuals,
+        chosen.rms,
+        ambiguous,
+        alternatives,
+    )

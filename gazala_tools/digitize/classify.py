@@ -1,0 +1,271 @@
+"""Terrain per hex (and optional hexside lines) from a scan, against a colour legend.
+
+Per hex: a fixed pattern of sample points in the centre region (a disc of ``radius`` hex sizes,
+default 0.3) is read for all hexes at once (vectorised, in batches, so a 10,000-hex scan is one
+pass). Every sample votes for its nearest legend colour; the hex takes the terrain with the most
+votes. It is **uncertain** when the winner has under ``min_share`` of the votes, or the median
+colour of its voters is far (``max_distance``) from the legend colour. Votes are robust to
+hex numbers, road lines and symbols that cover a minority of the centre region; a median colour
+would not be.
+
+Hexsides (optional): along the middle 70% of each side, in a band a few pixels wide, the share of
+pixels near a hexside colour of the legend (minefield red, escarpment brown ...) is that side's
+confidence. For escarpments the hatching side (more feature pixels) is the *down* side.
+
+Legend YAML::
+
+    terrain:                 # name: colour | [colour, ...]; colours "#rrggbb" or [r, g, b]
+      clear: "#ecdeb4"
+      rough: ["#c6a470", "#8c6a3e"]
+      sea: "#80acd6"
+    default: clear           # optional: the map's default terrain (most common if absent)
+    hexsides:                # optional: line colours for hexside detection
+      minefield: {colour: "#cc1818", owner: allied}
+      escarpment: "#6e461e"
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from numpy.typing import NDArray
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.grid import side_lattice
+from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.vassal.grid import HexGridGeometry
+
+RGB = tuple[int, int, int]
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Legend:
+    terrain: Mapping[str, tuple[RGB, ...]]
+    default: str | None = None
+    hexsides: Mapping[str, tuple[RGB, str | None]] = ()  # type: ignore[assignment]
+
+    def names(self) -> list[str]:
+        return list(self.terrain)
+
+
+@dataclass(frozen=True)
+class HexResult:
+    hex: Hex
+    terrain: str
+    share: float  #: share of centre samples that voted for the terrain
+    distance: float  #: RGB distance of the voters' median colour from the legend colour
+    uncertain: bool
+    colour: RGB  #: median colour of the centre region
+
+
+@dataclass(frozen=True)
+class SideResult:
+    side: Hexside
+    kind: str
+    confidence: float
+    up: Hex | None = None
+    owner: str | None = None
+
+
+def parse_colour(value: Any, *, file: str | Path = "", place: str = "") -> RGB:
+    if isinstance(value, str):
+        v = value.strip().lstrip("#")
+        if len(v) == 6:
+            try:
+                return (int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16))
+            except ValueError:
+                pass
+    elif isinstance(value, Sequence) and len(value) == 3 and all(isinstance(c, int) for c in value):
+        if all(0 <= c <= 255 for c in value):
+            return (int(value[0]), int(value[1]), int(value[2]))
+    raise GazalaError(f"bad colour {value!r}", file=file, place=place, expected='"#rrggbb" or [r, g, b]')
+
+
+def _colours(value: Any, file: str | Path, place: str) -> tuple[RGB, ...]:
+    if isinstance(value, list) and value and not all(isinstance(c, int) for c in value):
+        return tuple(parse_colour(v, file=file, place=place) for v in value)
+    return (parse_colour(value, file=file, place=place),)
+
+
+def legend_from_data(data: Any, file: str | Path = "<legend>") -> Legend:
+    if not isinstance(data, dict) or not isinstance(data.get("terrain"), dict) or not data["terrain"]:
+        raise GazalaError("no terrain colours", file=file, place="terrain", expected="terrain: {name: colour, ...}")
+    terrain = {str(k): _colours(v, file, f"terrain.{k}") for k, v in data["terrain"].items()}
+    default = data.get("default")
+    if default is not None and default not in terrain:
+        raise GazalaError(f"default {default!r} is not a legend terrain", file=file, place="default")
+    sides: dict[str, tuple[RGB, str | None]] = {}
+    for k, v in (data.get("hexsides") or {}).items():
+        if isinstance(v, dict):
+            sides[str(k)] = (parse_colour(v.get("colour", v.get("color")), file=file, place=f"hexsides.{k}"), v.get("owner"))
+        else:
+            sides[str(k)] = (parse_colour(v, file=file, place=f"hexsides.{k}"), None)
+    return Legend(terrain, default, sides)
+
+
+def read_legend(path: str | Path) -> Legend:
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise GazalaError(f"cannot read legend ({exc.strerror})", file=p) from None
+    except yaml.YAMLError as exc:
+        raise GazalaError(f"not YAML ({exc})", file=p) from None
+    return legend_from_data(data, p)
+
+
+def sample_offsets(geometry: HexGridGeometry, radius: float = 0.3, count: int = 160) -> NDArray[np.int64]:
+    """Integer (dx, dy) offsets on a sunflower spiral filling a disc of ``radius`` hex sizes."""
+    size = min(geometry.dy, geometry.dx * 2 / math.sqrt(3))
+    rmax = radius * size
+    n = np.arange(count) + 0.5
+    r = rmax * np.sqrt(n / count)
+    theta = n * math.pi * (3 - math.sqrt(5))
+    pts = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=1)
+    out = np.unique(np.round(pts).astype(np.int64), axis=0)
+    return out
+
+
+def classify_hexes(
+    rgb: NDArray[np.uint8],
+    geometry: HexGridGeometry,
+    hexes: Sequence[Hex],
+    legend: Legend,
+    *,
+    radius: float = 0.3,
+    min_share: float = 0.55,
+    max_distance: float = 60.0,
+    batch: int = 2048,
+    progress: Progress | None = None,
+) -> list[HexResult]:
+    """Classify every hex of ``hexes`` whose centre is on the image (others are skipped)."""
+    h, w = rgb.shape[:2]
+    offs = sample_offsets(geometry, radius)
+    names = legend.names()
+    palette = []
+    owner = []
+    for i, name in enumerate(names):
+        for col in legend.terrain[name]:
+            palette.append(col)
+            owner.append(i)
+    pal = np.array(palette, dtype=np.float32)
+    pal_owner = np.array(owner, dtype=np.int64)
+    pal_sq = (pal**2).sum(axis=1)
+    centres = np.array([geometry.hex_center(hx) for hx in hexes], dtype=np.int64).reshape(-1, 2)
+    on = (centres[:, 0] >= 0) & (centres[:, 0] < w) & (centres[:, 1] >= 0) & (centres[:, 1] < h)
+    idx_on = np.nonzero(on)[0]
+    out: list[HexResult] = []
+    flat = rgb.reshape(-1, 3)
+    for start in range(0, len(idx_on), batch):
+        sel = idx_on[start : start + batch]
+        xs = np.clip(centres[sel, 0][:, None] + offs[None, :, 0], 0, w - 1)
+        ys = np.clip(centres[sel, 1][:, None] + offs[None, :, 1], 0, h - 1)
+        px = flat[(ys * w + xs).ravel()].astype(np.float32)  # (n*k, 3)
+        d2 = (px**2).sum(axis=1)[:, None] - 2 * px @ pal.T + pal_sq[None, :]
+        nearest = pal_owner[np.argmin(d2, axis=1)].reshape(len(sel), -1)
+        k = nearest.shape[1]
+        counts = np.zeros((len(sel), len(names)), dtype=np.int64)
+        rows = np.repeat(np.arange(len(sel)), k)
+        np.add.at(counts, (rows, nearest.ravel()), 1)
+        win = np.argmax(counts, axis=1)
+        share = counts[np.arange(len(sel)), win] / k
+        pxr = px.reshape(len(sel), k, 3)
+        med_all = np.median(pxr, axis=1)
+        for j, gi in enumerate(sel):
+            voters = pxr[j][nearest[j] == win[j]]
+            med = np.median(voters, axis=0) if len(voters) else med_all[j]
+            cand = np.array(legend.terrain[names[win[j]]], dtype=np.float32)
+            dist = float(np.min(np.hypot.reduce(cand - med, axis=1))) if len(cand) else 0.0
+            unsure = bool(share[j] < min_share or dist > max_distance)
+            out.append(
+                HexResult(
+                    hexes[gi],
+                    names[win[j]],
+                    float(share[j]),
+                    dist,
+                    unsure,
+                    (int(med_all[j][0]), int(med_all[j][1]), int(med_all[j][2])),
+                )
+            )
+        if progress is not None:
+            progress(len(sel))
+    return out
+
+
+def detect_hexsides(
+    rgb: NDArray[np.uint8],
+    geometry: HexGridGeometry,
+    sides: Sequence[Hexside],
+    legend: Legend,
+    *,
+    threshold: float = 0.25,
+    tolerance: float = 70.0,
+) -> list[SideResult]:
+    """Hexsides carrying a legend line colour, with the share of matching pixels as confidence."""
+    if not legend.hexsides:
+        return []
+    h, w = rgb.shape[:2]
+    size = min(geometry.dy, geometry.dx * 2 / math.sqrt(3))
+    band = max(1, round(size / 25))
+    ts = np.linspace(0.15, 0.85, 24)
+    across = np.arange(-band, band + 1)
+    out: list[SideResult] = []
+    img = rgb.astype(np.int32)
+    for side in sides:
+        (ax, ay), (bx, by) = (geometry.lattice_to_pixel(*p) for p in side_lattice(side, geometry.orientation))
+        length = math.hypot(bx - ax, by - ay)
+        if length == 0:
+            continue
+        nx, ny = -(by - ay) / length, (bx - ax) / length
+        xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
+        ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
+        xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
+        if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+            continue
+        pix = img[yi, xi]  # (24, 2band+1, 3)
+        for kind, (colour, owner) in legend.hexsides.items():
+            near = np.hypot.reduce(pix - np.array(colour), axis=2) < tolerance
+            conf = float(near.any(axis=1).mean())
+            if conf < threshold:
+                continue
+            up: Hex | None = None
+            if kind == "escarpment":
+                a, b = side.hexes
+                up = _escarpment_up(img, geometry, a, b, (ax + bx) / 2, (ay + by) / 2, colour, tolerance / 2, size)
+            out.append(SideResult(side, kind, conf, up, owner))
+    return out
+
+
+def _escarpment_up(
+    img: NDArray[np.int32],
+    geometry: HexGridGeometry,
+    a: Hex,
+    b: Hex,
+    mx: float,
+    my: float,
+    colour: RGB,
+    tol: float,
+    size: float,
+) -> Hex:
+    """Hatches hang on the down side: the hex with fewer feature pixels near the side is up."""
+    h, w = img.shape[:2]
+    counts = []
+    for hx in (a, b):
+        cx, cy = geometry.hex_center(hx)
+        vx, vy = cx - mx, cy - my
+        n = math.hypot(vx, vy) or 1.0
+        pts = [(mx + vx / n * size * t, my + vy / n * size * t) for t in np.linspace(0.06, 0.2, 6)]
+        c = 0
+        for x, y in pts:
+            xi, yi = round(x), round(y)
+            win = img[max(0, yi - 3) : min(h, yi + 4), max(0, xi - 3) : min(w, xi + 4)]
+            c += int((np.hypot.reduce(win - np.array(colour), axis=2) < tol).sum())
+        counts.append(c)
+    return a if counts[0] < counts[1] else b

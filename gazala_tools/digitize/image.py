@@ -1,0 +1,95 @@
+"""Reading scans: a documented pixel cap instead of Pillow's warning, grey levels, tiles.
+
+Pillow refuses images above ``Image.MAX_IMAGE_PIXELS`` only with a warning (and errors at twice
+that). Scans of big maps are large but not that large: we set one cap, :data:`MAX_PIXELS`
+(250 megapixels, e.g. a 34 x 22 inch map at 600 dpi is 269 Mpx... so 600 dpi scans of the biggest
+maps need ``--max-pixels``), check the size from the header *before* decoding, and raise a
+:class:`~gazala_tools.errors.GazalaError` naming the file, its size and the cap.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from gazala_tools.errors import GazalaError
+
+#: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
+MAX_PIXELS = 250_000_000
+
+FloatImage = NDArray[np.float32]
+
+
+def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
+    """Open a scan as RGB, refusing anything above ``max_pixels`` before decoding it."""
+    p = Path(path)
+    old = Image.MAX_IMAGE_PIXELS
+    try:
+        Image.MAX_IMAGE_PIXELS = None  # we check the header ourselves, with our cap
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            try:
+                img = Image.open(p)
+            except FileNotFoundError:
+                raise GazalaError("no such image", file=p) from None
+            except (OSError, Image.UnidentifiedImageError) as exc:
+                raise GazalaError(f"cannot read image ({exc})", file=p, expected="a PNG, JPEG or TIFF scan") from None
+            w, h = img.size
+            if w * h > max_pixels:
+                img.close()
+                raise GazalaError(
+                    f"image is {w}x{h} = {w * h / 1e6:.0f} Mpx, above the {max_pixels / 1e6:.0f} Mpx cap",
+                    file=p,
+                    expected="a smaller scan, or a higher cap with --max-pixels (needs about 4 bytes per pixel of RAM)",
+                )
+            try:
+                img.load()
+            except OSError as exc:
+                raise GazalaError(f"cannot decode image ({exc})", file=p) from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = old
+    return img.convert("RGB") if img.mode != "RGB" else img
+
+
+def to_rgb_array(img: Image.Image) -> NDArray[np.uint8]:
+    return np.asarray(img.convert("RGB") if img.mode != "RGB" else img, dtype=np.uint8)
+
+
+def to_grey(img: Image.Image | NDArray[np.generic]) -> FloatImage:
+    """Luminance in 0..1 as float32."""
+    if isinstance(img, Image.Image):
+        arr = to_rgb_array(img).astype(np.float32)
+    else:
+        arr = np.asarray(img, dtype=np.float32)
+    if arr.ndim == 3:
+        arr = arr[..., 0] * 0.299 + arr[..., 1] * 0.587 + arr[..., 2] * 0.114
+    return (arr / 255.0).astype(np.float32)
+
+
+def downsample(arr: FloatImage, factor: int) -> FloatImage:
+    """Block mean by an integer factor (crops the ragged border)."""
+    if factor <= 1:
+        return arr
+    h, w = arr.shape[0] // factor * factor, arr.shape[1] // factor * factor
+    a = arr[:h, :w]
+    return a.reshape(h // factor, factor, w // factor, factor).mean(axis=(1, 3)).astype(np.float32)
+
+
+def factor_for(shape: tuple[int, ...], max_side: int) -> int:
+    return max(1, math.ceil(max(shape[0], shape[1]) / max_side))
+
+
+def tiles(height: int, width: int, tile: int = 2048, overlap: int = 0) -> Iterator[tuple[slice, slice]]:
+    """Row-major tiles covering an image, each at most ``tile`` + 2*overlap pixels a side."""
+    for y in range(0, height, tile):
+        for x in range(0, width, tile):
+            yield (
+                slice(max(0, y - overlap), min(height, y + tile + overlap)),
+                slice(max(0, x - overlap), min(width, x + tile + overlap)),
+            )

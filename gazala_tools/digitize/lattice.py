@@ -1,0 +1,722 @@
+"""Find the hex lattice of a scan: ``detect_grid(image) -> LatticeFit``.
+
+Three stages, each on an edge-strength image (gradient magnitude divided by the local brightness,
+so uneven lighting cancels):
+
+1. **Periodicity.** The autocorrelation of the edge image (FFT, unbiased by overlap) peaks at every
+   lattice vector of the hex centres. The two shortest independent strong peaks form a reduced
+   basis; it is refined by least squares over all lattice peaks up to a third of the image.
+2. **Which hex lattice.** A lattice of centres can be read as flat-topped columns or pointy-topped
+   rows in several ways (a primitive lattice vector near the vertical, or the horizontal, whose
+   neighbouring lines are offset by half a step). Each reading predicts where hex *edges* are: the
+   edge image folded into one lattice cell is cross-correlated with the predicted honeycomb, which
+   picks the reading (orientation, dx, dy) and the position of the centres (the origin).
+3. **Sub-pixel fit.** A hexagon-outline kernel is correlated with the edge image; near every
+   predicted centre the correlation maximum is located to sub-pixel precision, and the lattice
+   ``centre(c, r) = O + c*U + (r + (c odd)/2)*V`` is fitted to all of them by robust least squares
+   (two rounds, outliers beyond 3 MADs dropped). Rotation of the scan is measured, not assumed away.
+
+Works for any dx/dy ratio (0.3 to 3), both orientations, any parity: the lattice does not know
+parity or numbering, a reference hex fixes those (:func:`number_lattice`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import ndimage, signal
+
+from gazala_tools.digitize.image import FloatImage, downsample, factor_for, to_grey
+from gazala_tools.errors import GazalaError
+from gazala_tools.grid import hex_to_raw
+from gazala_tools.hexes import Orientation
+from gazala_tools.numbering import Numbering
+from gazala_tools.vassal.grid import HexGridGeometry
+
+log = logging.getLogger(__name__)
+
+Vec = NDArray[np.float64]
+Progress = Callable[[str], None]
+
+#: Working resolution of stage 1 (longest side, pixels).
+AUTOCORR_SIDE = 1400
+#: Stage 3 works at a resolution where a hex is about this many pixels high (never upsampled).
+FIT_HEX_PX = 56.0
+#: Residual (pixels, per axis) above which hex centres count with L1 (Huber) rather than L2 weight.
+HUBER_PX = 0.5
+
+
+@dataclass(frozen=True)
+class LatticeFit:
+    """A detected hex lattice, in pixels of the full image.
+
+    ``cx``/``cy`` are the screen centre of one hex: the top measured hex of the first column
+    (along u) in which at least half as many hexes as in a typical column were found. VASSAL's
+    ``x0``/``y0`` (:attr:`x0`, :attr:`y0`) are that centre in grid terms: ``x0`` is along u, which
+    is the screen's y axis on a sideways grid. A reference hex fixes which hex is raw (0, 0).
+    ``rotation`` is the angle (degrees, clockwise on screen) of the scan's grid from the axes;
+    VASSAL cannot rotate a grid, so a rotated scan should be straightened before use.
+    """
+
+    dx: float
+    dy: float
+    cx: float
+    cy: float
+    sideways: bool
+    rotation: float
+    confidence: float
+    rms_px: float  #: RMS of measured hex centres around the fitted lattice
+    hexes_measured: int
+    edge_score: float  #: correlation of the folded edges with the honeycomb (0..1)
+    notes: tuple[str, ...] = ()
+    alternatives: tuple[dict[str, float | bool], ...] = field(default=(), compare=False)
+
+    @property
+    def x0(self) -> float:
+        """VASSAL x0 (along u: screen x, or screen y when sideways), unrounded."""
+        return self.cy if self.sideways else self.cx
+
+    @property
+    def y0(self) -> float:
+        return self.cx if self.sideways else self.cy
+
+    def geometry(self, numbering: Numbering | None = None) -> HexGridGeometry:
+        return HexGridGeometry(
+            dx=self.dx, dy=self.dy, x0=round(self.x0), y0=round(self.y0), sideways=self.sideways, numbering=numbering
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "dx": round(self.dx, 4),
+            "dy": round(self.dy, 4),
+            "x0": round(self.x0),
+            "y0": round(self.y0),
+            "x0_exact": round(self.x0, 2),
+            "y0_exact": round(self.y0, 2),
+            "center": [round(self.cx, 2), round(self.cy, 2)],
+            "sideways": self.sideways,
+            "orientation": "pointy" if self.sideways else "flat",
+            "rotation_deg": round(self.rotation, 3),
+            "confidence": round(self.confidence, 3),
+            "rms_px": round(self.rms_px, 3),
+            "hexes_measured": self.hexes_measured,
+            "edge_score": round(self.edge_score, 3),
+            "notes": list(self.notes),
+        }
+
+
+# --- stage 0: edges ---------------------------------------------------------------------------
+def edge_image(grey: FloatImage, sigma: float = 1.0) -> FloatImage:
+    """Gradient magnitude over local brightness: line contrast independent of uneven lighting."""
+    g = ndimage.gaussian_filter(grey, sigma) if sigma > 0 else grey
+    gx = ndimage.sobel(g, axis=1)
+    gy = ndimage.sobel(g, axis=0)
+    mag = np.hypot(gx, gy)
+    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
+    out: FloatImage = (mag / (light + 0.05)).astype(np.float32)
+    return out
+
+
+# --- stage 1: lattice vectors from the autocorrelation ------------------------------------------
+def _autocorrelation(e: FloatImage, max_shift: int) -> FloatImage:
+    h, w = e.shape
+    z = e - e.mean()
+    fh, fw = signal_size(2 * h), signal_size(2 * w)
+    spec = np.fft.rfft2(z, s=(fh, fw))
+    ac = np.fft.irfft2(spec * np.conj(spec), s=(fh, fw))
+    ac = np.fft.fftshift(ac)
+    cy, cx = fh // 2, fw // 2
+    sy = np.arange(-max_shift, max_shift + 1)
+    win = ac[cy - max_shift : cy + max_shift + 1, cx - max_shift : cx + max_shift + 1]
+    overlap = np.outer(h - np.abs(sy), w - np.abs(sy)).astype(np.float64)
+    out: FloatImage = (win / np.maximum(overlap, 1.0) / (z.var() + 1e-12)).astype(np.float32)
+    return out
+
+
+def signal_size(n: int) -> int:
+    return int(signal_size_fast(n))
+
+
+def signal_size_fast(n: int) -> int:
+    from scipy.fft import next_fast_len
+
+    return int(next_fast_len(n, real=True))
+
+
+def _subpixel_peak(a: NDArray[np.floating], y: int, x: int) -> tuple[float, float]:
+    """Parabolic refinement of a local maximum at integer (y, x)."""
+    h, w = a.shape
+    dy = dx = 0.0
+    if 0 < y < h - 1:
+        l, c, r = float(a[y - 1, x]), float(a[y, x]), float(a[y + 1, x])
+        den = l - 2 * c + r
+        if den < 0:
+            dy = max(-0.5, min(0.5, 0.5 * (l - r) / den))
+    if 0 < x < w - 1:
+        l, c, r = float(a[y, x - 1]), float(a[y, x]), float(a[y, x + 1])
+        den = l - 2 * c + r
+        if den < 0:
+            dx = max(-0.5, min(0.5, 0.5 * (l - r) / den))
+    return y + dy, x + dx
+
+
+def _peaks(ac: FloatImage, min_r: float, max_r: float, count: int = 40) -> list[tuple[float, Vec]]:
+    """Local maxima of the autocorrelation in a ring: (value, vector (x, y)) strongest first."""
+    m = ac.shape[0] // 2
+    mx = ndimage.maximum_filter(ac, size=5, mode="nearest")
+    ys, xs = np.nonzero((ac == mx) & (ac > 0))
+    r = np.hypot(ys - m, xs - m)
+    keep = (r >= min_r) & (r <= max_r)
+    ys, xs = ys[keep], xs[keep]
+    order = np.argsort(-ac[ys, xs])[:count]
+    out: list[tuple[float, Vec]] = []
+    for i in order:
+        py, px = _subpixel_peak(ac, int(ys[i]), int(xs[i]))
+        out.append((float(ac[ys[i], xs[i]]), np.array([px - m, py - m], dtype=np.float64)))
+    return out
+
+
+def _reduce(b1: Vec, b2: Vec) -> tuple[Vec, Vec]:
+    """Gauss (Lagrange) reduction of a 2-D lattice basis."""
+    for _ in range(100):
+        if b1 @ b1 > b2 @ b2:
+            b1, b2 = b2, b1
+        mu = round(float(b1 @ b2) / float(b1 @ b1))
+        if mu == 0:
+            break
+        b2 = b2 - mu * b1
+    if b1 @ b1 > b2 @ b2:
+        b1, b2 = b2, b1
+    return b1, b2
+
+
+def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, float]:
+    """A reduced basis of the centre lattice (pixels of ``e``) and the share of peaks it explains."""
+    h, w = e.shape
+    max_shift = int(min(h, w) * 0.4)
+    if max_shift < 3 * min_period:
+        raise GazalaError(f"image too small to find a hex grid ({w}x{h} px)", expected="several hexes across")
+    ac = _autocorrelation(e, max_shift)
+    peaks = _peaks(ac, min_period, max_shift * 0.9, count=400)
+    if len(peaks) < 2:
+        raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
+    top = peaks[0][0]
+    strong = [p for v, p in peaks if v >= 0.45 * top]
+    if len(strong) < 2:
+        strong = [p for _, p in peaks[:6]]
+    # distinct directions (up to sign), shortest first
+    strong.sort(key=lambda p: float(np.hypot(*p)))
+    distinct: list[Vec] = []
+    for p in strong:
+        if not any(np.hypot(*(p - q)) < 1.5 or np.hypot(*(p + q)) < 1.5 for q in distinct):
+            distinct.append(p)
+        if len(distinct) >= 14:
+            break
+    best: tuple[float, float, Vec, Vec] | None = None
+    candidates: list[tuple[float, float, Vec, Vec]] = []
+    ac_max = ndimage.maximum_filter(ac, size=3, mode="nearest")
+    for a in range(len(distinct)):
+        for b in range(a + 1, len(distinct)):
+            p, q = distinct[a], distinct[b]
+            if abs(p[0] * q[1] - p[1] * q[0]) < 0.2 * np.hypot(*p) * np.hypot(*q):
+                continue
+            r1, r2 = _reduce(p, q)
+            area = abs(float(r1[0] * r2[1] - r1[1] * r2[0]))
+            if area < min_period**2:
+                continue
+            mean = _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9)
+            candidates.append((mean, area, r1, r2))
+    if not candidates:
+        raise GazalaError("found only one direction of periodicity", expected="a two-dimensional hex grid")
+    top_mean = max(c[0] for c in candidates)
+    # the finest lattice whose points are (nearly) all as strong as the best lattice's
+    for c in sorted(candidates, key=lambda c: c[1]):
+        if c[0] >= 0.85 * top_mean:
+            best = c
+            break
+    assert best is not None
+    b1, b2 = best[2], best[3]
+    # refine over every lattice point in range: locate each peak, then least squares
+    basis = np.stack([b1, b2], axis=1)  # columns
+    m = ac.shape[0] // 2
+    rows: list[tuple[int, int]] = []
+    pts: list[Vec] = []
+    weights: list[float] = []
+    lim = max_shift * 0.9
+    n = int(lim / min(np.hypot(*b1), np.hypot(*b2))) + 1
+    for i in range(-n, n + 1):
+        for j in range(0, n + 1):
+            if j == 0 and i <= 0:
+                continue
+            v = basis @ np.array([i, j], dtype=np.float64)
+            if np.hypot(*v) > lim:
+                continue
+            x, y = round(v[0]) + m, round(v[1]) + m
+            y0, y1, x0, x1 = max(0, y - 2), min(ac.shape[0], y + 3), max(0, x - 2), min(ac.shape[1], x + 3)
+            win = ac[y0:y1, x0:x1]
+            if win.size == 0:
+                continue
+            k = int(np.argmax(win))
+            yy, xx = y0 + k // win.shape[1], x0 + k % win.shape[1]
+            if ac[yy, xx] <= 0.15 * top:
+                continue
+            py, px = _subpixel_peak(ac, yy, xx)
+            rows.append((i, j))
+            pts.append(np.array([px - m, py - m]))
+            weights.append(float(np.hypot(*v)))
+    explained = 0.0
+    if len(rows) >= 3:
+        a = np.array(rows, dtype=np.float64)
+        p = np.array(pts)
+        wts = np.sqrt(np.array(weights))
+        sol, *_ = np.linalg.lstsq(a * wts[:, None], p * wts[:, None], rcond=None)
+        b1, b2 = sol[0], sol[1]
+        explained = len(rows)
+    share = sum(1 for v, p in peaks[:20] if _is_lattice(p, b1, b2)) / min(20, len(peaks))
+    log.debug("lattice basis %s %s from %d peaks (%.0f used), share %.2f", b1, b2, len(peaks), explained, share)
+    return b1, b2, share
+
+
+def _lattice_mean(ac_max: FloatImage, b1: Vec, b2: Vec, min_r: float, max_r: float) -> float:
+    """Mean autocorrelation at the lattice points in a ring (``ac_max``: its 3x3 maximum filter)."""
+    m = ac_max.shape[0] // 2
+    basis = np.stack([b1, b2], axis=1)
+    n = int(max_r / min(np.hypot(*b1), np.hypot(*b2))) + 1
+    n = min(n, 40)
+    ii, jj = np.meshgrid(np.arange(-n, n + 1), np.arange(0, n + 1))
+    pts = basis @ np.stack([ii.ravel(), jj.ravel()]).astype(np.float64)
+    r = np.hypot(*pts)
+    keep = (r >= min_r) & (r <= min(max_r, 6 * max(np.hypot(*b1), np.hypot(*b2))))
+    if keep.sum() < 4:
+        return -1.0
+    xs = np.round(pts[0, keep]).astype(np.int64) + m
+    ys = np.round(pts[1, keep]).astype(np.int64) + m
+    return float(np.mean(ac_max[ys, xs]))
+
+
+def _is_lattice(p: Vec, b1: Vec, b2: Vec, tol: float = 0.12) -> bool:
+    coef = np.linalg.solve(np.stack([b1, b2], axis=1), p)
+    return bool(np.all(np.abs(coef - np.round(coef)) < tol))
+
+
+# --- stage 2: readings of the lattice as a hex grid ---------------------------------------------
+@dataclass(frozen=True)
+class Reading:
+    sideways: bool
+    dx: float
+    dy: float
+    u_hat: tuple[float, float]  #: screen direction of the u axis (columns advance along it)
+    v_hat: tuple[float, float]  #: screen direction of the v axis (down a column)
+    rotation: float
+
+    def basis(self) -> tuple[Vec, Vec]:
+        """Lattice basis a1 = dx*u + dy/2*v (next column), a2 = dy*v (next row)."""
+        u, v = np.array(self.u_hat), np.array(self.v_hat)
+        return self.dx * u + self.dy / 2 * v, self.dy * v
+
+
+def readings(b1: Vec, b2: Vec, *, max_angle: float = 8.0) -> list[Reading]:
+    """Every way to read the lattice as flat columns or pointy rows with hexes of ratio 0.3..3."""
+    area = abs(float(b1[0] * b2[1] - b1[1] * b2[0]))
+    out: list[Reading] = []
+    seen: set[tuple[bool, int, int]] = set()
+    for i in range(-4, 5):
+        for j in range(-4, 5):
+            if math.gcd(i, j) != 1:
+                continue
+            vv = i * b1 + j * b2
+            for sideways in (False, True):
+                # flat: V near vertical; pointy: V near horizontal
+                axis = np.array([1.0, 0.0]) if sideways else np.array([0.0, 1.0])
+                if vv @ axis < 0:
+                    continue
+                dy = float(np.hypot(*vv))
+                cosang = float(vv @ axis) / dy
+                ang = math.degrees(math.acos(max(-1.0, min(1.0, cosang))))
+                if ang > max_angle:
+                    continue
+                dx = area / dy
+                if not (0.3 <= dx / dy <= 3.0):
+                    continue
+                v_hat = vv / dy
+                # u: perpendicular to v, pointing right (flat) or down (pointy)
+                u_hat = np.array([v_hat[1], -v_hat[0]]) if not sideways else np.array([-v_hat[1], v_hat[0]])
+                if (u_hat[0] if not sideways else u_hat[1]) < 0:
+                    u_hat = -u_hat
+                # half-offset test: a completing basis vector W sits half a step along V
+                g, k, l = _ext_gcd(i, j)
+                w = -l * b1 + k * b2  # det([i j],[ -l k]) = i*k + j*l = 1
+                e = float(w @ v_hat) / dy
+                frac = e - math.floor(e)
+                if abs(frac - 0.5) > 0.12:
+                    continue
+                key = (sideways, round(dx * 4), round(dy * 4))
+                if key in seen:
+                    continue
+                seen.add(key)
+                # rotation: angle of v from its axis, clockwise positive on screen
+                rot = math.degrees(math.atan2(-v_hat[0], v_hat[1])) if not sideways else math.degrees(
+                    math.atan2(v_hat[1], v_hat[0])
+                )
+                out.append(Reading(sideways, dx, dy, (float(u_hat[0]), float(u_hat[1])), (float(v_hat[0]), float(v_hat[1])), rot))
+    return out
+
+
+def _ext_gcd(a: int, b: int) -> tuple[int, int, int]:
+    """(g, x, y) with a*x + b*y = g."""
+    if b == 0:
+        return (abs(a), 1 if a >= 0 else -1, 0)
+    g, x, y = _ext_gcd(b, a % b)
+    return g, y, x - (a // b) * y
+
+
+def _segments(reading: Reading) -> list[tuple[Vec, Vec]]:
+    """The six edges of the hexagon around centre 0, in screen pixels (float)."""
+    u, v = np.array(reading.u_hat), np.array(reading.v_hat)
+    dx, dy = reading.dx, reading.dy
+    corners_uv = ((-dx / 3, -dy / 2), (dx / 3, -dy / 2), (2 * dx / 3, 0.0), (dx / 3, dy / 2), (-dx / 3, dy / 2), (-2 * dx / 3, 0.0))
+    pts = [cu * u + cv * v for cu, cv in corners_uv]
+    return [(pts[k], pts[(k + 1) % 6]) for k in range(6)]
+
+
+def _dist_to_segments(q: NDArray[np.float64], segs: list[tuple[Vec, Vec]]) -> NDArray[np.float64]:
+    """Distance of points q (N x 2) to the union of segments."""
+    best = np.full(q.shape[0], np.inf)
+    for a, b in segs:
+        ab = b - a
+        t = np.clip(((q - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+        d = np.hypot(*(q - (a + t[:, None] * ab)).T)
+        best = np.minimum(best, d)
+    return best
+
+
+def honeycomb_distance(reading: Reading, q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Distance of screen offsets q (from a hex centre) to the nearest hex edge of the lattice."""
+    a1, a2 = reading.basis()
+    segs: list[tuple[Vec, Vec]] = []
+    base = _segments(reading)
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            off = i * a1 + j * a2
+            segs.extend((a + off, b + off) for a, b in base)
+    # fold q into the cell around 0 first
+    m = np.stack([a1, a2], axis=1)
+    st = np.linalg.solve(m, q.T).T
+    st -= np.round(st)
+    qf = st @ m.T
+    return _dist_to_segments(qf, segs)
+
+
+def fold_score(e: FloatImage, reading: Reading, bins: int = 48) -> tuple[float, Vec]:
+    """Correlate the edge image folded into one lattice cell with the honeycomb of ``reading``.
+
+    Returns (correlation 0..1, the screen position of one hex centre).
+    """
+    a1, a2 = reading.basis()
+    m = np.stack([a1, a2], axis=1)
+    inv = np.linalg.inv(m)
+    h, w = e.shape
+    step = max(1, int(math.sqrt(h * w / 1.5e6)))
+    ys, xs = np.mgrid[0:h:step, 0:w:step]
+    vals = e[ys, xs].ravel().astype(np.float64)
+    st = inv @ np.stack([xs.ravel().astype(np.float64), ys.ravel().astype(np.float64)])
+    st -= np.floor(st)
+    bi = np.minimum((st * bins).astype(np.int64), bins - 1)
+    idx = bi[0] * bins + bi[1]
+    sums = np.bincount(idx, weights=vals, minlength=bins * bins)
+    cnts = np.bincount(idx, minlength=bins * bins)
+    motif = (sums / np.maximum(cnts, 1)).reshape(bins, bins)
+    # template: honeycomb edges for a centre at cell (0, 0)
+    g = (np.arange(bins) + 0.5) / bins
+    ss, tt = np.meshgrid(g, g, indexing="ij")
+    q = np.stack([ss.ravel(), tt.ravel()], axis=1) @ m.T
+    sigma = max(1.0, min(reading.dx, reading.dy) / 40)
+    tmpl = np.exp(-((honeycomb_distance(reading, q) / sigma) ** 2)).reshape(bins, bins)
+    mz = motif - motif.mean()
+    tz = tmpl - tmpl.mean()
+    corr = np.real(np.fft.ifft2(np.fft.fft2(mz) * np.conj(np.fft.fft2(tz))))
+    k = int(np.argmax(corr))
+    i, j = divmod(k, bins)
+    # sub-bin refinement (circular parabola)
+    def para(lm: float, c: float, rp: float) -> float:
+        den = lm - 2 * c + rp
+        return 0.0 if den >= 0 else max(-0.5, min(0.5, 0.5 * (lm - rp) / den))
+
+    di = para(corr[(i - 1) % bins, j], corr[i, j], corr[(i + 1) % bins, j])
+    dj = para(corr[i, (j - 1) % bins], corr[i, j], corr[i, (j + 1) % bins])
+    score = float(corr[i, j]) / (float(np.sqrt((mz**2).sum() * (tz**2).sum())) + 1e-12)
+    shift = np.array([(i + di) / bins, (j + dj) / bins])
+    centre = m @ shift
+    return score, centre
+
+
+# --- stage 3: sub-pixel centres and the robust fit ----------------------------------------------
+def line_edges(e: FloatImage, reading: Reading) -> FloatImage:
+    """Keep only edges that run straight along a hex-edge direction for 45% of an edge's length.
+
+    A grey opening with a line element per edge direction: hex numbers, names and symbols are
+    made of short strokes and vanish; the grid's long straight edges stay.
+    """
+    segs = _segments(reading)
+    out = np.zeros_like(e)
+    done: list[tuple[float, float]] = []
+    for a, b in segs:
+        d = b - a
+        length = float(np.hypot(*d))
+        t = d / length
+        if any(abs(t[0] * q[1] - t[1] * q[0]) < 1e-3 for q in done):
+            continue
+        done.append((float(t[0]), float(t[1])))
+        half = max(1, int(0.45 * length) // 2)  # odd length, symmetric: no half-pixel shift
+        pts = np.round(np.outer(np.arange(-half, half + 1), t)).astype(np.int64)
+        r = int(np.abs(pts).max())
+        fp = np.zeros((2 * r + 1, 2 * r + 1), dtype=bool)
+        fp[pts[:, 1] + r, pts[:, 0] + r] = True
+        out = np.maximum(out, ndimage.grey_opening(e, footprint=fp))
+    return out
+
+
+def hexagon_kernel(reading: Reading, sigma: float) -> NDArray[np.float64]:
+    r = int(math.ceil(max(reading.dx * 2 / 3, reading.dy / 2, reading.dx, reading.dy) * 0.75 + 3 * sigma))
+    ys, xs = np.mgrid[-r : r + 1, -r : r + 1]
+    q = np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float64)
+    d = _dist_to_segments(q, _segments(reading)).reshape(xs.shape)
+    k = np.exp(-((d / sigma) ** 2))
+    # Hex numbers and names are centred horizontally in the hex (near its top): ignore the middle
+    # band, so text never pulls the fit. Flat: the top and bottom edges go; pointy: the apexes.
+    half = (reading.dx / 3 + 2 * sigma) if not reading.sideways else 0.3 * reading.dy
+    k[np.abs(xs) < half] = 0.0
+    out: NDArray[np.float64] = k - k.mean()
+    return out
+
+
+def _measure_centres(
+    corr: NDArray[np.floating], predicted: NDArray[np.float64], radius: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Sub-pixel maxima of ``corr`` within ``radius`` of each predicted (x, y); NaN where off-image."""
+    h, w = corr.shape
+    out = np.full_like(predicted, np.nan)
+    strength = np.zeros(len(predicted))
+    offs = np.arange(-radius, radius + 1)
+    for n, (px, py) in enumerate(predicted):
+        x, y = round(px), round(py)
+        if x - radius - 1 < 0 or y - radius - 1 < 0 or x + radius + 1 >= w or y + radius + 1 >= h:
+            continue
+        win = corr[y - radius : y + radius + 1, x - radius : x + radius + 1]
+        k = int(np.argmax(win))
+        iy, ix = divmod(k, win.shape[1])
+        if iy in (0, 2 * radius) or ix in (0, 2 * radius):
+            continue  # the maximum is on the window's rim: no clear centre here
+        sy, sx = _subpixel_peak(corr, y + int(offs[iy]), x + int(offs[ix]))
+        out[n] = (sx, sy)
+        strength[n] = float(win[iy, ix])
+    return out, strength
+
+
+def _design(cr: NDArray[np.int64]) -> NDArray[np.float64]:
+    c = cr[:, 0].astype(np.float64)
+    r = cr[:, 1].astype(np.float64) + (cr[:, 0] % 2) / 2.0
+    return np.stack([np.ones_like(c), c, r], axis=1)
+
+
+def fit_centres(
+    e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3
+) -> tuple[Vec, Vec, Vec, float, int, float, NDArray[np.int64]]:
+    """Robust least squares of O, U, V to measured hex centres.
+
+    Returns O, U, V, rms, count, coverage and the (c, r) indices of the inlier hexes.
+    """
+    h, w = e.shape
+    u, v = np.array(reading.u_hat) * reading.dx, np.array(reading.v_hat) * reading.dy
+    o = origin.copy()
+    sigma = max(1.0, min(reading.dx, reading.dy) / 30)
+    kern = hexagon_kernel(reading, sigma)
+    lines = line_edges(e, reading)
+    corr = signal.fftconvolve(lines.astype(np.float64) - float(lines.mean()), kern[::-1, ::-1], mode="same")
+    rms, count, coverage = float("nan"), 0, 0.0
+    inliers = np.zeros((0, 2), dtype=np.int64)
+    for rnd in range(rounds):
+        # every lattice hex whose centre is on the image
+        m = np.stack([u, v], axis=1)
+        corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], dtype=np.float64) - o
+        cr_f = np.linalg.solve(m, corners.T).T
+        cmin, cmax = int(math.floor(cr_f[:, 0].min())) - 1, int(math.ceil(cr_f[:, 0].max())) + 1
+        rmin, rmax = int(math.floor(cr_f[:, 1].min())) - 2, int(math.ceil(cr_f[:, 1].max())) + 2
+        cc, rr = np.meshgrid(np.arange(cmin, cmax + 1), np.arange(rmin, rmax + 1), indexing="ij")
+        cr = np.stack([cc.ravel(), rr.ravel()], axis=1)
+        a = _design(cr)
+        pred = a[:, :1] * o + a[:, 1:2] * u + a[:, 2:3] * v
+        inside = (pred[:, 0] >= 0) & (pred[:, 0] < w) & (pred[:, 1] >= 0) & (pred[:, 1] < h)
+        cr, a, pred = cr[inside], a[inside], pred[inside]
+        radius = max(2, int(min(reading.dx, reading.dy) * (0.22 if rnd == 0 else 0.12)))
+        meas, strength = _measure_centres(corr, pred, radius)
+        ok = ~np.isnan(meas[:, 0])
+        if ok.sum() < 6:
+            raise GazalaError("too few hex centres could be located", expected="a scan with visible hex edges")
+        med = float(np.median(strength[ok]))
+        ok &= strength > 0.35 * med
+        sel = ok.copy()
+        for _ in range(3):
+            sol, *_ = np.linalg.lstsq(a[sel], meas[sel], rcond=None)
+            res = np.hypot(*(meas - a @ sol).T)
+            mad = float(np.median(res[sel])) + 1e-6
+            new = ok & (res < max(3.0 * 1.4826 * mad, 0.35))
+            if new.sum() < 6 or np.array_equal(new, sel):
+                break
+            sel = new
+        # then least absolute deviations (IRLS): printed features biasing a minority of hexes
+        # (escarpment hatching, symbols on one side) do not move the lattice
+        for _ in range(8):
+            r_x = meas[sel] - a[sel] @ sol
+            wts = 1.0 / np.sqrt(np.maximum(np.abs(r_x), HUBER_PX))
+            sol = np.stack(
+                [np.linalg.lstsq(a[sel] * wts[:, k : k + 1], meas[sel, k] * wts[:, k], rcond=None)[0] for k in (0, 1)],
+                axis=1,
+            )
+        res = np.hypot(*(meas - a @ sol).T)
+        o, u, v = sol[0], sol[1], sol[2]
+        rms = float(np.sqrt(np.mean(res[sel] ** 2)))
+        count = int(sel.sum())
+        inliers = cr[sel]
+        # coverage: found hexes among the lattice positions spanned by the found ones
+        lo, hi = inliers.min(axis=0), inliers.max(axis=0)
+        box = np.all((cr >= lo) & (cr <= hi), axis=1)
+        coverage = count / max(1, int(box.sum()))
+    return o, u, v, rms, count, coverage, inliers
+
+
+# --- the whole detection -------------------------------------------------------------------------
+def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFit:
+    """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array)."""
+    say = progress or (lambda _msg: None)
+    grey = to_grey(image)  # type: ignore[arg-type]
+    full_h, full_w = grey.shape
+    # stage 1 at low resolution
+    f1 = factor_for(grey.shape, AUTOCORR_SIDE)
+    say("edges")
+    e1 = edge_image(downsample(grey, f1), sigma=1.0)
+    say("periodicity")
+    b1, b2, share = lattice_basis(e1, min_period=5.0)
+    b1, b2 = b1 * f1, b2 * f1
+    cands = readings(b1, b2)
+    if not cands:
+        raise GazalaError(
+            "the periodic pattern is not a hex grid aligned with the image (within 8 degrees)",
+            expected="a hex map scan, straightened",
+        )
+    # stage 3 resolution: hexes about FIT_HEX_PX high
+    dmin = min(min(c.dx, c.dy) for c in cands)
+    f3 = max(1, int(dmin / FIT_HEX_PX))
+    say("orientation")
+    e3 = edge_image(downsample(grey, f3), sigma=1.0) if f3 != f1 else e1
+    scored: list[tuple[float, Reading, Vec]] = []
+    for c in cands:
+        cs = Reading(c.sideways, c.dx / f3, c.dy / f3, c.u_hat, c.v_hat, c.rotation)
+        score, centre = fold_score(e3, cs)
+        scored.append((score, c, centre))
+    scored.sort(key=lambda t: -t[0])
+    best_score, best, centre = scored[0]
+    say("sub-pixel fit")
+    rd = Reading(best.sideways, best.dx / f3, best.dy / f3, best.u_hat, best.v_hat, best.rotation)
+    o, u, v, rms, count, coverage, inliers = fit_centres(e3, rd, centre)
+    # back to full-resolution pixels: a block-mean pixel (i, j) covers [f*i, f*i + f)
+    scale = float(f3)
+    shift = (scale - 1) / 2.0
+    o_full = o * scale + shift
+    u_full, v_full = u * scale, v * scale
+    dx, dy = float(np.hypot(*u_full)), float(np.hypot(*v_full))
+    if best.sideways:
+        rotation = math.degrees(math.atan2(v_full[1], v_full[0]))
+    else:
+        rotation = math.degrees(math.atan2(-v_full[0], v_full[1]))
+    cx, cy = _first_hex(o_full, u_full, v_full, inliers)
+    notes: list[str] = []
+    if abs(rotation) > 0.05:
+        notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
+    if len(scored) > 1 and scored[1][0] > 0.9 * best_score:
+        notes.append("another reading of the lattice fits the edges almost as well; check the orientation")
+    margin = best_score - (scored[1][0] if len(scored) > 1 else 0.0)
+    confidence = float(
+        max(0.0, min(1.0, best_score * 1.6)) * min(1.0, coverage * 1.25) * min(1.0, 0.5 + margin * 2)
+        * (1.0 if rms < 0.15 * min(dx, dy) else 0.5)
+    )
+    alternatives = tuple(
+        {"sideways": c.sideways, "dx": round(c.dx, 3), "dy": round(c.dy, 3), "edge_score": round(s, 3)}
+        for s, c, _ in scored[1:4]
+    )
+    log.info("grid dx=%.3f dy=%.3f sideways=%s from %d centres (rms %.2f px)", dx, dy, best.sideways, count, rms)
+    return LatticeFit(
+        dx=dx,
+        dy=dy,
+        cx=cx,
+        cy=cy,
+        sideways=best.sideways,
+        rotation=rotation,
+        confidence=round(confidence, 4),
+        rms_px=rms * scale,
+        hexes_measured=count,
+        edge_score=best_score,
+        notes=tuple(notes),
+        alternatives=alternatives,
+    )
+
+
+def _first_hex(o: Vec, u: Vec, v: Vec, inliers: NDArray[np.int64]) -> tuple[float, float]:
+    """The centre of the top hex of the first well-populated column of measured hexes."""
+    cols, counts = np.unique(inliers[:, 0], return_counts=True)
+    full = cols[counts >= 0.5 * np.median(counts)]
+    c = int(full.min())
+    r = int(inliers[inliers[:, 0] == c, 1].min())
+    p = o + c * u + (r + (c % 2) / 2.0) * v
+    return float(p[0]), float(p[1])
+
+
+# --- numbering from one reference hex ------------------------------------------------------------
+def number_lattice(
+    fit: LatticeFit, numbering: Numbering, label: str, x: float, y: float, *, board: tuple[int, int] = (0, 0)
+) -> tuple[HexGridGeometry, Numbering]:
+    """Fix raw (0, 0) and parity from one reference hex: the label ``label`` is at pixel (x, y).
+
+    The lattice knows which hexes exist but not their names; the label's raw index under the
+    numbering (or under the same numbering with ``hOff`` one less, which flips the column parity)
+    must land on the lattice hex nearest (x, y). Returns the VASSAL grid and the numbering used.
+    """
+    geo0 = fit.geometry()
+    ref_hex = geo0.hex_at(x, y)
+    ci, ri = hex_to_raw(ref_hex, geo0.orientation)  # raw index relative to the detected origin
+    last: Exception | None = None
+    for variant in (numbering, numbering.with_(h_off=numbering.h_off - 1)):
+        tmp = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=0, y0=0, sideways=fit.sideways, numbering=variant)
+        kw = {"sideways": fit.sideways, "max_rows": tmp.max_rows(board[1]), "max_columns": tmp.max_columns(board[0])}
+        try:
+            c, r = variant.parse(label, **kw)  # type: ignore[arg-type]
+        except ValueError as exc:
+            last = exc
+            continue
+        if (c - ci) % 2:
+            continue
+        # the detected lattice's raw (ci, ri) is the label's raw (c, r); the column shift is even,
+        # so raw (0, 0) is detected (ci - c, ri - r), whose centre is x0 + dx*(ci - c), y0 + dy*(ri - r)
+        geo = HexGridGeometry(
+            dx=fit.dx,
+            dy=fit.dy,
+            x0=round(fit.x0 + fit.dx * (ci - c)),
+            y0=round(fit.y0 + fit.dy * (ri - r)),
+            sideways=fit.sideways,
+            numbering=variant,
+        )
+        return geo, variant
+    raise GazalaError(
+        f"reference hex {label!r} cannot be placed on the detected grid",
+        place="--ref",
+        expected=f"a label of the numbering ({last})" if last else "a label of the numbering",
+    )
+
+
+def orientation_of(fit: LatticeFit) -> Orientation:
+    return Orientation.POINTY if fit.sideways else Orientation.FLAT

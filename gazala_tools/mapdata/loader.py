@@ -1,0 +1,842 @@
+"""Read and write map-data YAML (``mapdata/<game>/map.yaml``); the format is ``schema.json``.
+
+The reader composes the YAML into nodes first (``yaml.compose``), so every error names the file,
+the line and column, and the bad value: ``map.yaml:41:7: hex '3301' is not on the map (expected
+columns 1-29, rows 1-22)``. It parses the whole document before building anything.
+
+Hex lists take labels (``"0104"``) and same-column ranges (``"0106..0122"``). Hexsides are
+``"1217/1316"``; escarpment sides are written ``"LOW>HIGH"`` (``"0507>0508"``: 0508 is up).
+A map may ``extends: <game>`` another map: its sections replace the base's, and its list
+entries (``boxes``, ``hexsides``, ``paths``, ``places``, ``zones``) replace base entries of the same
+``name`` or are appended; ``remove: {places: [...], ...}`` drops base entries by name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from gazala_tools.errors import GazalaError, MapDataError
+from gazala_tools.grid import GameGrid
+from gazala_tools.hexes import Hex, Hexside, Orientation
+from gazala_tools.mapdata.model import (
+    GAMES,
+    OWNERS,
+    Box,
+    GameMap,
+    HexsideFeature,
+    HexsideKind,
+    MapPath,
+    PathKind,
+    PixelGrid,
+    Place,
+    TerrainType,
+    Zone,
+)
+from gazala_tools.numbering import SCHEMES, Numbering
+
+MAP_FILE: Final = "map.yaml"
+LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
+TOP_KEYS: Final = frozenset(
+    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", *LIST_SECTIONS}
+)
+
+
+def mapdata_root() -> Path:
+    """Where the built-in maps live: ``$GAZALA_MAPDATA`` or the repository's ``mapdata/``."""
+    env = os.environ.get("GAZALA_MAPDATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "mapdata"
+
+
+def map_file(game_or_dir: str | Path) -> Path:
+    """The map YAML for a game id, a map directory or a YAML file."""
+    p = Path(game_or_dir)
+    if p.is_file():
+        return p
+    if p.is_dir():
+        return p / MAP_FILE
+    candidate = mapdata_root() / str(game_or_dir) / MAP_FILE
+    if candidate.is_file():
+        return candidate
+    raise GazalaError(
+        f"no map data for {str(game_or_dir)!r}",
+        file=str(game_or_dir),
+        expected=f"a game id ({', '.join(GAMES)}), a map directory or a map YAML file",
+    )
+
+
+_CACHE: dict[tuple[Path, float], GameMap] = {}
+
+
+def load_map(game_or_dir: str | Path = "gazala-rg") -> GameMap:
+    """Load and validate a map (cached per file and modification time)."""
+    path = map_file(game_or_dir).resolve()
+    try:
+        key = (path, path.stat().st_mtime)
+    except OSError as exc:
+        raise GazalaError(f"cannot read map data ({exc.strerror})", file=path) from None
+    got = _CACHE.get(key)
+    if got is None:
+        got = load_map_file(path)
+        _CACHE[key] = got
+    return got
+
+
+# --- node access with positions ------------------------------------------------------------------
+
+
+class _Doc:
+    """Helpers that read YAML nodes and raise MapDataError naming file:line:col and the value."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+
+    def err(self, node: yaml.Node | None, problem: str, expected: str | None = None) -> MapDataError:
+        place = None
+        if node is not None:
+            m = node.start_mark
+            place = f"{m.line + 1}:{m.column + 1}"
+        return MapDataError(problem, file=self.file, place=place, expected=expected)
+
+    def mapping(
+        self, node: yaml.Node, what: str, allowed: frozenset[str] | None = None
+    ) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.err(node, f"{what} must be a mapping, got {_show(node)}")
+        out: dict[str, yaml.Node] = {}
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                raise self.err(k, f"{what}: keys must be plain names")
+            if allowed is not None and k.value not in allowed:
+                raise self.err(k, f"{what}: unknown key {k.value!r}", expected=", ".join(sorted(allowed)))
+            if k.value in out:
+                raise self.err(k, f"{what}: duplicate key {k.value!r}")
+            out[k.value] = v
+        return out
+
+    def seq(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.err(node, f"{what} must be a list, got {_show(node)}")
+        return list(node.value)
+
+    def scalar(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.err(node, f"{what} must be a single value, got {_show(node)}")
+        return str(node.value)
+
+    def string(self, m: dict[str, yaml.Node], key: str, what: str, default: str | None = None) -> str:
+        if key not in m:
+            if default is None:
+                raise MapDataError(f"{what}: missing {key!r}", file=self.file)
+            return default
+        return self.scalar(m[key], f"{what}.{key}")
+
+    def opt(self, m: dict[str, yaml.Node], key: str, what: str) -> str | None:
+        return self.scalar(m[key], f"{what}.{key}") if key in m else None
+
+    def integer(self, node: yaml.Node, what: str) -> int:
+        text = self.scalar(node, what)
+        try:
+            return int(text)
+        except ValueError:
+            raise self.err(node, f"{what} must be an integer, got {text!r}") from None
+
+    def number(self, node: yaml.Node, what: str) -> float:
+        text = self.scalar(node, what)
+        try:
+            return float(text)
+        except ValueError:
+            raise self.err(node, f"{what} must be a number, got {text!r}") from None
+
+    def boolean(self, node: yaml.Node, what: str) -> bool:
+        text = self.scalar(node, what).lower()
+        if text in ("true", "yes", "on"):
+            return True
+        if text in ("false", "no", "off"):
+            return False
+        raise self.err(node, f"{what} must be true or false, got {text!r}")
+
+    def choice(self, node: yaml.Node, what: str, options: tuple[str, ...]) -> str:
+        text = self.scalar(node, what)
+        if text not in options:
+            raise self.err(node, f"{what}: {text!r} is not allowed", expected="one of " + ", ".join(options))
+        return text
+
+
+def _show(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return repr(node.value)
+    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+
+
+# --- the reader ----------------------------------------------------------------------------------
+
+
+def _compose(file: Path) -> yaml.Node:
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GazalaError(f"cannot read map data ({exc.strerror})", file=file) from None
+    except UnicodeDecodeError:
+        raise MapDataError("map data is not UTF-8 text", file=file) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        m = exc.problem_mark
+        place = f"{m.line + 1}:{m.column + 1}" if m is not None else None
+        raise MapDataError(f"malformed YAML: {exc.problem}", file=file, place=place) from None
+    except yaml.YAMLError as exc:
+        raise MapDataError(f"malformed YAML: {exc}", file=file) from None
+    if node is None:
+        raise MapDataError("empty map data", file=file, expected="a mapping with game, grid, terrain ...")
+    return node
+
+
+def _sections(file: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, tuple[_Doc, yaml.Node]], Path]:
+    """Top-level sections of a map file, with ``extends`` resolved (each with its own file)."""
+    doc = _Doc(file)
+    root = doc.mapping(_compose(file), "map data", TOP_KEYS)
+    own = {k: (doc, v) for k, v in root.items()}
+    if "extends" not in root:
+        return own, file
+    base_id = doc.scalar(root["extends"], "extends")
+    base_file = (mapdata_root() / base_id / MAP_FILE) if base_id in GAMES else (file.parent / base_id)
+    if not base_file.is_file():
+        raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a path")
+    if base_file.resolve() in seen:
+        raise doc.err(root["extends"], f"extends {base_id!r} loops back to itself")
+    base, _ = _sections(base_file.resolve(), (*seen, file.resolve()))
+    merged = dict(base)
+    removals: dict[str, set[str]] = {}
+    if "remove" in root:
+        rm = doc.mapping(root["remove"], "remove", frozenset(LIST_SECTIONS))
+        for sec, node in rm.items():
+            removals[sec] = {doc.scalar(n, f"remove.{sec}") for n in doc.seq(node, f"remove.{sec}")}
+    for key, (d, node) in own.items():
+        if key in ("extends", "remove"):
+            continue
+        if key in LIST_SECTIONS and key in merged:
+            continue  # merged below
+        merged[key] = (d, node)
+    merged.pop("extends", None)
+    merged.pop("remove", None)
+    for sec in LIST_SECTIONS:
+        base_entry = base.get(sec)
+        own_entry = own.get(sec)
+        if base_entry is None and own_entry is None:
+            continue
+        items: list[tuple[_Doc, yaml.Node]] = []
+        if base_entry is not None:
+            bd, bnode = base_entry
+            items = [(bd, n) for n in bd.seq(bnode, sec)]
+        drop = removals.get(sec, set())
+        if own_entry is not None:
+            od, onode = own_entry
+            for n in od.seq(onode, sec):
+                name = _entry_name(od, n)
+                if name is not None:
+                    drop.add(name)
+        items = [(d, n) for d, n in items if _entry_name(d, n) not in drop]
+        if own_entry is not None:
+            od, onode = own_entry
+            items += [(od, n) for n in od.seq(onode, sec)]
+        merged[sec] = (doc, yaml.SequenceNode("tag:yaml.org,2002:seq", [_Tagged(d, n) for d, n in items]))
+    return merged, file
+
+
+class _Tagged(yaml.Node):
+    """A list entry remembering which file (of an ``extends`` chain) it came from."""
+
+    def __init__(self, doc: _Doc, node: yaml.Node) -> None:
+        super().__init__(node.tag, node.value, node.start_mark, node.end_mark)
+        self.doc = doc
+        self.node = node
+
+
+def _entry_name(doc: _Doc, node: yaml.Node) -> str | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == "name" and isinstance(v, yaml.ScalarNode):
+                return str(v.value)
+    return None
+
+
+def _items(doc: _Doc, node: yaml.Node, what: str) -> Iterator[tuple[_Doc, yaml.Node]]:
+    for n in doc.seq(node, what):
+        if isinstance(n, _Tagged):
+            yield n.doc, n.node
+        else:
+            yield doc, n
+
+
+def _named(
+    d: _Doc, node: yaml.Node, section: str, keys: frozenset[str], required: tuple[str, ...] = ()
+) -> Iterator[tuple[_Doc, yaml.Node, dict[str, yaml.Node], str]]:
+    """Entries of a list section as (doc, node, mapping, name): names unique, required keys present."""
+    names: set[str] = set()
+    for ed, entry in _items(d, node, section):
+        em = ed.mapping(entry, f"{section} entry", keys)
+        for key in ("name", *required):
+            if key not in em:
+                raise ed.err(
+                    entry, f"{section} entry: missing {key!r}", expected=", ".join(("name", *required))
+                )
+        name = ed.scalar(em["name"], f"{section}.name")
+        if name in names:
+            raise ed.err(em["name"], f"{section}: duplicate name {name!r}")
+        names.add(name)
+        yield ed, entry, em, name
+
+
+def load_map_file(file: str | Path) -> GameMap:
+    """Parse and validate one map YAML file (following ``extends``)."""
+    path = Path(file)
+    sections, _ = _sections(path)
+    return _Builder(path, sections).build()
+
+
+def load_map_text(text: str, file: str | Path = "<string>") -> GameMap:
+    """Parse map YAML given as text (``extends`` resolves against the built-in maps)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / Path(str(file)).name
+        p.write_text(text, encoding="utf-8")
+        try:
+            return load_map_file(p)
+        except MapDataError as exc:
+            raise MapDataError(exc.problem, file=file, place=exc.place, expected=exc.expected) from None
+
+
+class _Builder:
+    def __init__(self, file: Path, sections: dict[str, tuple[_Doc, yaml.Node]]) -> None:
+        self.file = file
+        self.s = sections
+        self.grid: GameGrid | None = None
+        self.impassable: set[Hex] = set()
+
+    def need(self, key: str) -> tuple[_Doc, yaml.Node]:
+        if key not in self.s:
+            raise MapDataError(f"missing top-level section {key!r}", file=self.file)
+        return self.s[key]
+
+    def build(self) -> GameMap:
+        d, gnode = self.need("game")
+        game = d.scalar(gnode, "game")
+        d, pnode = self.need("provenance")
+        provenance = d.scalar(pnode, "provenance")
+        title = self.s["title"][0].scalar(self.s["title"][1], "title") if "title" in self.s else game
+        notes: tuple[str, ...] = ()
+        if "notes" in self.s:
+            nd, nn = self.s["notes"]
+            notes = tuple(nd.scalar(n, "notes") for n in nd.seq(nn, "notes"))
+        grid, numbering_name, pixels = self.read_grid()
+        self.grid = grid
+        default, types, overrides, tsources = self.read_terrain()
+        self.impassable = {h for h, t in overrides.items() if types[t].impassable}
+        if types[default].impassable:
+            self.impassable |= {h for h in grid.hexes() if h not in overrides}
+        boxes = self.read_boxes()
+        feats = self.read_hexsides()
+        paths = self.read_paths()
+        places = self.read_places()
+        zones = self.read_zones()
+        return GameMap(
+            game=game,
+            title=title,
+            grid=grid,
+            numbering_name=numbering_name,
+            pixels=pixels,
+            provenance=provenance,
+            terrain_default=default,
+            terrain_types=types,
+            terrain_overrides=overrides,
+            terrain_sources=tsources,
+            boxes=boxes,
+            explicit_features=feats,
+            paths=paths,
+            places=places,
+            zones=zones,
+            notes=notes,
+            source_dir=self.file.parent,
+        )
+
+    # --- grid ----------------------------------------------------------------------------------------
+    def read_grid(self) -> tuple[GameGrid, str, PixelGrid]:
+        d, node = self.need("grid")
+        keys = frozenset(
+            {"orientation", "numbering", "columns", "rows", "north", "pixels", "max_rows", "max_columns"}
+        )
+        m = d.mapping(node, "grid", keys)
+        for k in ("orientation", "numbering", "columns", "rows", "pixels"):
+            if k not in m:
+                raise d.err(node, f"grid: missing {k!r}")
+        orientation = Orientation(d.choice(m["orientation"], "grid.orientation", ("flat", "pointy")))
+        numbering, numbering_name = self.read_numbering(d, m["numbering"])
+        cols = self.pair(d, m["columns"], "grid.columns")
+        rows = self.pair(d, m["rows"], "grid.rows")
+        north = (
+            d.choice(m["north"], "grid.north", ("top", "left", "right", "bottom")) if "north" in m else "top"
+        )
+        max_rows = d.integer(m["max_rows"], "grid.max_rows") if "max_rows" in m else 0
+        max_cols = d.integer(m["max_columns"], "grid.max_columns") if "max_columns" in m else 0
+        try:
+            grid = GameGrid(
+                orientation, numbering, cols, rows, north=north, max_rows=max_rows, max_columns=max_cols
+            )
+        except ValueError as exc:
+            raise d.err(node, f"grid: {exc}") from None
+        pkeys = frozenset(
+            {"dx", "dy", "x0", "y0", "board_width", "board_height", "edge_width", "edge_height", "dpi"}
+        )
+        pm = d.mapping(m["pixels"], "grid.pixels", pkeys)
+        for k in ("dx", "dy", "x0", "y0", "board_width", "board_height"):
+            if k not in pm:
+                raise d.err(m["pixels"], f"grid.pixels: missing {k!r}")
+        pixels = PixelGrid(
+            dx=d.number(pm["dx"], "grid.pixels.dx"),
+            dy=d.number(pm["dy"], "grid.pixels.dy"),
+            x0=d.integer(pm["x0"], "grid.pixels.x0"),
+            y0=d.integer(pm["y0"], "grid.pixels.y0"),
+            board_width=d.integer(pm["board_width"], "grid.pixels.board_width"),
+            board_height=d.integer(pm["board_height"], "grid.pixels.board_height"),
+            edge_width=d.integer(pm["edge_width"], "grid.pixels.edge_width") if "edge_width" in pm else 0,
+            edge_height=d.integer(pm["edge_height"], "grid.pixels.edge_height") if "edge_height" in pm else 0,
+            dpi=d.integer(pm["dpi"], "grid.pixels.dpi") if "dpi" in pm else 100,
+        )
+        if pixels.dx <= 0 or pixels.dy <= 0:
+            raise d.err(m["pixels"], f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
+        return grid, numbering_name, pixels
+
+    def read_numbering(self, d: _Doc, node: yaml.Node) -> tuple[Numbering, str]:
+        if isinstance(node, yaml.ScalarNode):
+            name = d.choice(node, "grid.numbering", tuple(SCHEMES))
+            return SCHEMES[name], name
+        m = d.mapping(node, "grid.numbering")
+        attrs = {k: d.scalar(v, f"grid.numbering.{k}") for k, v in m.items()}
+        try:
+            return Numbering.from_vassal_attrs(attrs), "custom"
+        except ValueError as exc:
+            raise d.err(node, f"grid.numbering: {exc}") from None
+
+    def pair(self, d: _Doc, node: yaml.Node, what: str) -> tuple[int, int]:
+        items = d.seq(node, what)
+        if len(items) != 2:
+            raise d.err(node, f"{what} must be [first, last]")
+        return d.integer(items[0], what), d.integer(items[1], what)
+
+    # --- hexes and hexsides ------------------------------------------------------------------------
+    def hex_at(self, d: _Doc, node: yaml.Node, what: str) -> Hex:
+        text = d.scalar(node, what)
+        assert self.grid is not None
+        try:
+            return self.grid.hex(text)
+        except GazalaError as exc:
+            raise d.err(node, f"{what}: {exc.problem}", exc.expected) from None
+
+    def hex_list(self, d: _Doc, node: yaml.Node, what: str) -> list[Hex]:
+        """Labels and same-column ranges ``"0106..0122"``, in order, without duplicates."""
+        assert self.grid is not None
+        out: list[Hex] = []
+        seen: set[Hex] = set()
+        for n in d.seq(node, what):
+            text = d.scalar(n, what)
+            if ".." in text:
+                hexes = self.expand_range(d, n, text, what)
+            else:
+                hexes = [self.hex_at(d, n, what)]
+            for h in hexes:
+                if h in seen:
+                    raise d.err(n, f"{what}: hex {self.grid.label(h)!r} listed twice")
+                seen.add(h)
+                out.append(h)
+        return out
+
+    def expand_range(self, d: _Doc, node: yaml.Node, text: str, what: str) -> list[Hex]:
+        assert self.grid is not None
+        a_text, _, b_text = text.partition("..")
+        try:
+            a, b = self.grid.hex(a_text.strip()), self.grid.hex(b_text.strip())
+        except GazalaError as exc:
+            raise d.err(node, f"{what}: range {text!r}: {exc.problem}", exc.expected) from None
+        (ca, ra), (cb, rb) = self.grid.numbers(a), self.grid.numbers(b)
+        if ca != cb or rb < ra:
+            raise d.err(
+                node, f"{what}: range {text!r} must run down one column", expected="like '0106..0122'"
+            )
+        out = []
+        for r in range(ra, rb + 1):
+            h = self._by_numbers(ca, r)
+            if h is None:
+                raise d.err(node, f"{what}: range {text!r} leaves the map")
+            out.append(h)
+        return out
+
+    def _by_numbers(self, column: int, row: int) -> Hex | None:
+        assert self.grid is not None
+        g = self.grid
+        n = g.numbering
+        try:
+            h = g.parse(n.format_name(column - n.h_off, row - n.v_off))
+        except GazalaError:
+            return None
+        return h if h in g else None
+
+    def side_at(self, d: _Doc, node: yaml.Node, what: str, *, directed: bool) -> tuple[Hexside, Hex | None]:
+        text = d.scalar(node, what)
+        assert self.grid is not None
+        sep = ">" if directed else "/"
+        parts = text.split(sep)
+        if len(parts) != 2:
+            example = "'0507>0508' (0508 is the up side)" if directed else "'1217/1316'"
+            raise d.err(node, f"{what}: {text!r} is not a hexside", expected=example)
+        try:
+            a, b = (self.grid.parse(p.strip()) for p in parts)
+        except GazalaError as exc:
+            raise d.err(node, f"{what}: {exc.problem}", exc.expected) from None
+        if a not in self.grid and b not in self.grid:
+            raise d.err(node, f"{what}: hexside {text!r} is not on the map")
+        if not a.is_adjacent(b):
+            raise d.err(node, f"{what}: {text!r}: the two hexes are not adjacent")
+        return Hexside.between(a, b), (b if directed else None)
+
+    # --- terrain -----------------------------------------------------------------------------------
+    def read_terrain(self) -> tuple[str, dict[str, TerrainType], dict[Hex, str], dict[Hex, str]]:
+        d, node = self.need("terrain")
+        m = d.mapping(node, "terrain", frozenset({"default", "types", "hexes"}))
+        if "types" not in m or "default" not in m:
+            raise d.err(node, "terrain: needs 'types' and 'default'")
+        types: dict[str, TerrainType] = {}
+        for k, v in d.mapping(m["types"], "terrain.types").items():
+            tm = d.mapping(v, f"terrain.types.{k}", frozenset({"description", "impassable"}))
+            types[k] = TerrainType(
+                name=k,
+                description=d.opt(tm, "description", f"terrain.types.{k}") or "",
+                impassable=d.boolean(tm["impassable"], f"terrain.types.{k}.impassable")
+                if "impassable" in tm
+                else False,
+            )
+        default = d.choice(m["default"], "terrain.default", tuple(types))
+        overrides: dict[Hex, str] = {}
+        sources: dict[Hex, str] = {}
+        if "hexes" in m:
+            for ed, entry in _items(d, m["hexes"], "terrain.hexes"):
+                em = ed.mapping(
+                    entry, "terrain.hexes entry", frozenset({"terrain", "hexes", "source", "name"})
+                )
+                if "terrain" not in em or "hexes" not in em:
+                    raise ed.err(entry, "terrain.hexes entry needs 'terrain' and 'hexes'")
+                t = ed.choice(em["terrain"], "terrain", tuple(types))
+                src = ed.string(em, "source", "terrain.hexes entry", default="geography")
+                for h in self.hex_list(ed, em["hexes"], "terrain.hexes"):
+                    if h in overrides and overrides[h] != t:
+                        assert self.grid is not None
+                        raise ed.err(
+                            em["hexes"],
+                            f"terrain: hex {self.grid.label(h)!r} is both {overrides[h]!r} and {t!r}",
+                        )
+                    overrides[h] = t
+                    sources[h] = src
+        return default, types, overrides, sources
+
+    # --- boxes -------------------------------------------------------------------------------------
+    def read_boxes(self) -> tuple[Box, ...]:
+        if "boxes" not in self.s:
+            return ()
+        d, node = self.s["boxes"]
+        out: list[Box] = []
+        keys = frozenset({"name", "kind", "owner", "active_from", "hexes", "source", "note"})
+        for ed, entry, em, name in _named(d, node, "boxes", keys, ("hexes", "source")):
+            kind = (
+                HexsideKind(ed.choice(em["kind"], f"box {name}.kind", ("minefield", "fortified")))
+                if "kind" in em
+                else HexsideKind.MINEFIELD
+            )
+            owner = ed.choice(em["owner"], f"box {name}.owner", OWNERS) if "owner" in em else None
+            if kind is HexsideKind.MINEFIELD and owner is None:
+                raise ed.err(entry, f"box {name!r}: a minefield needs an owner", expected="allied or axis")
+            if "hexes" not in em:
+                raise ed.err(entry, f"box {name!r}: missing 'hexes'")
+            hexes = self.hex_list(ed, em["hexes"], f"box {name}.hexes")
+            out.append(
+                Box(
+                    name=name,
+                    kind=kind,
+                    hexes=frozenset(hexes),
+                    source=ed.string(em, "source", f"box {name}"),
+                    owner=owner,
+                    active_from=ed.opt(em, "active_from", f"box {name}"),
+                    order=tuple(hexes),
+                )
+            )
+        return tuple(out)
+
+    # --- explicit hexside features -----------------------------------------------------------------
+    def read_hexsides(self) -> tuple[HexsideFeature, ...]:
+        if "hexsides" not in self.s:
+            return ()
+        d, node = self.s["hexsides"]
+        out: list[HexsideFeature] = []
+        seen: dict[tuple[Hexside, HexsideKind], str] = {}
+        keys = frozenset({"name", "kind", "owner", "active_from", "sides", "source", "note"})
+        kinds = tuple(k.value for k in HexsideKind)
+        for ed, entry, em, name in _named(d, node, "hexsides", keys, ("kind", "sides", "source")):
+            if "kind" not in em or "sides" not in em:
+                raise ed.err(entry, f"hexsides {name!r}: needs 'kind' and 'sides'")
+            kind = HexsideKind(ed.choice(em["kind"], f"hexsides {name}.kind", kinds))
+            owner = ed.choice(em["owner"], f"hexsides {name}.owner", OWNERS) if "owner" in em else None
+            if kind is HexsideKind.MINEFIELD and owner is None:
+                raise ed.err(
+                    entry, f"hexsides {name!r}: a minefield needs an owner", expected="allied or axis"
+                )
+            src = ed.string(em, "source", f"hexsides {name}")
+            active = ed.opt(em, "active_from", f"hexsides {name}")
+            for n in ed.seq(em["sides"], f"hexsides {name}.sides"):
+                side, up = self.side_at(
+                    ed, n, f"hexsides {name}.sides", directed=kind is HexsideKind.ESCARPMENT
+                )
+                if (side, kind) in seen:
+                    raise ed.err(
+                        n,
+                        f"hexsides {name!r}: {ed.scalar(n, 'side')!r} already has a {kind.value} (in {seen[(side, kind)]!r})",
+                    )
+                seen[(side, kind)] = name
+                out.append(
+                    HexsideFeature(
+                        kind=kind, side=side, source=src, owner=owner, active_from=active, up=up, group=name
+                    )
+                )
+        return tuple(out)
+
+    # --- paths -------------------------------------------------------------------------------------
+    def read_paths(self) -> tuple[MapPath, ...]:
+        if "paths" not in self.s:
+            return ()
+        d, node = self.s["paths"]
+        out: list[MapPath] = []
+        keys = frozenset({"name", "kind", "hexes", "source", "note"})
+        for ed, _entry, em, name in _named(d, node, "paths", keys, ("kind", "hexes", "source")):
+            kind = PathKind(ed.choice(em["kind"], f"path {name}.kind", tuple(k.value for k in PathKind)))
+            nodes = ed.seq(em["hexes"], f"path {name}.hexes")
+            hexes = [self.hex_at(ed, n, f"path {name}.hexes") for n in nodes]
+            if len(hexes) < 2:
+                raise ed.err(em["hexes"], f"path {name!r} needs at least two hexes")
+            for (a, b), n in zip(itertools.pairwise(hexes), nodes[1:], strict=False):
+                if not a.is_adjacent(b):
+                    assert self.grid is not None
+                    raise ed.err(
+                        n,
+                        f"path {name!r}: {self.grid.label(a)!r} -> {self.grid.label(b)!r} are not adjacent",
+                        expected="consecutive hexes of a path to be neighbours",
+                    )
+            out.append(
+                MapPath(
+                    name=name, kind=kind, hexes=tuple(hexes), source=ed.string(em, "source", f"path {name}")
+                )
+            )
+        return tuple(out)
+
+    # --- places ------------------------------------------------------------------------------------
+    def read_places(self) -> tuple[Place, ...]:
+        if "places" not in self.s:
+            return ()
+        d, node = self.s["places"]
+        out: list[Place] = []
+        keys = frozenset({"name", "kind", "hexes", "source", "note"})
+        for ed, entry, em, name in _named(d, node, "places", keys, ("source",)):
+            hexes = self.hex_list(ed, em["hexes"], f"place {name}.hexes") if "hexes" in em else []
+            if not hexes:
+                raise ed.err(entry, f"place {name!r} needs at least one hex")
+            out.append(
+                Place(
+                    name=name,
+                    hexes=tuple(hexes),
+                    kind=ed.string(em, "kind", f"place {name}", default="locality"),
+                    source=ed.string(em, "source", f"place {name}"),
+                    note=ed.opt(em, "note", f"place {name}") or "",
+                )
+            )
+        return tuple(out)
+
+    # --- zones -------------------------------------------------------------------------------------
+    def read_zones(self) -> tuple[Zone, ...]:
+        if "zones" not in self.s:
+            return ()
+        d, node = self.s["zones"]
+        out: list[Zone] = []
+        keys = frozenset({"name", "kind", "owner", "hexes", "edges", "sides", "source", "description"})
+        assert self.grid is not None
+        for ed, entry, em, name in _named(d, node, "zones", keys, ("source",)):
+            hexes: set[Hex] = (
+                set(self.hex_list(ed, em["hexes"], f"zone {name}.hexes")) if "hexes" in em else set()
+            )
+            if "edges" in em:
+                for n in ed.seq(em["edges"], f"zone {name}.edges"):
+                    edge = ed.choice(n, f"zone {name}.edges", ("N", "E", "S", "W"))
+                    hexes.update(h for h in self.grid.edge_hexes(edge) if h not in self.impassable)
+            sides: set[Hexside] = set()
+            if "sides" in em:
+                for n in ed.seq(em["sides"], f"zone {name}.sides"):
+                    sides.add(self.side_at(ed, n, f"zone {name}.sides", directed=False)[0])
+            if not hexes and not sides:
+                raise ed.err(entry, f"zone {name!r} has no hexes, edges or sides")
+            out.append(
+                Zone(
+                    name=name,
+                    kind=ed.string(em, "kind", f"zone {name}", default="area"),
+                    hexes=frozenset(hexes),
+                    sides=frozenset(sides),
+                    source=ed.string(em, "source", f"zone {name}"),
+                    owner=ed.choice(em["owner"], f"zone {name}.owner", OWNERS) if "owner" in em else None,
+                    description=ed.opt(em, "description", f"zone {name}") or "",
+                )
+            )
+        return tuple(out)
+
+
+# --- the writer ----------------------------------------------------------------------------------
+
+
+def compress(grid: GameGrid, hexes: set[Hex] | frozenset[Hex]) -> list[str]:
+    """Sorted labels with runs down a column written as ``"0106..0122"``."""
+    by_col: dict[int, list[int]] = {}
+    for h in hexes:
+        c, r = grid.numbers(h)
+        by_col.setdefault(c, []).append(r)
+    out: list[str] = []
+    label_of = {grid.numbers(h): grid.label(h) for h in hexes}
+    for c in sorted(by_col):
+        rows = sorted(by_col[c])
+        runs: list[list[int]] = []
+        for r in rows:
+            if runs and r == runs[-1][-1] + 1:
+                runs[-1].append(r)
+            else:
+                runs.append([r])
+        for run in runs:
+            if len(run) >= 3:
+                out.append(f"{label_of[(c, run[0])]}..{label_of[(c, run[-1])]}")
+            else:
+                out.extend(label_of[(c, x)] for x in run)
+    return out
+
+
+def map_to_data(m: GameMap) -> dict[str, Any]:
+    """The plain-data (YAML) form of a map: ``dump_map`` writes it, ``load_map`` reads it back equal."""
+    g = m.grid
+    lab = g.label
+
+    def side_text(f: HexsideFeature) -> str:
+        if f.kind is HexsideKind.ESCARPMENT and f.up is not None:
+            return f"{lab(f.side.other(f.up))}>{lab(f.up)}"
+        return g.hexside_label(f.side)
+
+    numbering: Any = m.numbering_name if m.numbering_name in SCHEMES else g.numbering.vassal_attrs()
+    grid_data: dict[str, Any] = {
+        "orientation": g.orientation.value,
+        "numbering": numbering,
+        "columns": list(g.columns),
+        "rows": list(g.rows),
+        "north": g.north,
+    }
+    if g.max_rows:
+        grid_data["max_rows"] = g.max_rows
+    if g.max_columns:
+        grid_data["max_columns"] = g.max_columns
+    p = m.pixels
+    grid_data["pixels"] = {
+        "dx": p.dx,
+        "dy": p.dy,
+        "x0": p.x0,
+        "y0": p.y0,
+        "board_width": p.board_width,
+        "board_height": p.board_height,
+        "edge_width": p.edge_width,
+        "edge_height": p.edge_height,
+        "dpi": p.dpi,
+    }
+    groups: dict[tuple[str, str], set[Hex]] = {}
+    for h, t in m.terrain_overrides.items():
+        groups.setdefault((t, m.terrain_sources.get(h, "geography")), set()).add(h)
+    terrain = {
+        "default": m.terrain_default,
+        "types": {
+            t.name: ({"description": t.description} | ({"impassable": True} if t.impassable else {}))
+            for t in m.terrain_types.values()
+        },
+        "hexes": [
+            {"terrain": t, "source": s, "hexes": compress(g, hs)} for (t, s), hs in sorted(groups.items())
+        ],
+    }
+    data: dict[str, Any] = {
+        "game": m.game,
+        "title": m.title,
+        "provenance": m.provenance,
+        "notes": list(m.notes),
+        "grid": grid_data,
+        "terrain": terrain,
+    }
+    boxes = []
+    for b in m.boxes:
+        e: dict[str, Any] = {"name": b.name, "kind": b.kind.value}
+        if b.owner:
+            e["owner"] = b.owner
+        if b.active_from:
+            e["active_from"] = b.active_from
+        e["source"] = b.source
+        e["hexes"] = [lab(h) for h in b.order]
+        boxes.append(e)
+    data["boxes"] = boxes
+    feats: dict[str, list[HexsideFeature]] = {}
+    for f in m.explicit_features:
+        feats.setdefault(f.group or f.kind.value, []).append(f)
+    hexsides = []
+    for name, fs in feats.items():
+        f0 = fs[0]
+        e = {"name": name, "kind": f0.kind.value}
+        if f0.owner:
+            e["owner"] = f0.owner
+        if f0.active_from:
+            e["active_from"] = f0.active_from
+        e["source"] = f0.source
+        e["sides"] = [side_text(f) for f in fs]
+        hexsides.append(e)
+    data["hexsides"] = hexsides
+    data["paths"] = [
+        {"name": pth.name, "kind": pth.kind.value, "source": pth.source, "hexes": [lab(h) for h in pth.hexes]}
+        for pth in m.paths
+    ]
+    places = []
+    for pl in m.places:
+        e = {"name": pl.name, "kind": pl.kind, "source": pl.source, "hexes": [lab(h) for h in pl.hexes]}
+        if pl.note:
+            e["note"] = pl.note
+        places.append(e)
+    data["places"] = places
+    zones = []
+    for z in m.zones:
+        e = {"name": z.name, "kind": z.kind}
+        if z.owner:
+            e["owner"] = z.owner
+        e["source"] = z.source
+        if z.description:
+            e["description"] = z.description
+        if z.hexes:
+            e["hexes"] = compress(g, z.hexes)
+        if z.sides:
+            e["sides"] = sorted(g.hexside_label(s) for s in z.sides)
+        zones.append(e)
+    data["zones"] = zones
+    return data
+
+
+def dump_map(m: GameMap) -> str:
+    """YAML text of a map (flattened: ``extends`` is resolved)."""
+    return yaml.safe_dump(map_to_data(m), sort_keys=False, allow_unicode=True, width=110)

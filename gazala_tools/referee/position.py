@@ -1,0 +1,344 @@
+"""The position the referee judges: units where they stand, breach markers, turn, activations.
+
+A :class:`Position` is plain immutable data (python-chess ``BaseBoard`` style): where things are,
+nothing about what is legal. It comes from a position YAML (:func:`parse_position`, schema below)
+or from a VASSAL save (``gazala_tools.referee.saves``).
+
+Position YAML schema (``docs/referee.md`` has the full description)::
+
+    game: gazala-rg              # required: a game id with a rules plugin
+    turn: May 29                 # optional: a turn label of the game's turn record
+    units:                       # required list; each unit is either a manifest unit ...
+      - {id: axis-21pz-5-1, hex: "1621"}
+      # ... or an inline unit (side and type required, formation/steps optional)
+      - {id: x1, side: axis, type: armor, formation: 21 PZ, hex: "1321", steps: 3}
+      - {id: b1, side: allied, type: infantry, formation: 3 Ind, hex: "1520",
+         markers: [out-of-supply]}            # out-of-supply | isolated | disrupted | used
+      - {id: r1, side: allied, type: infantry, box: "June 3-4"}   # off the map (8.3)
+    breaches:                    # optional: breach markers (14.1)
+      - {hexside: "1217/1316", state: breached}           # or under-construction
+      - {hexside: "1217/1316", state: breached, through: true}   # marker in the box: both sides
+    activations: {21 PZ: 2}      # optional: times each formation was activated this turn (7.0)
+
+Manifest fields override nothing: an inline ``side``/``type``/... on a manifest unit must agree
+with the manifest or loading fails.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from gazala_tools.errors import GazalaError, HexNameError
+from gazala_tools.hexes import Hex, Hexside
+
+#: Marker names the referee understands (position YAML spellings).
+OUT_OF_SUPPLY = "out-of-supply"
+ISOLATED = "isolated"
+DISRUPTED = "disrupted"
+USED = "used"
+MARKERS = (OUT_OF_SUPPLY, ISOLATED, DISRUPTED, USED)
+
+
+class BreachState(enum.Enum):
+    UNDER_CONSTRUCTION = "under-construction"
+    BREACHED = "breached"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A combat unit. ``hex`` is None when the unit is off the map in ``box`` (8.3)."""
+
+    id: str
+    side: str
+    type: str
+    formation: str = ""
+    hex: Hex | None = None
+    box: str | None = None
+    steps: int = 1
+    markers: frozenset[str] = frozenset()
+    restricted: bool = False  #: printed with a bracketed movement allowance (RG 8.2)
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None
+
+    def has(self, marker: str) -> bool:
+        return marker in self.markers
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """A breach marker (14.1) pointing at a minefield ``hexside``.
+
+    ``through``: the marker sits in the minefield box and marks both the hexside and the one on
+    the opposite side of the box. ``at``: the hex the marker stands in, when known (a save).
+    """
+
+    hexside: Hexside
+    state: BreachState
+    through: bool = False
+    at: Hex | None = None
+
+
+@dataclass(frozen=True)
+class Position:
+    game: str
+    units: tuple[Unit, ...]
+    turn: str | None = None
+    breaches: tuple[Breach, ...] = ()
+    activations: Mapping[str, int] | None = None
+    source: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+
+class Labels(Protocol):
+    """What the loader needs from a grid: label -> hex for any canonical label."""
+
+    def parse(self, label: str) -> Hex: ...
+
+    def hexside(self, label: str) -> Hexside: ...
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    """Read a position YAML file into a mapping (no interpretation yet)."""
+    import yaml
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GazalaError(f"cannot read position ({exc.strerror})", file=p) from None
+    except UnicodeDecodeError:
+        raise GazalaError("position file is not UTF-8 text", file=p, expected="a position YAML") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}" if mark is not None else None
+        raise GazalaError(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=p, place=place) from None
+    if not isinstance(data, dict):
+        raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units, breaches")
+    return data
+
+
+def _spec_get(spec: object, key: str) -> Any:
+    if isinstance(spec, Mapping):
+        return spec.get(key)
+    return getattr(spec, key, None)
+
+
+def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
+    """Unit lookup for :func:`parse_position` from a counter manifest (``gazala_tools.counters``).
+
+    Keys are unit ids (``axis-21pz-5-1``: full strength) and step-counter ids
+    (``axis-21pz-5-1-s2``: that step); values give ``unit_id``, side, type, formation, ``steps``
+    (the unit's full steps), ``step`` (this counter's) and ``restricted``.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for c in getattr(manifest, "units", ()):
+        uid = getattr(c, "unit_id", "") or c.id
+        spec = {
+            "unit_id": uid,
+            "side": c.side,
+            "type": c.type,
+            "formation": getattr(c, "formation", ""),
+            "steps": getattr(c, "steps", 1),
+            "step": getattr(c, "step", getattr(c, "steps", 1)),
+            "restricted": bool(getattr(c, "restricted", False)),
+        }
+        out[c.id] = spec
+        if uid not in out or spec["step"] == spec["steps"]:
+            out[uid] = {**spec, "step": spec["steps"]}
+    return out
+
+
+_UNIT_KEYS = {"id", "side", "type", "formation", "hex", "box", "steps", "markers"}
+
+
+def parse_position(
+    data: Mapping[str, Any],
+    *,
+    labels: Labels,
+    manifest: Mapping[str, object] | None = None,
+    file: str | Path | None = None,
+) -> Position:
+    """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``."""
+    unknown = set(data) - {"game", "turn", "units", "breaches", "activations"}
+    if unknown:
+        raise GazalaError(
+            f"unknown key(s) {', '.join(sorted(map(str, unknown)))}",
+            file=file,
+            expected="game, turn, units, breaches, activations",
+        )
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise GazalaError("missing 'game'", file=file, expected="a game id like gazala-rg")
+    turn = data.get("turn")
+    if turn is not None and not isinstance(turn, str):
+        turn = str(turn)
+    raw_units = data.get("units")
+    if not isinstance(raw_units, list):
+        raise GazalaError("missing 'units' list", file=file, expected="units: [{id: ..., hex: ...}, ...]")
+    units: list[Unit] = []
+    seen: set[str] = set()
+    for i, ru in enumerate(raw_units):
+        place = f"units[{i}]"
+        if not isinstance(ru, Mapping):
+            raise GazalaError("unit must be a mapping", file=file, place=place, expected="{id: ..., hex: ...}")
+        units.append(_parse_unit(ru, labels, manifest, file, place))
+        if units[-1].id in seen:
+            raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
+        seen.add(units[-1].id)
+    breaches = tuple(_parse_breach(b, labels, file, f"breaches[{i}]") for i, b in enumerate(data.get("breaches") or []))
+    acts = data.get("activations")
+    activations: dict[str, int] | None = None
+    if acts is not None:
+        if not isinstance(acts, Mapping) or not all(isinstance(v, int) and v >= 0 for v in acts.values()):
+            raise GazalaError("bad 'activations'", file=file, expected="a mapping formation -> count >= 0")
+        activations = {str(k): int(v) for k, v in acts.items()}
+    return Position(
+        game=game,
+        units=tuple(units),
+        turn=turn,
+        breaches=breaches,
+        activations=activations,
+        source=str(file) if file is not None else "",
+    )
+
+
+def _parse_unit(
+    ru: Mapping[str, Any], labels: Labels, manifest: Mapping[str, object] | None, file: str | Path | None, place: str
+) -> Unit:
+    extra = set(ru) - _UNIT_KEYS
+    if extra:
+        raise GazalaError(
+            f"unknown unit key(s) {', '.join(sorted(map(str, extra)))}",
+            file=file,
+            place=place,
+            expected=", ".join(sorted(_UNIT_KEYS)),
+        )
+    uid = ru.get("id")
+    if not isinstance(uid, str) or not uid:
+        raise GazalaError("unit without an id", file=file, place=place, expected="id: <unit id>")
+    spec = manifest.get(uid) if manifest is not None else None
+    if spec is not None and _spec_get(spec, "unit_id"):
+        uid = str(_spec_get(spec, "unit_id"))  # a step counter id names its unit
+    fields: dict[str, Any] = {}
+    for key in ("side", "type", "formation"):
+        mine, theirs = ru.get(key), _spec_get(spec, key) if spec is not None else None
+        if mine is not None and theirs is not None and str(mine) != str(theirs):
+            raise GazalaError(
+                f"unit {uid!r}: {key} {mine!r} disagrees with the manifest",
+                file=file,
+                place=place,
+                expected=f"{theirs!r} or nothing",
+            )
+        fields[key] = mine if mine is not None else theirs
+    if fields["side"] is None or fields["type"] is None:
+        raise GazalaError(
+            f"unit {uid!r} is not in the manifest and has no side/type",
+            file=file,
+            place=place,
+            expected="a manifest unit id, or inline side: and type:",
+        )
+    hx: Hex | None = None
+    if ru.get("hex") is not None:
+        try:
+            hx = labels.parse(str(ru["hex"]))
+        except HexNameError as exc:
+            raise GazalaError(f"unit {uid!r}: {exc.problem}", file=file, place=place, expected=exc.expected) from None
+    box = ru.get("box")
+    if (hx is None) == (box is None):
+        raise GazalaError(f"unit {uid!r} needs exactly one of hex/box", file=file, place=place, expected='hex: "0104" or box: NAME')
+    markers = ru.get("markers") or []
+    if not isinstance(markers, list) or any(m not in MARKERS for m in markers):
+        raise GazalaError(f"unit {uid!r}: bad markers {markers!r}", file=file, place=place, expected=" / ".join(MARKERS))
+    full = _spec_get(spec, "steps") if spec is not None else None
+    steps = ru.get("steps")
+    if steps is None:
+        steps = _spec_get(spec, "step") if spec is not None else None
+    steps = steps if steps is not None else full if full is not None else 1
+    if not isinstance(steps, int) or steps < 1 or (isinstance(full, int) and steps > full):
+        raise GazalaError(f"unit {uid!r}: bad steps {steps!r}", file=file, place=place,
+                          expected=f"an integer from 1 to {full if isinstance(full, int) else 'the unit steps'}")
+    return Unit(
+        id=uid,
+        side=str(fields["side"]).lower(),
+        type=str(fields["type"]).lower(),
+        formation=str(fields["formation"] or ""),
+        hex=hx,
+        box=str(box) if box is not None else None,
+        steps=steps,
+        markers=frozenset(markers),
+        restricted=bool(_spec_get(spec, "restricted")) if spec is not None else False,
+    )
+
+
+def _parse_breach(rb: object, labels: Labels, file: str | Path | None, place: str) -> Breach:
+    if not isinstance(rb, Mapping) or "hexside" not in rb:
+        raise GazalaError("bad breach", file=file, place=place, expected='{hexside: "1217/1316", state: breached}')
+    try:
+        side = labels.hexside(str(rb["hexside"]))
+    except HexNameError as exc:
+        raise GazalaError(exc.problem, file=file, place=place, expected=exc.expected) from None
+    try:
+        state = BreachState(rb.get("state", "breached"))
+    except ValueError:
+        raise GazalaError(f"bad breach state {rb.get('state')!r}", file=file, place=place,
+                          expected="breached or under-construction") from None
+    at = labels.parse(str(rb["at"])) if rb.get("at") is not None else None
+    return Breach(hexside=side, state=state, through=bool(rb.get("through", False)), at=at)
+
+
+def units_by_hex(units: Iterable[Unit]) -> dict[Hex, list[Unit]]:
+    out: dict[Hex, list[Unit]] = {}
+    for u in units:
+        if u.hex is not None:
+            out.setdefault(u.hex, []).append(u)
+    return out
+
+
+class LabelWriter(Protocol):
+    def label(self, h: Hex) -> str: ...
+
+    def hexside_label(self, side: Hexside) -> str: ...
+
+
+def position_to_data(position: Position, *, labels: LabelWriter) -> dict[str, Any]:
+    """The position-YAML data of a position (every unit inline), the inverse of :func:`parse_position`."""
+    units: list[dict[str, Any]] = []
+    for u in position.units:
+        d: dict[str, Any] = {"id": u.id, "side": u.side, "type": u.type}
+        if u.formation:
+            d["formation"] = u.formation
+        if u.hex is not None:
+            d["hex"] = labels.label(u.hex)
+        else:
+            d["box"] = u.box
+        d["steps"] = u.steps
+        if u.markers:
+            d["markers"] = sorted(u.markers)
+        units.append(d)
+    data: dict[str, Any] = {"game": position.game}
+    if position.turn is not None:
+        data["turn"] = position.turn
+    data["units"] = units
+    if position.breaches:
+        data["breaches"] = [
+            {"hexside": labels.hexside_label(b.hexside), "state": b.state.value,
+             **({"through": True} if b.through else {}), **({"at": labels.label(b.at)} if b.at is not None else {})}
+            for b in position.breaches
+        ]
+    if position.activations is not None:
+        data["activations"] = dict(position.activations)
+    return data

@@ -1,0 +1,114 @@
+"""The referee's answer for one position: findings, supply, LOC, VP, ZOC and marker changes.
+
+Plain data with a ``to_dict()`` that is the JSON format of ``gazala referee check --json``::
+
+    {"game", "turn", "findings": [{rule, severity, units, hexes, message}],
+     "supply": {unit id: "in" | "out" | "isolated"},
+     "loc": {"required", "traced", "action_lost", "paths": [{"via", "hexes", "units"}]} | null,
+     "vp": {...}, "markers": [{"unit", "add", "remove"}], "zoc": {side: [hex, ...]}}
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gazala_tools.hexes import Hex
+from gazala_tools.referee.findings import Finding, Severity
+
+
+class SupplyStatus(enum.Enum):
+    IN = "in"
+    OUT = "out"
+    ISOLATED = "isolated"
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerChange:
+    """A marker the rules require to change on a unit (``add``/``remove`` marker names)."""
+
+    unit: str
+    add: str | None = None
+    remove: str | None = None
+    rule: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"unit": self.unit, "add": self.add, "remove": self.remove, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class LocPath:
+    """One traced LOC: the breached hex it passes (``via``), its hexes and the units it reaches."""
+
+    via: str
+    hexes: tuple[str, ...]
+    units: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units)}
+
+
+@dataclass(frozen=True)
+class LocReport:
+    required: int  #: LOCs the turn requires (0, 1 or 2)
+    traced: int  #: LOCs traced (at most ``required`` when required > 0)
+    paths: tuple[LocPath, ...] = ()
+    action_lost: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "required": self.required,
+            "traced": self.traced,
+            "action_lost": self.action_lost,
+            "paths": [p.to_dict() for p in self.paths],
+        }
+
+
+@dataclass
+class Report:
+    game: str
+    turn: str | None
+    findings: list[Finding] = field(default_factory=list)
+    supply: dict[str, SupplyStatus] = field(default_factory=dict)
+    loc: LocReport | None = None
+    vp: dict[str, object] = field(default_factory=dict)
+    markers: list[MarkerChange] = field(default_factory=list)
+    zoc_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
+    label: Callable[[Hex], str] | None = None
+    source: str = ""
+    _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    @property
+    def zoc(self) -> dict[str, list[str]]:
+        """Hex labels in each side's ZOC, sorted (9.0)."""
+        if self._zoc is None:
+            lab = self.label or str
+            self._zoc = {s: sorted(lab(h) for h in hs) for s, hs in self.zoc_hexes.items()}
+        return self._zoc
+
+    @property
+    def legal(self) -> bool:
+        """No ERROR finding."""
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    def by_rule(self, rule: str) -> list[Finding]:
+        """Findings citing ``rule`` exactly or a sub-section of it (``"14"`` matches ``"14.1"``)."""
+        return [f for f in self.findings if f.rule == rule or f.rule.startswith(rule + ".")]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "game": self.game,
+            "turn": self.turn,
+            "source": self.source,
+            "legal": self.legal,
+            "findings": [f.to_dict() for f in self.findings],
+            "supply": {k: v.value for k, v in self.supply.items()},
+            "loc": self.loc.to_dict() if self.loc is not None else None,
+            "vp": self.vp,
+            "markers": [m.to_dict() for m in self.markers],
+            "zoc": self.zoc,
+        }

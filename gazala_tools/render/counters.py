@@ -1,0 +1,319 @@
+"""Counter faces as images: :func:`render_face` draws one face of a counter with Pillow.
+
+A pure function of a :class:`~gazala_tools.counters.model.Counter` with keyword-only options. The
+face is laid out on a 100 x 100 grid scaled to the counter's size at ``dpi`` and drawn at
+``supersample`` times that size, then reduced (box filter) for anti-aliased lines.
+
+Unit faces: formation up the left edge, size mark and NATO/APP-6 symbol (:mod:`.symbols`) in the
+upper half, designation under the symbol, values along the bottom in the game's style:
+
+* ``rg`` (Gazala: The Cauldron): ``hard soft move`` as three numbers, each in its ink (RG 2.2.3,
+  11.0: a red hard value may attack armor, black is defence only; a white soft value is defence
+  only); step pips top left for multi-step units; the used side is paler, marked USED, with no
+  movement allowance; a restricted unit's movement in brackets (8.2).
+* ``adm`` (SPI/DG/BG): ``attack-defence-move`` as one string; artillery range top right (BG 8.0);
+  a reduced/depleted side has a white stripe across the top and paler colours.
+
+Chits and markers: title (fitted to the width), subtitle and an optional icon.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Final
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from gazala_tools.counters.model import Counter, Face, Value
+from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
+
+FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
+FONT_BOLD: Final = "DejaVuSans-Bold.ttf"
+FONT_COND_BOLD: Final = "DejaVuSansCondensed-Bold.ttf"
+FONT_COND: Final = "DejaVuSansCondensed.ttf"
+INK_RGB: Final = {"red": (200, 16, 46), "black": (0, 0, 0), "white": (255, 255, 255)}
+RGB = tuple[int, int, int]
+
+
+@functools.lru_cache(maxsize=256)
+def font(name: str, px: int) -> ImageFont.FreeTypeFont:
+    """A DejaVu font (Debian fonts-dejavu-core) at ``px`` pixels."""
+    path = FONT_DIR / name
+    try:
+        return ImageFont.truetype(str(path), max(1, px))
+    except OSError:
+        try:
+            return ImageFont.truetype(name, max(1, px))
+        except OSError:
+            raise FileNotFoundError(
+                f"font {path} not found: install fonts-dejavu-core (scripts/setup)"
+            ) from None
+
+
+def face_pixels(size_mm: float, dpi: float) -> int:
+    """Edge length in pixels of a counter ``size_mm`` wide at ``dpi``."""
+    return max(8, round(size_mm / 25.4 * dpi))
+
+
+def _rgb(color: str) -> RGB:
+    r, g, b = ImageColor.getrgb(color)[:3]
+    return (r, g, b)
+
+
+def _mix(c: RGB, other: RGB, t: float) -> RGB:
+    return (
+        round(c[0] + (other[0] - c[0]) * t),
+        round(c[1] + (other[1] - c[1]) * t),
+        round(c[2] + (other[2] - c[2]) * t),
+    )
+
+
+def _darker(c: RGB, t: float = 0.45) -> RGB:
+    return _mix(c, (0, 0, 0), t)
+
+
+class _Pen:
+    """Drawing in 0..100 face units, offset by the bleed."""
+
+    def __init__(self, img: Image.Image, size_px: int, bleed_px: int) -> None:
+        self.img = img
+        self.d = ImageDraw.Draw(img)
+        self.k = size_px / 100.0
+        self.o = bleed_px
+
+    def p(self, x: float, y: float) -> tuple[float, float]:
+        return (self.o + x * self.k, self.o + y * self.k)
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+        return (self.o + x0 * self.k, self.o + y0 * self.k, self.o + x1 * self.k, self.o + y1 * self.k)
+
+    def w(self, units: float) -> int:
+        return max(1, round(units * self.k))
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        *,
+        size: float,
+        fill: RGB,
+        name: str = FONT_BOLD,
+        anchor: str = "mm",
+        stroke: RGB | None = None,
+        max_width: float | None = None,
+    ) -> None:
+        f = self.fit(s, size, name, max_width)
+        kw = {}
+        if stroke is not None:
+            kw = {"stroke_width": self.w(1.2), "stroke_fill": stroke}
+        self.d.text(self.p(x, y), s, font=f, fill=fill, anchor=anchor, **kw)  # type: ignore[arg-type]
+
+    def fit(self, s: str, size: float, name: str, max_width: float | None) -> ImageFont.FreeTypeFont:
+        px = max(1, round(size * self.k))
+        f = font(name, px)
+        if max_width is not None:
+            limit = max_width * self.k
+            while px > 4 and f.getlength(s) > limit:
+                px = int(px * 0.92)
+                f = font(name, px)
+        return f
+
+
+def render_face(
+    counter: Counter,
+    side: str = "front",
+    *,
+    dpi: float = 300,
+    size_mm: float | None = None,
+    bleed_mm: float = 0.0,
+    supersample: int = 2,
+) -> Image.Image:
+    """One face of ``counter`` as an RGB image, ``size_mm`` (default: the game's size) at ``dpi``.
+
+    With ``bleed_mm`` the background extends that far beyond the cut line on every side (the image
+    is then larger than the counter by twice the bleed).
+    """
+    face = counter.face(side)
+    size = counter.size_mm if size_mm is None else size_mm
+    ss = max(1, int(supersample))
+    s_px = face_pixels(size, dpi) * ss
+    b_px = round(bleed_mm / 25.4 * dpi) * ss
+    bg = _rgb(face.color or counter.color)
+    if face.state in ("used", "reduced", "depleted"):
+        bg = _mix(bg, (255, 255, 255), 0.45)
+    img = Image.new("RGB", (s_px + 2 * b_px, s_px + 2 * b_px), bg)
+    pen = _Pen(img, s_px, b_px)
+    if counter.kind == "unit":
+        _unit(pen, counter, face, bg)
+    else:
+        _token(pen, counter, face, bg)
+    return img.reduce(ss) if ss > 1 else img
+
+
+def _text_rgb(counter: Counter, face: Face) -> RGB:
+    return _rgb(face.text_color or counter.text_color)
+
+
+def _unit(pen: _Pen, c: Counter, face: Face, bg: RGB) -> None:
+    ink = _text_rgb(c, face)
+    if face.state == "blank":
+        pen.text(50, 50, c.formation or c.designation, size=14, fill=_darker(bg, 0.35), max_width=88)
+        return
+    # thin inner border, as on die-cut sheets
+    pen.d.rectangle(pen.box(1.5, 1.5, 98.5, 98.5), outline=_darker(bg, 0.25), width=pen.w(1.2))
+    if face.state in ("reduced", "depleted"):
+        pen.d.rectangle(pen.box(0, 0, 100, 9), fill=(255, 255, 255))
+    # size mark and symbol
+    box_fill = _rgb(c.box_color)
+    if face.state != "full":
+        box_fill = _mix(box_fill, (255, 255, 255), 0.4)
+    draw_unit_symbol(pen.d, pen.box(29, 21, 71, 47), c.type, width=pen.w(2.4), ink=ink, fill=box_fill)
+    draw_size_mark(pen.d, pen.p(50, 0)[0], pen.p(0, 18)[1], 7 * pen.k, c.size, width=pen.w(2.2), ink=ink)
+    # formation up the left edge, designation under the symbol
+    if c.formation:
+        _vertical_text(pen, 8.5, 35, c.formation, size=10.5, fill=ink, max_len=52)
+    pen.text(50, 55.5, c.designation, size=13, fill=ink, max_width=70)
+    if c.steps > 1:
+        for i in range(c.steps):
+            x = 5 + i * 6.5
+            shape = pen.box(x, 4, x + 4.5, 8.5)
+            if i < c.step:
+                pen.d.rectangle(shape, fill=ink)
+            else:
+                pen.d.rectangle(shape, outline=ink, width=pen.w(0.8))
+    if face.state == "used":
+        pen.text(84, 8, "USED", size=8, fill=_darker(bg, 0.6), name=FONT_COND_BOLD)
+    if c.value_style == "rg":
+        _rg_values(pen, face.values, ink)
+    else:
+        _adm_values(pen, face.values, ink, is_artillery=c.type == "artillery")
+
+
+def _rg_values(pen: _Pen, values: Iterable[Value], ink: RGB) -> None:
+    vals = list(values)
+    xs = [17, 50, 83] if len(vals) == 3 else [100 * (i + 0.5) / max(1, len(vals)) for i in range(len(vals))]
+    name = FONT_COND_BOLD if any(len(v.text()) > 1 for v in vals) else FONT_BOLD
+    for x, v in zip(xs, vals, strict=True):
+        fill = INK_RGB.get(v.ink or "", ink)
+        stroke = (0, 0, 0) if v.ink == "white" else None
+        pen.text(x, 80, v.text(), size=25, fill=fill, stroke=stroke, name=name, max_width=30)
+
+
+def _adm_values(pen: _Pen, values: Iterable[Value], ink: RGB, *, is_artillery: bool) -> None:
+    vals = list(values)
+    rng = next((v for v in vals if v.role == "range"), None)
+    main = [v for v in vals if v.role != "range"]
+    pen.text(50, 81, "-".join(v.text() for v in main), size=24, fill=ink, max_width=92)
+    if rng is not None:
+        pen.text(88, 9, rng.text(), size=13, fill=ink)
+
+
+def _vertical_text(pen: _Pen, x: float, y: float, s: str, *, size: float, fill: RGB, max_len: float) -> None:
+    f = pen.fit(s, size, FONT_COND_BOLD, max_len)
+    w = math.ceil(f.getlength(s)) + 4
+    h = math.ceil(size * pen.k * 1.3) + 2
+    tile = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(tile).text((w / 2, h / 2), s, font=f, fill=255, anchor="mm")
+    tile = tile.rotate(90, expand=True)
+    cx, cy = pen.p(x, y)
+    pen.img.paste(
+        Image.new("RGB", tile.size, fill), (round(cx - tile.width / 2), round(cy - tile.height / 2)), tile
+    )
+
+
+def _wrap(s: str) -> list[str]:
+    """Split a title on spaces into at most two balanced lines."""
+    words = s.split()
+    if len(words) < 2 or len(s) <= 9:
+        return [s]
+    best = [s]
+    best_len = len(s)
+    for i in range(1, len(words)):
+        a, b = " ".join(words[:i]), " ".join(words[i:])
+        if max(len(a), len(b)) < best_len:
+            best, best_len = [a, b], max(len(a), len(b))
+    return best
+
+
+def _token(pen: _Pen, c: Counter, face: Face, bg: RGB) -> None:
+    ink = _text_rgb(c, face)
+    if c.kind == "chit":
+        pen.d.rounded_rectangle(
+            pen.box(5, 5, 95, 95), radius=8 * pen.k, outline=_darker(bg, 0.35), width=pen.w(2)
+        )
+    else:
+        pen.d.rectangle(pen.box(1.5, 1.5, 98.5, 98.5), outline=_darker(bg, 0.3), width=pen.w(1.2))
+    title_y = 50.0
+    if face.icon == "number":
+        pen.text(50, 52, face.title, size=58, fill=ink)
+        return
+    if face.icon:
+        _icon(pen, face.icon, ink, bg)
+        title_y = 70
+    lines = _wrap(face.title) if face.title else []
+    if len(lines) == 2:
+        pen.text(50, title_y - 9, lines[0], size=17, fill=ink, max_width=86)
+        pen.text(50, title_y + 8, lines[1], size=17, fill=ink, max_width=86)
+        sub_y = title_y + 24
+    elif lines:
+        pen.text(50, title_y - (4 if face.subtitle else 0), lines[0], size=20, fill=ink, max_width=86)
+        sub_y = title_y + 15
+    else:
+        sub_y = title_y
+    if face.subtitle:
+        pen.text(50, min(sub_y, 90), face.subtitle, size=10, fill=ink, name=FONT_COND_BOLD, max_width=86)
+
+
+def _icon(pen: _Pen, icon: str, ink: RGB, bg: RGB) -> None:
+    d = pen.d
+    if icon == "arrow":  # breach marker: points at a hexside (RG 14.1)
+        d.polygon([pen.p(50, 8), pen.p(68, 30), pen.p(57, 30), pen.p(57, 48), pen.p(43, 48), pen.p(43, 30), pen.p(32, 30)],
+                  fill=ink)  # fmt: skip
+    elif icon == "star":
+        d.polygon(_star_points(pen, 5, 22, 9, 32), fill=ink)
+    elif icon == "burst":
+        d.polygon(_star_points(pen, 8, 22, 11, 31), fill=(220, 40, 40), outline=ink, width=pen.w(1))
+
+
+def _star_points(pen: _Pen, spikes: int, outer: float, inner: float, cy: float) -> list[tuple[float, float]]:
+    """A star of ``spikes`` points centred at (50, cy), radii in face units, first point up."""
+    pts = []
+    for i in range(2 * spikes):
+        r = outer if i % 2 == 0 else inner
+        a = -math.pi / 2 + i * math.pi / spikes
+        pts.append(pen.p(50 + r * math.cos(a), cy + r * math.sin(a)))
+    return pts
+
+
+def render_faces(
+    counters: Iterable[Counter], **options: object
+) -> Iterator[tuple[Counter, str, Image.Image]]:
+    """``(counter, side, image)`` for the front and back of every counter (options as :func:`render_face`)."""
+    for c in counters:
+        for side in ("front", "back"):
+            yield c, side, render_face(c, side, **options)  # type: ignore[arg-type]
+
+
+def contact_sheet(
+    counters: Iterable[Counter],
+    *,
+    dpi: float = 150,
+    columns: int = 14,
+    gap_px: int = 4,
+    sides: tuple[str, ...] = ("front", "back"),
+) -> Image.Image:
+    """All faces in a grid (fronts then backs per counter), for looking at a whole set at once."""
+    faces = [render_face(c, s, dpi=dpi) for c in counters for s in sides]
+    if not faces:
+        return Image.new("RGB", (1, 1), "white")
+    w = max(f.width for f in faces)
+    rows = math.ceil(len(faces) / columns)
+    sheet = Image.new("RGB", (columns * (w + gap_px) + gap_px, rows * (w + gap_px) + gap_px), (250, 250, 250))
+    for i, f in enumerate(faces):
+        r, col = divmod(i, columns)
+        sheet.paste(f, (gap_px + col * (w + gap_px), gap_px + r * (w + gap_px)))
+    return sheet

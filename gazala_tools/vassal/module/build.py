@@ -1,0 +1,272 @@
+"""The component tree of a module, built from a :class:`~.spec.ModuleSpec` (vassal-format.md §2).
+
+Order of the root's children follows what VASSAL writes and requires (§2.4, §7.1):
+``BasicCommandEncoder`` first, then the singletons, prototypes, maps (BoardPicker before any
+DrawPile), the piece palette and the toolbar components.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lxml import etree
+
+from gazala_tools.vassal.gamelayout import MAIN_BOARD, MAIN_MAP
+from gazala_tools.vassal.module.gpids import assign_gpids, next_piece_slot_id
+from gazala_tools.vassal.module.pieces import piece_slot_text, prototypes
+from gazala_tools.vassal.module.spec import BREACH, CHIT, MARKER, UNIT, ModuleSpec, PieceSpec
+from gazala_tools.vassal.module.traits import se
+from gazala_tools.vassal.module.xml import BOARDS, MAP, MODULE, WIDGET, element, serialize
+
+CUPS_MAP = "Chit Cups"
+CUPS_BOARD = "Cups"
+HELP_FILE = "help/module.html"
+RULES_FILE = "help/rules.html"
+PIECE_SIZE = 64  #: palette slot size (pixels)
+
+#: Map children a new map gets in the editor, with no attributes needed (§2.5 Map).
+PLAIN_MAP_CHILDREN = (
+    "ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
+    "StackExpander", "PieceMover", "KeyBufferer", "ImageSaver",
+)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A buildFile and what a test or a save writer needs to know about it."""
+
+    xml: bytes
+    gpids: Mapping[str, int]  #: piece id -> gpid
+    next_piece_slot_id: int
+
+
+def _map(
+    parent: etree._Element,
+    name: str,
+    *,
+    launch: bool = False,
+    button: str = "",
+    mark_moved: str = "Always",
+) -> etree._Element:
+    return element(
+        parent,
+        f"{MODULE}.Map",
+        {
+            "mapName": name,
+            "allowMultiple": False,
+            "backgroundcolor": "255,255,255",
+            "buttonName": button or name,
+            "edgeHeight": 0,
+            "edgeWidth": 0,
+            "launch": launch,
+            "markMoved": mark_moved,
+        },
+    )
+
+
+def _map_tools(m: etree._Element, *, zoom: str = "0.25,0.5,0.75,1.0,1.5", zoom_start: int = 2) -> None:
+    element(m, f"{MAP}.StackMetrics", {"disabled": False, "exSepX": 6, "exSepY": 18, "unexSepX": 2, "unexSepY": 4})
+    for child in PLAIN_MAP_CHILDREN:
+        element(m, f"{MAP}.{child}")
+    element(m, f"{MAP}.CounterDetailViewer", {"delay": 700, "display": "from top-most layer only", "minDisplayPieces": 2,
+                                              "showgraph": True, "showtext": True, "summaryReportFormat": "$LocationName$",
+                                              "zoomlevel": 1.0})
+    element(m, f"{MAP}.Zoomer", {"zoomLevels": zoom, "zoomStart": zoom_start})
+    element(m, f"{MAP}.HighlightLastMoved", {"color": "255,0,0", "enabled": True, "thickness": 2})
+
+
+def _main_map(root: etree._Element, spec: ModuleSpec) -> None:
+    b = spec.board
+    m = _map(root, MAIN_MAP)
+    if b.edge_width or b.edge_height:
+        m.set("edgeHeight", str(b.edge_height))
+        m.set("edgeWidth", str(b.edge_width))
+    picker = element(m, f"{MAP}.BoardPicker", {"slotHeight": 125, "slotScale": 0.2, "slotWidth": 350, "title": "Choose Boards"})
+    board = element(picker, f"{BOARDS}.Board", {"image": b.image, "name": MAIN_BOARD, "reversible": False})
+    grid = element(board, f"{BOARDS}.board.HexGrid", {"color": "0,0,0", "dotsVisible": False, "visible": False, **b.grid_attrs})
+    element(
+        grid,
+        f"{BOARDS}.board.mapgrid.HexGridNumbering",
+        {"color": "0,0,0", "fontSize": 9, "hDrawOff": 0, "rotateText": 0, "vDrawOff": 0, "visible": False, **b.numbering_attrs},
+    )
+    _map_tools(m)
+
+
+def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) -> None:
+    if not spec.decks:
+        return
+    m = _map(root, CUPS_MAP, launch=True, mark_moved="Never")
+    picker = element(m, f"{MAP}.BoardPicker", {"slotHeight": 125, "slotScale": 0.2, "slotWidth": 350, "title": "Choose Boards"})
+    width = 40 + 160 * len(spec.decks)
+    element(picker, f"{BOARDS}.Board", {"color": "230,220,200", "height": 200, "name": CUPS_BOARD, "reversible": False,
+                                        "width": width})
+    _map_tools(m, zoom="0.5,1.0", zoom_start=1)
+    for i, deck in enumerate(spec.decks):
+        pile = element(
+            m,
+            f"{MAP}.DrawPile",
+            {
+                "allowMultiple": False,
+                "allowSelect": True,
+                "color": "0,0,0",
+                "draw": True,
+                "drawFaceUp": not deck.face_down,
+                "faceDown": "Always" if deck.face_down else "Never",
+                "height": 80,
+                "name": deck.name,
+                # no owningBoard: "" would name no board, and a named board may be chosen only after
+                # the decks' setup (SetupStack.isOwningBoardActive); x, y are then map coordinates
+                "reshufflable": False,
+                "reversible": False,
+                "shuffle": "Always",
+                "width": 80,
+                "x": 100 + 160 * i,
+                "y": 100,
+            },
+        )
+        for pid in deck.pieces:
+            _slot(pile, spec.piece(pid), gpids[pid])
+
+
+def _slot(parent: etree._Element, p: PieceSpec, gpid: int) -> None:
+    element(
+        parent,
+        f"{WIDGET}.PieceSlot",
+        {"entryName": p.name, "gpid": gpid, "height": PIECE_SIZE, "width": PIECE_SIZE},
+        text=piece_slot_text(p, gpid),
+    )
+
+
+def _palette(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) -> None:
+    window = element(root, f"{MODULE}.PieceWindow", {"hidden": False, "name": "Counters", "scale": 1.0,
+                                                    "text": "Counters", "tooltip": "Show the counter palette"})
+    tabs = element(window, f"{WIDGET}.TabWidget", {"entryName": "Counters"})
+    in_decks = {pid for d in spec.decks for pid in d.pieces}
+    sections: dict[str, dict[str, list[PieceSpec]]] = {}
+    for p in spec.pieces:
+        if p.id in in_decks:
+            continue
+        if p.kind == UNIT:
+            section = p.side or "Units"
+            group = p.group or p.formation or "Units"
+        elif p.kind == CHIT:
+            section, group = "Chits", p.group or p.side or "Chits"
+        elif p.kind in (MARKER, BREACH):
+            section, group = "Markers", p.group or ("Breach" if p.kind == BREACH else "Markers")
+        else:
+            section, group = "Other", p.group or "Other"
+        sections.setdefault(section, {}).setdefault(group, []).append(p)
+    for section, groups in sections.items():
+        lst = element(tabs, f"{WIDGET}.ListWidget", {"divider": 150, "entryName": section, "height": 0, "scale": 1.0, "width": 0})
+        for group, members in groups.items():
+            panel = element(lst, f"{WIDGET}.PanelWidget", {"entryName": group, "fixed": False, "nColumns": 6, "scale": 1.0,
+                                                          "vert": False})
+            for p in members:
+                _slot(panel, p, gpids[p.id])
+
+
+def _toolbar(root: etree._Element, spec: ModuleSpec) -> None:
+    for d in spec.dice:
+        element(
+            root,
+            f"{MODULE}.DiceButton",
+            {
+                "addToTotal": 0,
+                "nDice": d.n_dice,
+                "nSides": d.n_sides,
+                "name": d.name,
+                "plus": d.plus,
+                "prompt": False,
+                "reportFormat": "** $name$ = $result$ *** <$PlayerName$>",
+                "reportTotal": d.report_total,
+                "sortDice": False,
+                "text": d.name,
+                "tooltip": d.tooltip or f"Roll {d.name}",
+            },
+        )
+    tracker = element(
+        root,
+        f"{MODULE}.turn.TurnTracker",
+        {
+            "buttonText": "Turn",
+            "length": -1,
+            "lengthStyle": "Maximum",
+            "name": "Turn",
+            "reportFormat": "* <$PlayerId$> Turn updated from $oldTurn$ to $newTurn$",
+            "turnFormat": "$level1$",
+        },
+    )
+    if spec.turns:
+        element(
+            tracker,
+            f"{MODULE}.turn.ListTurnLevel",
+            {"list": se(list(spec.turns), ","), "name": "Turn", "property": "Turn",
+             "turnFormat": "$value$"},
+        )
+    else:  # the game's turn labels are not known: numbered turns
+        element(
+            tracker,
+            f"{MODULE}.turn.CounterTurnLevel",
+            {"incr": 1, "loop": False, "loopLimit": -1, "name": "Turn", "property": "Turn", "start": 1,
+             "turnFormat": "Turn $value$"},
+        )
+
+
+def _charts(root: etree._Element, spec: ModuleSpec) -> None:
+    if not spec.charts:
+        return
+    window = element(root, f"{MODULE}.ChartWindow", {"name": "Charts", "text": "Charts", "tooltip": "Show the charts"})
+    tabs = element(window, f"{WIDGET}.TabWidget", {"entryName": "Charts"})
+    for chart in spec.charts:
+        element(tabs, f"{WIDGET}.Chart", {"chartName": chart.name, "fileName": chart.image})
+
+
+def build_buildfile(spec: ModuleSpec) -> Built:
+    """The buildFile.xml bytes of ``spec`` and the gpid of every piece."""
+    gpids = assign_gpids(p.id for p in spec.pieces)
+    nxt = next_piece_slot_id(gpids.values())
+    root = element(
+        None,
+        "VASSAL.build.GameModule",
+        {
+            "ModuleOther1": "",
+            "ModuleOther2": "",
+            "VassalVersion": spec.vassal_version,
+            "description": spec.description,
+            "name": spec.name,
+            "nextPieceSlotId": nxt,
+            "version": spec.version,
+        },
+    )
+    element(root, f"{MODULE}.BasicCommandEncoder")
+    doc = element(root, f"{MODULE}.Documentation")
+    if spec.about_image:
+        element(doc, f"{MODULE}.documentation.AboutScreen", {"fileName": spec.about_image, "title": f"About {spec.name}"})
+    if spec.help_html:
+        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": HELP_FILE, "fileType": "archive",
+                                                          "title": f"{spec.name}: module help"})
+    if spec.rules_html:
+        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": RULES_FILE, "fileType": "archive",
+                                                          "title": "Rules summary"})
+    roster = element(root, f"{MODULE}.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
+                                                      "buttonToolTip": "Switch sides, become observer, or release faction"})
+    for side in spec.sides:
+        element(roster, "entry", text=side)
+    element(root, f"{MODULE}.GlobalOptions", {"autoReport": "Always", "nonOwnerUnmaskable": "Never",
+                                              "playerIdFormat": "$PlayerName$", "promptString": "Opponents can unmask pieces"})
+    element(root, f"{MODULE}.Chatter")
+    element(root, f"{MODULE}.KeyNamer")
+    protos = element(root, f"{MODULE}.PrototypesContainer")
+    for proto in prototypes():
+        element(protos, f"{MODULE}.PrototypeDefinition", {"description": proto.description, "name": proto.name},
+                text=proto.text)
+    _main_map(root, spec)
+    _cups_map(root, spec, gpids)
+    _palette(root, spec, gpids)
+    _toolbar(root, spec)
+    _charts(root, spec)
+    for scenario in spec.scenarios:
+        element(root, f"{MODULE}.PredefinedSetup", {"file": scenario.file, "isMenu": False, "name": scenario.name,
+                                                    "useFile": True})
+    return Built(serialize(root), gpids, nxt)

@@ -1,0 +1,159 @@
+"""Counter face images for the module: the counters renderer when it is installed, else plain faces.
+
+:func:`face_png` asks :func:`gazala_tools.render.counters.render_face` for a face; until that
+renderer exists (or if it fails on a counter) a plain face is drawn here: background colour, the
+designation and formation or the chit/marker title, and the printed values. Status badges and chit
+masks are always drawn here (the counter sheet has no such images).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+log = logging.getLogger(__name__)
+
+_FONT_CACHE: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    if size not in _FONT_CACHE:
+        try:
+            _FONT_CACHE[size] = ImageFont.truetype("DejaVuSans-Bold.ttf", size)
+        except OSError:
+            _FONT_CACHE[size] = ImageFont.load_default()
+    return _FONT_CACHE[size]
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
+
+
+def _rgb(colour: str | None, default: tuple[int, int, int]) -> tuple[int, int, int]:
+    if not colour or not colour.startswith("#") or len(colour) != 7:
+        return default
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _centered(draw: ImageDraw.ImageDraw, y: int, width: int, text: str, size: int, fill: tuple[int, int, int]) -> None:
+    if not text:
+        return
+    font = _font(size)
+    while size > 6 and draw.textlength(text, font=font) > width - 4:
+        size -= 1
+        font = _font(size)
+    draw.text(((width - draw.textlength(text, font=font)) / 2, y), text, font=font, fill=fill)
+
+
+def plain_face(counter: Any, side: str, size: int, background: str | None = None, text_colour: str | None = None) -> Image.Image:
+    """A legible stand-in face: colour, name lines and values (no unit symbol)."""
+    face = counter.face(side)
+    bg = _rgb(face.color or background, (235, 235, 235))
+    fg = _rgb(face.text_color or text_colour, (0, 0, 0))
+    img = Image.new("RGB", (size, size), bg)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([0, 0, size - 1, size - 1], outline=(40, 40, 40))
+    s = max(7, size // 6)
+    if counter.kind == "unit":
+        _centered(draw, 2, size, counter.designation, s, fg)
+        _centered(draw, 2 + s + 1, size, counter.formation, max(6, s - 3), fg)
+        box = (size // 4, size // 2 - s // 2, 3 * size // 4, size // 2 + s // 2 + 2)
+        draw.rectangle(box, outline=fg, width=1)
+        if face.state in ("used",):
+            _centered(draw, box[1], size, "USED", max(6, s - 3), fg)
+        vals = " ".join(v.text() for v in face.values)
+        _centered(draw, size - s - 4, size, vals, s, fg)
+    else:
+        _centered(draw, size // 2 - s - 2, size, face.title, s, fg)
+        _centered(draw, size // 2 + 2, size, face.subtitle, max(6, s - 3), fg)
+        if face.icon == "arrow":
+            draw.polygon([(size // 2, 2), (size // 2 - s // 2, 2 + s // 2), (size // 2 + s // 2, 2 + s // 2)], fill=fg)
+    return img
+
+
+def _renderer() -> Callable[..., Image.Image] | None:
+    try:
+        from gazala_tools.render import counters as rc  # the counters area's face renderer
+    except ImportError:
+        return None
+    fn = getattr(rc, "render_face", None)
+    return fn if callable(fn) else None
+
+
+def face_image(manifest: Any, counter: Any, side: str, *, dpi: float, size: int) -> Image.Image:
+    """The ``side`` ("front"/"back") face of ``counter``, ``size`` pixels square at ``dpi``."""
+    fn = _renderer()
+    if fn is not None:
+        try:
+            img = fn(counter, side, dpi=dpi)
+        except Exception as exc:  # a renderer bug must not stop the module build
+            log.warning("render_face failed for %s/%s (%s); using a plain face", counter.id, side, exc)
+        else:
+            if img.size != (size, size):
+                img = img.resize((size, size), Image.Resampling.LANCZOS)
+            return img
+    nat = manifest.nationality(counter) if hasattr(manifest, "nationality") else None
+    return plain_face(counter, side, size, nat.color if nat else None, nat.text_color if nat else None)
+
+
+def badge(text: str, colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A status badge drawn over a unit (transparent but for a coloured band with ``text``)."""
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    h = max(9, size // 4)
+    top = size // 2 - h // 2
+    draw.rectangle([0, top, size - 1, top + h], fill=(*colour, 225))
+    _centered(draw, top, size, text, h - 1, (255, 255, 255))
+    return img
+
+
+def mask(title: str, colour: str | None, size: int) -> Image.Image:
+    """The hidden side of a chit drawn from a cup."""
+    img = Image.new("RGB", (size, size), _rgb(colour, (200, 200, 200)))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([0, 0, size - 1, size - 1], outline=(40, 40, 40))
+    _centered(draw, size // 2 - size // 6, size, title, max(7, size // 6), (0, 0, 0))
+    return img
+
+
+def order_of_battle(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int) -> Image.Image:
+    """A chart: one row per formation, its name then its counters (full strength) side by side."""
+    pad, label_w = 8, 150
+    n = max((len(faces) for _f, faces in rows), default=1)
+    width = label_w + pad + n * (size + pad) + pad
+    height = 40 + len(rows) * (size + pad) + pad
+    img = Image.new("RGB", (width, height), (250, 246, 236))
+    draw = ImageDraw.Draw(img)
+    draw.text((pad, 8), title, font=_font(20), fill=(0, 0, 0))
+    y = 40
+    for formation, faces in rows:
+        draw.text((pad, y + size // 2 - 8), formation, font=_font(14), fill=(0, 0, 0))
+        x = label_w + pad
+        for blob in faces:
+            face = Image.open(io.BytesIO(blob)).convert("RGBA")
+            img.paste(face, (x, y), face)
+            x += size + pad
+        y += size + pad
+    return img
+
+
+def about(title: str, lines: Sequence[str], board: bytes, width: int = 640) -> Image.Image:
+    """The About screen: a thumbnail of the board under the title and a few lines."""
+    thumb = Image.open(io.BytesIO(board)).convert("RGB")
+    thumb.thumbnail((width - 40, 360))
+    height = 90 + thumb.height + 24 * len(lines) + 20
+    img = Image.new("RGB", (width, height), (250, 246, 236))
+    draw = ImageDraw.Draw(img)
+    _centered(draw, 20, width, title, 26, (0, 0, 0))
+    img.paste(thumb, ((width - thumb.width) // 2, 70))
+    y = 80 + thumb.height
+    for line in lines:
+        _centered(draw, y, width, line, 15, (40, 40, 40))
+        y += 24
+    return img

@@ -1,0 +1,126 @@
+"""What a module is built from: plain data, no XML (style principle 8).
+
+:func:`gazala_tools.vassal.module.games.module_spec` fills a :class:`ModuleSpec` from our map data,
+counter manifest, rules and renderers; :func:`gazala_tools.vassal.module.build.build_buildfile`
+turns one into a buildFile. Images are named here and supplied as bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+#: What a palette piece is; decides its prototype and behaviour.
+UNIT, MARKER, CHIT, BREACH = "unit", "marker", "chit", "breach"
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """One palette piece (a counter), named by our stable id.
+
+    ``faces``: image names of its step levels, full strength first (one face: no step layer).
+    ``used``: images of the used side of each step (RG backs), drawn over the face when "Used".
+    ``properties``: extra Marker properties (besides UnitId, Side, Formation, Type, Steps, Kind).
+    """
+
+    id: str
+    name: str
+    kind: str = UNIT
+    side: str = ""
+    formation: str = ""
+    type: str = ""
+    faces: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()  #: used-side images, one per step (RG backs)
+    mask: str | None = None  #: image others see while the chit is hidden (chits drawn from a cup)
+    group: str = ""  #: palette panel (default: formation, or the kind for markers/chits)
+    properties: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def steps(self) -> int:
+        return max(1, len(self.faces))
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    name: str
+    n_dice: int
+    n_sides: int
+    plus: int = 0  #: added to each die (d10 0-9: n_sides 10, plus -1)
+    report_total: bool = False
+    tooltip: str = ""
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """A chit cup: a face-down, shuffled deck of pieces on the "Chit Cups" map."""
+
+    name: str
+    pieces: tuple[str, ...]  #: piece ids
+    face_down: bool = True
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """An at-start set-up: piece id -> hex label (or an off-map box name)."""
+
+    name: str
+    placements: tuple[tuple[str, str], ...]
+    turn: str = ""
+    source: str = ""  #: the rule it follows
+    used: tuple[str, ...] = ()  #: piece ids that start used side up
+
+    @property
+    def file(self) -> str:
+        """The set-up's save inside the module (``PredefinedSetup`` ``file``)."""
+        slug = "".join(ch if ch.isalnum() else "-" for ch in self.name.lower()).strip("-")
+        while "--" in slug:
+            slug = slug.replace("--", "-")
+        return f"setups/{slug}.vsav"
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """The main map's board: image and HexGrid/HexGridNumbering attributes (VASSAL strings)."""
+
+    image: str
+    width: int
+    height: int
+    grid_attrs: Mapping[str, str]
+    numbering_attrs: Mapping[str, str]
+    edge_width: int = 0
+    edge_height: int = 0
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """A chart (an image in ``images/``) in the Charts window."""
+
+    name: str
+    image: str
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    game: str
+    name: str
+    version: str
+    description: str
+    sides: tuple[str, ...]
+    board: BoardSpec
+    pieces: tuple[PieceSpec, ...]
+    turns: tuple[str, ...] = ()
+    dice: tuple[DiceSpec, ...] = ()
+    decks: tuple[DeckSpec, ...] = ()
+    scenarios: tuple[ScenarioSpec, ...] = ()
+    help_html: str = ""
+    rules_html: str = ""  #: a rules summary page (Help menu)
+    charts: tuple[ChartSpec, ...] = ()
+    about_image: str = ""  #: the About screen (Help menu), an image in ``images/``
+    images: Mapping[str, bytes] = field(default_factory=dict)  #: images/<name> -> bytes
+    vassal_version: str = "3.6.0"
+
+    def piece(self, piece_id: str) -> PieceSpec:
+        for p in self.pieces:
+            if p.id == piece_id:
+                return p
+        raise KeyError(piece_id)

@@ -1,0 +1,153 @@
+"""VASSAL saved games and logs: read every real format, execute to a position, write saves.
+
+Layers (each usable alone): :mod:`.container` (zip, obfuscation) -> :mod:`.sequence`
+(SequenceEncoder port) -> :mod:`.commands` (command tree) -> :mod:`.traits` (piece trait chains) ->
+:mod:`.pieces` (the final position) ; :mod:`.writer` writes; :mod:`.diff` compares positions.
+
+Typical use::
+
+    save = read_save("game.vsav", module="game.vmod")
+    for piece in save.position.on_map():
+        print(piece.id, piece.name, piece.map, piece.location)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gazala_tools.errors import VassalFormatError
+from gazala_tools.vassal.saves.commands import Node, count_kinds, parse, to_text
+from gazala_tools.vassal.saves.container import SaveContainer, read_container
+from gazala_tools.vassal.saves.pieces import Piece, Position, Stack, execute
+
+if TYPE_CHECKING:
+    from gazala_tools.vassal.grid import MapLayout
+
+__all__ = [
+    "Piece",
+    "Position",
+    "Save",
+    "Stack",
+    "locate_pieces",
+    "read_save",
+]
+
+
+@dataclass
+class Save:
+    """A save or log: its container, its command tree and the position it leaves."""
+
+    container: SaveContainer
+    tree: Node
+    position: Position
+
+    @property
+    def file(self) -> str:
+        return self.container.file
+
+    @property
+    def is_log(self) -> bool:
+        return self.kinds().get("log", 0) > 0
+
+    def kinds(self) -> dict[str, int]:
+        return count_kinds(self.tree)
+
+    def text(self, *, preserve: bool = True) -> str:
+        return to_text(self.tree, preserve=preserve)
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``gazala vsav dump --json`` prints."""
+        return {
+            "file": self.file,
+            "format": self.container.format,
+            "kind": "log" if self.is_log else "save",
+            "vassal_version": self.container.vassal_version,
+            "module": self.container.module_name,
+            "pieces": [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "map": p.map,
+                    "x": p.x,
+                    "y": p.y,
+                    "board": p.board,
+                    "location": p.location,
+                    "stack": p.stack,
+                    "properties": p.properties,
+                }
+                for p in self.position.pieces.values()
+            ],
+            "boards": {m: [list(b) for b in bs] for m, bs in self.position.boards.items()},
+            "players": self.position.players,
+            "global_properties": self.position.global_properties,
+            "turns": self.position.turns,
+            "commands": dict(sorted(self.kinds().items())),
+            "warnings": self.position.warnings,
+        }
+
+
+def read_save(
+    source: str | Path | bytes,
+    *,
+    module: str | Path | None = None,
+    name: str | None = None,
+    replay_log: bool = True,
+) -> Save:
+    """Read, decode and execute a save or log; with ``module``, give every piece its location."""
+    container = read_container(source, name=name)
+    tree = parse(container.text, file=container.file)
+    kinds = count_kinds(tree)
+    if not kinds.keys() & {"begin_save", "add", "move", "change", "remove", "log"}:
+        raise VassalFormatError(
+            "no VASSAL game commands found",
+            file=container.file,
+            place="command 0",
+            expected="a command stream starting with begin_save",
+        )
+    position = execute(tree, file=container.file, replay_log=replay_log)
+    if module is not None:
+        from gazala_tools.vassal.buildfile import read_layouts
+
+        locate_pieces(position, read_layouts(module), file=container.file)
+    return Save(container, tree, position)
+
+
+def map_identifiers(layouts: list[MapLayout]) -> dict[str, MapLayout]:
+    """``Map.getIdentifier()`` for every map: its ``mapName``, else ``Map<n>`` in load order."""
+    out: dict[str, MapLayout] = {}
+    for i, lay in enumerate(layouts):
+        out.setdefault(f"Map{i}", lay)
+        if lay.name:
+            out[lay.name] = lay
+    return out
+
+
+def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "<save>") -> None:
+    """Set ``location``/``board`` of every piece on a map, using the save's SetBoards (§4.7)."""
+    from gazala_tools.vassal.buildfile import layout_with_boards
+
+    by_id = map_identifiers(layouts)
+    placed: dict[str, MapLayout] = {}
+    for map_id, lay in by_id.items():
+        boards = position.boards.get(map_id)
+        if boards is None and lay.name:
+            boards = position.boards.get(lay.name)
+        if boards:
+            try:
+                placed[map_id] = layout_with_boards(lay, boards)
+            except VassalFormatError as exc:
+                raise VassalFormatError(exc.problem, file=file, place=f"SetBoards of map {map_id!r}", expected=exc.expected) from None
+        else:
+            placed[map_id] = lay
+    for piece in position.pieces.values():
+        if piece.map is None:
+            continue
+        found = placed.get(piece.map)
+        if found is None:
+            piece.location = None
+            continue
+        loc = found.locate(piece.x, piece.y)
+        piece.location = loc.name
+        piece.board = loc.board

@@ -1,0 +1,256 @@
+"""The four manifests against what the rulebooks say (counts, steps, named units, colour code)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter as Multiset
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gazala_tools.counters import GAMES, ManifestError, load_manifest, marker_ids, parse_manifest, parse_size
+from gazala_tools.counters.loader import ID_RE
+
+RG = "gazala-rg"
+
+
+def test_2_0_rg_has_exactly_168_counters() -> None:
+    m = load_manifest(RG)
+    assert len(m) == 168
+    assert m.counts() == {"unit": 108, "chit": 36, "marker": 24}
+
+
+def test_11_0_rg_armor_steps_german_3_allied_and_italian_2_others_1() -> None:
+    m = load_manifest(RG)
+    units: dict[str, list[int]] = {}
+    for c in m.units:
+        units.setdefault(c.unit_id, []).append(c.step)
+        expected = 1
+        if c.type == "armor":
+            expected = 3 if c.nationality == "de" else 2
+        assert c.steps == expected, c.id
+    # one counter per step, full strength first ("replace the counter with ... the next lower step number")
+    assert all(
+        steps == sorted(steps, reverse=True) == list(range(len(steps), 0, -1)) for steps in units.values()
+    )
+    assert [c.id for c in m.units if c.unit_id == "axis-21pz-5-1"] == [
+        f"axis-21pz-5-1-s{n}" for n in (3, 2, 1)
+    ]
+
+
+def test_2_2_3_rg_colour_code_of_values() -> None:
+    m = load_manifest(RG)
+    for c in m.units:
+        hard, soft = c.front.value("hard"), c.front.value("soft")
+        assert hard is not None and soft is not None
+        if c.type in ("infantry", "motorized-infantry"):
+            assert hard.ink == "black", c.id  # infantry may not attack armor (11.0)
+        if c.type == "anti-tank":
+            assert soft.ink == "white" and hard.ink == "red", c.id  # AT may not attack infantry (11.0)
+        if c.type == "armor":
+            assert hard.ink == "red" and soft.ink == "black", c.id
+
+
+def test_2_2_3_rg_nationality_colours_and_used_backs() -> None:
+    m = load_manifest(RG)
+    names = {n.key: n.name for n in m.nationalities.values()}
+    assert set(names.values()) == {"German", "Italian", "British", "Indian", "Free French"}
+    for c in m.units:
+        assert c.back.state == "used"
+        assert c.back.value("move") is not None and c.back.value("move").number is None  # type: ignore[union-attr]
+        assert c.back.value("hard") == c.front.value("hard")
+
+
+def test_11_0_rg_values_the_examples_state() -> None:
+    m = load_manifest(RG)
+    five_one = m["axis-21pz-5-1-s3"].front
+    assert (five_one.value("soft").number, five_one.value("move").number) == (12, 24)  # type: ignore[union-attr]
+    hard_132 = sum(m[f"axis-ariete-132-{b}-s2"].front.value("hard").number for b in (8, 9))  # type: ignore[misc,union-attr]
+    assert hard_132 == 16
+    defence = (
+        m["allied-2arm-10-hus-s2"].front.value("hard").number
+        + m["allied-1ff-marine"].front.value("hard").number
+    )  # type: ignore[operator,union-attr]
+    assert defence == 17
+    assert m["allied-3ind-2-lcr"].front.value("hard").number == 3  # type: ignore[union-attr]
+
+
+def test_rg_units_named_by_the_rules_exist() -> None:
+    m = load_manifest(RG)
+    designations = {(c.formation, c.designation) for c in m.units}
+    for fm, des in [("21 PZ", "5/1"), ("21 PZ", "5/2"), ("Ariete", "132/8"), ("Ariete", "132/9"), ("Ariete", "12 Ber"),
+                    ("Trieste", "65/1"), ("Trieste", "65/2"), ("1 FF", "Marine"), ("2 Arm", "10 Hus"), ("150 Inf", "5 GH"),
+                    ("151 Inf", "9 Dur Lt"), ("7 Motor", "2 KRR"), ("7 Motor", "2 RB"), ("7 Motor", "9 KRR"),
+                    ("9 Ind", "3/12 FR"), ("9 Ind", "3/9 Jat"), ("9 Ind", "2 WY"), ("Indep", "Cumber.")]:  # fmt: skip
+        assert (fm, des) in designations, (fm, des)
+    formations = {c.formation for c in m.units}
+    assert {"15 PZ", "90 Lt", "Pavia", "Brescia", "3 Ind", "201 Gd", "22 Arm", "4 Arm", "1 ATB", "32 ATB",
+            "69 Inf", "29 Ind", "10 Ind"} <= formations  # fmt: skip
+
+
+def test_8_2_two_69th_brigade_units_have_bracketed_movement() -> None:
+    m = load_manifest(RG)
+    restricted = [c for c in m.units if c.restricted]
+    assert len(restricted) == 2 and {c.formation for c in restricted} == {"69 Inf"}
+    assert restricted[0].front.value("move").text() == "[6]"  # type: ignore[union-attr]
+
+
+def test_13_0_rg_chits_and_markers() -> None:
+    m = load_manifest(RG)
+    tactical = {(c.side, c.front.title) for c in m.chits if c.type == "tactical"}
+    common = {"Combat", "Extra Move", "Replacement", "Air", "Sandstorm"}
+    assert {t for s, t in tactical if s == "axis"} == common | {"Anti-Tank"}
+    assert {t for s, t in tactical if s == "allied"} == common | {"Withdraw / Attack"}
+    axis_action = [c for c in m.chits if c.type == "action" and c.side == "axis"]
+    assert all(c.front.title != c.back.title for c in axis_action)  # 7.0: two-sided Axis chits
+    assert any("Double" in c.front.title for c in m.chits)
+    kinds = {c.type for c in m.markers}
+    assert {"disrupted", "supply", "actions-available", "turn", "vp", "breach"} <= kinds
+    breach = m["breach-1"]
+    assert breach.front.title == "BREACH" and breach.back.title == "BREACHED"
+    assert set(marker_ids(RG)) == {c.id for c in m if c.kind != "unit"}
+
+
+def _setup_values(seed: Path) -> Multiset[tuple[str, str]]:
+    """(nation, A-D-M) of every unit in DG 19.0 plus the 11.1 reinforcements (British)."""
+    text = seed.read_text(encoding="utf-8")
+    out: Multiset[tuple[str, str]] = Multiset()
+    start = text.index("### 19.0 SCENARIOS")  # the section, not the table of contents
+    setup = text[start : text.index("## 20.0 GAME NOTES", start)]
+    nation = ""
+    for line in setup.splitlines():
+        h = re.match(r"#### (GERMANY|ITALY|UNITED KINGDOM)", line)
+        if h:
+            nation = {"GERMANY": "de", "ITALY": "it", "UNITED KINGDOM": "uk"}[h.group(1)]
+        v = re.match(r"(\d+-\d+-\d+)\t\d+", line)
+        if v:
+            out[(nation, v.group(1))] += 1
+    start = text.index("### 11.1 QUANTITY")
+    reinf = text[start : text.index("### 11.2", start)]
+    for v in re.findall(r"^(\d+-\d+-\d+)\t", reinf, flags=re.M):
+        out[("uk", v)] += 1
+    return out
+
+
+def test_19_0_dg_units_are_the_setup_plus_reinforcements(shared_dir: Path) -> None:
+    m = load_manifest("cauldron-dg")
+    want = _setup_values(shared_dir / "seeds" / "002_0cc14fa2691c9c54.txt")
+    assert sum(want.values()) == 78
+    got = Multiset((c.nationality, "-".join(v.text() for v in c.front.values)) for c in m.units)
+    assert got == want
+
+
+def test_spi_has_100_counters_and_20_random_number_counters() -> None:
+    m = load_manifest("cauldron-spi")
+    random = [c for c in m if c.type == "random-number"]
+    assert len(random) == 20
+    assert len(m) - len(random) == 100
+    art = [c for c in m.units if c.type == "artillery"]
+    assert art and all([v.role for v in c.front.values] == ["barrage", "fpf", "defence", "move"] for c in art)
+
+
+def test_2_2_bg_has_54_pieces_by_nationality_plus_markers() -> None:
+    m = load_manifest("batalha")
+    assert len(m.units) == 54
+    names = {n.key: n.name for n in m.nationalities.values()}
+    by = Multiset(names[c.nationality] for c in m.units)
+    assert by == {
+        "Italian": 20,
+        "British": 13,
+        "German": 10,
+        "Indian": 5,
+        "South African": 5,
+        "Free French": 1,
+    }
+    assert m.markers  # turn, air power X1/X10, cleared minefields
+
+
+def test_7_0_bg_reduced_side_halves_combat_rounding_up_and_keeps_movement() -> None:
+    m = load_manifest("batalha")
+    for c in m.units:
+        for f, b in zip(c.front.values, c.back.values, strict=True):
+            if f.role in ("attack", "defence"):
+                assert b.number == -(-f.number // 2), c.id  # type: ignore[operator]
+            else:
+                assert b.number == f.number
+    mot = m["allied-7arm-7mot"].front
+    assert "-".join(v.text() for v in mot.values) == "4-4-15"  # 2.2.2 example
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ids_are_stable_unique_and_units_say_where_values_come_from(game: str) -> None:
+    m = load_manifest(game)
+    ids = [c.id for c in m]
+    assert len(ids) == len(set(ids))
+    assert all(ID_RE.match(i) for i in ids)
+    assert all(c.provenance for c in m.units), [c.id for c in m.units if not c.provenance]
+    assert m.provenance == "reconstructed"
+
+
+BASE = """
+game: test
+counter_size: 1/2 in
+value_style: adm
+nationalities:
+  de: {name: German, side: axis, color: "#999999"}
+units:
+  - {id: axis-a, nationality: de, designation: A, type: armor, values: [4, 5, 15], provenance: test}
+  - {id: axis-b, nationality: de, designation: B, type: infantry, values: [1, 2, 6], provenance: test}
+markers:
+  - {id: dis, count: 3, front: {title: D}}
+"""
+
+
+def test_adding_a_unit_renumbers_nothing() -> None:
+    before = [c.id for c in parse_manifest(BASE)]
+    added = BASE.replace(
+        "units:\n",
+        "units:\n  - {id: axis-new, nationality: de, designation: N, type: recon, values: [1, 1, 20]}\n",
+    )
+    after = [c.id for c in parse_manifest(added)]
+    assert set(before) < set(after)
+    assert after == ["axis-new", *before]
+    assert before == ["axis-a", "axis-b", "dis-1", "dis-2", "dis-3"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("type: armor", "type: tank"), "line 8.*type 'tank' is unknown"),
+        (("values: [4, 5, 15]", "values: [4, 5]"), "line 8.*do not match the roles"),
+        (("id: axis-b", "id: axis-a"), "duplicate counter id 'axis-a'"),
+        (("id: axis-b", "id: Axis B"), "line 9.*not a stable id"),
+        (("nationality: de, designation: B", "nationality: xx, designation: B"), "line 9.*nationality 'xx'"),
+        (("game: test", "game: test\ntotal: 9"), "manifest has 5 counters.*expected total: 9"),
+        (("counter_size: 1/2 in", "counter_size: half an inch"), "not a length"),
+        (("values: [1, 2, 6]", "values: [1, 2, -6]"), "line 9.*not a whole number"),
+        (("values: [1, 2, 6]", "values: [1, 2, 6], roles: [attack, luck, move]"), "line 9.*role 'luck'"),
+        (("value_style: adm", "value_style: adm\nartillery_roles: [fire]"), "artillery_roles"),
+        (("counter_size: 1/2 in", "counter_size: 0"), "not positive"),
+    ],
+)
+def test_bad_manifests_name_file_line_and_expectation(change: tuple[str, str], message: str) -> None:
+    text = BASE.replace(*change)
+    with pytest.raises(ManifestError, match=message) as info:
+        parse_manifest(text, file="bad.yaml")
+    assert str(info.value).startswith("bad.yaml")
+
+
+def test_unknown_game_is_an_error() -> None:
+    with pytest.raises(ManifestError, match="unknown game"):
+        load_manifest("no-such-game")
+
+
+@pytest.mark.parametrize(
+    ("text", "mm"), [("5/8 in", 15.875), ("0.5 in", 12.7), ("1/2in", 12.7), ("16 mm", 16.0), (12, 12.0)]
+)
+def test_parse_size(text: str | int, mm: float) -> None:
+    assert parse_size(text) == pytest.approx(mm)
+
+
+@given(st.integers(1, 64), st.sampled_from([2, 4, 8, 16, 32]))
+def test_parse_size_inch_fractions_are_exact(num: int, den: int) -> None:
+    assert parse_size(f"{num}/{den} in") == pytest.approx(num / den * 25.4, rel=1e-12)
+    assert parse_size(f"{num / den * 25.4!r} mm") == pytest.approx(num / den * 25.4, rel=1e-12)

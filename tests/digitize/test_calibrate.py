@@ -1,0 +1,93 @@
+"""calibrate: least squares over reference hexes; orientation and parity from the fit."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gazala_tools.digitize.calibrate import Ref, calibrate, parse_ref
+from gazala_tools.errors import GazalaError
+from gazala_tools.numbering import SCHEMES
+from gazala_tools.vassal.grid import HexGridGeometry
+
+RG = SCHEMES["rg"]
+
+
+def refs_for(geo: HexGridGeometry, labels: list[str], noise: float = 0.0, seed: int = 0) -> list[Ref]:
+    rng = random.Random(seed)
+    out = []
+    assert geo.numbering is not None
+    for lab in labels:
+        x, y = geo.raw_center(*geo.numbering.parse(lab, sideways=geo.sideways))
+        out.append(Ref(lab, x + rng.uniform(-noise, noise), y + rng.uniform(-noise, noise)))
+    return out
+
+
+def max_centre_error(a: HexGridGeometry, b: HexGridGeometry) -> float:
+    """Largest x or y difference between the two grids' VASSAL hex centres (integer pixels)."""
+    return max(
+        max(abs(p - q) for p, q in zip(a.raw_center(c, r), b.raw_center(c, r), strict=True))
+        for c in range(0, 30, 3)
+        for r in range(0, 22, 3)
+    )
+
+
+@pytest.mark.parametrize("sideways", [False, True])
+@pytest.mark.parametrize("h_off", [1, 0])
+def test_two_refs_give_the_grid_within_a_pixel(sideways: bool, h_off: int) -> None:
+    truth = HexGridGeometry(dx=55.4, dy=64.0, x0=37, y0=51, sideways=sideways, numbering=RG.with_(h_off=h_off))
+    cal = calibrate(refs_for(truth, ["0101", "3021"]), RG)
+    assert cal.geometry.sideways == sideways
+    assert cal.numbering == truth.numbering
+    assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
+
+
+def test_many_noisy_refs_are_least_squares_with_residuals() -> None:
+    truth = HexGridGeometry(dx=41.3, dy=47.9, x0=22, y0=30, numbering=RG)
+    labels = ["0101", "0512", "1003", "1520", "2207", "2818", "0922", "1711"]
+    cal = calibrate(refs_for(truth, labels, noise=1.5, seed=3), RG)
+    assert cal.dx == pytest.approx(41.3, abs=0.1) and cal.dy == pytest.approx(47.9, abs=0.1)
+    assert len(cal.residuals) == len(labels) and cal.rms < 2.5
+    assert not cal.ambiguous
+
+
+def test_shape_hint_from_the_image_decides_between_exact_fits() -> None:
+    # stretched hexes (dx/dy = 0.75): only the image can tell which parity is right
+    truth = HexGridGeometry(dx=48.0, dy=64.0, x0=30, y0=40, numbering=RG.with_(h_off=0))
+    refs = refs_for(truth, ["0101", "3021"])
+    cal = calibrate(refs, RG, shape_hint=(0.75, False))
+    assert cal.numbering.h_off == 0 and cal.dy == pytest.approx(64.0, abs=0.1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dx=st.floats(20, 120),
+    ratio=st.floats(0.7, 1.1),
+    x0=st.integers(-50, 200),
+    y0=st.integers(-50, 200),
+    sideways=st.booleans(),
+    h_off=st.sampled_from([0, 1]),
+)
+def test_refs_at_vassal_centres_recover_any_grid_within_a_pixel(
+    dx: float, ratio: float, x0: int, y0: int, sideways: bool, h_off: int
+) -> None:
+    truth = HexGridGeometry(dx=dx, dy=dx / ratio, x0=x0, y0=y0, sideways=sideways, numbering=RG.with_(h_off=h_off))
+    # two refs fit every reading exactly: the image's hex shape (here measured 1% off) decides
+    cal = calibrate(refs_for(truth, ["0101", "3021"]), RG, shape_hint=(ratio * 1.01, sideways))
+    assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
+    # three refs spread over the map decide by their residuals alone
+    cal = calibrate(refs_for(truth, ["0101", "3021", "1522"]), RG)
+    assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
+
+
+def test_bad_references_are_clear_errors() -> None:
+    with pytest.raises(GazalaError, match="at least two"):
+        calibrate([Ref("0101", 1, 2)], RG)
+    with pytest.raises(GazalaError, match="no grid fits"):
+        calibrate([Ref("0101", 1, 2), Ref("0105", 1, 300)], RG)
+    with pytest.raises(GazalaError, match="LABEL=X,Y"):
+        parse_ref("0101:1,2")
+    assert parse_ref("0104=12.5,7") == Ref("0104", 12.5, 7.0)

@@ -1,0 +1,137 @@
+"""Reading scans safely, and the `gazala digitize` verbs end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+
+from gazala_tools.cli import main
+from gazala_tools.digitize.image import MAX_PIXELS, open_image, tiles
+from gazala_tools.digitize.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for
+from gazala_tools.errors import GazalaError
+
+
+def test_pixel_cap_is_checked_before_decoding(tmp_path: Path) -> None:
+    p = tmp_path / "big.png"
+    Image.new("RGB", (300, 200)).save(p)
+    assert open_image(p).size == (300, 200)
+    with pytest.raises(GazalaError, match=r"300x200.*above the 0 Mpx cap") as err:
+        open_image(p, max_pixels=50_000)
+    assert "big.png" in str(err.value) and "--max-pixels" in str(err.value)
+    assert MAX_PIXELS >= 250_000_000
+
+
+def test_unreadable_images_are_gazala_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "scan.png"
+    bad.write_bytes(b"not a png")
+    with pytest.raises(GazalaError, match="cannot read image"):
+        open_image(bad)
+    with pytest.raises(GazalaError, match="no such image"):
+        open_image(tmp_path / "missing.png")
+
+
+def test_tiles_cover_the_image_once() -> None:
+    import numpy as np
+
+    cover = np.zeros((1000, 700), dtype=np.int64)
+    for ys, xs in tiles(1000, 700, tile=256):
+        assert ys.stop - ys.start <= 256 and xs.stop - xs.start <= 256
+        cover[ys, xs] += 1
+    assert (cover == 1).all()
+
+
+@pytest.fixture()
+def scan(tmp_path: Path, flat_board: SyntheticBoard) -> Path:
+    p = tmp_path / "scan.png"
+    flat_board.image.save(p)
+    return p
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_detect_grid_json_and_one_ref(scan: Path, flat_board: SyntheticBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = flat_board.geometry
+    code, out, _ = run(capsys, "digitize", "detect-grid", str(scan), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"dx", "dy", "x0", "y0", "sideways", "confidence"} <= set(data)
+    assert data["dx"] == pytest.approx(g.dx, abs=0.5) and data["sideways"] is False
+    x, y = g.raw_center(2, 3)
+    label = g.numbering.name(2, 3)  # type: ignore[union-attr]
+    grid = tmp_path / "grid.yaml"
+    code, out, _ = run(capsys, "digitize", "detect-grid", str(scan), "--ref", f"{label}={x},{y}", "--json", "-o", str(grid))
+    data = json.loads(out)
+    assert abs(data["x0"] - g.x0) <= 1 and abs(data["y0"] - g.y0) <= 1
+    assert data["vassal"]["HexGrid"]["x0"] == str(data["x0"])
+    assert yaml.safe_load(grid.read_text())["grid"]["pixels"]["x0"] == data["x0"]
+
+
+def test_cli_calibrate_writes_grid_yaml(scan: Path, flat_board: SyntheticBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = flat_board.geometry
+    refs = []
+    for c, r in ((0, 0), (23, 16), (11, 17)):
+        x, y = g.raw_center(c, r)
+        refs += ["--ref", f"{g.numbering.name(c, r)}={x},{y}"]  # type: ignore[union-attr]
+    out_file = tmp_path / "grid.yaml"
+    code, out, _ = run(capsys, "digitize", "calibrate", str(scan), *refs, "--numbering", "vassal-default", "-o", str(out_file), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["x0"], data["y0"]) == (g.x0, g.y0) and data["dx"] == pytest.approx(g.dx, abs=0.05)
+    assert len(data["residuals"]) == 3 and data["rms_px"] < 1.0
+    assert "HexGridNumbering" in data["vassal"]
+    assert yaml.safe_load(out_file.read_text())["grid"]["orientation"] == "flat"
+
+
+def test_cli_classify_and_overlay(scan: Path, flat_board: SyntheticBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = flat_board.geometry
+    x, y = g.raw_center(0, 0)
+    grid = tmp_path / "grid.yaml"
+    assert main(["digitize", "detect-grid", str(scan), "--ref", f"0101={x},{y}", "-o", str(grid)]) == 0
+    legend = tmp_path / "legend.yaml"
+    legend.write_text(
+        yaml.safe_dump(
+            {
+                "terrain": {k: "#%02x%02x%02x" % c for k, c in legend_for(DEFAULT_KINDS).items()},
+                "default": "clear",
+                "hexsides": {"minefield": "#cc1818", "escarpment": "#6e461e"},
+            }
+        )
+    )
+    terrain = tmp_path / "terrain.yaml"
+    mapdir = tmp_path / "digitized"
+    capsys.readouterr()
+    code, out, _ = run(
+        capsys, "digitize", "classify", str(scan), "--grid", str(grid), "--legend", str(legend), "--hexsides",
+        "-o", str(terrain), "--map-out", str(mapdir), "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["terrain"]["0101"] == flat_board.terrain[g.hex_at(x, y)]
+    doc = yaml.safe_load(terrain.read_text())
+    assert doc["terrain"]["default"] == "clear" and doc["hexsides"]
+    from gazala_tools.mapdata import load_map
+
+    m = load_map(mapdir)  # the written map loads with the map-data reader
+    right = sum(m.terrain(h) == flat_board.terrain[h] for h in flat_board.terrain if h in m.grid)
+    assert right >= 0.98 * len(flat_board.terrain)
+    check = tmp_path / "check.png"
+    assert main(["digitize", "overlay", str(scan), "--map", str(mapdir), "-o", str(check)]) == 0
+    with Image.open(check) as im:
+        assert im.size == flat_board.image.size
+
+
+def test_cli_errors_exit_2(scan: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "digitize", "detect-grid", str(scan), "--max-pixels", "1000")
+    assert code == 2 and "cap" in err
+    code, _, err = run(capsys, "digitize", "calibrate", str(scan), "--ref", "0101=1,2")
+    assert code == 2 and "two references" in err
+    code, _, err = run(capsys, "digitize", "overlay", str(scan), "-o", str(scan), "--grid", str(tmp_path / "none.yaml"))
+    assert code == 2

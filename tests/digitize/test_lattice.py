@@ -1,0 +1,113 @@
+"""detect-grid: the lattice found on synthetic and rendered boards, clean and degraded."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PIL import Image
+
+from gazala_tools.digitize import synthetic as syn
+from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
+from gazala_tools.errors import GazalaError
+from gazala_tools.numbering import SCHEMES
+from gazala_tools.vassal.grid import HexGridGeometry
+
+
+def origin_error(fit: LatticeFit, geo: HexGridGeometry) -> float:
+    """Distance from the detected centre (x0, y0) to the nearest true hex centre (continuous lattice)."""
+    h = geo.hex_at(fit.cx, fit.cy)
+    cx, cy = geo.raw_center(*_raw(geo, h))
+    # raw_center truncates; the drawn lattice is continuous
+    u = geo.dx * _raw(geo, h)[0] + geo.x0
+    c, r = _raw(geo, h)
+    v = geo.dy * r + geo.dy / 2 * (c % 2) + geo.y0
+    tx, ty = (v, u) if geo.sideways else (u, v)
+    del cx, cy
+    return math.hypot(fit.cx - tx, fit.cy - ty)
+
+
+def _raw(geo: HexGridGeometry, h):  # type: ignore[no-untyped-def]
+    from gazala_tools.grid import hex_to_raw
+
+    return hex_to_raw(h, geo.orientation)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(dx=55.0, dy=64.0, x0=40, y0=40),
+        dict(dx=40.5, dy=47.3, x0=25, y0=33, columns=30, rows=25),
+        dict(dx=70.0, dy=52.0, x0=61, y0=28),  # wide hexes, ratio 1.35
+        dict(dx=38.0, dy=64.0, x0=30, y0=40),  # narrow hexes, ratio 0.59
+        dict(dx=50.0, dy=60.0, x0=40, y0=40, sideways=True),
+        dict(dx=55.4, dy=64.0, x0=35, y0=52, sideways=True, columns=14, rows=20),
+    ],
+)
+def test_detect_grid_round_trip_within_half_a_pixel(kw: dict) -> None:
+    b = syn.synthetic_board(**kw)
+    fit = detect_grid(b.image)
+    g = b.geometry
+    assert fit.sideways == g.sideways
+    assert abs(fit.dx - g.dx) < 0.5 and abs(fit.dy - g.dy) < 0.5
+    assert abs(fit.dx / g.dx - 1) < 0.002 and abs(fit.dy / g.dy - 1) < 0.002
+    # the game boards are held to 0.5 px (test_rendered_boards); random synthetic boards to 0.8 px
+    assert origin_error(fit, g) < 0.8
+    assert abs(fit.rotation) < 0.05
+    assert fit.confidence > 0.5
+
+
+DEGRADATIONS = {
+    "jpeg q60": (lambda im: syn.jpeg(im, 60), 1.0),
+    "blur": (lambda im: syn.blur(im, 1.5), 1.0),
+    "rotate +1": (lambda im: syn.rotate(im, 1.0), 1.0),
+    "rotate -1": (lambda im: syn.rotate(im, -1.0), 1.0),
+    "uneven lighting": (lambda im: syn.uneven_lighting(im, 0.5), 1.0),
+    "scale 0.97": (lambda im: syn.scale(im, 0.97), 0.97),
+    "scale 1.03": (lambda im: syn.scale(im, 1.03), 1.03),
+    "all at once": (
+        lambda im: syn.jpeg(syn.uneven_lighting(syn.blur(syn.scale(syn.rotate(im, 0.8), 0.98), 1.2), 0.4), 60),
+        0.98,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(DEGRADATIONS))
+@pytest.mark.parametrize("board", ["flat_board", "pointy_board"])
+def test_detect_grid_survives_scanner_degradation(name: str, board: str, request: pytest.FixtureRequest) -> None:
+    b = request.getfixturevalue(board)
+    degrade, factor = DEGRADATIONS[name]
+    fit = detect_grid(degrade(b.image))
+    assert fit.sideways == b.geometry.sideways
+    assert fit.dx == pytest.approx(b.geometry.dx * factor, rel=0.005)
+    assert fit.dy == pytest.approx(b.geometry.dy * factor, rel=0.005)
+    if name.startswith("rotate"):
+        assert fit.rotation == pytest.approx(-float(name.split()[1]), abs=0.1)  # Pillow turns counter-clockwise
+
+
+@pytest.mark.parametrize("h_off", [1, 0])
+@pytest.mark.parametrize("board", ["flat_board", "pointy_board"])
+def test_one_reference_fixes_numbering_and_parity(board: str, h_off: int, request: pytest.FixtureRequest) -> None:
+    b = request.getfixturevalue(board)
+    truth = SCHEMES["rg"].with_(h_off=h_off)
+    g = b.geometry
+    fit = detect_grid(b.image)
+    for raw in ((3, 4), (6, 7)):
+        label = truth.name(*raw, sideways=g.sideways)
+        x, y = g.raw_center(*raw)
+        geo, used = number_lattice(fit, SCHEMES["rg"], label, x + 3, y - 2)
+        assert used == truth
+        assert abs(geo.x0 - g.x0) <= 1 and abs(geo.y0 - g.y0) <= 1
+        # every hex centre VASSAL computes is within a pixel of the truth
+        for c, r in ((0, 0), (10, 12), (15, 3)):
+            assert math.dist(geo.raw_center(c, r), g.raw_center(c, r)) <= 1.5
+
+
+def test_blank_image_is_a_clear_error() -> None:
+    with pytest.raises(GazalaError, match="periodic|direction|hex"):
+        detect_grid(Image.new("RGB", (400, 300), (240, 230, 200)))
+
+
+def test_tiny_image_is_a_clear_error() -> None:
+    with pytest.raises(GazalaError, match="too small"):
+        detect_grid(Image.new("RGB", (20, 20), (0, 0, 0)))

@@ -1,0 +1,151 @@
+"""The buildFile and the .vmod follow the spec's generator checklist (vassal-format.md §2, §7)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from lxml import etree
+
+from gazala_tools.vassal.buildfile import read_layouts
+from gazala_tools.vassal.module import build_vmod
+from gazala_tools.vassal.module.build import build_buildfile
+from gazala_tools.vassal.module.gpids import assign_gpids
+from gazala_tools.vassal.module.spec import ModuleSpec
+from gazala_tools.vassal.saves import read_save
+from gazala_tools.vassal.saves.writer import module_pieces
+
+
+def zip_member(path: Path, name: str) -> bytes:
+    with zipfile.ZipFile(path) as zf:
+        return zf.read(name)
+
+INT_ATTRS = {"gpid", "nextPieceSlotId", "x0", "y0", "edgeWidth", "edgeHeight", "nDice", "nSides", "plus", "addToTotal",
+             "x", "y", "width", "height", "start", "incr", "loopLimit", "length", "zoomStart", "slotWidth", "slotHeight",
+             "exSepX", "exSepY", "unexSepX", "unexSepY", "hOff", "vOff", "hLeading", "vLeading", "fontSize", "divider",
+             "nColumns", "thickness", "delay", "minDisplayPieces", "hDrawOff", "vDrawOff", "rotateText"}
+
+
+def _root(spec: ModuleSpec) -> etree._Element:
+    return etree.fromstring(build_buildfile(spec).xml)
+
+
+def test_7_1_basic_command_encoder_is_the_first_child(small_spec: ModuleSpec) -> None:
+    root = _root(small_spec)
+    assert root.tag == "VASSAL.build.GameModule"
+    assert root[0].tag == "VASSAL.build.module.BasicCommandEncoder"
+    tags = [c.tag for c in root]
+    assert tags.index("VASSAL.build.module.BasicCommandEncoder") < tags.index("VASSAL.build.module.PrototypesContainer")
+
+
+def test_2_2_root_element_within_the_first_ten_lines(small_spec: ModuleSpec) -> None:
+    head = build_buildfile(small_spec).xml.decode().splitlines()[:10]
+    assert any("VASSAL.build.GameModule" in line for line in head)
+    assert head[0] == '<?xml version="1.0" encoding="UTF-8" standalone="no"?>'
+
+
+def test_7_3_integer_attributes_are_plain_integers(small_spec: ModuleSpec) -> None:
+    for el in _root(small_spec).iter():
+        for k, v in el.attrib.items():
+            if k in INT_ATTRS:
+                assert v.lstrip("-").isdigit(), (el.tag, k, v)
+
+
+def test_7_4_piece_definitions_are_text_not_cdata(small_spec: ModuleSpec) -> None:
+    xml = build_buildfile(small_spec).xml
+    assert b"CDATA" not in xml
+    assert b"\t" in xml  # TABs of the trait chains are literal
+
+
+def test_1_3_attributes_are_written_in_alphabetical_order(small_spec: ModuleSpec) -> None:
+    for el in _root(small_spec).iter():
+        assert list(el.attrib) == sorted(el.attrib)
+
+
+def test_7_9_gpids_unique_and_next_piece_slot_id_above_them(small_spec: ModuleSpec) -> None:
+    root = _root(small_spec)
+    gpids = [int(s.get("gpid")) for s in root.iter("VASSAL.build.widget.PieceSlot")]
+    assert len(gpids) == len(set(gpids)) == len(small_spec.pieces)
+    assert int(root.get("nextPieceSlotId")) > max(gpids)
+    assert set(gpids) == set(assign_gpids(p.id for p in small_spec.pieces).values())
+
+
+def test_build_is_deterministic(small_spec: ModuleSpec) -> None:
+    assert build_buildfile(small_spec).xml == build_buildfile(small_spec).xml
+
+
+def test_2_3_moduledata_names_the_module_and_a_3_5_or_later_vassal(small_vmod: Path, small_spec: ModuleSpec) -> None:
+    meta = etree.fromstring(zip_member(small_vmod, "moduledata"))
+    assert meta.findtext("name") == small_spec.name == etree.fromstring(zip_member(small_vmod, "buildFile.xml")).get("name")
+    major, minor = (int(x) for x in meta.findtext("VassalVersion").split(".")[:2])
+    assert (major, minor) >= (3, 5)
+
+
+def test_2_1_every_referenced_image_is_in_the_archive(small_vmod: Path) -> None:
+    with zipfile.ZipFile(small_vmod) as zf:
+        names = set(zf.namelist())
+    for piece in module_pieces(small_vmod):
+        for token in piece.type.replace("\\", "").replace("\t", ";").split(";"):
+            for part in token.split(","):
+                if part.endswith(".png"):
+                    assert f"images/{part}" in names, part
+    assert "images/board.png" in names and "help/module.html" in names
+
+
+def test_every_palette_piece_carries_our_id_and_data(small_vmod: Path, small_spec: ModuleSpec) -> None:
+    from gazala_tools.vassal.saves.traits import decode_piece
+
+    pieces = {p.name: p for p in module_pieces(small_vmod)}
+    assert set(pieces) == {p.name for p in small_spec.pieces}
+    for spec_piece in small_spec.pieces:
+        props = decode_piece(pieces[spec_piece.name].type, pieces[spec_piece.name].state).properties()
+        assert props["UnitId"] == spec_piece.id
+        assert props["Side"] == spec_piece.side
+        assert props["Steps"] == str(spec_piece.steps)
+        if spec_piece.kind == "unit":
+            assert props["Disrupted_Active"] == "false"  # prototype Unit expanded
+            assert props["Used_Active"] == "false"
+
+
+def test_11_0_step_layer_names_the_reduced_unit(small_vmod: Path) -> None:
+    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+
+    armor = next(p for p in module_pieces(small_vmod) if p.name == "5/1 (21 PZ)")
+    d = decode_piece(armor.type, armor.state)
+    states = [t.state for t in d.traits]
+    i = next(k for k, t in enumerate(d.traits) if t.id == "emb2;" and t.fields()[18] == "Step")
+    states[i] = "2"
+    reduced = decode_piece(armor.type, join_chain(states))
+    assert reduced.name() == "5/1 (21 PZ) (1 step lost)"
+    assert reduced.properties()["Step_Level"] == "2"
+
+
+def test_grid_of_the_module_is_the_spec_grid(small_vmod: Path, small_spec: ModuleSpec) -> None:
+    (layout, *_) = read_layouts(small_vmod)
+    board = layout.boards[0][0]
+    assert (board.width, board.height) == (small_spec.board.width, small_spec.board.height)
+    assert layout.locate(*board.grid.center_of_name("0302", board.width, board.height)).name == "0302"
+
+
+def test_setup_save_places_each_unit_in_its_hex(small_vmod: Path, small_spec: ModuleSpec) -> None:
+    scenario = small_spec.scenarios[0]
+    save = read_save(zip_member(small_vmod, scenario.file), module=small_vmod)
+    where = {p.properties.get("UnitId"): p for p in save.position.pieces.values() if p.map}
+    for pid, label in scenario.placements:
+        assert where[pid].location == label
+        assert where[pid].id == pid
+    assert where["allied-1ff-marine"].properties["Used_Active"] == "true"
+    assert where["axis-21pz-5-1"].properties["Used_Active"] == "false"
+    assert save.container.module_name == small_spec.name
+
+
+def test_vmod_bytes_differ_only_in_the_save_date(small_spec: ModuleSpec) -> None:
+    a, _ = build_vmod(small_spec)
+    b, _ = build_vmod(small_spec)
+    with zipfile.ZipFile(io.BytesIO(a)) as za, zipfile.ZipFile(io.BytesIO(b)) as zb:
+        assert za.namelist() == zb.namelist()
+        assert za.read("buildFile.xml") == zb.read("buildFile.xml")
+        for n in za.namelist():
+            if n.startswith("images/"):
+                assert za.read(n) == zb.read(n)

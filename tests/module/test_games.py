@@ -1,0 +1,167 @@
+"""Each game's module data follows its rules: set-ups (RG 17.0), dice, turns, steps, cups."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gazala_tools.mapdata import load_map
+from gazala_tools.vassal.module.games import RG_SETUP
+from gazala_tools.vassal.module.spec import ModuleSpec, PieceSpec
+
+GameModule = Callable[[str], tuple[Path, Any]]
+
+
+@pytest.fixture(scope="module")
+def rg(game_module: GameModule) -> ModuleSpec:
+    spec: ModuleSpec = game_module("gazala-rg")[1].spec
+    return spec
+
+
+def _units(spec: ModuleSpec) -> dict[str, PieceSpec]:
+    return {p.id: p for p in spec.pieces if p.kind == "unit"}
+
+
+def test_2_0_rg_module_shows_all_168_counters(rg: ModuleSpec) -> None:
+    from gazala_tools.counters import load_manifest
+
+    manifest = load_manifest("gazala-rg")
+    faces = {n for p in rg.pieces for n in (*p.faces, *p.used)}
+    for c in manifest.units:  # every step counter, both faces
+        assert {f"{c.id}-front.png", f"{c.id}-back.png"} <= faces, c.id
+    for c in manifest.chits:
+        assert f"{c.id}-front.png" in faces, c.id
+    assert {m.unit_id for m in manifest.markers} <= {p.id for p in rg.pieces}
+    steps = sum(p.steps for p in rg.pieces if p.kind == "unit")
+    assert steps == len(manifest.units)
+    chits = sum(len(d.pieces) for d in rg.decks)
+    assert chits == len(manifest.chits)
+
+
+def test_11_0_armor_steps_german_3_allied_and_italian_2(rg: ModuleSpec) -> None:
+    units = _units(rg)
+    assert units["axis-21pz-5-1"].steps == 3
+    assert units["axis-ariete-132-8"].steps == 2
+    assert all(len(u.used) == u.steps for u in units.values())
+
+
+def test_17_0_scenario_one_sets_up_each_formation_within_its_radius(rg: ModuleSpec) -> None:
+    game_map = load_map("gazala-rg")
+    units = _units(rg)
+    scenario = rg.scenarios[0]
+    placed = dict(scenario.placements)
+    for rule in RG_SETUP:
+        members = [u for u in units.values() if u.formation == rule.formation
+                   and (not rule.units or u.properties.get("Designation") in rule.units)]
+        assert members and all(u.id in placed for u in members), rule.formation
+        for u in members:
+            h = game_map.hex(placed[u.id])
+            if rule.hexes:
+                assert placed[u.id] in rule.hexes
+            else:
+                assert h.distance(game_map.hex(rule.centre)) <= rule.radius, (u.id, placed[u.id])
+
+
+def test_17_0_allies_one_unit_per_hex_except_201_guards_two(rg: ModuleSpec) -> None:
+    units = _units(rg)
+    per_hex = Counter(label for pid, label in rg.scenarios[0].placements if units[pid].side == "Allied")
+    assert per_hex["1504"] == per_hex["1605"] == 2
+    assert all(n == 1 for label, n in per_hex.items() if label not in ("1504", "1605"))
+
+
+def test_17_0_7_motor_starts_used_side_up(rg: ModuleSpec) -> None:
+    used = set(rg.scenarios[0].used)
+    assert used == {"allied-7mot-2-rb", "allied-7mot-9-krr"}
+
+
+def test_15_1_reinforcements_are_not_on_the_map_at_start(rg: ModuleSpec) -> None:
+    units = _units(rg)
+    placed = {pid for pid, _ in rg.scenarios[0].placements}
+    for formation in ("21 PZ", "15 PZ", "90 Lt", "Brescia", "29 Ind", "10 Ind", "32 ATB", "151 Inf"):
+        assert not any(units[p].formation == formation for p in placed), formation
+    assert "allied-7mot-2-krr" not in placed
+
+
+def test_17_0_campaign_sets_up_as_scenario_one(rg: ModuleSpec) -> None:
+    one, campaign = rg.scenarios
+    assert one.placements == campaign.placements and one.used == campaign.used
+
+
+def test_rg_d10_reads_0_to_9_and_turns_run_may_27_am_to_june_13_14(rg: ModuleSpec) -> None:
+    (d10,) = rg.dice
+    assert (d10.n_dice, d10.n_sides, d10.plus) == (1, 10, -1)  # 1-10 minus 1 on each die
+    assert rg.turns[0] == "May 27 AM" and rg.turns[-1] == "June 13-14" and len(rg.turns) == 13
+
+
+def test_rg_chit_cups_per_side_and_kind(rg: ModuleSpec) -> None:
+    names = {d.name: len(d.pieces) for d in rg.decks}
+    assert set(names) == {"Axis action chits", "Allied action chits", "Axis tactical chits", "Allied tactical chits"}
+    chits = {p.id: p for p in rg.pieces if p.kind == "chit"}
+    assert len(chits["axis-action-15pz-21pz-1"].faces) == 2  # 7.0: two-sided 15/21 PZ chit
+    assert len(chits["allied-tac-combat-1"].faces) == 1 and chits["allied-tac-combat-1"].mask
+
+
+def test_breach_marker_rotates_and_has_both_states(rg: ModuleSpec) -> None:
+    (breach,) = [p for p in rg.pieces if p.kind == "breach"]
+    assert len(breach.faces) == 2
+
+
+def test_dg_setup_uses_the_manifest_hexes(game_module: GameModule) -> None:
+    spec: ModuleSpec = game_module("cauldron-dg")[1].spec
+    placed = dict(spec.scenarios[0].placements)
+    assert placed["axis-15pz-8-1"] == "2723"  # 19.0 set-up 4-5-15 in 2723
+    assert len(placed) >= 70
+
+
+def test_bg_rolls_2d6_with_a_total(game_module: GameModule) -> None:
+    spec: ModuleSpec = game_module("batalha")[1].spec
+    (dice,) = spec.dice
+    assert (dice.n_dice, dice.n_sides, dice.report_total) == (2, 6, True)
+    assert len(spec.turns) == 14
+
+
+def test_spi_random_number_counters_are_drawn_from_a_cup(game_module: GameModule) -> None:
+    spec: ModuleSpec = game_module("cauldron-spi")[1].spec
+    assert {d.name: len(d.pieces) for d in spec.decks} == {"Random-number chits": 20}
+
+
+def test_rg_help_menu_has_the_module_help_and_the_rules_summary(game_module: GameModule) -> None:
+    import zipfile
+
+    path, result = game_module("gazala-rg")
+    with zipfile.ZipFile(path) as zf:
+        rules = zf.read("help/rules.html").decode()
+        names = set(zf.namelist())
+    assert "help/module.html" in names and "images/about.png" in names
+    assert "2803" in rules and "June 13-14" in rules  # 16.0 VP hex, last turn
+    assert {c.name for c in result.spec.charts} == {"Axis order of battle", "Allied order of battle"}
+
+
+@pytest.mark.parametrize(("game", "unit"), [("cauldron-dg", "axis-cr-hecker-1"), ("batalha", "allied-201g")])
+def test_flip_side_losses_are_the_second_step(game_module: GameModule, game: str, unit: str) -> None:
+    """DG's depleted and BG's reduced backs (BG 7.0) are a Step layer's second level; no used side."""
+    spec: ModuleSpec = game_module(game)[1].spec
+    piece = _units(spec)[unit]
+    assert piece.faces == (f"{unit}-front.png", f"{unit}-back.png") and piece.used == ()
+
+
+def test_dg_one_sided_units_have_one_face(game_module: GameModule) -> None:
+    spec: ModuleSpec = game_module("cauldron-dg")[1].spec
+    assert _units(spec)["axis-cr-15-sch-1"].steps == 1
+
+
+@pytest.mark.parametrize("game", ["gazala-rg", "cauldron-dg", "cauldron-spi", "batalha"])
+def test_module_grid_is_the_one_gazala_grid_uses_for_the_game(game_module: GameModule, game: str) -> None:
+    """`gazala grid locate GAME` (layout_for_game) answers what the module's board answers."""
+    from gazala_tools.vassal.buildfile import read_layouts
+    from gazala_tools.vassal.gamelayout import MAIN_BOARD, MAIN_MAP, layout_for_game
+
+    (layout, *_) = read_layouts(game_module(game)[0])
+    board = layout.boards[0][0]
+    expected = layout_for_game(game).boards[0][0]
+    assert (layout.name, board.name) == (MAIN_MAP, MAIN_BOARD)
+    assert (board.width, board.height, board.grid) == (expected.width, expected.height, expected.grid)

@@ -1,0 +1,202 @@
+"""The engine harness itself: it loads modules, finds what the engine ignores, reads and writes saves.
+
+Tests marked ``vassal`` run the real VASSAL 3.6.0 engine (Java + Xvfb, one JVM per call).
+"""
+
+from __future__ import annotations
+
+import random
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gazala_tools.vassal.buildfile import read_layouts
+from gazala_tools.vassal.engine import ENGINE_VERSION, Engine, EngineError, problems
+
+Fixture = Callable[[str], dict[str, Any]]
+
+MINIMAL = """<?xml version="1.0" encoding="UTF-8"?>
+<VASSAL.build.GameModule name="Minimal" version="0.1" VassalVersion="3.6.0" nextPieceSlotId="3">
+  <VASSAL.build.module.BasicCommandEncoder/>
+  <VASSAL.build.module.Map mapName="Main Map" edgeWidth="20" edgeHeight="10"{map_extra}>
+    <VASSAL.build.module.map.BoardPicker>
+      <VASSAL.build.module.map.boardPicker.Board name="Board" width="600" height="500">
+        <VASSAL.build.module.map.boardPicker.board.HexGrid dx="56.0" dy="64.0" x0="{x0}" y0="40">
+          <VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering/>
+        </VASSAL.build.module.map.boardPicker.board.HexGrid>
+      </VASSAL.build.module.map.boardPicker.Board>
+    </VASSAL.build.module.map.BoardPicker>
+    <VASSAL.build.module.map.StackMetrics/>
+    <VASSAL.build.module.map.PieceMover/>{map_child}
+  </VASSAL.build.module.Map>
+  <VASSAL.build.module.PieceWindow name="Pieces">
+    <VASSAL.build.widget.ListWidget entryName="Units">
+      <VASSAL.build.widget.PieceSlot entryName="1st Infantry" gpid="1" height="64" width="64">+/null/piece;;;;1st Infantry/null;0;0;1;0</VASSAL.build.widget.PieceSlot>
+      <VASSAL.build.widget.PieceSlot entryName="2nd Panzer" gpid="2" height="64" width="64">+/null/piece;;;;2nd Panzer/null;0;0;2;0</VASSAL.build.widget.PieceSlot>
+    </VASSAL.build.widget.ListWidget>
+  </VASSAL.build.module.PieceWindow>
+</VASSAL.build.GameModule>
+"""
+
+MODULEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<data version="1"><version>0.1</version><VassalVersion>3.6.0</VassalVersion><name>Minimal</name></data>
+"""
+
+
+def minimal_module(tmp: Path, *, map_extra: str = "", map_child: str = "", x0: str = "40") -> Path:
+    """The spec's minimal module (vassal-format.md 2.6) with a hex grid and two piece slots."""
+    vmod = tmp / "minimal.vmod"
+    with zipfile.ZipFile(vmod, "w") as zf:
+        zf.writestr("buildFile.xml", MINIMAL.format(map_extra=map_extra, map_child=map_child, x0=x0))
+        zf.writestr("moduledata", MODULEDATA)
+    return vmod
+
+
+# --- without the engine ------------------------------------------------------------------------------
+
+
+def test_unavailable_engine_names_what_to_install(tmp_path: Path) -> None:
+    ok, reason = Engine(jar=tmp_path / "Vengine.jar").available()
+    assert not ok and "scripts/setup-vassal" in reason
+    ok, reason = Engine(java="no-such-java-here", xvfb="no-such-xvfb-here").available()
+    assert not ok and "openjdk-17-jdk" in reason and "xvfb" in reason
+    with pytest.raises(EngineError, match="setup-vassal"):
+        Engine(jar=tmp_path / "Vengine.jar").module(tmp_path / "m.vmod")
+
+
+# --- with the engine ---------------------------------------------------------------------------------
+
+
+@pytest.mark.vassal
+def test_a_clean_module_loads_without_errors_or_dropped_parts(vassal_engine: Engine, tmp_path: Path) -> None:
+    r = vassal_engine.module(minimal_module(tmp_path))
+    assert r["vassal_version"] == ENGINE_VERSION
+    assert problems(r) == []
+    # the oracle is 3.6.0-SNAPSHOT, which VASSAL counts as older than a module's VassalVersion 3.6.0
+    assert [d["title"] for d in r["dialogs"]] == ["Version Mismatch"]
+    rt = r["roundtrip"]
+    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == []
+    (main,) = r["maps"]
+    assert main["name"] == "Main Map" and main["edge"] == [20, 10]
+    (board,) = main["boards"]
+    assert (board["name"], board["width"], board["height"]) == ("Board", 600, 500)
+    grid = board["grid"]
+    assert grid["class"].endswith(".HexGrid")
+    assert (grid["attrs"]["dx"], grid["attrs"]["dy"], grid["attrs"]["x0"]) == ("56.0", "64.0", "40")
+    assert grid["children"][0]["attrs"]["stagger"] == "true"
+    slots = {s["gpid"]: s for s in r["piece_slots"]}
+    assert slots["1"]["valid"] and slots["1"]["type"] == "piece;;;;1st Infantry"
+    assert slots["2"]["piece_name"] == "2nd Panzer"
+
+
+@pytest.mark.vassal
+def test_round_trip_reports_what_the_engine_ignores(vassal_engine: Engine, tmp_path: Path) -> None:
+    vmod = minimal_module(
+        tmp_path,
+        map_extra=' bogusAttr="1"',
+        map_child="\n    <VASSAL.build.module.map.NoSuchComponent/>",
+        x0="33.2",
+    )
+    r = vassal_engine.module(vmod)
+    rt = r["roundtrip"]
+    assert ["GameModule[0](Minimal)/Map[0](Main Map)", "bogusAttr", "1"] in rt["dropped_attributes"]
+    dropped = rt["dropped_elements"]
+    assert any(d.endswith("/NoSuchComponent[0]") for d in dropped), dropped
+    # a HexGrid whose x0 is not an integer is dropped whole (vassal-format.md 1.3)
+    assert any(d.endswith("/Board[0](Board)/HexGrid[0]") for d in dropped), dropped
+    assert r["maps"][0]["boards"][0]["grid"] is None
+    # VASSAL reports only its first internal error of a session (here the HexGrid), so the round
+    # trip, not the log, is what finds every dropped part
+    assert 'NumberFormatException: For input string: "33.2"' in " ".join(problems(r))
+
+
+@pytest.mark.vassal
+def test_the_template_module_as_the_engine_sees_it(vassal_engine: Engine, template_vmod: Path) -> None:
+    r = vassal_engine.module(template_vmod)
+    assert [d["title"] for d in r["dialogs"]] == ["Version Mismatch"]  # saved by 3.7.9, we run 3.6.0
+    maps = {m["name"]: m for m in r["maps"]}
+    grid = maps["Main Map"]["boards"][0]["grid"]
+    assert grid["attrs"]["dx"] == "80.88337155288302" and grid["attrs"]["sideways"] == "false"
+    with zipfile.ZipFile(template_vmod) as zf:
+        xml = zf.read("buildFile.xml").decode()
+    slots_in_file = xml.count("<VASSAL.build.widget.PieceSlot ") + xml.count("<VASSAL.build.widget.CardSlot ")
+    assert len(r["piece_slots"]) == slots_in_file and all(s["valid"] for s in r["piece_slots"])
+    # attributes written by 3.7 that 3.6 does not know are reported, not silently lost
+    dropped = {(p.split("/")[-1], a) for p, a, _v in r["roundtrip"]["dropped_attributes"]}
+    assert ("Map[1](Main Map)", "onlyReportChangedLocation") in dropped
+
+
+@pytest.mark.vassal
+def test_locate_reproduces_the_recorded_fixture(
+    vassal_engine: Engine, template_vmod: Path, engine_fixture: Fixture
+) -> None:
+    section = engine_fixture("jzhex-template")["sections"]["Main Map"]
+    rows = random.Random(7).sample(section["points"], 150)
+    located = vassal_engine.locate(template_vmod, [("Main Map", x, y) for _k, x, y, *_ in rows])
+    got = [
+        [x, y, loc.location, *loc.snap, loc.board] for (_k, x, y, *_), loc in zip(rows, located, strict=True)
+    ]
+    assert got == [row[1:] for row in rows]
+
+
+@pytest.mark.vassal
+def test_read_save_matches_our_location_names(
+    vassal_engine: Engine, ragnarok_vmod: Path, corpus_dir: Path
+) -> None:
+    save = corpus_dir / "hex-n-counters-template" / "ragnarok" / "ragnarok-start.vsav"
+    r = vassal_engine.read_save(ragnarok_vmod, save)
+    assert r["game_started"]
+    pieces = r["pieces"]
+    assert len(pieces) == 99 and all(p["id"] and p["type"] and p["map"] for p in pieces)
+    assert sum(p["map"] == "Main Map" for p in pieces) == 13  # the rest wait on the deployment map
+    layouts = {lay.name: lay for lay in read_layouts(ragnarok_vmod)}
+    bad = []
+    for p in pieces:
+        ours = layouts[p["map"]].locate(p["x"], p["y"], version="3.6").name
+        if ours != p["location"] or p["location_property"] != p["location"]:
+            bad.append((p["name"], p["map"], p["x"], p["y"], p["location"], p["location_property"], ours))
+    assert not bad, bad[:10]
+    assert {p["location"] for p in pieces} >= {"Endurance 019", "offboard"}
+    assert all(p["stack"] is not None for p in pieces), "VASSAL puts pieces on a map into stacks"
+
+
+@pytest.mark.vassal
+def test_write_save_then_read_it_back(vassal_engine: Engine, tmp_path: Path) -> None:
+    vmod = minimal_module(tmp_path)
+    out = tmp_path / "game.vsav"
+    placements = [
+        {"slot": "1", "map": "Main Map", "x": 60, "y": 50},  # hex 0101 (board (40,40) + edge 20/10)
+        {"slot": "2nd Panzer", "map": "Main Map", "x": 60, "y": 50},  # stacks on it
+        {"slot": "2", "map": "Main Map", "x": 118, "y": 85, "snap": True},  # snaps to 0202's centre
+    ]
+    w = vassal_engine.write_save(vmod, out, placements)
+    assert problems(w) == []
+    assert {d["title"] for d in w["dialogs"]} <= {"Version Mismatch", "", "Enter File Comments"}
+    assert [p["location"] for p in w["pieces"]] == ["0101", "0101", "0202"]
+    with zipfile.ZipFile(out) as zf:
+        assert {"savedGame", "savedata", "moduledata"} <= set(zf.namelist())
+        assert zf.read("savedGame").startswith(b"!VCSK")
+    r = vassal_engine.read_save(vmod, out)
+    got = sorted((p["name"], p["x"], p["y"], p["location"]) for p in r["pieces"])
+    assert got == [
+        ("1st Infantry", 60, 50, "0101"),
+        ("2nd Panzer", 60, 50, "0101"),
+        ("2nd Panzer", 116, 82, "0202"),
+    ]
+    stacks = {p["stack"] for p in r["pieces"] if (p["x"], p["y"]) == (60, 50)}
+    assert len(stacks) == 1 and None not in stacks
+
+
+@pytest.mark.vassal
+def test_failures_are_clear_errors(vassal_engine: Engine, tmp_path: Path) -> None:
+    with pytest.raises(EngineError, match="module not found"):
+        vassal_engine.module(tmp_path / "missing.vmod")
+    with pytest.raises(EngineError, match="watchdog"):
+        Engine(timeout=0).module(minimal_module(tmp_path))
+    with pytest.raises(EngineError, match="no valid piece slot"):
+        vassal_engine.write_save(
+            minimal_module(tmp_path), tmp_path / "x.vsav", [{"slot": "99", "map": "Main Map", "x": 1, "y": 1}]
+        )

@@ -1,0 +1,123 @@
+"""The position YAML format: manifest and inline units, breaches, errors naming file and place."""
+
+from __future__ import annotations
+
+import pytest
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.referee.position import BreachState, parse_position, read_yaml
+
+MANIFEST = {"axis-21pz-5-1": {"side": "axis", "type": "armor", "formation": "21 PZ", "steps": 3}}
+
+EXAMPLE = """\
+game: gazala-rg
+turn: May 29
+units:
+  - {id: axis-21pz-5-1, hex: "1621"}
+  - {id: x1, side: axis, type: armor, formation: 21 PZ, hex: "1321", steps: 3}
+  - {id: b1, side: allied, type: infantry, formation: 3 Ind, hex: "1520", markers: [out-of-supply]}
+  - {id: r1, side: allied, type: infantry, box: June 3-4}
+breaches: [{hexside: "1217/1316", state: breached}]
+activations: {21 PZ: 2}
+"""
+
+
+def test_issue_example_loads(tmp_path, rg_map):
+    f = tmp_path / "p.yaml"
+    f.write_text(EXAMPLE)
+    p = parse_position(read_yaml(f), labels=rg_map.grid, manifest=MANIFEST, file=f)
+    assert p.turn == "May 29" and [u.id for u in p.units] == ["axis-21pz-5-1", "x1", "b1", "r1"]
+    u = p.unit("axis-21pz-5-1")
+    assert (u.side, u.type, u.formation, u.steps, rg_map.label(u.hex)) == ("axis", "armor", "21 PZ", 3, "1621")
+    assert p.unit("b1").markers == {"out-of-supply"} and p.unit("r1").box == "June 3-4"
+    assert p.breaches[0].state is BreachState.BREACHED and rg_map.grid.hexside_label(p.breaches[0].hexside) == "1217/1316"
+    assert p.activations == {"21 PZ": 2}
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"units": []}, "missing 'game'"),
+        ({"game": "gazala-rg"}, "missing 'units'"),
+        ({"game": "gazala-rg", "units": [{"id": "nope", "hex": "0101"}]}, "not in the manifest"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "side": "allied", "hex": "0101"}]}, "disagrees"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1"}]}, "exactly one of hex/box"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "01x4"}]}, "units[0]"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101", "markers": ["drunk"]}]}, "markers"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101"}] * 2}, "duplicate"),
+        ({"game": "gazala-rg", "units": [], "breaches": [{"hexside": "0101/0303"}]}, "not adjacent"),
+        ({"game": "gazala-rg", "units": [], "breaches": [{"hexside": "0101/0102", "state": "x"}]}, "breach state"),
+        ({"game": "gazala-rg", "units": [], "colour": "red"}, "unknown key"),
+    ],
+)
+def test_bad_positions_name_file_and_place(rg_map, data, words):
+    with pytest.raises(GazalaError) as exc:
+        parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml")
+    assert words in str(exc.value) and str(exc.value).startswith("pos.yaml")
+
+
+def test_bad_yaml_names_the_line(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("game: gazala-rg\nunits: [\n")
+    with pytest.raises(GazalaError, match=r"bad.yaml:line \d"):
+        read_yaml(f)
+
+
+def test_manifest_units_and_step_counters(rg_map):
+    from gazala_tools.counters import load_manifest
+    from gazala_tools.referee.position import unit_specs
+
+    specs = unit_specs(load_manifest("gazala-rg"))
+    data = {"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "1621"},
+                                           {"id": "axis-21pz-5-2-s2", "hex": "1521"},
+                                           {"id": "allied-69inf-5-ey", "hex": "0101"}]}
+    p = parse_position(data, labels=rg_map.grid, manifest=specs)
+    a, b, c = p.units
+    assert (a.id, a.steps, a.formation, a.type) == ("axis-21pz-5-1", 3, "21 PZ", "armor")
+    assert (b.id, b.steps) == ("axis-21pz-5-2", 2)
+    assert c.restricted and c.formation == "69 Inf"
+    with pytest.raises(GazalaError, match="bad steps"):
+        parse_position({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "1621", "steps": 4}]},
+                       labels=rg_map.grid, manifest=specs)
+
+
+def test_position_yaml_round_trips(rg_map):
+    import yaml
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gazala_tools.referee.position import MARKERS, position_to_data
+
+    hexes = [rg_map.label(h) for h in rg_map.hexes()]
+    sides = ["1217/1316", "1216/1315", "0817/0916"]
+    unit = st.fixed_dictionaries({
+        "side": st.sampled_from(["axis", "allied"]),
+        "type": st.sampled_from(["armor", "infantry", "anti-tank"]),
+        "formation": st.sampled_from(["", "21 PZ", "3 Ind"]),
+        "where": st.one_of(st.sampled_from(hexes).map(lambda h: ("hex", h)),
+                           st.sampled_from(["June 3-4", "reinforcements"]).map(lambda b: ("box", b))),
+        "steps": st.integers(1, 3),
+        "markers": st.lists(st.sampled_from(MARKERS), unique=True, max_size=2),
+    })
+
+    @settings(max_examples=40, deadline=None)
+    @given(units=st.lists(unit, max_size=6), turn=st.sampled_from([None, "May 29", "June 1-2"]),
+           breaches=st.lists(st.tuples(st.sampled_from(sides), st.sampled_from(["breached", "under-construction"]),
+                                       st.booleans()), max_size=2))
+    def run(units, turn, breaches):
+        data = {"game": "gazala-rg", "units": []}
+        if turn:
+            data["turn"] = turn
+        for i, u in enumerate(units):
+            d = {"id": f"u{i}", "side": u["side"], "type": u["type"], u["where"][0]: u["where"][1],
+                 "steps": u["steps"], "markers": u["markers"]}
+            if u["formation"]:
+                d["formation"] = u["formation"]
+            data["units"].append(d)
+        data["breaches"] = [{"hexside": s, "state": st_, "through": th} for s, st_, th in breaches]
+        p = parse_position(data, labels=rg_map.grid)
+        again = parse_position(yaml.safe_load(yaml.safe_dump(position_to_data(p, labels=rg_map.grid))),
+                               labels=rg_map.grid)
+        assert again == p
+
+    run()

@@ -1,0 +1,45 @@
+"""RG 16.0 VP phase and 17.0 scenario VP for fortified hexes."""
+
+from __future__ import annotations
+
+from refhelp import check
+
+NORTH = ["1001", "1101", "1201", "1301"]
+
+
+def test_16_0_four_in_supply_units_on_the_north_edge_score(rg_map):
+    r = check(rg_map, [(f"a{h}", "axis", "armor", h) for h in NORTH])
+    assert r.vp["north_edge"] == {"units": [f"a{h}" for h in NORTH], "scored": True}
+    assert r.vp["axis_vp_phase"] == 1
+    assert [f.rule for f in r.findings if f.severity.value == "info"] == ["16.0"]
+
+
+def test_16_0_out_of_supply_units_do_not_count(rg_map):
+    units = [(f"a{h}", "axis", "armor", h) for h in NORTH[:3]] + [("x", "axis", "armor", NORTH[3], "", ["out-of-supply"])]
+    r = check(rg_map, units)
+    assert r.vp["north_edge"]["scored"] is False and r.vp["axis_vp_phase"] == 0
+
+
+def test_16_0_three_units_on_the_north_edge_do_not_score(rg_map):
+    r = check(rg_map, [(f"a{h}", "axis", "armor", h) for h in NORTH[:3]] + [("b", "axis", "armor", "1302")])
+    assert r.vp["axis_vp_phase"] == 0
+
+
+def test_16_0_an_axis_unit_in_2803(rg_map):
+    r = check(rg_map, [("a", "axis", "infantry", "2803")])
+    assert r.vp["2803"] == {"units": ["a"], "scored": True} and r.vp["axis_vp_phase"] == 1
+    assert check(rg_map, [("b", "allied", "infantry", "2803")]).vp["axis_vp_phase"] == 0
+
+
+def test_16_0_both_axis_vp_in_one_turn(rg_map):
+    r = check(rg_map, [(f"a{h}", "axis", "armor", h) for h in NORTH] + [("z", "axis", "armor", "2803")])
+    assert r.vp["axis_vp_phase"] == 2
+
+
+def test_17_0_allied_vp_for_occupied_fortified_hexes(rg_map):
+    r = check(rg_map, [("ff", "allied", "infantry", "1118"), ("gd", "allied", "infantry", "1504"),
+                       ("ax", "axis", "armor", "2705")])
+    assert r.vp["fortified"] == {"1118": "allied", "1504": "allied", "2705": "axis"}
+    assert r.vp["allied_scenario_one"] == 2  # one VP per hex
+    assert r.vp["allied_campaign"] == 3 + 2  # 3 for Bir Hacheim hexes, 2 for 1504/1605/2705
+    assert [f.hexes for f in r.by_rule("17.0")] == [("1118", "1504")]

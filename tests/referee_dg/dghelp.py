@@ -1,0 +1,71 @@
+"""Small DG maps and positions written as data.
+
+``make_map(fragment)`` is a 29 x 34 desert map numbered as DG (CCRR, north on the left) with only
+the features a test names; ``pos(map, rows)`` builds a position from ``(id, side, type, hex-or-box)``
+rows; ``ring(map, label)`` lists a hex's six neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gazala_tools.mapdata import load_map_text
+from gazala_tools.mapdata.model import GameMap
+from gazala_tools.referee.engine import Referee
+from gazala_tools.referee.position import Position
+from gazala_tools.referee.report import Report
+from gazala_tools.rules.dg import CauldronDG, load_position
+
+BASE = """\
+game: cauldron-dg
+title: DG referee test map
+provenance: test data
+grid:
+  orientation: flat
+  numbering: dg
+  columns: [1, 29]
+  rows: [1, 34]
+  north: left
+  pixels: {dx: 54.56, dy: 63.0, x0: 50, y0: 75, board_width: 1700, board_height: 2200}
+terrain:
+  default: desert
+  types:
+    desert: {}
+    sea: {impassable: true}
+"""
+
+
+def make_map(fragment: str = "") -> GameMap:
+    return load_map_text(BASE + fragment, "dg-test-map.yaml")
+
+
+def ring(game_map: GameMap, label: str) -> list[str]:
+    return sorted(game_map.label(n) for n in game_map.hex(label).neighbours() if n in game_map.grid)
+
+
+def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: str | None = None,
+        game: str = "cauldron-dg", rules: Any = None, **extra: Any) -> Position:
+    units: list[dict[str, Any]] = []
+    for uid, side, type_, where in rows:
+        u: dict[str, Any] = {"id": uid, "side": side, "type": type_}
+        u["hex" if where.isdigit() else "box"] = where
+        units.append(u)
+    data: dict[str, Any] = {"game": game, "units": units, **extra}
+    if turn is not None:
+        data["turn"] = turn
+    return load_position(rules or CauldronDG(game_map), data)
+
+
+def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:
+    return Referee(CauldronDG(game_map)).check(pos(game_map, rows, **kw))
+
+
+def rules_of(report: Report, severity: str | None = None) -> list[str]:
+    return [f.rule for f in report.findings if severity is None or f.severity.value == severity]
+
+
+def victory(report: Report) -> Mapping[str, Any]:
+    v = report.vp["victory"]
+    assert isinstance(v, Mapping)
+    return v

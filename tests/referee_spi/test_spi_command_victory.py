@@ -1,0 +1,144 @@
+"""SPI 17.0 Allied command control and 18.0 victory points, on positions given as data."""
+
+from __future__ import annotations
+
+import pytest
+from spihelp import ROAD, check, make_map, pos
+
+from gazala_tools.referee.api import manifest_specs
+from gazala_tools.referee.engine import Referee
+from gazala_tools.referee.findings import Severity
+from gazala_tools.rules.dg import check_with_before, load_position
+from gazala_tools.rules.spi import CauldronSPI, level_of_victory, unit_vp
+
+# --- 17.0 command control ------------------------------------------------------------------------
+START = [("g", "axis", "armor", "1010"), ("at3", "allied", "infantry", "1013"), ("at4", "allied", "infantry", "1014"),
+         ("far", "allied", "infantry", "2020")]
+
+
+def test_17_0_turn_1_only_units_within_three_hexes_or_attacked_may_move(open_map):
+    r = check(open_map, START, turn=1, attacked=["far"])
+    f = r.by_rule("17.0")
+    assert len(f) == 1 and set(f[0].units) == {"at3", "far"}
+
+
+def test_17_0_not_after_game_turn_1(open_map):
+    assert not check(open_map, START, turn=2).by_rule("17.0")
+
+
+def moved(open_map, turn, moves, **extra):
+    rules = CauldronSPI(open_map)
+    before = pos(open_map, START, turn=turn, rules=rules)
+    after = pos(open_map, [(i, s, t, moves.get(i, h)) for i, s, t, h in START], turn=turn, rules=rules, **extra)
+    return [f for f in check_with_before(rules, after, before).by_rule("17.0") if f.severity is Severity.ERROR]
+
+
+def test_17_0_two_positions_a_unit_four_hexes_away_may_not_move(open_map):
+    errors = moved(open_map, 1, {"at3": "1114", "at4": "1115"})
+    assert [f.units for f in errors] == [("at4",)] and errors[0].hexes == ("1014", "1115")
+
+
+def test_17_0_an_attacked_unit_may_move(open_map):
+    assert not moved(open_map, 1, {"far": "2021"}, attacked=["far"])
+    assert moved(open_map, 1, {"far": "2021"})
+    assert not moved(open_map, 2, {"far": "2021"})
+
+
+# --- 18.0 victory points -------------------------------------------------------------------------
+
+
+def test_18_11_unit_value_is_attack_plus_defence():
+    assert unit_vp("adm", (4, 5, 15)) == 9  # the rule's own example
+
+
+def test_18_11_artillery_value_is_barrage_fpf_defence():
+    assert unit_vp("art", (4, 2, 3, 6)) == 9
+
+
+@pytest.mark.parametrize(
+    ("axis", "allied", "level"),
+    [(136, 100, "Axis Decisive"), (35, 0, "Axis Substantive"), (21, 0, "Axis Substantive"), (20, 0, "Axis Marginal"),
+     (5, 0, "Axis Marginal"), (4, 0, "Draw"), (0, 0, "Draw"), (0, 9, "Draw"), (0, 10, "Allied Marginal"),
+     (0, 25, "Allied Marginal"), (100, 126, "Allied Substantive"), (0, 40, "Allied Substantive"),
+     (0, 41, "Allied Decisive")],
+)
+def test_18_4_levels_of_victory(axis, allied, level):
+    assert level_of_victory(axis, allied) == level
+
+
+def test_18_12_eliminating_an_axis_4_5_15_gives_the_allies_nine(open_map):
+    r = check(open_map, [("x", "axis", "armor 4-5-15", "eliminated")])
+    assert r.vp["allied"] == 9 + 100  # and Tobruk: no Axis control (18.22)
+
+
+def test_18_12_values_from_the_counter_manifest(open_map):
+    rules = CauldronSPI(open_map)
+    data = {"game": "cauldron-spi", "units": [{"id": "axis-15pz-8-1", "box": "eliminated"}]}
+    position = load_position(rules, data, manifest=manifest_specs("cauldron-spi"))
+    assert Referee(rules).check(position).vp["allied"] == 9 + 100  # a 4-5-15 in the manifest
+
+
+def test_18_11_unknown_strength_is_reported(open_map):
+    r = check(open_map, [("x", "axis", "armor", "eliminated")])
+    assert r.by_rule("18.11") and r.vp["allied"] == 100
+
+
+def test_18_11_values_given_in_the_position(open_map):
+    assert check(open_map, [("x", "axis", "armor", "eliminated")], values={"x": 7}).vp["allied"] == 107
+
+
+NEAR_TOBRUK = ROAD.replace('"1020"]', '"1020", "0920", "0820", "0720", "0620", "0619", "0618", "0617", "0616", '
+                                        '"0615", "0614", "0613", "0612", "0611", "0610", "0609"]')
+
+
+def test_18_21_axis_in_tobruk_with_a_supply_path_scores_100():
+    r = check(make_map(NEAR_TOBRUK), [("g", "axis", "armor", "0608")], turn=20)
+    assert r.vp["tobruk"] == "axis" and r.vp["axis"] == 100 and r.by_rule("18.23")
+
+
+def test_18_22_axis_in_tobruk_without_a_supply_path_gives_the_allies_100(open_map):
+    r = check(open_map, [("g", "axis", "armor", "0608")], turn=20)
+    assert r.vp["tobruk"] == "allied" and r.vp["allied"] == 100 and r.vp["axis"] == 0
+
+
+def test_18_21_last_through_an_empty_tobruk():
+    near = make_map(NEAR_TOBRUK)
+    assert check(near, [], tobruk="axis").vp["tobruk"] == "axis"
+    assert check(near, [], tobruk="allied").vp["tobruk"] == "allied"
+    assert check(near, []).vp["tobruk"] == "allied"
+
+
+def test_18_31_exited_allied_units_score_their_value(open_map):
+    r = check(open_map, [("b", "allied", "armor 5-4-15", "exited")])
+    assert r.vp["exited"] == 9 and r.vp["allied"] == 109
+
+
+def test_18_32_reinforcements_must_stay_a_full_game_turn(open_map):
+    rows = [("b", "allied", "armor 5-4-15", "exited")]
+    early = check(open_map, rows, arrived={"b": 6}, exited={"b": 7})
+    assert early.vp["exited"] == 0 and [f.rule for f in early.errors()] == ["18.32"]
+    assert check(open_map, rows, arrived={"b": 6}, exited={"b": 8}).vp["exited"] == 9
+
+
+def test_18_33_no_vp_for_exited_axis_units(open_map):
+    r = check(open_map, [("g", "axis", "armor 4-5-15", "exited")])
+    assert r.vp["axis"] == 0 and r.by_rule("18.33")
+
+
+def test_18_4_level_reported(open_map):
+    r = check(open_map, [("x", "axis", "armor 4-5-15", "eliminated")])
+    assert r.vp["level"] == "Allied Decisive" and r.by_rule("18.4")
+
+
+def test_18_11_strength_codes_in_type_or_id(open_map):
+    from gazala_tools.referee.position import Unit
+    from gazala_tools.rules.dg import printed_values
+
+    def vp(uid: str, type_: str) -> int | None:
+        got = printed_values(Unit(id=uid, side="axis", type=type_), "cauldron-spi")
+        return unit_vp(*got) if got is not None else None
+
+    assert vp("de-01-1-2-12", "infantry") == 3  # the last three numbers of the id
+    assert vp("x", "armor 4-5-15") == 9
+    assert vp("x", "artillery 4-2-3-6") == 9  # barrage + FPF + defence
+    assert vp("x", "armor") is None
