@@ -68,7 +68,11 @@ class ManifestError(GazalaError):
     """A counter manifest that does not follow the format."""
 
 
-class _LineLoader(yaml.SafeLoader):
+#: libyaml's C loader when PyYAML was built with it (several times faster), else the Python one
+_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_SafeBase):  # type: ignore[valid-type,misc]
     """A safe loader that records the line of every mapping under ``__line__``."""
 
 

@@ -199,7 +199,7 @@ def calibrate(
     chosen = close[0][2]
     others = [f for f in fits if f[2] is not chosen]
     ambiguous = len(close) > 1 and close[1][1] - close[0][1] < 0.05
-    alternatives = tuple(
+    alternatives: tuple[dict[str, object], ...] = tuple(
         {
             "sideways": f[2].geometry.sideways,
             "h_off": f[2].numbering.h_off,

@@ -82,9 +82,13 @@ def parse_colour(value: Any, *, file: str | Path = "", place: str = "") -> RGB:
                 return (int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16))
             except ValueError:
                 pass
-    elif isinstance(value, Sequence) and len(value) == 3 and all(isinstance(c, int) for c in value):
-        if all(0 <= c <= 255 for c in value):
-            return (int(value[0]), int(value[1]), int(value[2]))
+    elif (
+        isinstance(value, Sequence)
+        and len(value) == 3
+        and all(isinstance(c, int) for c in value)
+        and all(0 <= c <= 255 for c in value)
+    ):
+        return (int(value[0]), int(value[1]), int(value[2]))
     raise GazalaError(f"bad colour {value!r}", file=file, place=place, expected='"#rrggbb" or [r, g, b]')
 
 

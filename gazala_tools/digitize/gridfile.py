@@ -94,8 +94,8 @@ def spec_for(
         numbering,
         columns=(min(cols), max(cols)),
         rows=rows,
-        max_rows=kw["max_rows"] if (numbering.v_descend or numbering.h_descend) else 0,  # type: ignore[arg-type]
-        max_columns=kw["max_columns"] if (numbering.v_descend or numbering.h_descend) else 0,  # type: ignore[arg-type]
+        max_rows=int(kw["max_rows"]) if (numbering.v_descend or numbering.h_descend) else 0,
+        max_columns=int(kw["max_columns"]) if (numbering.v_descend or numbering.h_descend) else 0,
     )
     geo = HexGridGeometry(
         dx=geometry.dx, dy=geometry.dy, x0=geometry.x0, y0=geometry.y0, sideways=sideways, numbering=numbering

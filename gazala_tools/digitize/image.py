@@ -1,9 +1,9 @@
 """Reading scans: a documented pixel cap instead of Pillow's warning, grey levels, tiles.
 
 Pillow refuses images above ``Image.MAX_IMAGE_PIXELS`` only with a warning (and errors at twice
-that). Scans of big maps are large but not that large: we set one cap, :data:`MAX_PIXELS`
-(250 megapixels, e.g. a 34 x 22 inch map at 600 dpi is 269 Mpx... so 600 dpi scans of the biggest
-maps need ``--max-pixels``), check the size from the header *before* decoding, and raise a
+that). We set one documented cap instead, :data:`MAX_PIXELS` = 250 megapixels (about 750 MB as
+RGB: a 22 x 17 inch map at 600 dpi is 135 Mpx; a 34 x 22 inch map at 600 dpi, 269 Mpx, needs
+``--max-pixels``), check the size from the header *before* decoding, and raise a
 :class:`~gazala_tools.errors.GazalaError` naming the file, its size and the cap.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from gazala_tools.errors import GazalaError
 
@@ -38,7 +38,7 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
                 img = Image.open(p)
             except FileNotFoundError:
                 raise GazalaError("no such image", file=p) from None
-            except (OSError, Image.UnidentifiedImageError) as exc:
+            except (OSError, UnidentifiedImageError) as exc:
                 raise GazalaError(f"cannot read image ({exc})", file=p, expected="a PNG, JPEG or TIFF scan") from None
             w, h = img.size
             if w * h > max_pixels:
@@ -78,7 +78,8 @@ def downsample(arr: FloatImage, factor: int) -> FloatImage:
         return arr
     h, w = arr.shape[0] // factor * factor, arr.shape[1] // factor * factor
     a = arr[:h, :w]
-    return a.reshape(h // factor, factor, w // factor, factor).mean(axis=(1, 3)).astype(np.float32)
+    out: FloatImage = a.reshape(h // factor, factor, w // factor, factor).mean(axis=(1, 3)).astype(np.float32)
+    return out
 
 
 def factor_for(shape: tuple[int, ...], max_side: int) -> int:

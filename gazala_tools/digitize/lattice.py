@@ -153,15 +153,15 @@ def _subpixel_peak(a: NDArray[np.floating], y: int, x: int) -> tuple[float, floa
     h, w = a.shape
     dy = dx = 0.0
     if 0 < y < h - 1:
-        l, c, r = float(a[y - 1, x]), float(a[y, x]), float(a[y + 1, x])
-        den = l - 2 * c + r
+        lo, c, hi = float(a[y - 1, x]), float(a[y, x]), float(a[y + 1, x])
+        den = lo - 2 * c + hi
         if den < 0:
-            dy = max(-0.5, min(0.5, 0.5 * (l - r) / den))
+            dy = max(-0.5, min(0.5, 0.5 * (lo - hi) / den))
     if 0 < x < w - 1:
-        l, c, r = float(a[y, x - 1]), float(a[y, x]), float(a[y, x + 1])
-        den = l - 2 * c + r
+        lo, c, hi = float(a[y, x - 1]), float(a[y, x]), float(a[y, x + 1])
+        den = lo - 2 * c + hi
         if den < 0:
-            dx = max(-0.5, min(0.5, 0.5 * (l - r) / den))
+            dx = max(-0.5, min(0.5, 0.5 * (lo - hi) / den))
     return y + dy, x + dx
 
 
@@ -271,10 +271,10 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
             weights.append(float(np.hypot(*v)))
     explained = 0.0
     if len(rows) >= 3:
-        a = np.array(rows, dtype=np.float64)
-        p = np.array(pts)
+        design = np.array(rows, dtype=np.float64)
+        found = np.array(pts)
         wts = np.sqrt(np.array(weights))
-        sol, *_ = np.linalg.lstsq(a * wts[:, None], p * wts[:, None], rcond=None)
+        sol, *_ = np.linalg.lstsq(design * wts[:, None], found * wts[:, None], rcond=None)
         b1, b2 = sol[0], sol[1]
         explained = len(rows)
     share = sum(1 for v, p in peaks[:20] if _is_lattice(p, b1, b2)) / min(20, len(peaks))
@@ -349,8 +349,8 @@ def readings(b1: Vec, b2: Vec, *, max_angle: float = 8.0) -> list[Reading]:
                 if (u_hat[0] if not sideways else u_hat[1]) < 0:
                     u_hat = -u_hat
                 # half-offset test: a completing basis vector W sits half a step along V
-                g, k, l = _ext_gcd(i, j)
-                w = -l * b1 + k * b2  # det([i j],[ -l k]) = i*k + j*l = 1
+                _g, k, m = _ext_gcd(i, j)
+                w = -m * b1 + k * b2  # det([i j], [-m k]) = i*k + j*m = 1
                 e = float(w @ v_hat) / dy
                 frac = e - math.floor(e)
                 if abs(frac - 0.5) > 0.12:
@@ -482,7 +482,7 @@ def line_edges(e: FloatImage, reading: Reading) -> FloatImage:
 
 
 def hexagon_kernel(reading: Reading, sigma: float) -> NDArray[np.float64]:
-    r = int(math.ceil(max(reading.dx * 2 / 3, reading.dy / 2, reading.dx, reading.dy) * 0.75 + 3 * sigma))
+    r = math.ceil(max(reading.dx * 2 / 3, reading.dy / 2, reading.dx, reading.dy) * 0.75 + 3 * sigma)
     ys, xs = np.mgrid[-r : r + 1, -r : r + 1]
     q = np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float64)
     d = _dist_to_segments(q, _segments(reading)).reshape(xs.shape)
@@ -545,8 +545,8 @@ def fit_centres(
         m = np.stack([u, v], axis=1)
         corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], dtype=np.float64) - o
         cr_f = np.linalg.solve(m, corners.T).T
-        cmin, cmax = int(math.floor(cr_f[:, 0].min())) - 1, int(math.ceil(cr_f[:, 0].max())) + 1
-        rmin, rmax = int(math.floor(cr_f[:, 1].min())) - 2, int(math.ceil(cr_f[:, 1].max())) + 2
+        cmin, cmax = math.floor(cr_f[:, 0].min()) - 1, math.ceil(cr_f[:, 0].max()) + 1
+        rmin, rmax = math.floor(cr_f[:, 1].min()) - 2, math.ceil(cr_f[:, 1].max()) + 2
         cc, rr = np.meshgrid(np.arange(cmin, cmax + 1), np.arange(rmin, rmax + 1), indexing="ij")
         cr = np.stack([cc.ravel(), rr.ravel()], axis=1)
         a = _design(cr)
@@ -595,13 +595,13 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array)."""
     say = progress or (lambda _msg: None)
     grey = to_grey(image)  # type: ignore[arg-type]
-    full_h, full_w = grey.shape
+    _full_h, _full_w = grey.shape
     # stage 1 at low resolution
     f1 = factor_for(grey.shape, AUTOCORR_SIDE)
     say("edges")
     e1 = edge_image(downsample(grey, f1), sigma=1.0)
     say("periodicity")
-    b1, b2, share = lattice_basis(e1, min_period=5.0)
+    b1, b2, _share = lattice_basis(e1, min_period=5.0)
     b1, b2 = b1 * f1, b2 * f1
     cands = readings(b1, b2)
     if not cands:

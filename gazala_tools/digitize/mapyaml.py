@@ -72,4 +72,4 @@ def map_document(spec: GridSpec, sections: dict[str, Any], *, title: str) -> dic
 
 
 def _hex(c: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % c
+    return "#{:02x}{:02x}{:02x}".format(*c)

@@ -11,12 +11,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PIL import Image
+
 from gazala_tools.grid import raw_to_hex
-from gazala_tools.hexes import Hex
+from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.numbering import SCHEMES, Numbering
 from gazala_tools.render.board import BoardScene, Path, SideFeature, draw_scene, grid_bounds, terrain_colour
 from gazala_tools.vassal.grid import HexGridGeometry
-from PIL import Image
 
 DEFAULT_KINDS: tuple[str, ...] = ("clear", "rough", "town", "sea", "ridge")
 
@@ -58,7 +59,7 @@ def synthetic_board(
         prev = [terrain[n] for n in h.neighbours() if n in terrain]
         terrain[h] = rng.choice(prev) if prev and rng.random() < 0.5 else rng.choices(list(kinds), w)[0]
     labels = {h: numbering.name(*_raw(geo, h), sideways=sideways) for h in hexes}
-    sides: dict = {}
+    sides: dict[Hexside, tuple[SideFeature, ...]] = {}
     paths: tuple[Path, ...] = ()
     if features:
         pool = list(hexes)
@@ -70,7 +71,7 @@ def synthetic_board(
                 sides[h.side(h.direction_to(n))] = (SideFeature(kind, up=h),)  # type: ignore[arg-type]
         a, b = rng.choice(pool), rng.choice(pool)
         paths = (Path("road", tuple(a.line_to(b))),)
-    x_min, y_min, x_max, y_max = grid_bounds(geo, hexes)
+    _x_min, _y_min, x_max, y_max = grid_bounds(geo, hexes)
     size = (math.ceil(x_max) + margin, math.ceil(y_max) + margin)
     scene = BoardScene(
         geometry=geo, size=size, hexes=hexes, labels=labels, terrain=terrain, sides=sides, paths=paths

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -199,10 +200,8 @@ def grid_bounds(geometry: HexGridGeometry, hexes: Iterable[Hex]) -> tuple[float,
 
 
 def hex_size(geometry: HexGridGeometry) -> float:
-    """The distance between neighbouring hex centres across a side (the font scale)."""
-    return min(geometry.dy, geometry.dx * 2 / math.sqrt(3)) if not geometry.sideways else min(
-        geometry.dy, geometry.dx * 2 / math.sqrt(3)
-    )
+    """About the distance between neighbouring hex centres (the scale of fonts and lines)."""
+    return min(geometry.dy, geometry.dx * 2 / math.sqrt(3))
 
 
 @functools.lru_cache(maxsize=64)
@@ -238,7 +237,7 @@ def _draw_dotted(
 def _draw_dashed(
     draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], colour: RGB, width: int, dash: float
 ) -> None:
-    for a, b in zip(pts, pts[1:], strict=False):
+    for a, b in itertools.pairwise(pts):
         length = math.dist(a, b)
         if length == 0:
             continue
@@ -497,7 +496,7 @@ def scene_from_map(
     places = tuple(Place(p.name, p.hex, p.kind) for p in game_map.places if p.hexes)
     width = max(1, round(pixels.board_width * factor))
     height = max(1, round(pixels.board_height * factor))
-    x_min, y_min, x_max, y_max = grid_bounds(geo, hexes)
+    _x_min, _y_min, x_max, y_max = grid_bounds(geo, hexes)
     if x_max > width or y_max > height:
         log.warning(
             "%s: the grid (to %.0f x %.0f px) overflows the board (%d x %d px); the image is enlarged",

@@ -53,45 +53,28 @@ def polygon_contains(xs: Sequence[int], ys: Sequence[int], x: float, y: float) -
     if not (x >= bx and y >= by and x < bx + bw and y < by + bh):
         return False
     hits = 0
-    lastx, lasty = xs[-1], ys[-1]
     for i in range(n):
-        curx, cury = xs[i], ys[i]
+        lastx, lasty, curx, cury = xs[i - 1], ys[i - 1], xs[i], ys[i]
         if cury == lasty:
-            lastx, lasty = curx, cury
             continue
         if curx < lastx:
             if x >= lastx:
-                lastx, lasty = curx, cury
                 continue
             leftx = curx
         else:
             if x >= curx:
-                lastx, lasty = curx, cury
                 continue
             leftx = lastx
         if cury < lasty:
             if y < cury or y >= lasty:
-                lastx, lasty = curx, cury
                 continue
-            if x < leftx:
-                hits += 1
-                lastx, lasty = curx, cury
-                continue
-            test1 = x - curx
-            test2 = y - cury
+            test1, test2 = x - curx, y - cury
         else:
             if y < lasty or y >= cury:
-                lastx, lasty = curx, cury
                 continue
-            if x < leftx:
-                hits += 1
-                lastx, lasty = curx, cury
-                continue
-            test1 = x - lastx
-            test2 = y - lasty
-        if test1 < (test2 / (lasty - cury) * (lastx - curx)):  # IEEE double, Java's order
+            test1, test2 = x - lastx, y - lasty
+        if x < leftx or test1 < (test2 / (lasty - cury) * (lastx - curx)):  # IEEE double, Java's order
             hits += 1
-        lastx, lasty = curx, cury
     return (hits & 1) != 0
 
 

@@ -99,7 +99,7 @@ def test_cli_classify_and_overlay(scan: Path, flat_board: SyntheticBoard, tmp_pa
     legend.write_text(
         yaml.safe_dump(
             {
-                "terrain": {k: "#%02x%02x%02x" % c for k, c in legend_for(DEFAULT_KINDS).items()},
+                "terrain": {k: "#{:02x}{:02x}{:02x}".format(*c) for k, c in legend_for(DEFAULT_KINDS).items()},
                 "default": "clear",
                 "hexsides": {"minefield": "#cc1818", "escarpment": "#6e461e"},
             }

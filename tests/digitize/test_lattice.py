@@ -104,7 +104,7 @@ def test_one_reference_fixes_numbering_and_parity(board: str, h_off: int, reques
 
 
 def test_blank_image_is_a_clear_error() -> None:
-    with pytest.raises(GazalaError, match="periodic|direction|hex"):
+    with pytest.raises(GazalaError, match=r"periodic|direction|hex"):
         detect_grid(Image.new("RGB", (400, 300), (240, 230, 200)))
 
 

@@ -62,6 +62,12 @@ PLACEMENTS = [
 ]
 
 
+def _our_placements(vmod: Path) -> list[Placement]:
+    """PLACEMENTS as our writer's input: the module's palette pieces at the raw (unsnapped) points."""
+    slots = {s.gpid: s for s in module_pieces(vmod)}
+    return [Placement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS]
+
+
 def test_saves_the_engine_writes_equal_the_engine_reading(vassal_engine: Any, template_vmod: Path, tmp_path: Path) -> None:
     out = tmp_path / "engine.vsav"
     vassal_engine.write_save(template_vmod, out, PLACEMENTS)
@@ -73,11 +79,7 @@ def test_saves_the_engine_writes_equal_the_engine_reading(vassal_engine: Any, te
 
 
 def test_a_save_we_write_loads_with_exactly_our_pieces(vassal_engine: Any, template_vmod: Path, tmp_path: Path) -> None:
-    slots = {s.gpid: s for s in module_pieces(template_vmod)}
-    placements = [
-        Placement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS
-    ]
-    tree = new_save_tree(placements, setup_stack=True, first_id=7100000)
+    tree = new_save_tree(_our_placements(template_vmod), setup_stack=True, first_id=7100000)
     out = tmp_path / "ours.vsav"
     write_new_save(out, tree, module_name="Hex-n-Counters Template", vassal_version="3.6.0")
     result = vassal_engine.read_save(template_vmod, out)
@@ -92,11 +94,7 @@ def test_4_8_a_vlog_loads_at_its_start_position_equal_to_ours_without_replay(
 ) -> None:
     from gazala_tools.vassal.saves.commands import Log, MoveFields, MovePiece
 
-    slots = {s.gpid: s for s in module_pieces(template_vmod)}
-    placements = [
-        Placement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS
-    ]
-    tree = new_save_tree(placements, setup_stack=True, first_id=7100000)
+    tree = new_save_tree(_our_placements(template_vmod), setup_stack=True, first_id=7100000)
     tree.items.append(Log(MovePiece(MoveFields("7000001", "Main Map", 400, 400, None, "Main Map", 200, 300, "7100000", "u"))))
     out = tmp_path / "ours.vlog"
     write_new_save(out, tree, module_name="Hex-n-Counters Template", vassal_version="3.6.0")

@@ -6,6 +6,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.saves import read_save
@@ -155,3 +157,27 @@ def test_insert_change_piece_in_a_copy_flips_a_layer(ragnarok_save: Path, tmp_pa
     after = read_save(tmp_path / "flip.vsav").position.pieces[odin.id]
     assert after.properties["Flip_Active"] == "true"
     assert (after.map, after.x, after.y, after.stack) == (odin.map, odin.x, odin.y, odin.stack)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["Main Map", "Other map", "m;x"]), st.integers(-50, 5000), st.integers(-50, 5000)),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(["vcsk", "plain", "xz", "vobs"]),
+)
+def test_written_placements_read_back_exactly(spots: list[tuple[str, int, int]], encoding: str) -> None:
+    import tempfile
+
+    placements = [Placement(T, S, m, x, y) for m, x, y in spots + spots[:2]]  # some share a point
+    tree = new_save_tree(placements, first_id=1000)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "p.vsav"
+        write_new_save(out, tree, module_name="M", encoding=encoding)
+        pos = read_save(out).position
+    got = sorted((p.map, p.x, p.y) for p in pos.pieces.values())
+    assert got == sorted((p.map, p.x, p.y) for p in placements)
+    for p in pos.pieces.values():
+        assert p.stack is not None and p.properties["UniqueID"] == p.id
