@@ -38,13 +38,15 @@ def rg_position(game_map: GameMap, n: int = 150, seed: int = 7) -> Position:
     return Position(game="gazala-rg", units=tuple(units), turn="June 1-2", breaches=breaches)
 
 
-def synthetic_map(columns: int = 400, rows: int = 250, seed: int = 3) -> GameMap:
+def synthetic_map_text(columns: int = 400, rows: int = 250, seed: int = 3, more: str = "") -> str:
+    """Map YAML of a ``columns`` x ``rows`` clear map with 300 random minefield boxes; ``more``: further
+    sections (paths, places, zones)."""
     rng = random.Random(seed)
     boxes = []
     for k in range(300):
         c, r = rng.randrange(2, columns), rng.randrange(2, rows)
         boxes.append(f'  - {{name: m{k}, kind: minefield, owner: allied, source: bench, hexes: ["{c:03d}.{r:03d}"]}}')
-    text = f"""game: synthetic
+    return f"""game: synthetic
 provenance: benchmark
 grid:
   orientation: flat
@@ -56,8 +58,11 @@ terrain:
   default: clear
   types: {{clear: {{}}}}
 boxes:
-""" + "\n".join(boxes) + "\n"
-    return load_map_text(text, "synthetic.yaml")
+""" + "\n".join(boxes) + "\n" + more
+
+
+def synthetic_map(columns: int = 400, rows: int = 250, seed: int = 3) -> GameMap:
+    return load_map_text(synthetic_map_text(columns, rows, seed), "synthetic.yaml")
 
 
 def synthetic_position(game_map: GameMap, n: int = 5000, seed: int = 5) -> Position:

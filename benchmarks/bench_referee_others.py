@@ -14,16 +14,18 @@ import time
 from functools import partial
 from pathlib import Path
 
+from benchmarks.bench_referee import synthetic_map_text
 from benchmarks.common import Result, best_of
 from gazala_tools.counters import load_manifest
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata import load_map, load_map_text
 from gazala_tools.mapdata.model import GameMap
+from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.position import Position, Unit, read_yaml
 from gazala_tools.referee.search import BlockCost, multi_source_search
 from gazala_tools.rules.bg import BatalhaDeGazala
-from gazala_tools.rules.dg import TOBRUK, TOBRUK_AIRFIELD, CauldronDG, load_position
+from gazala_tools.rules.dg import TOBRUK, TOBRUK_AIRFIELD, CauldronDG
 from gazala_tools.rules.spi import AXIS, CauldronSPI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,29 +38,13 @@ def label(c: int, r: int) -> str:
 
 def synthetic_map(seed: int = 3) -> GameMap:
     """400 x 250 desert (100,000 hexes) with 20 west-east roads, 300 minefield hexes, BG places."""
-    rng = random.Random(seed)
-    boxes = [f'  - {{name: m{k}, kind: minefield, owner: allied, source: bench, hexes: ["{label(rng.randrange(2, COLUMNS), rng.randrange(2, ROWS))}"]}}'
-             for k in range(300)]
     roads = [f'  - {{name: r{k}, kind: road, source: bench, hexes: [{", ".join(chr(34) + label(c, r) + chr(34) for c in range(1, COLUMNS // 2))}]}}'
              for k, r in enumerate(range(6, ROWS, 12))]
     places = "\n".join(f'  - {{name: "{n}", source: bench, hexes: ["{label(c, r)}"]}}' for n, c, r in (
         ("Tobruk", 350, 20), ("Bir Hacheim", 200, 230), ("El Adem", 360, 120), ("Knightsbridge", 260, 120),
         ("Belhamed", 400, 125)))
     entries = ", ".join(f'"{label(1, r)}"' for r in (6, 18))
-    text = f"""game: synthetic
-provenance: benchmark
-grid:
-  orientation: flat
-  numbering: {{hLeading: "2", vLeading: "2", sep: "."}}
-  columns: [1, {COLUMNS}]
-  rows: [1, {ROWS}]
-  pixels: {{dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 25000, board_height: 18100}}
-terrain:
-  default: clear
-  types: {{clear: {{}}}}
-boxes:
-{chr(10).join(boxes)}
-paths:
+    more = f"""paths:
 {chr(10).join(roads)}
 places:
 {places}
@@ -67,7 +53,7 @@ zones:
   - {{name: axis-supply-entries, source: bench, edges: [W]}}
   - {{name: allied-supply, source: bench, edges: [E]}}
 """
-    return load_map_text(text, "synthetic.yaml")
+    return load_map_text(synthetic_map_text(COLUMNS, ROWS, seed, more), "synthetic.yaml")
 
 
 class SyntheticDG(CauldronDG):
@@ -114,7 +100,7 @@ def dg_worst_position(game_map: GameMap, n: int = 5000, seed: int = 9) -> Positi
 def real_positions() -> dict[str, tuple[RulesPlugin, Position]]:
     """The DG 19.0 set-up on DG, the same units on SPI (game-turn 8), 54 BG units on BG."""
     dg_rules = CauldronDG(load_map("cauldron-dg"))
-    dg = load_position(dg_rules, read_yaml(ROOT / "tests/referee_dg/setup_19_0.yaml"))
+    dg = position_from_data(dg_rules, read_yaml(ROOT / "tests/referee_dg/setup_19_0.yaml"))
     spi_rules = CauldronSPI(load_map("cauldron-spi"))
     spi = Position(game="cauldron-spi", units=dg.units, turn="8")
     bg_map = load_map("batalha")

@@ -27,6 +27,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     chk.add_argument("input", help="a .vsav/.vlog save or a position .yaml")
     _common(chk)
+    chk.add_argument("--before", metavar="SAVE_OR_YAML",
+                     help="an earlier save / position YAML of the same game (read with the same --game, --module, "
+                     "--mapping, --turn): also check the rules about what moved in between (DG 17.0, SPI 17.0)")
     chk.add_argument("-o", "--output", help="write the report here (PNG needs it; default stdout)")
     chk.add_argument("--fix", action="store_true", help="with -o NEW.vsav: write a copy with the supply markers fixed")
     chk.set_defaults(func=_check)
@@ -80,8 +83,9 @@ def _check(args: argparse.Namespace) -> int:
     if fmt == "png" and not args.output:
         raise GazalaError("PNG output needs -o FILE.png")
     if args.output:
-        refuse_overwrite(args.output, [args.input])
-    checked = check_file(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+        refuse_overwrite(args.output, [args.input, *([args.before] if args.before else [])])
+    checked = check_file(args.input, before=args.before, game=args.game, turn=args.turn, module=args.module,
+                         mapping=args.mapping)
     if args.fix:
         from gazala_tools.referee.saves import fix_save
 

@@ -85,6 +85,10 @@ class Nationality:
     box_color: str = "#ffffff"  #: fill of the unit-symbol frame
 
 
+#: back-face states that are the unit's reduced step (flip to take a loss): DG depleted, BG reduced
+REDUCED_BACKS: Final = ("reduced", "depleted")
+
+
 @dataclass(frozen=True)
 class Counter:
     """One physical die-cut counter."""
@@ -111,6 +115,22 @@ class Counter:
     value_style: str = "rg"  #: "rg" (hard soft move, colour-coded) or "adm" (attack-defence-move)
     size_mm: float = 12.7  #: nominal counter size
     game: str = ""
+
+    @property
+    def reduced_back(self) -> bool:
+        """A one-step counter whose back is its reduced side (DG depleted, BG reduced)."""
+        return self.steps == 1 and self.back.state in REDUCED_BACKS
+
+    @property
+    def unit_steps(self) -> int:
+        """Steps of the unit as play counts them: a reduced back makes a one-counter unit of two
+        steps (full 2, reduced 1), as the module's Step layer and the referee have it."""
+        return 2 if self.reduced_back else self.steps
+
+    @property
+    def counter_step(self) -> int:
+        """Which step this counter shows at full strength (its front), in :attr:`unit_steps` terms."""
+        return 2 if self.reduced_back else self.step
 
     def face(self, side: str) -> Face:
         if side == "front":

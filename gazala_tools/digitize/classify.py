@@ -36,6 +36,7 @@ import numpy as np
 import yaml
 from numpy.typing import NDArray
 
+from gazala_tools.digitize.image import tiles
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
@@ -147,11 +148,17 @@ def classify_hexes(
     min_share: float = 0.55,
     max_distance: float = 60.0,
     batch: int = 2048,
+    tile: int = 2048,
     progress: Progress | None = None,
 ) -> list[HexResult]:
-    """Classify every hex of ``hexes`` whose centre is on the image (others are skipped)."""
+    """Classify every hex of ``hexes`` whose centre is on the image (others are skipped).
+
+    Works tile by tile (``tile`` pixels a side, overlapping by the sampling reach), in batches of
+    ``batch`` hexes, so the working set stays small on large scans. Results keep ``hexes``' order.
+    """
     h, w = rgb.shape[:2]
     offs = sample_offsets(geometry, radius)
+    reach = int(np.abs(offs).max()) + 1
     names = legend.names()
     palette = []
     owner = []
@@ -164,43 +171,47 @@ def classify_hexes(
     pal_sq = (pal**2).sum(axis=1)
     centres = np.array([geometry.hex_center(hx) for hx in hexes], dtype=np.int64).reshape(-1, 2)
     on = (centres[:, 0] >= 0) & (centres[:, 0] < w) & (centres[:, 1] >= 0) & (centres[:, 1] < h)
-    idx_on = np.nonzero(on)[0]
-    out: list[HexResult] = []
-    flat = rgb.reshape(-1, 3)
-    for start in range(0, len(idx_on), batch):
-        sel = idx_on[start : start + batch]
-        xs = np.clip(centres[sel, 0][:, None] + offs[None, :, 0], 0, w - 1)
-        ys = np.clip(centres[sel, 1][:, None] + offs[None, :, 1], 0, h - 1)
-        px = flat[(ys * w + xs).ravel()].astype(np.float32)  # (n*k, 3)
-        d2 = (px**2).sum(axis=1)[:, None] - 2 * px @ pal.T + pal_sq[None, :]
-        nearest = pal_owner[np.argmin(d2, axis=1)].reshape(len(sel), -1)
-        k = nearest.shape[1]
-        counts = np.zeros((len(sel), len(names)), dtype=np.int64)
-        rows = np.repeat(np.arange(len(sel)), k)
-        np.add.at(counts, (rows, nearest.ravel()), 1)
-        win = np.argmax(counts, axis=1)
-        share = counts[np.arange(len(sel)), win] / k
-        pxr = px.reshape(len(sel), k, 3)
-        med_all = np.median(pxr, axis=1)
-        for j, gi in enumerate(sel):
-            voters = pxr[j][nearest[j] == win[j]]
-            med = np.median(voters, axis=0) if len(voters) else med_all[j]
-            cand = np.array(legend.terrain[names[win[j]]], dtype=np.float32)
-            dist = float(np.min(np.hypot.reduce(cand - med, axis=1))) if len(cand) else 0.0
-            unsure = bool(share[j] < min_share or dist > max_distance)
-            out.append(
-                HexResult(
+    found: dict[int, HexResult] = {}
+    for ys_t, xs_t in tiles(h, w, tile=tile):
+        core = on & (centres[:, 0] >= xs_t.start) & (centres[:, 0] < xs_t.stop)
+        core &= (centres[:, 1] >= ys_t.start) & (centres[:, 1] < ys_t.stop)
+        idx = np.nonzero(core)[0]
+        if len(idx) == 0:
+            continue
+        y0, y1 = max(0, ys_t.start - reach), min(h, ys_t.stop + reach)
+        x0, x1 = max(0, xs_t.start - reach), min(w, xs_t.stop + reach)
+        sub = np.ascontiguousarray(rgb[y0:y1, x0:x1]).reshape(-1, 3)
+        sw, sh = x1 - x0, y1 - y0
+        for start in range(0, len(idx), batch):
+            sel = idx[start : start + batch]
+            xs = np.clip(centres[sel, 0][:, None] + offs[None, :, 0], 0, w - 1) - x0
+            ys = np.clip(centres[sel, 1][:, None] + offs[None, :, 1], 0, h - 1) - y0
+            px = sub[(np.clip(ys, 0, sh - 1) * sw + np.clip(xs, 0, sw - 1)).ravel()].astype(np.float32)
+            d2 = (px**2).sum(axis=1)[:, None] - 2 * px @ pal.T + pal_sq[None, :]
+            nearest = pal_owner[np.argmin(d2, axis=1)].reshape(len(sel), -1)
+            k = nearest.shape[1]
+            counts = np.zeros((len(sel), len(names)), dtype=np.int64)
+            np.add.at(counts, (np.repeat(np.arange(len(sel)), k), nearest.ravel()), 1)
+            win = np.argmax(counts, axis=1)
+            share = counts[np.arange(len(sel)), win] / k
+            pxr = px.reshape(len(sel), k, 3)
+            med_all = np.median(pxr, axis=1)
+            for j, gi in enumerate(sel):
+                voters = pxr[j][nearest[j] == win[j]]
+                med = np.median(voters, axis=0) if len(voters) else med_all[j]
+                cand = np.array(legend.terrain[names[win[j]]], dtype=np.float32)
+                dist = float(np.min(np.hypot.reduce(cand - med, axis=1)))
+                found[int(gi)] = HexResult(
                     hexes[gi],
                     names[win[j]],
                     float(share[j]),
                     dist,
-                    unsure,
+                    bool(share[j] < min_share or dist > max_distance),
                     (int(med_all[j][0]), int(med_all[j][1]), int(med_all[j][2])),
                 )
-            )
-        if progress is not None:
-            progress(len(sel))
-    return out
+            if progress is not None:
+                progress(len(sel))
+    return [found[i] for i in sorted(found)]
 
 
 def detect_hexsides(

@@ -34,7 +34,6 @@ from scipy import ndimage, signal
 from gazala_tools.digitize.image import FloatImage, downsample, factor_for, to_grey
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import hex_to_raw
-from gazala_tools.hexes import Orientation
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
 
@@ -46,7 +45,7 @@ Progress = Callable[[str], None]
 #: Working resolution of stage 1 (longest side, pixels).
 AUTOCORR_SIDE = 1400
 #: Stage 3 works at a resolution where a hex is about this many pixels high (never upsampled).
-FIT_HEX_PX = 56.0
+FIT_HEX_PX = 80.0
 #: Residual (pixels, per axis) above which hex centres count with L1 (Huber) rather than L2 weight.
 HUBER_PX = 0.5
 
@@ -126,7 +125,7 @@ def edge_image(grey: FloatImage, sigma: float = 1.0) -> FloatImage:
 def _autocorrelation(e: FloatImage, max_shift: int) -> FloatImage:
     h, w = e.shape
     z = e - e.mean()
-    fh, fw = signal_size(2 * h), signal_size(2 * w)
+    fh, fw = _fast_len(2 * h), _fast_len(2 * w)
     spec = np.fft.rfft2(z, s=(fh, fw))
     ac = np.fft.irfft2(spec * np.conj(spec), s=(fh, fw))
     ac = np.fft.fftshift(ac)
@@ -138,11 +137,7 @@ def _autocorrelation(e: FloatImage, max_shift: int) -> FloatImage:
     return out
 
 
-def signal_size(n: int) -> int:
-    return int(signal_size_fast(n))
-
-
-def signal_size_fast(n: int) -> int:
+def _fast_len(n: int) -> int:
     from scipy.fft import next_fast_len
 
     return int(next_fast_len(n, real=True))
@@ -166,14 +161,20 @@ def _subpixel_peak(a: NDArray[np.floating], y: int, x: int) -> tuple[float, floa
 
 
 def _peaks(ac: FloatImage, min_r: float, max_r: float, count: int = 40) -> list[tuple[float, Vec]]:
-    """Local maxima of the autocorrelation in a ring: (value, vector (x, y)) strongest first."""
+    """Local maxima of the autocorrelation in a ring, at least 30% of the strongest:
+    (value, vector (x, y)), shortest first (the lattice's basis is among the shortest)."""
     m = ac.shape[0] // 2
     mx = ndimage.maximum_filter(ac, size=5, mode="nearest")
     ys, xs = np.nonzero((ac == mx) & (ac > 0))
     r = np.hypot(ys - m, xs - m)
     keep = (r >= min_r) & (r <= max_r)
-    ys, xs = ys[keep], xs[keep]
-    order = np.argsort(-ac[ys, xs])[:count]
+    ys, xs, r = ys[keep], xs[keep], r[keep]
+    if len(ys) == 0:
+        return []
+    vals = ac[ys, xs]
+    keep = vals >= 0.3 * vals.max()
+    ys, xs, r = ys[keep], xs[keep], r[keep]
+    order = np.argsort(r, kind="stable")[:count]
     out: list[tuple[float, Vec]] = []
     for i in order:
         py, px = _subpixel_peak(ac, int(ys[i]), int(xs[i]))
@@ -205,7 +206,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     peaks = _peaks(ac, min_period, max_shift * 0.9, count=400)
     if len(peaks) < 2:
         raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
-    top = peaks[0][0]
+    top = max(v for v, _ in peaks)
     strong = [p for v, p in peaks if v >= 0.45 * top]
     if len(strong) < 2:
         strong = [p for _, p in peaks[:6]]
@@ -215,7 +216,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     for p in strong:
         if not any(np.hypot(*(p - q)) < 1.5 or np.hypot(*(p + q)) < 1.5 for q in distinct):
             distinct.append(p)
-        if len(distinct) >= 14:
+        if len(distinct) >= 24:
             break
     best: tuple[float, float, Vec, Vec] | None = None
     candidates: list[tuple[float, float, Vec, Vec]] = []
@@ -236,7 +237,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     top_mean = max(c[0] for c in candidates)
     # the finest lattice whose points are (nearly) all as strong as the best lattice's
     for c in sorted(candidates, key=lambda c: c[1]):
-        if c[0] >= 0.85 * top_mean:
+        if c[0] >= 0.7 * top_mean:
             best = c
             break
     assert best is not None
@@ -269,16 +270,14 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
             rows.append((i, j))
             pts.append(np.array([px - m, py - m]))
             weights.append(float(np.hypot(*v)))
-    explained = 0.0
     if len(rows) >= 3:
         design = np.array(rows, dtype=np.float64)
         found = np.array(pts)
         wts = np.sqrt(np.array(weights))
         sol, *_ = np.linalg.lstsq(design * wts[:, None], found * wts[:, None], rcond=None)
         b1, b2 = sol[0], sol[1]
-        explained = len(rows)
     share = sum(1 for v, p in peaks[:20] if _is_lattice(p, b1, b2)) / min(20, len(peaks))
-    log.debug("lattice basis %s %s from %d peaks (%.0f used), share %.2f", b1, b2, len(peaks), explained, share)
+    log.debug("lattice basis %s %s from %d peaks (%d refined), share %.2f", b1, b2, len(peaks), len(rows), share)
     return b1, b2, share
 
 
@@ -518,6 +517,18 @@ def _measure_centres(
     return out, strength
 
 
+def _surrounded(cr: NDArray[np.int64], found: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Which lattice hexes (c, r) have all six neighbours among the found ones."""
+    have = {(int(c), int(r)) for (c, r), f in zip(cr, found, strict=True) if f}
+    out = np.zeros(len(cr), dtype=bool)
+    for n, (c, r) in enumerate(cr):
+        c, r = int(c), int(r)
+        up = r - 1 if c % 2 == 0 else r  # the row of the upper neighbours in the next columns
+        ring = ((c, r - 1), (c, r + 1), (c - 1, up), (c - 1, up + 1), (c + 1, up), (c + 1, up + 1))
+        out[n] = all(x in have for x in ring)
+    return out
+
+
 def _design(cr: NDArray[np.int64]) -> NDArray[np.float64]:
     c = cr[:, 0].astype(np.float64)
     r = cr[:, 1].astype(np.float64) + (cr[:, 0] % 2) / 2.0
@@ -569,13 +580,17 @@ def fit_centres(
             if new.sum() < 6 or np.array_equal(new, sel):
                 break
             sel = new
-        # then least absolute deviations (IRLS): printed features biasing a minority of hexes
+        # Hexes on the rim of the found area are pulled outwards (nothing beyond them balances
+        # the kernel): fit only hexes whose six neighbours were all found, when there are enough.
+        inner = sel & _surrounded(cr, sel)
+        use = inner if inner.sum() >= 12 else sel
+        # then Huber-weighted least squares (IRLS): printed features biasing a minority of hexes
         # (escarpment hatching, symbols on one side) do not move the lattice
         for _ in range(8):
-            r_x = meas[sel] - a[sel] @ sol
+            r_x = meas[use] - a[use] @ sol
             wts = 1.0 / np.sqrt(np.maximum(np.abs(r_x), HUBER_PX))
             sol = np.stack(
-                [np.linalg.lstsq(a[sel] * wts[:, k : k + 1], meas[sel, k] * wts[:, k], rcond=None)[0] for k in (0, 1)],
+                [np.linalg.lstsq(a[use] * wts[:, k : k + 1], meas[use, k] * wts[:, k], rcond=None)[0] for k in (0, 1)],
                 axis=1,
             )
         res = np.hypot(*(meas - a @ sol).T)
@@ -594,12 +609,11 @@ def fit_centres(
 def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFit:
     """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array)."""
     say = progress or (lambda _msg: None)
-    grey = to_grey(image)  # type: ignore[arg-type]
-    _full_h, _full_w = grey.shape
+    grey_at = _reducer(image)
     # stage 1 at low resolution
-    f1 = factor_for(grey.shape, AUTOCORR_SIDE)
+    f1 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     say("edges")
-    e1 = edge_image(downsample(grey, f1), sigma=1.0)
+    e1 = edge_image(grey_at(f1), sigma=1.0)
     say("periodicity")
     b1, b2, _share = lattice_basis(e1, min_period=5.0)
     b1, b2 = b1 * f1, b2 * f1
@@ -613,7 +627,7 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     dmin = min(min(c.dx, c.dy) for c in cands)
     f3 = max(1, int(dmin / FIT_HEX_PX))
     say("orientation")
-    e3 = edge_image(downsample(grey, f3), sigma=1.0) if f3 != f1 else e1
+    e3 = edge_image(grey_at(f3), sigma=1.0) if f3 != f1 else e1
     scored: list[tuple[float, Reading, Vec]] = []
     for c in cands:
         cs = Reading(c.sideways, c.dx / f3, c.dy / f3, c.u_hat, c.v_hat, c.rotation)
@@ -666,6 +680,34 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     )
 
 
+class _reducer:
+    """Grey levels of a scan at 1/f resolution (block means; pixel j covers [f*j, f*j + f)).
+
+    A PIL image is kept as 8-bit grey and reduced by Pillow, so a large scan never exists as a
+    full-resolution float array.
+    """
+
+    def __init__(self, image: object) -> None:
+        from PIL import Image
+
+        if isinstance(image, Image.Image):
+            self._pil: Image.Image | None = image.convert("L")
+            self._arr: FloatImage | None = None
+            self.shape: tuple[int, int] = (self._pil.height, self._pil.width)
+        else:
+            self._pil = None
+            self._arr = to_grey(np.asarray(image))
+            self.shape = (int(self._arr.shape[0]), int(self._arr.shape[1]))
+
+    def __call__(self, f: int) -> FloatImage:
+        if self._pil is not None:
+            img = self._pil if f <= 1 else self._pil.reduce(f)
+            out: FloatImage = np.asarray(img, dtype=np.float32) / np.float32(255.0)
+            return out
+        assert self._arr is not None
+        return downsample(self._arr, f)
+
+
 def _first_hex(o: Vec, u: Vec, v: Vec, inliers: NDArray[np.int64]) -> tuple[float, float]:
     """The centre of the top hex of the first well-populated column of measured hexes."""
     cols, counts = np.unique(inliers[:, 0], return_counts=True)
@@ -716,7 +758,3 @@ def number_lattice(
         place="--ref",
         expected=f"a label of the numbering ({last})" if last else "a label of the numbering",
     )
-
-
-def orientation_of(fit: LatticeFit) -> Orientation:
-    return Orientation.POINTY if fit.sideways else Orientation.FLAT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,19 @@ def manifest_specs(game: str) -> dict[str, dict[str, Any]] | None:
         return None
 
 
+def position_from_data(
+    rules: RulesPlugin,
+    data: Mapping[str, Any],
+    *,
+    manifest: Mapping[str, object] | None = None,
+    file: str | Path | None = None,
+) -> Position:
+    """A position-YAML mapping read for ``rules``' game: the common keys and the keys the plugin
+    declares (``extra_keys`` / ``extra_hex_keys``, kept in ``Position.extra``); any other key is refused."""
+    return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
+                          extra_hex_keys=rules.extra_hex_keys, sides=rules.sides)
+
+
 def load_position(
     path: str | Path,
     *,
@@ -84,7 +98,7 @@ def load_position(
             raise GazalaError("no game given", file=p, expected="'game:' in the YAML or --game")
         data = {**data, "game": g}
         rules = rules_for_game(g)
-        pos = parse_position(data, labels=rules.map.grid, manifest=manifest_specs(g), file=p)
+        pos = position_from_data(rules, data, manifest=manifest_specs(g), file=p)
     else:
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:
@@ -94,7 +108,19 @@ def load_position(
     return pos, rules
 
 
-def check_file(path: str | Path, **kw: Any) -> Checked:
+def check_file(path: str | Path, *, before: str | Path | None = None, **kw: Any) -> Checked:
+    """Load and check one input; ``before``: an earlier save / position YAML of the same game, read
+    with the same options, for the rules about what happened in between (``RulesPlugin.compare``)."""
     position, rules = load_position(path, **kw)
-    report = Referee(rules).check(position)
+    earlier: Position | None = None
+    if before is not None:
+        bkw = dict(kw)
+        if bkw.get("game") is None and Path(before).suffix.lower() in SAVE_SUFFIXES:
+            bkw["game"] = rules.game  # a save does not name its game: the input's
+        earlier, before_rules = load_position(before, **bkw)
+        if earlier.game != position.game:
+            raise GazalaError(f"--before is a position of {earlier.game!r}", file=before,
+                              expected=f"a position of {position.game!r}, like the input")
+        rules = before_rules  # the same cached rules object
+    report = Referee(rules).check(position, before=earlier)
     return Checked(position, rules.map, rules, report)

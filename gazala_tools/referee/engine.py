@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Position, Unit, units_by_hex
-from gazala_tools.referee.report import LocReport, MarkerChange, Report, SupplyStatus
+from gazala_tools.referee.report import LocReport, MarkerChange, Report, ReportPath, SupplyStatus
 from gazala_tools.referee.search import Cost, SearchResult, Topology, multi_source_search
 from gazala_tools.referee.zoc import zoc_map
 
@@ -59,6 +59,11 @@ class RulesPlugin:
     game: ClassVar[str] = ""
     sides: ClassVar[tuple[str, str]] = ("axis", "allied")
     turns: ClassVar[tuple[str, ...]] = ()  #: the turn record, in order
+    #: the game's own top-level position-YAML keys, kept in ``Position.extra`` (unit-id lists,
+    #: mappings of unit ids / sides to scalars, or scalars) ...
+    extra_keys: ClassVar[frozenset[str]] = frozenset()
+    #: ... and those of them that are lists of hex labels (kept as a frozenset of hexes)
+    extra_hex_keys: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
@@ -102,6 +107,10 @@ class RulesPlugin:
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         return {}, []
 
+    def compare(self, before: Context, after: Context) -> Iterable[Finding]:
+        """Rules about what happened between two positions (``check(position, before=...)``)."""
+        return ()
+
 
 class Context:
     """One position on one map, with the lookups every check needs, computed once."""
@@ -120,6 +129,12 @@ class Context:
             for u in us:
                 self.hexes_of.setdefault(u.side, set()).add(h)
         self._zoc: dict[str, dict[Hex, list[str]]] = {}
+        #: lines the report draws (victory paths, recovery lines...): hooks add them with :meth:`add_path`
+        self.paths: list[ReportPath] = []
+
+    def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
+        """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
+        self.paths.append(ReportPath(kind, label, tuple(self.map.label(h) for h in hexes), side))
 
     def label(self, h: Hex) -> str:
         return self.map.label(h)
@@ -153,7 +168,9 @@ class Referee:
     def __init__(self, rules: RulesPlugin) -> None:
         self.rules = rules
 
-    def check(self, position: Position) -> Report:
+    def check(self, position: Position, before: Position | None = None) -> Report:
+        """Every finding of ``position``; with ``before`` (an earlier position of the same game) also
+        the plugin's two-position rules (:meth:`RulesPlugin.compare`)."""
         ctx = Context(self.rules, position)
         report = Report(game=position.game, turn=position.turn, source=position.source)
         findings: list[Finding] = []
@@ -174,6 +191,9 @@ class Referee:
         findings.extend(vp_findings)
         for check in self.rules.checks():
             findings.extend(check(ctx))
+        if before is not None:
+            findings.extend(self.rules.compare(Context(self.rules, before), ctx))
+        report.paths = list(ctx.paths)
         report.findings = sorted(findings, key=Finding.sort_key)
         report.zoc_hexes = {s: frozenset(ctx.zoc(s)) for s in self.rules.sides}
         report.label = self.rules.map.label

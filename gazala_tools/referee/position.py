@@ -19,6 +19,8 @@ Position YAML schema (``docs/referee.md`` has the full description)::
       - {hexside: "1217/1316", state: breached}           # or under-construction
       - {hexside: "1217/1316", state: breached, through: true}   # marker in the box: both sides
     activations: {21 PZ: 2}      # optional: times each formation was activated this turn (7.0)
+    # plus the top-level keys the game's rules plugin declares (``extra_keys``), e.g. DG
+    # ``losses: {axis: 2}``, SPI ``attacked: [ids]``, BG ``cleared: [hexes]``: kept in ``Position.extra``
 
 Manifest fields override nothing: an inline ``side``/``type``/... on a manifest unit must agree
 with the manifest or loading fails.
@@ -27,7 +29,7 @@ with the manifest or loading fails.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -41,6 +43,7 @@ ISOLATED = "isolated"
 DISRUPTED = "disrupted"
 USED = "used"
 MARKERS = (OUT_OF_SUPPLY, ISOLATED, DISRUPTED, USED)
+#: Counter back-face states that are the unit's reduced step (the unit has two steps).
 
 
 class BreachState(enum.Enum):
@@ -61,10 +64,16 @@ class Unit:
     steps: int = 1
     markers: frozenset[str] = frozenset()
     restricted: bool = False  #: printed with a bracketed movement allowance (RG 8.2)
+    full_steps: int = 0  #: the unit's steps at full strength (0: not known, e.g. an inline unit)
 
     @property
     def on_map(self) -> bool:
         return self.hex is not None
+
+    @property
+    def reduced(self) -> bool:
+        """Below full strength (a step lost; DG depleted / BG reduced side)."""
+        return self.steps < self.full_steps
 
     def has(self, marker: str) -> bool:
         return marker in self.markers
@@ -143,17 +152,23 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
     Keys are unit ids (``axis-21pz-5-1``: full strength) and step-counter ids
     (``axis-21pz-5-1-s2``: that step); values give ``unit_id``, side, type, formation, ``steps``
     (the unit's full steps), ``step`` (this counter's) and ``restricted``.
+
+    A one-step counter whose back is its reduced side (``Counter.reduced_back``: DG depleted, BG
+    reduced) is a unit of **two** steps, full strength 2 and reduced 1, as the module's Step layer
+    has it, so a save and a position YAML agree (``Counter.unit_steps``, one definition for both).
     """
     out: dict[str, dict[str, Any]] = {}
     for c in getattr(manifest, "units", ()):
         uid = getattr(c, "unit_id", "") or c.id
+        steps = c.unit_steps
+        step = c.counter_step
         spec = {
             "unit_id": uid,
             "side": c.side,
             "type": c.type,
             "formation": getattr(c, "formation", ""),
-            "steps": getattr(c, "steps", 1),
-            "step": getattr(c, "step", getattr(c, "steps", 1)),
+            "steps": steps,
+            "step": step,
             "restricted": bool(getattr(c, "restricted", False)),
         }
         out[c.id] = spec
@@ -162,7 +177,8 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
     return out
 
 
-_UNIT_KEYS = {"id", "side", "type", "formation", "hex", "box", "steps", "markers"}
+_UNIT_KEYS = {"id", "side", "type", "formation", "hex", "box", "steps", "full_steps", "markers"}
+_CORE_KEYS = ("game", "turn", "units", "breaches", "activations")
 
 
 def parse_position(
@@ -171,14 +187,25 @@ def parse_position(
     labels: Labels,
     manifest: Mapping[str, object] | None = None,
     file: str | Path | None = None,
+    extra_keys: Collection[str] = (),
+    extra_hex_keys: Collection[str] = (),
+    sides: Collection[str] = (),
 ) -> Position:
-    """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``."""
-    unknown = set(data) - {"game", "turn", "units", "breaches", "activations"}
+    """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
+
+    ``extra_keys``: the game's own top-level keys (its rules plugin declares them), kept in
+    :attr:`Position.extra` once checked: those in ``extra_hex_keys`` are lists of hex labels (kept
+    as a frozenset of hexes), the others lists of unit ids or mappings of unit ids / ``sides`` to
+    scalars, or scalars. Any other key is refused.
+    """
+    known = (*_CORE_KEYS, *sorted(set(extra_keys) - set(_CORE_KEYS)))
+    unknown = set(data) - set(known)
     if unknown:
         raise GazalaError(
             f"unknown key(s) {', '.join(sorted(map(str, unknown)))}",
             file=file,
-            expected="game, turn, units, breaches, activations",
+            place=", ".join(sorted(map(str, unknown))),
+            expected=f"{', '.join(known)} (game {data.get('game')!s})",
         )
     game = data.get("game")
     if not isinstance(game, str):
@@ -206,6 +233,13 @@ def parse_position(
         if not isinstance(acts, Mapping) or not all(isinstance(v, int) and v >= 0 for v in acts.values()):
             raise GazalaError("bad 'activations'", file=file, expected="a mapping formation -> count >= 0")
         activations = {str(k): int(v) for k, v in acts.items()}
+    extra: dict[str, Any] = {}
+    for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS)):
+        if key in extra_hex_keys:
+            extra[key] = _hex_list(key, data[key], labels, file)
+        else:
+            _check_extra(key, data[key], seen, sides, file)
+            extra[key] = data[key]
     return Position(
         game=game,
         units=tuple(units),
@@ -213,7 +247,45 @@ def parse_position(
         breaches=breaches,
         activations=activations,
         source=str(file) if file is not None else "",
+        extra=extra,
     )
+
+
+def _hex_list(key: str, value: object, labels: Labels, file: str | Path | None) -> frozenset[Hex]:
+    """An extra key's list of hex labels."""
+    if not isinstance(value, list):
+        raise GazalaError(f"{key}: not a list", file=file, place=key, expected='a list of hex labels like ["0608"]')
+    out: set[Hex] = set()
+    for i, label in enumerate(value):
+        try:
+            h = labels.parse(str(label))
+        except HexNameError as exc:
+            raise GazalaError(f"{key}: {exc.problem}", file=file, place=f"{key}[{i}]", expected=exc.expected) from None
+        if isinstance(labels, Container) and h not in labels:
+            raise GazalaError(f"{key}: {label!r} is off the map", file=file, place=f"{key}[{i}]",
+                              expected="a hex of the map")
+        out.add(h)
+    return frozenset(out)
+
+
+def _check_extra(key: str, value: object, ids: Collection[str], sides: Collection[str], file: str | Path | None) -> None:
+    """An extra key's value: unit ids, a mapping of unit ids / side names to scalars, or a scalar."""
+    if isinstance(value, list):
+        unknown = [v for v in value if v not in ids]
+        if unknown:
+            raise GazalaError(f"{key}: unknown unit id(s) {', '.join(map(str, unknown))}", file=file, place=key,
+                              expected="ids of units in 'units'")
+    elif isinstance(value, Mapping):
+        unknown = [k for k in value if k not in ids and k not in sides]
+        if unknown:
+            raise GazalaError(f"{key}: unknown key(s) {', '.join(map(str, unknown))}", file=file, place=key,
+                              expected=f"unit ids or {'/'.join(sides) or 'side names'}")
+        bad = [k for k, v in value.items() if not isinstance(v, str | int)]
+        if bad:
+            raise GazalaError(f"{key}: bad value for {', '.join(map(str, bad))}", file=file, place=key,
+                              expected="a number or a name")
+    elif not isinstance(value, str | int):
+        raise GazalaError(f"{key}: bad value {value!r}", file=file, place=key, expected="a list, mapping or scalar")
 
 
 def _parse_unit(
@@ -264,6 +336,12 @@ def _parse_unit(
     if not isinstance(markers, list) or any(m not in MARKERS for m in markers):
         raise GazalaError(f"unit {uid!r}: bad markers {markers!r}", file=file, place=place, expected=" / ".join(MARKERS))
     full = _spec_get(spec, "steps") if spec is not None else None
+    given_full = ru.get("full_steps")
+    if given_full is not None:
+        if not isinstance(given_full, int) or given_full < 1 or (isinstance(full, int) and given_full != full):
+            raise GazalaError(f"unit {uid!r}: bad full_steps {given_full!r}", file=file, place=place,
+                              expected=f"{full} (the manifest's)" if isinstance(full, int) else "an integer >= 1")
+        full = given_full
     steps = ru.get("steps")
     if steps is None:
         steps = _spec_get(spec, "step") if spec is not None else None
@@ -281,6 +359,7 @@ def _parse_unit(
         steps=steps,
         markers=frozenset(markers),
         restricted=bool(_spec_get(spec, "restricted")) if spec is not None else False,
+        full_steps=full if isinstance(full, int) else 0,
     )
 
 
@@ -326,6 +405,8 @@ def position_to_data(position: Position, *, labels: LabelWriter) -> dict[str, An
         else:
             d["box"] = u.box
         d["steps"] = u.steps
+        if u.full_steps and u.full_steps != u.steps:
+            d["full_steps"] = u.full_steps
         if u.markers:
             d["markers"] = sorted(u.markers)
         units.append(d)
@@ -341,4 +422,7 @@ def position_to_data(position: Position, *, labels: LabelWriter) -> dict[str, An
         ]
     if position.activations is not None:
         data["activations"] = dict(position.activations)
+    for key, value in position.extra.items():  # the game's extra keys; hex sets back to labels
+        is_hexes = isinstance(value, frozenset) and all(isinstance(h, Hex) for h in value)
+        data[key] = sorted(labels.label(h) for h in value) if is_hexes else value
     return data

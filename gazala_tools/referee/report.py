@@ -5,7 +5,8 @@ Plain data with a ``to_dict()`` that is the JSON format of ``gazala referee chec
     {"game", "turn", "findings": [{rule, severity, units, hexes, message}],
      "supply": {unit id: "in" | "out" | "isolated"},
      "loc": {"required", "traced", "action_lost", "paths": [{"via", "hexes", "units"}]} | null,
-     "vp": {...}, "markers": [{"unit", "add", "remove"}], "zoc": {side: [hex, ...]}}
+     "vp": {...}, "markers": [{"unit", "add", "remove"}],
+     "paths": [{"kind", "label", "side", "hexes"}], "zoc": {side: [hex, ...]}}
 """
 
 from __future__ import annotations
@@ -65,6 +66,23 @@ class LocReport:
         }
 
 
+@dataclass(frozen=True)
+class ReportPath:
+    """A named line of hexes the report shows (an LOC, a victory path, a recovery line...).
+
+    ``kind`` says what it is (``loc``, ``victory``, ``recovery``: renderers colour by kind),
+    ``label`` what to tell a reader, ``side`` whose it is ("" if nobody's).
+    """
+
+    kind: str
+    label: str
+    hexes: tuple[str, ...]
+    side: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "label": self.label, "side": self.side, "hexes": list(self.hexes)}
+
+
 @dataclass
 class Report:
     game: str
@@ -74,6 +92,7 @@ class Report:
     loc: LocReport | None = None
     vp: dict[str, object] = field(default_factory=dict)
     markers: list[MarkerChange] = field(default_factory=list)
+    paths: list[ReportPath] = field(default_factory=list)  #: lines to draw: LOCs and the plugin's paths
     zoc_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
     label: Callable[[Hex], str] | None = None
     source: str = ""
@@ -110,5 +129,6 @@ class Report:
             "loc": self.loc.to_dict() if self.loc is not None else None,
             "vp": self.vp,
             "markers": [m.to_dict() for m in self.markers],
+            "paths": [p.to_dict() for p in self.paths],
             "zoc": self.zoc,
         }

@@ -129,6 +129,7 @@ def position_from_pieces(
             steps=max(1, full - (level - 1)),
             markers=markers,
             restricted=bool((spec or {}).get("restricted")),
+            full_steps=full,
         ))
     return Position(game=rules.game, units=tuple(units), turn=turn, breaches=tuple(breaches), source=source)
 
@@ -229,6 +230,7 @@ def position_from_mapped_pieces(
             steps=int(spec.get("steps") or ms.get("step") or ms.get("steps") or 1),
             markers=frozenset(markers),
             restricted=bool(ms.get("restricted")),
+            full_steps=int(ms.get("steps") or 0),
         ))
         if not units[-1].side or not units[-1].type:
             raise GazalaError(f"piece {p.name!r} maps to {uid!r} without side/type", file=source,
@@ -308,7 +310,6 @@ def fix_save(path: Path, out: Path, *, markers: Iterable[Any]) -> int:
                if p.properties.get("Kind") == "unit" and p.map is not None}
     layer_of = {v: k for k, v in LAYER_MARKERS.items()}
     editor = SaveEditor(save.tree, file=str(path))
-    group, at = editor._end_save()
     changes: list[ChangePiece] = []
     for mc in markers:
         piece = by_unit.get(mc.unit)
@@ -324,8 +325,6 @@ def fix_save(path: Path, out: Path, *, markers: Iterable[Any]) -> int:
                 new[i] = _layer_state(old[i], want[name])
         if new != old:
             changes.append(ChangePiece(piece.id, join_chain(new), join_chain(old)))
-    group.items[at:at] = changes
-    editor._touch(group)
-    group.raw = None
+    editor.insert(changes)
     write_copy(out, save.container, save.tree, inputs=[path])
     return len(changes)

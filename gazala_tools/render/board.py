@@ -30,7 +30,7 @@ import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
@@ -38,6 +38,9 @@ from PIL.PngImagePlugin import PngInfo
 from gazala_tools.grid import corner_lattice, side_lattice
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.vassal.grid import HexGridGeometry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.mapdata.model import GameMap
 
 log = logging.getLogger(__name__)
 
@@ -420,17 +423,6 @@ def _draw_side_feature(
         draw.line([a, b], fill=colour, width=max(2, round(size / 14)))
 
 
-# --- the map model -> scene -------------------------------------------------------------------
-def _get(obj: Any, *names: str, default: Any = None) -> Any:
-    """First present attribute (or mapping key) among ``names``."""
-    for name in names:
-        if isinstance(obj, Mapping) and name in obj:
-            return obj[name]
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
 def png_info(geometry: HexGridGeometry, *, dpi: float | None = None) -> PngInfo:
     """PNG text chunks recording the VASSAL grid of an image (``vassal-hexgrid``: XML attributes)."""
     info = PngInfo()
@@ -463,7 +455,7 @@ OWNER_COLOURED_MINEFIELDS: frozenset[str] = frozenset({"cauldron-dg", "cauldron-
 
 
 def scene_from_map(
-    game_map: Any,
+    game_map: GameMap,
     *,
     dpi: float | None = None,
     turn_track: bool | Sequence[str] = False,
@@ -553,7 +545,7 @@ def _track_boxes(
 
 
 def render_board(
-    game_map: Any,
+    game_map: GameMap,
     *,
     dpi: float | None = None,
     show_numbers: bool = True,
@@ -575,8 +567,8 @@ def render_board(
     return img
 
 
-def board_geometry(game_map: Any, *, dpi: float | None = None) -> HexGridGeometry:
+def board_geometry(game_map: GameMap, *, dpi: float | None = None) -> HexGridGeometry:
     """The VASSAL grid of ``render_board(game_map, dpi=dpi)``'s image (with the map's numbering)."""
     native_dpi = float(getattr(game_map.pixels, "dpi", 0) or 100)
-    geometry: HexGridGeometry = game_map.geometry()
+    geometry = game_map.geometry()
     return scaled_geometry(geometry, 1.0 if dpi is None else float(dpi) / native_dpi)

@@ -2,7 +2,8 @@
 
 The picture is the board (:func:`gazala_tools.render.board.render_board`) with an overlay computed
 once as plain shapes (:func:`overlay`): units as small counters at their hex centres, Out of Supply
-(yellow ring, "O") and Isolated (red ring, "I") marks, LOC paths through hex centres, and every
+(yellow ring, "O") and Isolated (red ring, "I") marks, the report's paths (LOCs, victory paths,
+recovery lines: ``Report.paths``) as lines through hex centres coloured by kind, and every
 finding's hexes outlined in its severity's colour. :func:`render_png` paints the overlay with
 Pillow; :func:`render_html` writes one self-contained page whose SVG draws the same overlay over
 the board image (hover a hex outline for its finding), followed by the findings and supply tables.
@@ -38,6 +39,9 @@ SEVERITY_COLOURS: dict[Severity, RGB] = {
 SIDE_COLOURS: dict[str, RGB] = {"axis": (120, 124, 128), "allied": (176, 120, 64)}
 SUPPLY_COLOURS: dict[SupplyStatus, RGB] = {SupplyStatus.OUT: (250, 210, 0), SupplyStatus.ISOLATED: (220, 20, 20)}
 LOC_COLOUR: RGB = (0, 150, 60)
+#: colours of the report's paths by kind (:class:`~gazala_tools.referee.report.ReportPath`)
+PATH_COLOURS: dict[str, RGB] = {"loc": LOC_COLOUR, "victory": (150, 40, 190), "recovery": (0, 150, 170)}
+PATH_COLOUR: RGB = (60, 60, 60)  #: any other kind
 
 
 # --- text and JSON ------------------------------------------------------------------------------
@@ -62,6 +66,9 @@ def render_text(report: Report) -> str:
         lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
         for p in loc.paths:
             lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units)")
+    for path in report.paths:
+        if path.kind != "loc":
+            lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
         lines.append("VP: " + json.dumps(report.vp, sort_keys=True))
     return "\n".join(lines) + "\n"
@@ -91,6 +98,7 @@ class Line:
     points: tuple[tuple[float, float], ...]
     colour: RGB
     title: str
+    kind: str = "loc"
 
 
 @dataclass(frozen=True)
@@ -134,10 +142,11 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             title=f"{u.id} ({u.side} {u.type}, {u.formation}) {grid.label(u.hex)} supply {st.value}",
         ))
     lines: list[Line] = []
-    if report.loc is not None:
-        for p in report.loc.paths:
-            pts = tuple(exact_center(geo, grid.parse(lab)) for lab in p.hexes)
-            lines.append(Line(pts, LOC_COLOUR, f"LOC via {p.via} to {len(p.units)} units"))
+    for p in report.paths:  # LOCs, victory paths, recovery lines: one polyline through hex centres each
+        pts = tuple(exact_center(geo, grid.parse(lab)) for lab in p.hexes)
+        if len(pts) == 1:  # a path of one hex: a short stroke so that it shows
+            pts = (pts[0], (pts[0][0] + size * 0.3, pts[0][1]))
+        lines.append(Line(pts, PATH_COLOURS.get(p.kind, PATH_COLOUR), p.label, p.kind))
     img_w = round(game_map.pixels.board_width * dpi / (game_map.pixels.dpi or 100))
     img_h = round(game_map.pixels.board_height * dpi / (game_map.pixels.dpi or 100))
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines))
@@ -158,10 +167,10 @@ def paint(img: Image.Image, ov: Overlay) -> Image.Image:
     """Paint an overlay on a copy of ``img``."""
     out = img.copy()
     d = ImageDraw.Draw(out)
-    for line in ov.lines:
-        d.line([tuple(map(round, p)) for p in line.points], fill=line.colour, width=5, joint="curve")
     for o in ov.outlines:
         d.polygon([tuple(map(round, p)) for p in o.points], outline=o.colour, width=4)
+    for line in ov.lines:  # over the outlines: a path's hexes are often a finding's too
+        d.line([tuple(map(round, p)) for p in line.points], fill=line.colour, width=5, joint="curve")
     for c in ov.counters:
         x, y, s = c.centre[0], c.centre[1], c.size
         d.rectangle([x - s / 2, y - s / 2, x + s / 2, y + s / 2], fill=c.colour, outline=(0, 0, 0))
@@ -198,12 +207,12 @@ def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
     if background_png is not None:
         data = base64.b64encode(background_png).decode("ascii")
         parts.append(f'<image href="data:image/png;base64,{data}" x="0" y="0" width="{ov.width}" height="{ov.height}"/>')
-    for line in ov.lines:
-        parts.append(f'<polyline class="loc" points="{_pts(line.points)}" fill="none" stroke="{_rgb(line.colour)}" '
-                     f'stroke-width="5" stroke-linejoin="round"><title>{e(line.title)}</title></polyline>')
     for o in ov.outlines:
         parts.append(f'<polygon class="finding" points="{_pts(o.points)}" fill="{_rgb(o.colour)}" fill-opacity="0.12" '
                      f'stroke="{_rgb(o.colour)}" stroke-width="4"><title>{e(o.title)}</title></polygon>')
+    for line in ov.lines:  # over the outlines, as in the PNG
+        parts.append(f'<polyline class="path {e(line.kind)}" points="{_pts(line.points)}" fill="none" stroke="{_rgb(line.colour)}" '
+                     f'stroke-width="5" stroke-linejoin="round"><title>{e(line.title)}</title></polyline>')
     for c in ov.counters:
         x, y, s = c.centre[0], c.centre[1], c.size
         parts.append(f'<g class="unit"><title>{e(c.title)}</title>'
@@ -240,6 +249,11 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
                + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units)</li>" for p in report.loc.paths)
                + "</ul>")
+    other = [p for p in report.paths if p.kind != "loc"]
+    if other:
+        loc += ("<h2>Paths</h2><ul id='paths'>"
+                + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
+                + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Referee: {e(report.game)} {e(report.turn or '')}</title>

@@ -7,8 +7,11 @@ Map facts (``load_map("batalha")``, our own numbering, e.g. ``K14``): places ``T
 ``Bir Hacheim``, ``El Adem``, ``Knightsbridge``, ``Belhamed``; zone ``axis-road-entries`` (the two
 west-edge road hexes of 4.1; else the west-edge road hexes); minefield hexes; sea.
 
-Position extras: ``reduced: [unit ids]`` (units on their reduced side, 7.0); ``cleared: [hexes]``
-(minefield hexes with a cleared-minefield marker, 9.3).
+Reduced units (7.0) are those below full strength (``Unit.reduced``: steps 1 of 2, the reduced
+back of the counter, from a save's Step layer or ``steps: 1`` in a position YAML).
+Position extras: ``reduced: [unit ids]`` (a synonym: units on their reduced side, e.g. inline units
+whose full strength is not known); ``cleared: [hexes]`` (minefield hexes with a cleared-minefield
+marker, 9.3).
 """
 
 from __future__ import annotations
@@ -215,7 +218,7 @@ class BatalhaDeGazala(RulesPlugin):
         """7.0: an Allied reduced unit that stays disengaged and traces a line free of enemy zones to
         Belhamed or Tobruk flips back. Interpretation: the line is not movement, so armor does not
         ignore infantry zones here; enemy units and sea also cut it."""
-        reduced = set(ctx.position.extra.get("reduced") or ())
+        reduced = set(ctx.position.extra.get("reduced") or ()) | {u.id for u in ctx.units() if u.reduced}
         if not reduced:
             return
         zones = set(ctx.zoc(AXIS))
@@ -234,6 +237,7 @@ class BatalhaDeGazala(RulesPlugin):
                               hexes=(where,))
             elif u.hex in line:
                 path = [ctx.label(h) for h in line.path(u.hex)]
+                ctx.add_path("recovery", f"7.0 recovery line of {u.id}", line.path(u.hex), side=ALLIED)
                 yield Finding("7.0", Severity.WARNING,
                               f"{u.id} at {where} may recover (flip to full strength) if it stays disengaged: line "
                               + "-".join(path), units=(u.id,), hexes=tuple(path))

@@ -9,8 +9,9 @@ British / UK player). Hexes the rules name are data here (:data:`TOBRUK`, :data:
 the map (``load_map("cauldron-dg")``) gives the land/sea hexes and the minefield hexsides.
 
 The second half of this module holds small helpers the SPI and BG plugins share (integer game
-turns, position extras, eliminated units, path search with a reason when no path exists); they
-are game-agnostic and could move into :mod:`gazala_tools.referee` later.
+turns, eliminated units, path search with a reason when no path exists); they are game-agnostic
+and could move into :mod:`gazala_tools.referee` later. Position extras (``extra_keys``) and the
+two-position hook (``compare``) are the core's (``RulesPlugin``, ``parse_position``, ``Referee.check``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from gazala_tools.errors import GazalaError
@@ -28,15 +28,13 @@ from gazala_tools.mapdata.model import GameMap, HexsideKind
 from gazala_tools.referee.engine import (
     Check,
     Context,
-    Referee,
     RulesPlugin,
     check_enemy_share,
     check_on_map,
     check_stacking,
 )
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.position import Position, Unit, parse_position
-from gazala_tools.referee.report import Report
+from gazala_tools.referee.position import Unit
 from gazala_tools.referee.search import Cost, SearchResult, Topology, multi_source_search
 from gazala_tools.rules import register
 
@@ -261,6 +259,7 @@ class CauldronDG(RulesPlugin):
             if ans.path is not None:
                 findings.append(Finding("18.0", Severity.INFO, f"{goal}: " + "-".join(ans.labels(ctx)),
                                         hexes=tuple(ans.labels(ctx))))
+                ctx.add_path("victory", goal, ans.path, side=side)
             else:
                 findings.append(Finding("18.0", Severity.INFO, f"no {goal}: {ans.reason}",
                                         hexes=ctx.labels(ans.blockers)))
@@ -419,78 +418,6 @@ def frontier(topology: Topology, res: SearchResult) -> set[Hex]:
     """Hexes just outside the reached region (the ones that stopped the search)."""
     adj = topology.neighbours
     return {n for h in res.dist for n in adj[h] if n not in res.dist}
-
-
-# --- position extras ------------------------------------------------------------------------------
-def split_extras(data: Mapping[str, Any], keys: Iterable[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(core position data, the game's extra keys) of a position mapping."""
-    ks = set(keys)
-    return {k: v for k, v in data.items() if k not in ks}, {k: v for k, v in data.items() if k in ks}
-
-
-def load_position(
-    rules: RulesPlugin,
-    data: Mapping[str, Any],
-    *,
-    file: str | Path | None = None,
-    manifest: Mapping[str, object] | None = None,
-) -> Position:
-    """A position YAML mapping with the game's extra top-level keys (``rules.extra_keys``).
-
-    The core reader (:func:`~gazala_tools.referee.position.parse_position`) reads the common keys;
-    the extras land in ``Position.extra`` once validated: keys in ``rules.extra_hex_keys`` are lists
-    of hex labels (kept as :class:`~gazala_tools.hexes.Hex` values), the others name units or sides.
-    """
-    keys: frozenset[str] = getattr(rules, "extra_keys", frozenset())
-    hex_keys: frozenset[str] = getattr(rules, "extra_hex_keys", frozenset())
-    core, extras = split_extras(data, keys)
-    pos = parse_position(core, labels=rules.map.grid, manifest=manifest, file=file)
-    ids = {u.id for u in pos.units}
-    for key, value in extras.items():
-        if key in hex_keys:
-            extras[key] = hex_list(rules.map, key, value, file)
-        else:
-            check_extra(key, value, ids, file)
-    return dataclasses.replace(pos, extra={**pos.extra, **extras})
-
-
-def hex_list(game_map: GameMap, key: str, value: object, file: str | Path | None) -> frozenset[Hex]:
-    """A list of map hex labels."""
-    if not isinstance(value, list):
-        raise GazalaError(f"{key}: not a list", file=file, place=key, expected='a list of hex labels like ["K14"]')
-    out: set[Hex] = set()
-    for i, label in enumerate(value):
-        try:
-            out.add(game_map.hex(str(label)))
-        except GazalaError as exc:
-            raise GazalaError(f"{key}: {exc.problem}", file=file, place=f"{key}[{i}]", expected=exc.expected) from None
-    return frozenset(out)
-
-
-def check_extra(key: str, value: object, ids: set[str], file: str | Path | None) -> None:
-    """Extras are unit-id lists or mappings of unit ids / side names to scalars."""
-    if isinstance(value, list):
-        unknown = [v for v in value if v not in ids]
-        if unknown:
-            raise GazalaError(f"{key}: unknown unit id(s) {', '.join(map(str, unknown))}", file=file, place=key,
-                              expected="ids of units in 'units'")
-    elif isinstance(value, Mapping):
-        unknown = [k for k in value if k not in ids and k not in (AXIS, ALLIED)]
-        if unknown:
-            raise GazalaError(f"{key}: unknown key(s) {', '.join(map(str, unknown))}", file=file, place=key,
-                              expected="unit ids or axis/allied")
-    elif not isinstance(value, str | int):
-        raise GazalaError(f"{key}: bad value {value!r}", file=file, place=key, expected="a list, mapping or scalar")
-
-
-def check_with_before(rules: RulesPlugin, position: Position, before: Position | None = None) -> Report:
-    """The referee's report, plus the plugin's two-position checks (``compare``) when ``before`` is given."""
-    report = Referee(rules).check(position)
-    compare: Callable[[Context, Context], Iterable[Finding]] | None = getattr(rules, "compare", None)
-    if before is not None and compare is not None:
-        extra = list(compare(Context(rules, before), Context(rules, position)))
-        report.findings = sorted([*report.findings, *extra], key=Finding.sort_key)
-    return report
 
 
 _MANIFESTS: dict[str, dict[str, Any]] = {}

@@ -515,6 +515,7 @@ class GazalaRG(RulesPlugin):
                 tail = list(reversed(east.path(end)))
             hexes = [*reversed(west.path(entry)), m, *tail]
             paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine))))
+            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units", hexes, side=AXIS)
         return paths
 
     # --- 16.0 / 17.0 victory points ----------------------------------------------------------------

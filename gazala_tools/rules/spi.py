@@ -9,7 +9,8 @@ Map facts (``load_map("cauldron-spi")``, the DG map with SPI zones): roads and t
 on a road or trail), the east edge (zone ``allied-supply``, else the grid's east edge), Tobruk 0608,
 sea hexes and escarpment hexsides.
 
-Position extras (top-level keys of the position YAML, read by :func:`gazala_tools.rules.dg.load_position`):
+Position extras (top-level keys of the position YAML this plugin declares in ``extra_keys``; the core
+keeps them in ``Position.extra``):
 ``attacked: [unit ids]`` (17.0), ``exited: {unit id: game-turn}`` and ``arrived: {unit id: game-turn}``
 (18.3), ``values: {unit id: VP}`` (18.11, overrides the manifest), ``tobruk: axis|allied`` (the side
 last to pass through an empty Tobruk, 18.21).

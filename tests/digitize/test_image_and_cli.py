@@ -69,7 +69,7 @@ def test_cli_detect_grid_json_and_one_ref(scan: Path, flat_board: SyntheticBoard
     grid = tmp_path / "grid.yaml"
     code, out, _ = run(capsys, "digitize", "detect-grid", str(scan), "--ref", f"{label}={x},{y}", "--json", "-o", str(grid))
     data = json.loads(out)
-    assert abs(data["x0"] - g.x0) <= 1 and abs(data["y0"] - g.y0) <= 1
+    assert (data["x0"], data["y0"]) == (g.x0, g.y0)
     assert data["vassal"]["HexGrid"]["x0"] == str(data["x0"])
     assert yaml.safe_load(grid.read_text())["grid"]["pixels"]["x0"] == data["x0"]
 

@@ -42,6 +42,8 @@ def _raw(geo: HexGridGeometry, h):  # type: ignore[no-untyped-def]
         dict(dx=38.0, dy=64.0, x0=30, y0=40),  # narrow hexes, ratio 0.59
         dict(dx=50.0, dy=60.0, x0=40, y0=40, sideways=True),
         dict(dx=55.4, dy=64.0, x0=35, y0=52, sideways=True, columns=14, rows=20),
+        dict(dx=20.0, dy=23.0, x0=20, y0=20, columns=60, rows=45),  # small hexes, half-pixel offsets
+        dict(dx=300.0, dy=346.0, x0=220, y0=240, columns=22, rows=16),  # a 600 dpi scan (6740x5796 px)
     ],
 )
 def test_detect_grid_round_trip_within_half_a_pixel(kw: dict) -> None:
@@ -51,10 +53,9 @@ def test_detect_grid_round_trip_within_half_a_pixel(kw: dict) -> None:
     assert fit.sideways == g.sideways
     assert abs(fit.dx - g.dx) < 0.5 and abs(fit.dy - g.dy) < 0.5
     assert abs(fit.dx / g.dx - 1) < 0.002 and abs(fit.dy / g.dy - 1) < 0.002
-    # the game boards are held to 0.5 px (test_rendered_boards); random synthetic boards to 0.8 px
-    assert origin_error(fit, g) < 0.8
-    assert abs(fit.rotation) < 0.05
-    assert fit.confidence > 0.5
+    assert origin_error(fit, g) < 0.5
+    assert abs(fit.rotation) < 0.1
+    assert fit.confidence > 0.3
 
 
 DEGRADATIONS = {
@@ -97,7 +98,7 @@ def test_one_reference_fixes_numbering_and_parity(board: str, h_off: int, reques
         x, y = g.raw_center(*raw)
         geo, used = number_lattice(fit, SCHEMES["rg"], label, x + 3, y - 2)
         assert used == truth
-        assert abs(geo.x0 - g.x0) <= 1 and abs(geo.y0 - g.y0) <= 1
+        assert (geo.x0, geo.y0) == (g.x0, g.y0)
         # every hex centre VASSAL computes is within a pixel of the truth
         for c, r in ((0, 0), (10, 12), (15, 3)):
             assert math.dist(geo.raw_center(c, r), g.raw_center(c, r)) <= 1.5

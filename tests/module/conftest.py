@@ -20,6 +20,7 @@ from gazala_tools.vassal.module.spec import (
     ModuleSpec,
     PieceSpec,
     ScenarioSpec,
+    TrackSpec,
 )
 
 GAMES = ("gazala-rg", "cauldron-dg", "cauldron-spi", "batalha")
@@ -34,7 +35,7 @@ def _png(colour: str, size: int = 40) -> bytes:
 @pytest.fixture(scope="session")
 def small_spec() -> ModuleSpec:
     """Two units (one with three steps and used sides), markers, a breach marker, chits in cups,
-    a three-turn track and one set-up, on a small RG-numbered board."""
+    a three-turn track, a three-box VP track and one set-up, on a small RG-numbered board."""
     board = BoardSpec(
         "board.png", 400, 300,
         {"dx": "62.35", "dy": "72.0", "x0": "60", "y0": "90", "sideways": "false", "snapTo": "true",
@@ -58,6 +59,8 @@ def small_spec() -> ModuleSpec:
         ("c2.png", "#bbb"), ("mask.png", "#888"), ("status-disrupted.png", "red"), ("status-oos.png", "yellow"),
         ("status-isolated.png", "purple")]}
     images["images/board.png"] = _board_png(400, 300)
+    track = TrackSpec("VP Track", "VP", ("VP 0", "VP 1", "VP 2"), ("0", "1", "2"), columns=3)
+    images["images/" + track.image] = _board_png(track.width, track.height)
     return ModuleSpec(
         game="test",
         name="Gazala Test Module",
@@ -73,6 +76,7 @@ def small_spec() -> ModuleSpec:
                                 used=("allied-1ff-marine",)),),
         help_html="<html><body><h1>Test</h1></body></html>",
         images=images,
+        track=track,
         vassal_version="3.6.0",
     )
 

@@ -16,6 +16,8 @@ def test_build_writes_a_module_and_a_json_summary(tmp_path: Path, capsys: pytest
     assert main(["module", "build", "batalha", "-o", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["output"] == str(out) and summary["piece_slots"] > 50
+    assert summary["charts"][:2] == ["CRT", "Terrain"] and summary["track"] == {"map": "VP Track", "boxes": 20}
+    assert summary["setups"] == {"Set-up (11.1: units at named places)": 7}
     with zipfile.ZipFile(out) as zf:
         assert {"buildFile.xml", "moduledata", "images/board.png"} <= set(zf.namelist())
     assert out.stat().st_mode & 0o044 == 0o044  # readable by others: a module is meant to be shared

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -138,7 +139,7 @@ def test_rg_help_menu_has_the_module_help_and_the_rules_summary(game_module: Gam
         names = set(zf.namelist())
     assert "help/module.html" in names and "images/about.png" in names
     assert "2803" in rules and "June 13-14" in rules  # 16.0 VP hex, last turn
-    assert {c.name for c in result.spec.charts} == {"Axis order of battle", "Allied order of battle"}
+    assert {c.name for c in result.spec.charts} == {"Victory points", "Axis order of battle", "Allied order of battle"}
 
 
 @pytest.mark.parametrize(("game", "unit"), [("cauldron-dg", "axis-cr-hecker-1"), ("batalha", "allied-201g")])
@@ -165,3 +166,50 @@ def test_module_grid_is_the_one_gazala_grid_uses_for_the_game(game_module: GameM
     expected = layout_for_game(game).boards[0][0]
     assert (layout.name, board.name) == (MAIN_MAP, MAIN_BOARD)
     assert (board.width, board.height, board.grid) == (expected.width, expected.height, expected.grid)
+
+
+# --- VP tracks ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["gazala-rg", "cauldron-spi", "batalha", "cauldron-dg"])
+def test_vp_track_has_a_box_per_value_and_a_x1_and_x10_marker_per_side(game_module: GameModule, game: str) -> None:
+    spec: ModuleSpec = game_module(game)[1].spec
+    track = spec.track
+    assert track is not None
+    prefix = "Lost" if game == "cauldron-dg" else "VP"
+    assert track.boxes == tuple(f"{prefix} {i}" for i in range(20))
+    assert "images/" + track.image in spec.images
+    markers = [p for p in spec.pieces if p.properties.get("Track") == track.map_name]
+    scales = sorted((p.side, p.properties["TrackScale"]) for p in markers)
+    assert scales == [("Allied", "1"), ("Allied", "10"), ("Axis", "1"), ("Axis", "10")]
+    assert all(p.kind == "marker" and p.properties["MarkerType"] == p.type for p in markers)
+
+
+def test_16_0_rg_axis_vp_marker_is_the_manifest_one_and_its_back_adds_ten(rg: ModuleSpec) -> None:
+    vp = rg.piece("axis-vp")
+    assert len(vp.faces) == 2 and vp.faces[0] == "axis-vp-front.png"
+    assert vp.properties["Track"] == "VP Track" and vp.properties["TrackScale"] == "1"
+    assert vp.properties["TrackFlipBonus"] == "10"
+
+
+def test_18_0_spi_vp_markers_back_adds_a_hundred(game_module: GameModule) -> None:
+    spec: ModuleSpec = game_module("cauldron-spi")[1].spec
+    assert [spec.piece(f"{s}-vp").properties["TrackFlipBonus"] for s in ("axis", "allied")] == ["100", "100"]
+
+
+# --- BG set-up (11.1) ---------------------------------------------------------------------------
+def test_11_1_bg_setup_is_every_unit_the_rules_place_by_name(game_module: GameModule, shared_dir: Path) -> None:
+    from gazala_tools.vassal.module.games import BG_SETUP
+
+    text = (shared_dir / "seeds" / "001_8e2c3d1165a6b9a0.txt").read_text(encoding="utf-8")
+    block = text[text.index("11.1.1 – Colocação Inicial Aliada"):text.index("11.1.3 – Reforços Aliados")]
+    named = [(unit.strip(), place.strip()) for unit, place in re.findall(r"^- (.+?) – ([^;\n]+);", block, re.M)
+             if not place.startswith("Livre")]
+    assert [place.lower() for _u, place in named] == [place.lower() for _id, place, _src in BG_SETUP]
+    spec: ModuleSpec = game_module("batalha")[1].spec
+    units = _units(spec)
+    for (rule_unit, _place), (uid, _p, _src) in zip(named, BG_SETUP, strict=True):
+        # the rule's number (1ª, 150ª, 22ª, 7ª, 201ª, 1ª, 9º) is the number the counter is designated by
+        assert re.findall(r"^\d+", units[uid].properties["Designation"]) == re.findall(r"^\d+", rule_unit), uid
+    (scenario,) = spec.scenarios
+    game_map = load_map("batalha")
+    assert [(uid, label) for uid, label in scenario.placements] == [
+        (uid, game_map.label(game_map.place(place).hex)) for uid, place, _src in BG_SETUP]

@@ -6,11 +6,10 @@ import pytest
 from bghelp import check, column, make_map, pos
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.api import manifest_specs
+from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Context, Referee
 from gazala_tools.referee.findings import Severity
 from gazala_tools.rules.bg import BatalhaDeGazala
-from gazala_tools.rules.dg import load_position
 
 # --- 4.1.1 / 4.1.2 / terrain ---------------------------------------------------------------------
 
@@ -160,7 +159,7 @@ def test_11_2_nationality_from_the_counter_manifest(open_map):
     r = check(open_map, [])
     rules = BatalhaDeGazala(open_map)
     data = {"game": "batalha", "units": [{"id": "axis-15pz-8-pz", "box": "eliminated"}]}
-    p = load_position(rules, data, manifest=manifest_specs("batalha"))
+    p = position_from_data(rules, data, manifest=manifest_specs("batalha"))
     assert Referee(rules).check(p).vp["allied"] == r.vp["allied"] + 5
 
 

@@ -8,14 +8,16 @@ rows; ``ring(map, label)`` lists a hex's six neighbours.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
+from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.dg import CauldronDG, load_position
+from gazala_tools.rules.dg import CauldronDG
 
 BASE = """\
 game: cauldron-dg
@@ -54,7 +56,7 @@ def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: str | 
     data: dict[str, Any] = {"game": game, "units": units, **extra}
     if turn is not None:
         data["turn"] = turn
-    return load_position(rules or CauldronDG(game_map), data)
+    return position_from_data(rules or CauldronDG(game_map), data)
 
 
 def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:
@@ -69,3 +71,20 @@ def victory(report: Report) -> Mapping[str, Any]:
     v = report.vp["victory"]
     assert isinstance(v, Mapping)
     return v
+
+
+def chromium(page: Path, profile: Path, shot: Path, size: str = "900,900") -> str:
+    """Open ``page`` in headless Chromium: screenshot it to ``shot`` and return its DOM."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.fail("chromium not installed (scripts/apt-packages.txt lists it; run scripts/setup)")
+    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={profile}"]
+    subprocess.run([*base, f"--screenshot={shot}", f"--window-size={size}", page.as_uri()],
+                   check=True, capture_output=True, timeout=120)
+    return subprocess.run([*base, "--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
+                          text=True).stdout

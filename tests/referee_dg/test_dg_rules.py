@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from dghelp import check, make_map, pos, ring, rules_of, victory
 
+from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.dg import CauldronDG, check_with_before, downgrade, support_fire, victory_level
+from gazala_tools.rules.dg import CauldronDG, downgrade, support_fire, victory_level
 
 # --- stacking and terrain ------------------------------------------------------------------------
 
@@ -122,7 +123,7 @@ def feint(open_map, turn: str, moves: dict[str, str]):
     rules = CauldronDG(open_map)
     before = pos(open_map, start, turn=turn, rules=rules)
     after = pos(open_map, [(i, s, t, moves.get(i, h)) for i, s, t, h in start], turn=turn, rules=rules)
-    return check_with_before(rules, after, before)
+    return Referee(rules).check(after, before=before)
 
 
 def test_17_0_turn_1_allied_unit_not_adjacent_to_axis_may_not_move(open_map):

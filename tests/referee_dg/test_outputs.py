@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from dghelp import chromium
 from PIL import Image
 
 from gazala_tools.cli import main
@@ -111,19 +110,12 @@ def test_png(game, files):
 @pytest.mark.browser
 @pytest.mark.parametrize("game", sorted(POSITIONS))
 def test_html_report_in_headless_chromium(game, files, tmp_path):
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.fail("chromium not installed (scripts/apt-packages.txt lists it; run scripts/setup)")
     c = check_file(files[game])
     page = tmp_path / "report.html"
     page.write_text(render_html(c.report, c.game_map, c.position, dpi=30), encoding="utf-8")
     shot = tmp_path / "shot.png"
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'prof'}"]
-    subprocess.run([*base, f"--screenshot={shot}", "--window-size=900,900", page.as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    dom = chromium(page, tmp_path / "prof", shot)
     assert Image.open(shot).size == (900, 900)
-    dom = subprocess.run([*base, "--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
-                         text=True).stdout
     rules, drawn = EXPECT[game]
     assert 'id="verdict">ILLEGAL' in dom and dom.count('class="unit"') == drawn
     assert all(f"<td>{rule}</td>" in dom for rule in rules)

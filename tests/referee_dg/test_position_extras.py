@@ -5,33 +5,34 @@ from __future__ import annotations
 import pytest
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.referee.api import position_from_data
 from gazala_tools.rules.bg import BatalhaDeGazala
-from gazala_tools.rules.dg import CauldronDG, game_turn, load_position
+from gazala_tools.rules.dg import CauldronDG, game_turn
 from gazala_tools.rules.spi import CauldronSPI
 
 UNITS = [{"id": "a", "side": "axis", "type": "armor", "hex": "1010"}]
 
 
 def test_extras_land_in_position_extra(open_map):
-    p = load_position(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["a"],
+    p = position_from_data(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["a"],
                                                "exited": {"a": 8}, "tobruk": "axis"})
     assert p.extra == {"attacked": ["a"], "exited": {"a": 8}, "tobruk": "axis"}
 
 
 def test_extras_must_name_units_of_the_position(open_map):
     with pytest.raises(GazalaError, match="attacked: unknown unit id"):
-        load_position(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["zz"]})
+        position_from_data(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["zz"]})
 
 
 def test_a_key_no_rule_knows_is_still_refused(open_map):
     with pytest.raises(GazalaError, match="unknown key"):
-        load_position(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "reduced": ["a"]})
+        position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "reduced": ["a"]})
 
 
 def test_extra_mappings_take_unit_ids_or_sides(open_map):
-    load_position(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"axis": 2}})
+    position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"axis": 2}})
     with pytest.raises(GazalaError, match="losses: unknown key"):
-        load_position(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"germans": 2}})
+        position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"germans": 2}})
 
 
 def test_bg_declares_reduced_units_and_cleared_hexes():

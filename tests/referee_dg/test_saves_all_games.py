@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from gazala_tools.cli import main
 from gazala_tools.mapdata import load_map
 from gazala_tools.referee.api import check_file
-from gazala_tools.rules.dg import check_with_before
 
 #: per game: the turn, and the hexes for the first two Axis and first two Allied palette units
 CASES = {
@@ -48,7 +48,7 @@ def modules(tmp_path_factory):
 
 
 def placed(u):
-    return (u.id, u.side, u.type, u.formation, u.hex, u.box, u.markers)
+    return (u.id, u.side, u.type, u.formation, u.hex, u.box, u.markers, u.steps, u.full_steps)
 
 
 def write_save(game, module_file, placed, path):
@@ -79,9 +79,7 @@ def test_save_and_yaml_give_the_same_report(game, modules, tmp_path):
 
     from_save = check_file(save, game=game, module=module_file, turn=turn)
     from_yaml = check_file(yaml_pos)
-    # Unit.steps is left out: the module gives DG/BG units a two-level Step layer (front, reduced back)
-    # while their manifest counters say steps 1, so a save reads full strength as 2 and the YAML as 1
-    # (reported to the counters / module / saves engineers); no DG/SPI/BG rule reads steps.
+    # steps too: a DG/BG counter with a depleted/reduced back is a two-step unit in both inputs
     assert sorted(map(placed, from_save.position.units)) == sorted(map(placed, from_yaml.position.units))
     a, b = from_save.report.to_dict(), from_yaml.report.to_dict()
     a.pop("source"), b.pop("source")
@@ -89,8 +87,10 @@ def test_save_and_yaml_give_the_same_report(game, modules, tmp_path):
     assert a["findings"]  # the position says something
 
 
-def test_dg_17_0_rommels_feint_from_two_saves(modules, tmp_path):
+def test_dg_17_0_rommels_feint_from_two_saves_through_the_cli(modules, tmp_path, capsys):
     """Turn 1: the Allied unit next to the German may move, the other may not (``--before`` save)."""
+    import json
+
     game, module_file = "cauldron-dg", modules["cauldron-dg"]
     units = palette(module_file)
     (g, gsp), (near, nsp), (far, fsp) = units["Axis"][0], units["Allied"][0], units["Allied"][1]
@@ -98,8 +98,76 @@ def test_dg_17_0_rommels_feint_from_two_saves(modules, tmp_path):
                         tmp_path / "before.vsav")
     after = write_save(game, module_file, [(g, gsp, "1010"), (near, nsp, "1213"), (far, fsp, "2120")],
                        tmp_path / "after.vsav")
-    a = check_file(after, game=game, module=module_file, turn="1")
-    b = check_file(before, game=game, module=module_file, turn="1")
-    report = check_with_before(a.rules, a.position, b.position)
-    errors = report.by_rule("17.0")
-    assert [f.units for f in errors] == [(far,)] and errors[0].hexes == ("2020", "2120")
+    common = ["--game", game, "--module", str(module_file), "--turn", "1", "--json"]
+    assert main(["referee", "check", str(after), "--before", str(before), *common]) == 1
+    errors = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "17.0"]
+    assert [f["units"] for f in errors] == [[far]] and errors[0]["hexes"] == ["2020", "2120"]
+    assert main(["referee", "check", str(after), *common]) == 0  # one save alone: nothing to compare
+    assert not [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "17.0"]
+
+
+def at_step(sp, level):
+    """The palette piece ``sp`` with its Step layer at ``level`` (1 full strength, 2 the reduced back)."""
+    import dataclasses
+
+    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+
+    traits = decode_piece(sp.type, sp.state).traits
+    states = [str(level) if t.id == "emb2;" and t.fields()[18:19] == ["Step"] else t.state for t in traits]
+    assert states != [t.state for t in traits] or level == 1  # the piece has a Step layer
+    return dataclasses.replace(sp, state=join_chain(states))
+
+
+@pytest.mark.parametrize("game", ["cauldron-dg", "batalha"])
+def test_a_reduced_unit_is_one_step_of_two_in_save_and_yaml(game, modules, tmp_path):
+    """A DG/BG unit is two steps: full strength 2, its depleted / reduced back 1 (the Step layer's
+    second level in a save, ``steps: 1`` in a position YAML)."""
+    from gazala_tools.vassal.saves.traits import decode_piece
+
+    module_file = modules[game]
+    uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
+                   if decode_piece(sp.type, sp.state).properties().get("Steps") == "2")
+    where = CASES[game][1][2]
+    full = check_file(write_save(game, module_file, [(uid, sp, where)], tmp_path / "full.vsav"), game=game,
+                      module=module_file).position.unit(uid)
+    save = write_save(game, module_file, [(uid, at_step(sp, 2), where)], tmp_path / "reduced.vsav")
+    from_save = check_file(save, game=game, module=module_file).position.unit(uid)
+    yaml_pos = tmp_path / "reduced.yaml"
+    yaml_pos.write_text(f'game: {game}\nunits:\n  - {{id: {uid}, hex: "{where}", steps: 1}}\n')
+    from_yaml = check_file(yaml_pos).position.unit(uid)
+    assert (full.steps, full.full_steps, full.reduced) == (2, 2, False)
+    assert (from_save.steps, from_save.full_steps, from_save.reduced) == (1, 2, True)
+    assert from_yaml == from_save
+
+
+def test_bg_7_0_recovery_of_a_reduced_unit_from_a_save_through_the_cli(modules, tmp_path, capsys):
+    """BG 7.0 reads the reduced side from the save's Step layer (no ``reduced`` key) and draws the line."""
+    import json
+
+    from gazala_tools.vassal.saves.traits import decode_piece
+
+    game, module_file = "batalha", modules["batalha"]
+    uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
+                   if decode_piece(sp.type, sp.state).properties().get("Steps") == "2")
+    save = write_save(game, module_file, [(uid, at_step(sp, 2), "M09")], tmp_path / "reduced.vsav")
+    assert main(["referee", "check", str(save), "--game", game, "--module", str(module_file), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    recovery = [f for f in out["findings"] if f["rule"] == "7.0"]
+    assert recovery and recovery[0]["units"] == [uid] and recovery[0]["severity"] == "warning"
+    lines = [p for p in out["paths"] if p["kind"] == "recovery"]
+    assert len(lines) == 1 and lines[0]["hexes"][0] == "M09" and lines[0]["hexes"] == recovery[0]["hexes"]
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_every_module_unit_has_the_steps_the_referee_reads_from_the_manifest(game, modules):
+    """The module's Step layer (``Steps``) and the referee's manifest reading agree for every unit:
+    two steps for a counter with a depleted / reduced back, one otherwise."""
+    from gazala_tools.referee.api import manifest_specs
+    from gazala_tools.vassal.saves.traits import decode_piece
+
+    specs = manifest_specs(game)
+    assert specs is not None
+    got = {uid: int(decode_piece(sp.type, sp.state).properties()["Steps"])
+           for side in palette(modules[game]).values() for uid, sp in side}
+    assert got and got == {uid: specs[uid]["steps"] for uid in got}
+    assert set(got.values()) == ({1} if game == "cauldron-spi" else {1, 2} if game == "cauldron-dg" else {2})

@@ -8,10 +8,10 @@ from typing import Any
 
 from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
+from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.dg import load_position
 from gazala_tools.rules.spi import CauldronSPI
 
 BASE = """\
@@ -49,7 +49,7 @@ def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: int | 
     data: dict[str, Any] = {"game": "cauldron-spi", "units": units, **extra}
     if turn is not None:
         data["turn"] = str(turn)
-    return load_position(rules or CauldronSPI(game_map), data)
+    return position_from_data(rules or CauldronSPI(game_map), data)
 
 
 def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:

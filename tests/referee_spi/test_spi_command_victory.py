@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from spihelp import ROAD, check, make_map, pos
 
-from gazala_tools.referee.api import manifest_specs
+from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.dg import check_with_before, load_position
 from gazala_tools.rules.spi import CauldronSPI, level_of_victory, unit_vp
 
 # --- 17.0 command control ------------------------------------------------------------------------
@@ -30,7 +29,7 @@ def moved(open_map, turn, moves, **extra):
     rules = CauldronSPI(open_map)
     before = pos(open_map, START, turn=turn, rules=rules)
     after = pos(open_map, [(i, s, t, moves.get(i, h)) for i, s, t, h in START], turn=turn, rules=rules, **extra)
-    return [f for f in check_with_before(rules, after, before).by_rule("17.0") if f.severity is Severity.ERROR]
+    return [f for f in Referee(rules).check(after, before=before).by_rule("17.0") if f.severity is Severity.ERROR]
 
 
 def test_17_0_two_positions_a_unit_four_hexes_away_may_not_move(open_map):
@@ -74,7 +73,7 @@ def test_18_12_eliminating_an_axis_4_5_15_gives_the_allies_nine(open_map):
 def test_18_12_values_from_the_counter_manifest(open_map):
     rules = CauldronSPI(open_map)
     data = {"game": "cauldron-spi", "units": [{"id": "axis-15pz-8-1", "box": "eliminated"}]}
-    position = load_position(rules, data, manifest=manifest_specs("cauldron-spi"))
+    position = position_from_data(rules, data, manifest=manifest_specs("cauldron-spi"))
     assert Referee(rules).check(position).vp["allied"] == 9 + 100  # a 4-5-15 in the manifest
 
 

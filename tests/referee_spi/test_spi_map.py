@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gazala_tools.mapdata import load_map
+from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import read_yaml
 from gazala_tools.referee.report import SupplyStatus
-from gazala_tools.rules.dg import load_position
 from gazala_tools.rules.spi import CauldronSPI
 
 SETUP = Path(__file__).resolve().parent.parent / "referee_dg" / "setup_19_0.yaml"
@@ -26,6 +26,6 @@ def test_16_0_the_historical_set_up_is_supplied_after_automatic_supply_ends():
     """The DG 19.0 set-up (the same battle on the same map) at game-turn 8: everyone traces supply."""
     rules = CauldronSPI(load_map("cauldron-spi"))
     data = {**read_yaml(SETUP), "game": "cauldron-spi", "turn": "8"}
-    r = Referee(rules).check(load_position(rules, data))
+    r = Referee(rules).check(position_from_data(rules, data))
     assert len(r.supply) == 72 and set(r.supply.values()) == {SupplyStatus.IN}
     assert not r.by_rule("16.3")

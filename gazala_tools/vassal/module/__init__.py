@@ -49,6 +49,8 @@ class BuildResult:
             "decks": [d.name for d in self.spec.decks],
             "setups": {s.name: len(s.placements) for s in self.spec.scenarios},
             "turns": len(self.spec.turns),
+            "charts": [c.name for c in self.spec.charts],
+            "track": None if self.spec.track is None else {"map": self.spec.track.map_name, "boxes": len(self.spec.track.boxes)},
             "next_piece_slot_id": self.built.next_piece_slot_id,
             "seconds": {k: round(v, 3) for k, v in self.timings.items()},
         }

@@ -129,6 +129,29 @@ def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) 
             _slot(pile, spec.piece(pid), gpids[pid])
 
 
+def _track_map(root: etree._Element, spec: ModuleSpec) -> None:
+    """The VP track: a map whose board is the track image, each box a Zone named as its location."""
+    track = spec.track
+    if track is None:
+        return
+    m = _map(root, track.map_name, launch=True, mark_moved="Never")  # a toolbar button shows it
+    picker = element(m, f"{MAP}.BoardPicker", {"slotHeight": 125, "slotScale": 0.2, "slotWidth": 350, "title": "Choose Boards"})
+    board = element(picker, f"{BOARDS}.Board", {"image": track.image, "name": track.map_name, "reversible": False})
+    zoned = element(board, f"{BOARDS}.board.ZonedGrid")
+    for i, name in enumerate(track.boxes):
+        x0, y0, x1, y1 = track.rect(i)
+        element(zoned, f"{BOARDS}.board.mapgrid.Zone",
+                {"highlightProperty": "", "locationFormat": "$name$", "name": name,
+                 "path": f"{x0},{y0};{x1 - 1},{y0};{x1 - 1},{y1 - 1};{x0},{y1 - 1}", "useHighlight": False,
+                 "useParentGrid": True})
+    cx, cy = track.centre(0)
+    element(zoned, f"{BOARDS}.board.SquareGrid",  # the background grid: snaps a marker to its box centre
+            {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": float(track.box),
+             "dy": float(track.box), "edgesLegal": False, "range": "Metric", "snapTo": True, "visible": False,
+             "x0": cx, "y0": cy})
+    _map_tools(m, zoom="0.5,1.0", zoom_start=2)
+
+
 def _slot(parent: etree._Element, p: PieceSpec, gpid: int) -> None:
     element(
         parent,
@@ -263,6 +286,7 @@ def build_buildfile(spec: ModuleSpec) -> Built:
                 text=proto.text)
     _main_map(root, spec)
     _cups_map(root, spec, gpids)
+    _track_map(root, spec)
     _palette(root, spec, gpids)
     _toolbar(root, spec)
     _charts(root, spec)

@@ -157,3 +157,24 @@ def about(title: str, lines: Sequence[str], board: bytes, width: int = 640) -> I
         _centered(draw, y, width, line, 15, (40, 40, 40))
         y += 24
     return img
+
+
+def track_board(title: str, boxes: Sequence[tuple[tuple[int, int, int, int], str]], width: int, height: int) -> Image.Image:
+    """A track's board: the title, then numbered boxes (``(left, top, right, bottom), number``)."""
+    img = Image.new("RGB", (width, height), (250, 246, 236))
+    draw = ImageDraw.Draw(img)
+    _centered(draw, 14, width, title, 20, (0, 0, 0))
+    for (x0, y0, x1, y1), number in boxes:
+        draw.rectangle([x0, y0, x1 - 1, y1 - 1], fill=(255, 255, 255), outline=(60, 60, 60), width=2)
+        draw.text((x0 + 5, y0 + 3), number, font=_font(max(10, (y1 - y0) // 5)), fill=(60, 60, 60))
+    return img
+
+
+def track_marker(title: str, subtitle: str, colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A plain track marker: ``title`` over ``subtitle`` on the side's colour."""
+    img = Image.new("RGB", (size, size), colour)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([0, 0, size - 1, size - 1], outline=(30, 30, 30))
+    _centered(draw, size // 5, size, title, max(8, size // 4), (0, 0, 0))
+    _centered(draw, size // 2 + 2, size, subtitle, max(7, size // 6), (0, 0, 0))
+    return img

@@ -6,7 +6,9 @@
   and one card per physical chit (chits go into the cups).
 * Set-ups: RG scenarios from rule 17.0 (each unit in its own hex within the rule's radius, in a
   fixed order: centre first, then by distance and label); DG from the 19.0 hexes the manifest
-  records per unit.
+  records per unit; BG from the places 11.1 names (the map data's place hexes).
+* Charts: the rules' tables (:mod:`.charts`) and an order of battle per side.
+* VP track: a map of its own with a x1 and a x10 marker per side (:class:`TrackInfo`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
 from gazala_tools.vassal.module import faces
+from gazala_tools.vassal.module.charts import game_tables, render_table
 from gazala_tools.vassal.module.pieces import status_images
 from gazala_tools.vassal.module.spec import (
     BREACH,
@@ -33,6 +36,7 @@ from gazala_tools.vassal.module.spec import (
     ModuleSpec,
     PieceSpec,
     ScenarioSpec,
+    TrackSpec,
 )
 
 log = logging.getLogger(__name__)
@@ -121,6 +125,93 @@ count). Most VP wins; equal VP is a tie.</p>
 """
 
 
+#: BG 11.1.1 / 11.1.2: the units the rules set up at named places (unit id, place, rule line).
+#: The other units start on positions printed on the board, which we do not have; the artillery of
+#: XIII, XXX Corps and 8th Army and both engineer regiments set up freely (Livre), so not here.
+BG_SETUP: tuple[tuple[str, str, str], ...] = (
+    ("allied-1atb", "Sidi Muftah", "11.1.1: 1ª Bgda de Tanques – Sidi Muftah"),
+    ("allied-50-150", "Got el Ualeb", "11.1.1: 150ª Bgda – Got El Ualeb"),
+    ("allied-1arm-22", "Bir el Harmat", "11.1.1: 22ª Bgda Blda – Bir El Harmat"),
+    ("allied-7arm-7mot", "Retma", "11.1.1: 7ª Bgda Mtz – Retma"),
+    ("allied-201g", "Knightsbridge", "11.1.1: 201ª Bgda de Guardas – Knightsbridge"),
+    ("allied-1fl", "Bir Hacheim", "11.1.1: 1ª Bgda Franceses Livres – Bir Hacheim"),
+    ("axis-9b", "Sidi Breghisc", "11.1.2: 9º Regimento Bersaglieri – Sidi Breghisc"),
+)
+
+
+def place_setup(game_map: Any, pieces: Sequence[PieceSpec], rules: Iterable[tuple[str, str, str]]) -> tuple[tuple[str, str], ...]:
+    """Each unit in the (main) hex of the place its rule names."""
+    ids = {p.id for p in pieces if p.kind == UNIT}
+    out: list[tuple[str, str]] = []
+    for uid, place, source in rules:
+        if uid not in ids:
+            raise GazalaError(f"set-up names unit {uid!r}, which has no palette piece", place=source,
+                              expected="a unit id of the counter manifest")
+        try:
+            hex_ = game_map.place(place).hex
+        except KeyError:
+            raise GazalaError(f"set-up names place {place!r}, which the map lacks", place=source,
+                              expected="a place of the map data") from None
+        out.append((uid, game_map.label(hex_)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class TrackInfo:
+    """A game's VP (or losses) track: boxes ``prefix 0`` .. ``prefix boxes-1``, one marker per side and
+    scale (x1, x10); the value a side holds is the sum of box x ``TrackScale`` (+ ``TrackFlipBonus``
+    when a two-sided marker is flipped)."""
+
+    map_name: str
+    title: str
+    prefix: str
+    marker: str  #: marker name after the side ("VP", "units lost")
+    marker_type: str  #: its ``MarkerType`` (the manifest's VP markers are type ``vp``)
+    source: str
+    boxes: int = 20
+
+
+TRACKS: dict[str, TrackInfo] = {
+    "gazala-rg": TrackInfo("VP Track", "Victory point track (16.0: Axis VP for 2803 and the north edge; 17.0 scenario VP)",
+                           "VP", "VP", "vp", "RG 16.0, 17.0"),
+    "cauldron-spi": TrackInfo("VP Track", "Victory point track (18.0; levels of victory 18.4)", "VP", "VP", "vp", "SPI 18.0"),
+    "batalha": TrackInfo("VP Track", "Pontos de vitória (11.2: objectives, destroyed units)", "VP", "VP", "vp", "BG 11.2"),
+    "cauldron-dg": TrackInfo("Losses Track", "Units eliminated (18.0: twice as many lost downgrades the result)",
+                             "Lost", "units lost", "units-lost", "DG 18.0"),
+}
+TRACK_COLOURS = {"Axis": (163, 169, 173), "Allied": (210, 180, 140)}
+_FLIP_BONUS = re.compile(r"\+\s*(\d+)")
+
+
+def track_pieces(info: TrackInfo, pieces: list[PieceSpec], images: dict[str, bytes], size: int) -> TrackSpec:
+    """The track and its markers: each side's x1 marker (the manifest's, if it has one) and x10 marker."""
+    track = TrackSpec(info.map_name, info.title, tuple(f"{info.prefix} {i}" for i in range(info.boxes)),
+                      tuple(str(i) for i in range(info.boxes)), image=f"{info.map_name.lower().replace(' ', '-')}.png")
+    images["images/" + track.image] = faces.png_bytes(faces.track_board(
+        track.title, [(track.rect(i), n) for i, n in enumerate(track.numbers)], track.width, track.height))
+    index = {p.id: i for i, p in enumerate(pieces)}
+    for side, colour in TRACK_COLOURS.items():
+        for scale in (1, 10):
+            pid = f"{side.lower()}-{info.marker_type}" + ("" if scale == 1 else f"-x{scale}")
+            props = {"MarkerType": info.marker_type, "Track": info.map_name, "TrackScale": str(scale)}
+            if pid in index:  # the manifest's marker: keep its faces, say how to read it
+                p = pieces[index[pid]]
+                pieces[index[pid]] = replace(p, group="Track", properties={**p.properties, **props})
+                continue
+            name = f"{pid}.png"
+            label = info.marker.upper() if scale == 1 else f"{info.marker.upper()} x{scale}"
+            images["images/" + name] = faces.png_bytes(faces.track_marker(label, side.upper(), colour, size))
+            title = f"{side} {info.marker}" + ("" if scale == 1 else f" x{scale}")
+            pieces.append(PieceSpec(pid, title, MARKER, side, "", info.marker_type, (name,), group="Track",
+                                    properties=props))
+    return track
+
+
+def start_vp(game: str, scenario: str, piece_id: str) -> int:
+    """The box a track marker starts in: RG 17.0, Scenario One: "The Axis player starts with 2VP"."""
+    return 2 if game == "gazala-rg" and scenario.startswith("Scenario One") and piece_id == "axis-vp" else 0
+
+
 @dataclass(frozen=True)
 class GameInfo:
     dice: tuple[DiceSpec, ...]
@@ -149,6 +240,7 @@ GAME_INFO: dict[str, GameInfo] = {
     "batalha": GameInfo(
         (DiceSpec("2d6", 2, 6, report_total=True, tooltip="Roll 2d6"),),
         tuple(f"Turn {i}" for i in range(1, 15)),
+        (("Set-up (11.1: units at named places)", "bg"),),
     ),
 }
 
@@ -218,8 +310,12 @@ def _pieces(manifest: Any, images: dict[str, bytes], *, dpi: float, size: int) -
             has_back = c.back.state != "blank" and (c.back.title or c.back.values) and c.back != c.front
             faces_ = (image(c, "front"), image(c, "back")) if has_back else (image(c, "front"),)
             title = c.front.title.title() if c.front.title else c.type
+            props = {"MarkerType": c.type}
+            bonus = _FLIP_BONUS.search(c.back.title or "") if len(faces_) > 1 else None
+            if bonus:  # a track marker whose back adds to its box ("VP +10")
+                props["TrackFlipBonus"] = bonus.group(1)
             pieces.append(PieceSpec(key, title + (f" ({side})" if c.side in ("axis", "allied") else ""), kind, side,
-                                    "", c.type, faces_, properties={"MarkerType": c.type}))
+                                    "", c.type, faces_, properties=props))
     deck_specs = [
         DeckSpec(f"{side} {kind} chits" if side != "Neutral" else f"{kind.capitalize()} chits", tuple(ids))
         for (side, kind), ids in decks.items()
@@ -239,6 +335,15 @@ def _charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) ->
         images["images/" + name] = faces.png_bytes(faces.order_of_battle(f"{side} order of battle", list(rows.items()), size))
         charts.append(ChartSpec(f"{side} order of battle", name))
     return charts
+
+
+def _table_charts(game: str, images: dict[str, bytes]) -> list[ChartSpec]:
+    """A chart page per rules table of the game (charts.py), drawn as a PNG."""
+    out: list[ChartSpec] = []
+    for table in game_tables(game):
+        images["images/" + table.image] = faces.png_bytes(render_table(table))
+        out.append(ChartSpec(table.name, table.image))
+    return out
 
 
 def _status_images(images: dict[str, bytes], size: int) -> None:
@@ -305,8 +410,16 @@ def manifest_setup(manifest: Any, pieces: Sequence[PieceSpec], game_map: Any) ->
 
 
 def help_page(spec_name: str, game: str, sides: Sequence[str], pieces: Sequence[PieceSpec], scenarios: Sequence[ScenarioSpec],
-              game_map: Any, provenance: str) -> str:
+              game_map: Any, provenance: str, track: TrackSpec | None = None, charts: Sequence[ChartSpec] = ()) -> str:
     from html import escape
+
+    track_html = "" if track is None else (
+        f"<h2>{escape(track.map_name)}</h2><p>{escape(track.title)}. The {escape(track.map_name)} window (toolbar button) has "
+        f"boxes {escape(track.boxes[0])} to {escape(track.boxes[-1])}; each side has a x1 and a x10 marker. A side's total "
+        "is the sum of box number x <code>TrackScale</code> of its markers, plus <code>TrackFlipBonus</code> for a "
+        "flipped marker. The set-ups start the x1 markers on the track.</p>")
+    charts_html = "" if not charts else (
+        "<h2>Charts</h2><ul>" + "".join(f"<li>{escape(c.name)}</li>" for c in charts) + "</ul>")
 
     units = [p for p in pieces if p.kind == UNIT]
     rows = "".join(
@@ -327,8 +440,9 @@ def help_page(spec_name: str, game: str, sides: Sequence[str], pieces: Sequence[
 <li>Two-sided markers and chits: Ctrl+F flip</li>
 <li>Chit cups: the "Chit Cups" window holds one shuffled cup per side and chit type</li></ul>
 <h2>Set-ups (File, New game)</h2><table border="1"><tr><th>set-up</th><th>units</th><th>source</th></tr>{rows}</table>
+{track_html}{charts_html}
 <h2>For programs</h2><p>Every piece carries the Marker properties UnitId (our stable id), Kind, Side, Formation,
-Type and Steps; layers Step, Used, Disrupted, Out of Supply, Isolated report their state as
+Type and Steps (track markers also Track, TrackScale, TrackFlipBonus); layers Step, Used, Disrupted, Out of Supply, Isolated report their state as
 &lt;layer&gt;_Level and &lt;layer&gt;_Active.</p>
 </body></html>
 """
@@ -351,6 +465,7 @@ def module_spec(game: str, *, dpi: float | None = None) -> ModuleSpec:
     board_dpi = float(dpi or game_map.pixels.dpi or 100)
     size = max(24, round(manifest.counter_size_mm / 25.4 * board_dpi))
     pieces, decks = _pieces(manifest, images, dpi=board_dpi, size=size)
+    track = track_pieces(TRACKS[game], pieces, images, size) if game in TRACKS else None
     _status_images(images, size)
     board = BoardSpec(
         "board.png",
@@ -367,14 +482,19 @@ def module_spec(game: str, *, dpi: float | None = None) -> ModuleSpec:
             placements = rule_setup(game_map, pieces, RG_SETUP)
             scenarios.append(ScenarioSpec(name, placements, "May 27 AM", "RG 17.0",
                                           used=tuple(p.id for r in RG_SETUP if r.used for p in _formation_units(pieces, r))))
+        elif kind == "bg":
+            scenarios.append(ScenarioSpec(name, place_setup(game_map, pieces, BG_SETUP), "Turn 1", "BG 11.1.1, 11.1.2"))
         elif kind == "manifest":
             scenarios.append(ScenarioSpec(name, manifest_setup(manifest, pieces, game_map), "", "set-up hexes of the counter manifest"))
     sides = tuple(dict.fromkeys(p.side for p in pieces if p.kind == UNIT and p.side))
     name = manifest.title or game_map.title
-    charts = _charts(pieces, images, size)
+    charts = _table_charts(game, images) + _charts(pieces, images, size)
     images["images/about.png"] = faces.png_bytes(faces.about(
         name, [f"{sum(p.kind == UNIT for p in pieces)} units, {len(game_map.grid)} hexes; map and counters reconstructed",
                "built by gazala-tools"], images["images/board.png"]))
+    if track is not None:  # each side's x1 marker on the track at start (RG Scenario One: Axis 2 VP, 17.0)
+        ones = [p.id for p in pieces if p.properties.get("Track") and p.properties.get("TrackScale") == "1"]
+        scenarios = [replace(s, track=tuple((pid, start_vp(game, s.name, pid)) for pid in ones)) for s in scenarios]
     spec_scenarios = tuple(scenarios)
     return ModuleSpec(
         game=game,
@@ -389,9 +509,10 @@ def module_spec(game: str, *, dpi: float | None = None) -> ModuleSpec:
         decks=tuple(decks),
         scenarios=spec_scenarios,
         charts=tuple(charts),
+        track=track,
         rules_html=info.rules_html,
         about_image="about.png",
-        help_html=help_page(name, game, sides, pieces, spec_scenarios, game_map, manifest.provenance),
+        help_html=help_page(name, game, sides, pieces, spec_scenarios, game_map, manifest.provenance, track, charts),
         images=images,
         vassal_version=VASSAL_VERSION,
     )

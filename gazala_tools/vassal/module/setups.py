@@ -61,6 +61,12 @@ def placements(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, Slo
         x, y = hex_point(spec, geometry, label)
         state = _used(slot) if piece_id in used else slot.state
         out.append(Placement(slot.type, state, MAIN_MAP, x, y, id=piece_id))
+    for piece_id, box in scenario.track:
+        slot = slots.get(piece_id)
+        if slot is None or spec.track is None:
+            raise GazalaError(f"set-up {scenario.name!r} puts {piece_id!r} on a track the module lacks")
+        x, y = spec.track.centre(box)
+        out.append(Placement(slot.type, slot.state, spec.track.map_name, x, y, id=piece_id))
     return out
 
 

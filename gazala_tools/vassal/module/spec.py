@@ -14,6 +14,14 @@ from dataclasses import dataclass, field
 UNIT, MARKER, CHIT, BREACH = "unit", "marker", "chit", "breach"
 
 
+def slug(name: str) -> str:
+    """``name`` as a file name: lower case, runs of other characters as one hyphen."""
+    out = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
+    while "--" in out:
+        out = out.replace("--", "-")
+    return out
+
+
 @dataclass(frozen=True)
 class PieceSpec:
     """One palette piece (a counter), named by our stable id.
@@ -68,14 +76,12 @@ class ScenarioSpec:
     turn: str = ""
     source: str = ""  #: the rule it follows
     used: tuple[str, ...] = ()  #: piece ids that start used side up
+    track: tuple[tuple[str, int], ...] = ()  #: piece id -> box of the VP track (markers at start)
 
     @property
     def file(self) -> str:
         """The set-up's save inside the module (``PredefinedSetup`` ``file``)."""
-        slug = "".join(ch if ch.isalnum() else "-" for ch in self.name.lower()).strip("-")
-        while "--" in slug:
-            slug = slug.replace("--", "-")
-        return f"setups/{slug}.vsav"
+        return f"setups/{slug(self.name)}.vsav"
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,47 @@ class ChartSpec:
 
 
 @dataclass(frozen=True)
+class TrackSpec:
+    """A numbered track (VP track) on a map of its own: ``len(boxes)`` boxes in rows of ``columns``.
+
+    Box ``i`` is a Zone named ``boxes[i]`` (its location name); a background square grid snaps a
+    dropped marker to the box centre. Coordinates are map = board pixels (the map has no edge).
+    """
+
+    map_name: str
+    title: str
+    boxes: tuple[str, ...]  #: location names, box 0 first
+    numbers: tuple[str, ...]  #: what each box shows
+    image: str = "vp-track.png"
+    columns: int = 10
+    box: int = 72  #: box side (pixels)
+    margin: int = 20
+    top: int = 56  #: room for the title
+
+    @property
+    def rows(self) -> int:
+        return -(-len(self.boxes) // self.columns)
+
+    @property
+    def width(self) -> int:
+        return 2 * self.margin + self.columns * self.box
+
+    @property
+    def height(self) -> int:
+        return self.top + self.rows * self.box + self.margin
+
+    def rect(self, i: int) -> tuple[int, int, int, int]:
+        """Box ``i``: left, top, right, bottom (right/bottom exclusive)."""
+        r, c = divmod(i, self.columns)
+        x, y = self.margin + c * self.box, self.top + r * self.box
+        return x, y, x + self.box, y + self.box
+
+    def centre(self, i: int) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.rect(i)
+        return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+@dataclass(frozen=True)
 class ModuleSpec:
     game: str
     name: str
@@ -116,6 +163,7 @@ class ModuleSpec:
     rules_html: str = ""  #: a rules summary page (Help menu)
     charts: tuple[ChartSpec, ...] = ()
     about_image: str = ""  #: the About screen (Help menu), an image in ``images/``
+    track: TrackSpec | None = None  #: the VP track (a map of its own)
     images: Mapping[str, bytes] = field(default_factory=dict)  #: images/<name> -> bytes
     vassal_version: str = "3.6.0"
 
