@@ -219,7 +219,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
         if len(distinct) >= 24:
             break
     best: tuple[float, float, Vec, Vec] | None = None
-    candidates: list[tuple[float, float, Vec, Vec]] = []
+    candidates: list[tuple[float, float, Vec, Vec, float]] = []
     ac_max = ndimage.maximum_filter(ac, size=3, mode="nearest")
     for a in range(len(distinct)):
         for b in range(a + 1, len(distinct)):
@@ -231,14 +231,19 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
             if area < min_period**2:
                 continue
             mean = _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9)
-            candidates.append((mean, area, r1, r2))
+            contrast = _lattice_contrast(ac_max, r1, r2, min_period, max_shift * 0.9)
+            candidates.append((mean, area, r1, r2, contrast))
     if not candidates:
         raise GazalaError("found only one direction of periodicity", expected="a two-dimensional hex grid")
-    top_mean = max(c[0] for c in candidates)
-    # the finest lattice whose points are (nearly) all as strong as the best lattice's
-    for c in sorted(candidates, key=lambda c: c[1]):
+    # Lattices clearly stronger on their points than half a step off them (a spurious finer
+    # lattice, e.g. from a chart's ruling or JPEG blocks, is not), then the finest of those whose
+    # points are (nearly) all as strong as the best one's (a coarser sub-lattice is not finest).
+    top_contrast = max(c[4] for c in candidates)
+    clear = [c for c in candidates if c[4] >= 0.6 * top_contrast]
+    top_mean = max(c[0] for c in clear)
+    for c in sorted(clear, key=lambda c: c[1]):
         if c[0] >= 0.7 * top_mean:
-            best = c
+            best = (c[0], c[1], c[2], c[3])
             break
     assert best is not None
     b1, b2 = best[2], best[3]
@@ -296,6 +301,33 @@ def _lattice_mean(ac_max: FloatImage, b1: Vec, b2: Vec, min_r: float, max_r: flo
     xs = np.round(pts[0, keep]).astype(np.int64) + m
     ys = np.round(pts[1, keep]).astype(np.int64) + m
     return float(np.mean(ac_max[ys, xs]))
+
+
+def _lattice_contrast(ac_max: FloatImage, b1: Vec, b2: Vec, min_r: float, max_r: float) -> float:
+    """How much stronger the autocorrelation is on the lattice than half a step off it.
+
+    Mean at the lattice points in a ring, minus the largest mean over the three half-step cosets
+    (+b1/2, +b2/2, +(b1+b2)/2). A finer, spurious lattice has weak points of its own; a coarser
+    sub-lattice has a coset on the true lattice's points: both score lower than the true lattice.
+    ``ac_max`` is the autocorrelation's 3x3 maximum filter.
+    """
+    m = ac_max.shape[0] // 2
+    basis = np.stack([b1, b2], axis=1)
+    n = int(max_r / min(np.hypot(*b1), np.hypot(*b2))) + 1
+    n = min(n, 40)
+    ii, jj = np.meshgrid(np.arange(-n, n + 1), np.arange(0, n + 1))
+    lim = min(max_r, 6 * max(np.hypot(*b1), np.hypot(*b2)))
+    means = []
+    for oi, oj in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        pts = basis @ np.stack([ii.ravel() + oi, jj.ravel() + oj]).astype(np.float64)
+        r = np.hypot(*pts)
+        keep = (r >= min_r) & (r <= lim)
+        if keep.sum() < 4:
+            return -1.0
+        xs = np.round(pts[0, keep]).astype(np.int64) + m
+        ys = np.round(pts[1, keep]).astype(np.int64) + m
+        means.append(float(np.mean(ac_max[ys, xs])))
+    return means[0] - max(means[1:])
 
 
 def _is_lattice(p: Vec, b1: Vec, b2: Vec, tol: float = 0.12) -> bool:

@@ -112,3 +112,26 @@ def test_blank_image_is_a_clear_error() -> None:
 def test_tiny_image_is_a_clear_error() -> None:
     with pytest.raises(GazalaError, match="too small"):
         detect_grid(Image.new("RGB", (20, 20), (0, 0, 0)))
+
+
+def test_scan_with_a_chart_beside_the_map_noise_and_jpeg() -> None:
+    """A printed chart's ruling, sensor noise and JPEG blocks make spurious periodicities."""
+    import numpy as np
+    from PIL import ImageDraw
+
+    b = syn.synthetic_board(columns=26, rows=18, dx=57.3, dy=66.1, x0=80, y0=70, seed=9)
+    w, h = b.image.size
+    scan = Image.new("RGB", (w + 500, h + 200), (245, 240, 230))
+    scan.paste(b.image, (0, 0))
+    draw = ImageDraw.Draw(scan)
+    for i in range(12):
+        draw.line([(w + 20, 40 + i * 40), (w + 480, 40 + i * 40)], fill=(0, 0, 0), width=2)
+    for j in range(6):
+        draw.line([(w + 20 + j * 92, 40), (w + 20 + j * 92, 480)], fill=(0, 0, 0), width=2)
+    noisy = np.asarray(scan).astype(np.float32) + np.random.default_rng(0).normal(0, 12, (h + 200, w + 500, 3))
+    scan = Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8))
+    fit = detect_grid(syn.jpeg(syn.uneven_lighting(syn.rotate(scan, 0.6), 0.4), 70))
+    assert not fit.sideways
+    assert fit.dx == pytest.approx(57.3, rel=0.005) and fit.dy == pytest.approx(66.1, rel=0.005)
+    assert fit.rotation == pytest.approx(-0.6, abs=0.05)
+    assert any("rotated" in n for n in fit.notes)

@@ -47,8 +47,6 @@ MODULE_VERSION = "1.0"
 #: "Version Mismatch" notice, which the engine tests recognise and allow (and nothing else).
 VASSAL_VERSION = "3.6.0"
 
-#: back-face states that are a unit's reduced step (flip to take a loss): DG depleted, BG reduced
-REDUCED_BACKS = ("reduced", "depleted")
 
 #: marker types drawn blind from a cup like chits (SPI's random-number counters replace a die)
 CUP_MARKERS = ("random-number",)
@@ -284,7 +282,7 @@ def _pieces(manifest: Any, images: dict[str, bytes], *, dpi: float, size: int) -
             backs: tuple[str, ...] = ()
             if all(s.back.state == "used" for s in steps):  # RG: the back is the used side of that step
                 backs = tuple(image(s, "back") for s in steps)
-            elif len(steps) == 1 and c.back.state in REDUCED_BACKS:  # DG, BG: the back is the reduced step
+            elif len(steps) == 1 and c.reduced_back:  # DG, BG: the back is the reduced step
                 fronts = (image(c, "front"), image(c, "back"))
             pieces.append(PieceSpec(uid, _unit_name(c), UNIT, side, c.formation, c.type, fronts, backs,
                                     properties={"Size": c.size, "Designation": c.designation,
