@@ -110,13 +110,35 @@ def _locate(args: argparse.Namespace) -> int:
 
 
 def _center(args: argparse.Namespace) -> int:
-    layout = load_layout(args.source, args.map_name)
-    try:
-        x, y = layout.center_of(args.name)
-    except ValueError as exc:
-        raise GazalaError(str(exc), file=args.source, expected="a location name of that map's hex grid") from None
-    if args.json:
-        print(json.dumps({"name": args.name, "map": layout.name, "x": x, "y": y}))
-    else:
-        print(f"{x} {y}")
-    return 0
+    path = Path(args.source)
+    if path.exists():
+        from gazala_tools.vassal.buildfile import find_layout, read_layouts
+
+        layouts = read_layouts(path)
+        candidates = [find_layout(layouts, args.map_name, path)] if args.map_name else layouts
+    else:  # one of our games: the map data knows which hexes exist
+        from gazala_tools.mapdata import load_map
+        from gazala_tools.vassal.gamelayout import layout_for_game
+
+        try:
+            load_map(args.source).hex(args.name)
+        except GazalaError as exc:
+            raise GazalaError(exc.problem, file=exc.file or args.source, expected=exc.expected) from None
+        candidates = [layout_for_game(args.source)]
+    problems: list[str] = []
+    for layout in candidates:
+        try:
+            x, y = layout.center_of(args.name)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if args.json:
+            print(json.dumps({"name": args.name, "map": layout.name, "x": x, "y": y}))
+        else:
+            print(f"{x} {y}")
+        return 0
+    raise GazalaError(
+        "; ".join(problems) or f"no map has a hex named {args.name!r}",
+        file=args.source,
+        expected="a location name of one of the module's hex grids",
+    )

@@ -262,6 +262,11 @@ def turn_from_tree(tree: Any, turns: tuple[str, ...]) -> str | None:
         current = int(level[0])
     except (ValueError, IndexError):
         return None
+    # Our modules put a pre-game "Set-up" entry before the turn record; the state's own active
+    # flags (one per list entry) say whether this save's list has it. Set-up reads as turn one.
+    flags = sequence.decode(level[3], ",") if len(level) > 3 and level[3] else []
+    if len(flags) == len(turns) + 1:
+        current = max(current - 1, 0)
     return turns[current] if 0 <= current < len(turns) else None
 
 

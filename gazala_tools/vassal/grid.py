@@ -529,5 +529,9 @@ class MapLayout:
                         continue
                     # the centre the engine snaps to (5.3 formula) for the named hex
                     sx, sy = g.raw_center(*g.raw_at(cx, cy))
-                    return sx + bx, sy + by
-        raise ValueError(f"no hex grid of map {self.name!r} has a hex named {name!r}")
+                    point = (sx + bx, sy + by)
+                    if self.locate(*point).name == name:  # the hex lies on this board (and zone)
+                        return point
+                    errors.append(f"{name!r} lies off board {b.name!r}")
+        detail = f" ({'; '.join(errors)})" if errors else ""
+        raise ValueError(f"no board of map {self.name!r} has a hex named {name!r}{detail}")

@@ -123,3 +123,26 @@ def test_non_integer_grid_attribute_names_place(tmp_path: Path, capsys: pytest.C
     )
     code, _, err = run(capsys, "grid", "locate", str(bf), "1", "1")
     assert code == 2 and "x0" in err and "line 1" in err
+
+
+def test_center_of_a_hex_off_the_game_map_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "grid", "center", "gazala-rg", "9999")
+    assert code == 2 and out == ""
+    assert "'9999' is not on the map" in err
+
+
+def test_center_of_a_hex_off_every_board_is_refused(corpus_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "grid", "center", str(corpus_dir / TEMPLATE), "9999", "--map", "Main Map")
+    assert code == 2 and out == "" and "9999" in err and "off board" in err
+
+
+def test_game_id_center_and_locate_agree_for_every_rg_hex(capsys: pytest.CaptureFixture[str]) -> None:
+    from gazala_tools.mapdata import load_map
+    from gazala_tools.vassal.gamelayout import layout_for_game
+
+    m = load_map("gazala-rg")
+    layout = layout_for_game("gazala-rg")
+    for h in m.hexes():
+        label = m.label(h)
+        x, y = layout.center_of(label)
+        assert layout.locate(x, y).name == label

@@ -15,7 +15,7 @@ from lxml import etree
 from gazala_tools.vassal.gamelayout import MAIN_BOARD, MAIN_MAP
 from gazala_tools.vassal.module.gpids import assign_gpids, next_piece_slot_id
 from gazala_tools.vassal.module.pieces import piece_slot_text, prototypes
-from gazala_tools.vassal.module.spec import BREACH, CHIT, MARKER, UNIT, ModuleSpec, PieceSpec
+from gazala_tools.vassal.module.spec import BREACH, CHIT, MARKER, UNIT, ModuleSpec, PieceSpec, turn_labels
 from gazala_tools.vassal.module.traits import se
 from gazala_tools.vassal.module.xml import BOARDS, MAP, MODULE, WIDGET, element, serialize
 
@@ -224,7 +224,7 @@ def _toolbar(root: etree._Element, spec: ModuleSpec) -> None:
         element(
             tracker,
             f"{MODULE}.turn.ListTurnLevel",
-            {"list": se(list(spec.turns), ","), "name": "Turn", "property": "Turn",
+            {"list": se(list(turn_labels(spec.turns)), ","), "name": "Turn", "property": "Turn",
              "turnFormat": "$value$"},
         )
     else:  # the game's turn labels are not known: numbered turns

@@ -17,7 +17,8 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
 from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.vassal.module.build import Built
-from gazala_tools.vassal.module.spec import ModuleSpec, ScenarioSpec
+from gazala_tools.vassal.module.spec import ModuleSpec, ScenarioSpec, turn_state
+from gazala_tools.vassal.saves.commands import Turn
 from gazala_tools.vassal.saves.traits import decode_piece, join_chain
 from gazala_tools.vassal.saves.writer import (
     Placement,
@@ -81,6 +82,9 @@ def setup_saves(spec: ModuleSpec, built: Built) -> dict[str, bytes]:
         slots = {by_gpid[s.gpid]: s for s in module_pieces(tmp) if s.gpid in by_gpid}
         for scenario in spec.scenarios:
             tree = new_save_tree(placements(spec, scenario, slots))
+            if spec.turns:  # open on the scenario's first turn, whatever index the engine starts at
+                state = turn_state(spec.turns, scenario.turn)
+                tree.items.insert(len(tree.items) - 1, Turn(f"TURNTurnTracker0\t{state}"))
             data = write_new_save(
                 Path(tmp) / "setup.vsav",
                 tree,

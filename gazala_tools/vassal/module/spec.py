@@ -172,3 +172,24 @@ class ModuleSpec:
             if p.id == piece_id:
                 return p
         raise KeyError(piece_id)
+
+
+#: The first entry of every turn list we write. VASSAL's ``TurnLevel`` starts a new game at list
+#: index 1 (``current = 1``) without resetting list levels, while an engine that does reset starts
+#: at index 0: with this entry first, a new game opens on the first real turn in the first case
+#: and one click before it in the second. Set-ups set their start turn explicitly anyway.
+PRE_GAME_TURN = "Set-up"
+
+
+def turn_labels(turns: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``ListTurnLevel`` list of a module whose game has the turn record ``turns``."""
+    return (PRE_GAME_TURN, *turns) if turns else ()
+
+
+def turn_state(turns: tuple[str, ...], turn: str) -> str:
+    """The ``TurnTracker`` state (``TURN`` command) that shows ``turn`` (the first turn if unknown):
+    ``currentLevel|current;currentSubLevel;first;active flags`` (``ListTurnLevel.getState``)."""
+    labels = turn_labels(turns)
+    current = labels.index(turn) if turn in labels[1:] else 1
+    return f"0|{current};0;0;" + ",".join("true" for _ in labels)
+
