@@ -254,7 +254,7 @@ class Engine:
             raise EngineError(reason)
         classes = self.compiled()
         display = self._display()
-        with tempfile.TemporaryDirectory(prefix="gazala-vassal-") as private:
+        with tempfile.TemporaryDirectory(prefix="gazala-vassal-", ignore_cleanup_errors=True) as private:
             priv = Path(private)
             for sub in ("conf", "tmp", "home"):
                 (priv / sub).mkdir()
@@ -325,7 +325,7 @@ class Engine:
         self, vmod: str | Path, points: Sequence[tuple[str, int, int]]
     ) -> tuple[dict[str, Any], list[Located]]:
         """As :meth:`locate`, also returning the whole JSON answer (boards in use, dialogs...)."""
-        with tempfile.TemporaryDirectory(prefix="gazala-points-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="gazala-points-", ignore_cleanup_errors=True) as tmp:
             pf = Path(tmp) / "points.tsv"
             for m, _x, _y in points:
                 if "\t" in m or "\n" in m:
@@ -351,7 +351,7 @@ class Engine:
         Each placement: ``{"slot": gpid or PieceSlot name, "map": map name, "x": int, "y": int}``,
         optionally ``"snap": true`` (snap to the grid first) and ``"id"`` (piece id).
         """
-        with tempfile.TemporaryDirectory(prefix="gazala-place-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="gazala-place-", ignore_cleanup_errors=True) as tmp:
             pf = Path(tmp) / "placements.json"
             pf.write_text(json.dumps({"pieces": [dict(p) for p in placements]}), encoding="utf-8")
             return self.run("write-save", Path(vmod), Path(out), pf)
