@@ -1,4 +1,6 @@
-"""The main job behind ``scripts/run``: everything the toolkit builds for one game, into one folder.
+"""The main job behind ``scripts/run``: everything the toolkit does for one game, into one folder:
+the map checked and drawn, counters and their sheet, the VASSAL module, and the referee's report on
+each of the module's own scenario set-ups.
 
 Each step is a CLI call, so the job does exactly what a user's commands would. A step whose noun
 is not available in this installation is reported and skipped; a step that fails stops the job.
@@ -8,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zipfile
 from pathlib import Path
 
 from gazala_tools.cli import build_parser, main
+from gazala_tools.fileio import atomic_write_bytes
 
 
 def steps(game: str, out: Path) -> list[list[str]]:
@@ -39,9 +43,35 @@ def available(argv: list[str]) -> bool:
     return noun is not None and argv[1] in _choices(noun)
 
 
+def referee_setups(game: str, out: Path) -> list[list[str]]:
+    """Referee the module's own predefined set-ups: extract each save, check it (text + HTML)."""
+    vmod = out / f"{game}.vmod"
+    if not vmod.is_file():
+        return []
+    (out / "setups").mkdir(exist_ok=True)
+    calls: list[list[str]] = []
+    with zipfile.ZipFile(vmod) as zf:
+        for name in sorted(n for n in zf.namelist() if n.startswith("setups/") and n.endswith(".vsav")):
+            save = out / name
+            atomic_write_bytes(save, zf.read(name))
+            report = out / f"referee-{save.stem}.html"
+            calls.append(["referee", "check", str(save), "--module", str(vmod)])
+            calls.append(["referee", "check", str(save), "--module", str(vmod), "--format", "html", "-o", str(report)])
+    return calls
+
+
 def run(game: str, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    for argv in steps(game, out):
+    code = _run_steps(steps(game, out))
+    if code == 0 and available(["referee", "check"]):
+        code = _run_steps(referee_setups(game, out))
+    if code == 0:
+        print(f"[run] done: outputs in {out}", file=sys.stderr)
+    return code
+
+
+def _run_steps(argvs: list[list[str]]) -> int:
+    for argv in argvs:
         if not available(argv):
             print(f"[run] skipped (not available yet): gazala {' '.join(argv)}", file=sys.stderr)
             continue
@@ -50,7 +80,6 @@ def run(game: str, out: Path) -> int:
         if code != 0:
             print(f"[run] failed with exit code {code}: gazala {' '.join(argv)}", file=sys.stderr)
             return code
-    print(f"[run] done: outputs in {out}", file=sys.stderr)
     return 0
 
 

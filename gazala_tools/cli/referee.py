@@ -50,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", help="game id (default: the YAML's game, or gazala-rg for saves)")
+    p.add_argument("--game", help="game id (default: the YAML's game; for a save, the game its module name says, else gazala-rg)")
     p.add_argument("--module", help="the .vmod a save belongs to (another module of the game needs --mapping)")
     p.add_argument("--mapping", help="YAML mapping piece-name patterns to unit id/side/type/markers")
     p.add_argument("--turn", help="turn label, overriding the input's")

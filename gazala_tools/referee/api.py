@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.referee.detect import game_of_save
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.position import Position, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
@@ -87,7 +88,7 @@ def load_position(
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
 
-        g = game or "gazala-rg"
+        g = game or game_of_save(p, module)
         rules = rules_for_game(g)
         pos = position_from_save(p, rules=rules, manifest=manifest_specs(g), module=module, mapping=mapping,
                                  turn=turn)

@@ -252,7 +252,7 @@ def turn_from_tree(tree: Any, turns: tuple[str, ...]) -> str | None:
     for node in walk(tree):
         if isinstance(node, Turn):
             state = node.state
-    if state is None or not turns:
+    if state is None:
         return None
     parts = sequence.decode(state, "|")
     if len(parts) < 2:
@@ -262,8 +262,14 @@ def turn_from_tree(tree: Any, turns: tuple[str, ...]) -> str | None:
         current = int(level[0])
     except (ValueError, IndexError):
         return None
-    # Our modules put a pre-game "Set-up" entry before the turn record; the state's own active
-    # flags (one per list entry) say whether this save's list has it. Set-up reads as turn one.
+    # A CounterTurnLevel state is current;currentSubLevel;loop;loopLimit: current is the number.
+    if len(level) > 2 and level[2] in ("true", "false"):
+        return str(current) if not turns or str(current) in turns else None
+    if not turns:
+        return None
+    # A ListTurnLevel state is current;currentSubLevel;first;active flags. Our modules put a
+    # pre-game "Set-up" entry before the turn record; the flags (one per list entry) say whether
+    # this save's list has it. Set-up reads as turn one.
     flags = sequence.decode(level[3], ",") if len(level) > 3 and level[3] else []
     if len(flags) == len(turns) + 1:
         current = max(current - 1, 0)

@@ -55,3 +55,24 @@ def test_referee_reads_turn_lists_with_and_without_the_pre_game_entry() -> None:
     assert turn_from_tree(without, turns) == "May 27 PM"
     pre_game = Group([Turn("TURNTurnTracker0\t0|0;0;0;true,true,true,true")])
     assert turn_from_tree(pre_game, turns) == "May 27 AM"
+
+
+def test_referee_reads_numbered_turn_levels() -> None:
+    from gazala_tools.vassal.saves.commands import Group
+
+    turns = tuple(str(n) for n in range(1, 11))
+    # VASSAL CounterTurnLevel state: current;currentSubLevel;loop;loopLimit (vassal-format.md 4.4)
+    assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|3;0;false;-1")]), turns) == "3"
+    assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|42;0;false;-1")]), turns) is None
+
+
+def test_numbered_turn_state_for_games_without_labels() -> None:
+    assert turn_state((), "") == "0|1;0;false;-1"
+    assert turn_state((), "4") == "0|4;0;false;-1"
+
+
+def test_numbered_turns_read_without_a_turn_list() -> None:
+    from gazala_tools.vassal.saves.commands import Group
+
+    assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|5;0;false;-1")]), ()) == "5"
+    assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|1;0;0;true,true")]), ()) is None

@@ -82,9 +82,9 @@ def setup_saves(spec: ModuleSpec, built: Built) -> dict[str, bytes]:
         slots = {by_gpid[s.gpid]: s for s in module_pieces(tmp) if s.gpid in by_gpid}
         for scenario in spec.scenarios:
             tree = new_save_tree(placements(spec, scenario, slots))
-            if spec.turns:  # open on the scenario's first turn, whatever index the engine starts at
-                state = turn_state(spec.turns, scenario.turn)
-                tree.items.insert(len(tree.items) - 1, Turn(f"TURNTurnTracker0\t{state}"))
+            # open on the scenario's first turn, whatever index the engine starts at
+            state = turn_state(spec.turns, scenario.turn)
+            tree.items.insert(len(tree.items) - 1, Turn(f"TURNTurnTracker0\t{state}"))
             data = write_new_save(
                 Path(tmp) / "setup.vsav",
                 tree,

@@ -187,8 +187,15 @@ def turn_labels(turns: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def turn_state(turns: tuple[str, ...], turn: str) -> str:
-    """The ``TurnTracker`` state (``TURN`` command) that shows ``turn`` (the first turn if unknown):
-    ``currentLevel|current;currentSubLevel;first;active flags`` (``ListTurnLevel.getState``)."""
+    """The ``TurnTracker`` state (``TURN`` command) that shows ``turn`` (the first turn if unknown).
+
+    With labels: ``currentLevel|current;currentSubLevel;first;active flags`` (``ListTurnLevel``).
+    Without (numbered turns): ``currentLevel|current;currentSubLevel;loop;loopLimit``
+    (``CounterTurnLevel``, start 1, no loop), ``turn`` being the number.
+    """
+    if not turns:
+        number = int(turn) if turn.strip().isdigit() else 1
+        return f"0|{number};0;false;-1"
     labels = turn_labels(turns)
     current = labels.index(turn) if turn in labels[1:] else 1
     return f"0|{current};0;0;" + ",".join("true" for _ in labels)
