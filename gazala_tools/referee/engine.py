@@ -226,15 +226,23 @@ def check_enemy_share(ctx: Context, rule: str) -> Iterable[Finding]:
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
-def check_stacking(ctx: Context, rule: str, problem: Callable[[list[Unit]], str | None]) -> Iterable[Finding]:
-    """Each hex's stack against the game's limit; ``problem(units)`` says what is wrong, or None."""
-    for h, us in ctx.by_hex.items():
-        if len(us) < 2:
-            continue
-        msg = problem(us)
-        if msg is not None:
-            yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
-                          hexes=(ctx.label(h),))
+def check_stacking(ctx: Context, rule: str, problem: Callable[[list[Unit]], str | None], *,
+                   per_side: bool = False) -> Iterable[Finding]:
+    """Each hex's stack against the game's limit; ``problem(units)`` says what is wrong, or None.
+
+    ``per_side``: each side's units of a hex are a stack of their own (enemy units in one hex are
+    :func:`check_enemy_share`'s finding, not an over-stack).
+    """
+    for h, all_units in ctx.by_hex.items():
+        stacks = ([[u for u in all_units if u.side == s] for s in sorted({u.side for u in all_units})]
+                  if per_side else [all_units])
+        for us in stacks:
+            if len(us) < 2:
+                continue
+            msg = problem(us)
+            if msg is not None:
+                yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
+                              hexes=(ctx.label(h),))
 
 
 # --- supply helpers ----------------------------------------------------------------------------
@@ -256,8 +264,8 @@ def marker_flow(unit: Unit, traced: bool, rule: str) -> tuple[SupplyStatus, Mark
         if had_out:
             return SupplyStatus.IN, MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule)
         return SupplyStatus.IN, None
-    if had_iso:
-        return SupplyStatus.ISOLATED, None
+    if had_iso:  # an Out of Supply marker beside the Isolated one goes: the unit is now Isolated
+        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule) if had_out else None)
     if had_out:
         return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=ISOLATED, remove=OUT_OF_SUPPLY, rule=rule)
     return SupplyStatus.OUT, MarkerChange(unit.id, add=OUT_OF_SUPPLY, rule=rule)

@@ -55,6 +55,8 @@ RECOVERY_PLACES: Final = ("Belhamed", "Tobruk")  # 7.0
 AXIS_KILL_VP: Final = 5  # 11.2.1: per Allied unit destroyed
 ALLIED_KILL_VP: Final = {"de": 5, "it": 1}  # 11.2.2: per German / Italian unit destroyed
 EXITED_BOXES: Final = ("exited",)  # 4.2.2: retreated off the map, not destroyed
+#: Terrain chart: "Braço de Mar ... * Proibido para blindados" (5.3.2: armor retreating into it is eliminated).
+SEA_INLET: Final = "sea-inlet"
 #: Interpretation (4.1, terrain chart "MTZ"): motorized = armor, motorized/mechanized infantry,
 #: reconnaissance and mechanized artillery; plain artillery "moves like infantry" (8.0).
 MOTORIZED_TYPES: Final = frozenset({"armor", "motorized-infantry", "mechanized-infantry", "recon", "armored-recon",
@@ -105,6 +107,7 @@ class BatalhaDeGazala(RulesPlugin):
         m = game_map
         self.impassable = frozenset(h for h in m.hexes() if not m.passable(h))
         self.minefields = m.minefield_hexes()
+        self.sea_inlets = frozenset(m.hexes_of_terrain(SEA_INLET))
         try:
             entries = m.zone("axis-road-entries").hexes
         except KeyError:
@@ -119,12 +122,20 @@ class BatalhaDeGazala(RulesPlugin):
 
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
-        return (self.check_on_map, self.check_enemy_share, self.check_stacking, self.check_4_1_2_engaged,
-                self.check_4_1_motorized_range, self.check_7_0_recovery)
+        return (self.check_on_map, self.check_armor_sea_inlet, self.check_enemy_share, self.check_stacking,
+                self.check_4_1_2_engaged, self.check_4_1_motorized_range, self.check_7_0_recovery)
 
     def check_on_map(self, ctx: Context) -> Iterable[Finding]:
         """Units on map hexes other than sea (terrain chart: sea prohibited)."""
         return check_on_map(ctx, "4.0", lambda u: box_in(u, REINFORCEMENT_BOXES + ELIMINATED_BOXES + EXITED_BOXES))
+
+    def check_armor_sea_inlet(self, ctx: Context) -> Iterable[Finding]:
+        """Terrain chart (4.0): sea inlets are prohibited to armor."""
+        for u in ctx.on_map():
+            if u.hex in self.sea_inlets and is_armor(u):
+                where = ctx.label(u.hex)
+                yield Finding("4.0", Severity.ERROR, f"armor unit {u.id} on sea inlet {where}: prohibited to armor "
+                              "(terrain chart; 5.3.2)", units=(u.id,), hexes=(where,))
 
     def check_enemy_share(self, ctx: Context) -> Iterable[Finding]:
         return check_enemy_share(ctx, "4.1.2")
@@ -167,11 +178,12 @@ class BatalhaDeGazala(RulesPlugin):
         """4.1: hexes within 20 of a west-edge road hex by a path free of enemy engagement zones,
         enemy units, minefield hexes and sea.
 
-        Interpretation: the path is the unit's movement, so armor ignores infantry zones (4.1.2) and
-        the unit's own hex may be engaged or a minefield hex (only the hexes it would cross count).
+        Interpretation: the path is the unit's movement, so armor ignores infantry zones (4.1.2) but
+        may not cross a sea inlet (terrain chart), and the unit's own hex may be engaged or a minefield
+        hex (only the hexes it would cross count).
         """
         blocked = (self.zones_against(ctx, AXIS, armor=armor) | ctx.hexes_of.get(ALLIED, set())
-                   | self.minefield_hexes(ctx) | self.impassable)
+                   | self.minefield_hexes(ctx) | self.impassable | (self.sea_inlets if armor else frozenset()))
         cost = BlockCost(self.topology, hexes=blocked)
         return multi_source_search(self.topology, [h for h in self.road_entries if h not in blocked], cost,
                                    reverse=True)

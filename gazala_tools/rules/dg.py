@@ -163,13 +163,20 @@ class CauldronDG(RulesPlugin):
                 continue
             due = [r for r in REINFORCEMENTS if r[2] == label and turn is not None and r[0] <= turn]
             now = [r for r in due if r[0] == turn]
-            if not now and not (due and waiting):
+            late = [r for r in due if any(self.may_be(u, r[1]) for u in waiting)]
+            if not now and not late:
                 continue
-            what = ", ".join(f"{t} (turn {n})" for n, t, _ in (now or due))
+            what = ", ".join(f"{t} (turn {n})" for n, t, _ in (now or late))
             yield Finding("11.4", Severity.WARNING,
                           f"reinforcement hex {label} is occupied by {', '.join(enemies)}: {what} may not arrive "
                           "until no enemy unit occupies it",
                           units=tuple(enemies), hexes=(label,))
+
+    def may_be(self, unit: Unit, code: str) -> bool:
+        """11.1: could the waiting ``unit`` be the reinforcement of type ``code`` (``"3-4-9"``)?
+        Yes if its printed values (manifest, or a code in its type or id) are those, or unknown."""
+        got = printed_values(unit, self.game)
+        return got is None or "-".join(str(n) for n in got[1]) == code
 
     # --- 12.0 / 15.0 support fire; 18.0 victory ------------------------------------------------------
     def symbols_lost(self, ctx: Context, side: str) -> list[tuple[str, list[str]]]:

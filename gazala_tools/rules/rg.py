@@ -70,13 +70,13 @@ OFF_MAP_BOXES: Final = ("reinforcements", "turn-record", "withdrawn")
 def formation_key(name: str) -> str:
     """``"69 Inf"``, ``"69th Bde"``, ``"69 inf."`` -> ``"69"``; ``"21 PZ"`` -> ``"21pz"``; ``"Pavia"`` -> ``"pavia"``."""
     s = re.sub(r"[^a-z0-9]", "", name.lower())
-    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?(inf|bde|brigade|infantry|ind|indian|gd|guards|ff|pz|lt|motor|arm|atb)?", s)
+    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?(inf|bde|brigade|infantry|ind|indian|gd|guards|ff|freefr|freefrench|"
+                     r"pz|panzer|lt|motor|arm|atb)?", s)
     if m and m.group(2) in (None, "inf", "bde", "brigade", "infantry"):
         return m.group(1)
-    if m and m.group(2) in ("ind", "indian"):
-        return m.group(1) + "ind"
-    if m and m.group(2) in ("gd", "guards"):
-        return m.group(1) + "gd"
+    aliases = {"indian": "ind", "guards": "gd", "freefr": "ff", "freefrench": "ff", "panzer": "pz"}
+    if m and m.group(2):  # 7.0 prints "15th Panzer", "1 Free Fr.", "9 Indian", "201 Guards"
+        return m.group(1) + aliases.get(m.group(2), m.group(2))
     return s
 
 
@@ -143,6 +143,11 @@ class GazalaRG(RulesPlugin):
             allied_src = frozenset(grid.edge_hexes("N")) | frozenset(grid.edge_hexes("E"))
         self.sources = {AXIS: axis_src, ALLIED: allied_src}
         self.north_edge = frozenset(grid.edge_hexes("N"))
+        # 14.2: the LOC runs "from the west map edge" (any west-edge hex, not only 5.0's sources)
+        self.loc_sources = frozenset(grid.edge_hexes("W"))
+        # 17.0: the map's fortified hexes (Scenario One) and the hexes the campaign names
+        named = (self._hex_or_none(label) for label in CAMPAIGN_FORT_VP)
+        self.fortified = m.fortified_hexes() | frozenset(h for h in named if h is not None)
         self.loc_last = self._hex_or_none(LOC_LAST_HEX)
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -278,7 +283,8 @@ class GazalaRG(RulesPlugin):
                         f"{len(units) - STACK_LIMIT} of his choice (a retreat may go on to a legal hex, 11.1)")
             return None
 
-        return check_stacking(ctx, "10.0", problem)
+        # 10.0: "the owning player eliminates ... units of his choice": a side's own units stack.
+        return check_stacking(ctx, "10.0", problem, per_side=True)
 
     def check_8_1_prohibited_zone(self, ctx: Context) -> Iterable[Finding]:
         if self.prohibited is None:
@@ -321,6 +327,14 @@ class GazalaRG(RulesPlugin):
         if ctx.turn_index is not None and ctx.turn_index < (self.turn_index(FIRST_BREACH_TURN) or 0):
             yield Finding("14.1", Severity.ERROR, f"breach markers before the {FIRST_BREACH_TURN} turn",
                           hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
+        elif ctx.turn_index is not None and ctx.turn_index <= (self.turn_index(FIRST_BREACH_TURN) or 0):
+            # a breach placed in the May 28 Minefield Phase is made at the next turn's (14.1)
+            done = [b for b in pos.breaches if b.state is BreachState.BREACHED]
+            if done:
+                yield Finding("14.1", Severity.ERROR,
+                              f"breached markers on the {FIRST_BREACH_TURN} turn: a breach started then is made at the "
+                              "start of the next turn's Minefield Phase",
+                              hexes=ctx.labels(h for b in done for h in b.hexside.hexes))
         if len(pos.breaches) > BREACH_COUNTERS:
             yield Finding("14.1", Severity.ERROR,
                           f"{len(pos.breaches)} breach markers: the game provides {BREACH_COUNTERS}",
@@ -447,7 +461,12 @@ class GazalaRG(RulesPlugin):
         required = 2 if self.turn_at_least(ctx, TWO_LOC_TURN) else 1
         prohibited = self.prohibited or frozenset()
         cost = self.trace_cost(ctx, AXIS)
-        west = multi_source_search(self.topology, self.sources[AXIS], cost)
+        # 14.2: "may not cross into a breached minefield hex and then back into the Allied Prohibited
+        # Movement Area": the LOC reaches the prohibited hex beside its breached hex without passing
+        # any minefield hex (round the south end of the line and back in through another breach is no LOC)
+        west_cost = BlockCost(self.topology, hexes=cost.blocked_hexes | self.active_minefield_hexes(ctx), sides=cost.sides)
+        # ... and not through enemy units, its first (west-edge) hex included
+        west = multi_source_search(self.topology, self.loc_sources - west_cost.blocked_hexes, west_cost)
         axis_at: dict[Hex, list[str]] = {}
         for u in ctx.on_map(AXIS):
             assert u.hex is not None
@@ -540,21 +559,20 @@ class GazalaRG(RulesPlugin):
             findings.append(Finding("16.0", Severity.INFO, f"Axis scores 1 VP: {in_2803[0].id} occupies {VP_HEX}",
                                     units=tuple(u.id for u in in_2803), hexes=(VP_HEX,)))
         held: dict[str, str] = {}
-        for label in CAMPAIGN_FORT_VP:
-            h = self._hex_or_none(label)
-            if h is None:
-                continue
+        for h in sorted(self.fortified, key=ctx.label):
             sides = {u.side for u in ctx.by_hex.get(h, [])}
             if sides:
-                held[label] = "allied" if sides == {ALLIED} else "axis" if sides == {AXIS} else "contested"
+                held[ctx.label(h)] = "allied" if sides == {ALLIED} else "axis" if sides == {AXIS} else "contested"
         allied_forts = sorted(k for k, v in held.items() if v == ALLIED)
         vp = {
             "axis_vp_phase": north_vp + hex_vp,
             "north_edge": {"units": [u.id for u in north], "scored": bool(north_vp)},
             VP_HEX: {"units": [u.id for u in in_2803], "scored": bool(hex_vp)},
             "fortified": held,
+            # 17.0 Scenario One: 1 VP for each Allied-occupied fortified hex (of the map); the
+            # campaign: the VP of the hexes it names
             "allied_scenario_one": len(allied_forts),
-            "allied_campaign": sum(CAMPAIGN_FORT_VP[k] for k in allied_forts),
+            "allied_campaign": sum(CAMPAIGN_FORT_VP.get(k, 0) for k in allied_forts),
         }
         if allied_forts:
             findings.append(Finding("17.0", Severity.INFO,

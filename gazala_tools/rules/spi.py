@@ -317,9 +317,12 @@ class CauldronSPI(RulesPlugin):
                 findings.append(Finding("18.33", Severity.INFO, f"{u.id} exited: no VP for Axis units", units=(u.id,)))
                 continue
             out, came = exited_at.get(u.id), arrived_at.get(u.id)
+            # without its exit turn, a unit exited at the latest on the position's game-turn
+            out = out if out is not None else self.game_turn(ctx)
             if out is not None and came is not None and out < came + EXIT_WAIT:
+                when = f"on {out}" if u.id in exited_at else f"by game-turn {out}"
                 findings.append(Finding("18.32", Severity.ERROR,
-                                        f"{u.id} arrived on game-turn {came} and exited on {out}: reinforcements must "
+                                        f"{u.id} arrived on game-turn {came} and exited {when}: reinforcements must "
                                         f"stay a full game-turn (exit from game-turn {came + EXIT_WAIT}); no VP",
                                         units=(u.id,)))
                 continue

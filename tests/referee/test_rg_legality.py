@@ -159,3 +159,37 @@ def test_8_2_the_two_bracketed_units_must_stay(rg_map):
     where = {bracketed[0]: "0101", bracketed[1]: "1510", free: "0102"}
     [f] = run([where[i] for i in ids])
     assert f.units == (bracketed[1],)
+
+
+def test_10_0_stacking_counts_units_not_steps(open_map):
+    """10.0 "A maximum of two units": two three-step German armor units stack legally."""
+    r = check(open_map, [("a", "axis", "armor", "1520", "21 PZ", [], 3), ("b", "axis", "armor", "1520", "21 PZ", [], 3)])
+    assert r.legal and r.by_rule("10.0") == []
+
+
+def test_10_0_stacking_limit_is_a_side_s_own_units(open_map):
+    """10.0: "the owning player eliminates ... units of his choice": a hex is over-stacked by its owner's
+    units; an enemy unit in the hex is the enemy-share error, not an over-stack."""
+    r = check(open_map, [("a", "axis", "armor", "1520"), ("b", "axis", "infantry", "1520"),
+                         ("c", "allied", "infantry", "1520")])
+    [f] = r.by_rule("10.0")
+    assert "enemy units share hex 1520" in f.message
+
+
+def test_10_0_pavia_with_an_enemy_unit_is_enemy_sharing_not_stacking(open_map):
+    r = check(open_map, [("p", "axis", "infantry", "0110", "Pavia"), ("c", "allied", "infantry", "0110")])
+    [f] = r.by_rule("10.0")
+    assert "enemy units share hex 0110" in f.message
+
+
+def test_7_0_formation_names_as_the_rules_print_them(open_map):
+    """7.0 names "the 15th Panzer and the 21st Panzer" and "1 Free Fr." brigades."""
+    r = check(open_map, turn="May 27 PM", activations={"15th Panzer": 2, "1 Free Fr.": 1, "201 Guards": 1})
+    msgs = sorted(f.message for f in r.by_rule("7.0"))
+    assert len(msgs) == 3, msgs
+    assert any("15th Panzer" in m for m in msgs) and any("1 Free Fr." in m for m in msgs)
+
+
+def test_10_0_units_in_an_off_map_box_do_not_stack(open_map):
+    r = check(open_map, [(f"u{i}", "allied", "armor", "June 3-4") for i in range(3)])
+    assert r.by_rule("10.0") == [] and r.legal

@@ -174,3 +174,112 @@ def test_14_1_no_more_breach_markers_than_the_counters(rg_map):
     sides = ["0817/0916", "0512/0612", "0206/0207", "0307/0308", "0409/0410", "0510/0511", "0713/0714"]
     r = check(rg_map, turn="June 3-4", breaches=[{"hexside": s, "state": "breached"} for s in sides])
     assert [f.message for f in r.errors()] == ["7 breach markers: the game provides 6"]
+
+
+# A small map for the 14.2 "back into the prohibited area" rule: the prohibited zone is columns
+# 01-03, the minefield line column 04 rows 01-20 (its south end 0421-0422 is open ground). Sea in
+# column 02 rows 01-20 and 0320 cuts column 03 rows 01-19 off from the west edge inside the zone.
+LOC_MAP = """\
+  hexes:
+    - {terrain: sea, hexes: ["0201..0220", "0320"]}
+boxes:
+  - {name: line, kind: minefield, owner: allied, source: test, hexes: ["0401..0420"]}
+zones:
+  - {name: allied-prohibited, source: test, hexes: ["0101..0122", "0201..0222", "0301..0322"]}
+"""
+LOC_UNITS_EAST = [(f"ax{r}", "axis", "infantry", f"15{r:02d}") for r in range(1, 9)]
+
+
+def test_14_2_loc_may_not_come_back_into_the_prohibited_area_through_a_breach():
+    """14.2: "The LOC may not cross into a breached minefield hex and then back into the Allied
+    Prohibited Movement Area": round the south end, in through 0410 from the east, back into 0310,
+    then out through 0405 is no LOC."""
+    m = make_map(LOC_MAP)
+    breaches = [{"hexside": "0310/0410", "state": "breached", "through": True},
+                {"hexside": "0305/0405", "state": "breached", "through": True}]
+    r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
+    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (0, True), r.loc
+
+
+def test_14_2_loc_from_the_west_edge_through_the_breach():
+    """The same map with the sea moved aside: 0305 is reached from the west edge inside the zone."""
+    m = make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0220"'))
+    breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
+    r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
+    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (1, False)
+    assert r.loc.paths[0].via == "0405"
+
+
+def test_14_2_loc_starts_on_any_west_edge_hex():
+    """14.2 traces the LOC "from the west map edge" (5.0's supply sources are only its hexes south of
+    0105): with sea on 0106-0122 the LOC still runs from 0105 through the breach at 0405."""
+    m = make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0106..0122"'))
+    breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
+    r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
+    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (1, False), r.loc
+    assert r.loc.paths[0].hexes[0] in {"0101", "0102", "0103", "0104", "0105"}
+
+
+def test_14_0_line_0204_0801_from_june_9_10_on_the_real_map(rg_map):
+    """14.0: "Line from 0204 to 0801, inclusive: June 9-10" (no effect until that turn's Minefield Phase)."""
+    units = [("a", "axis", "infantry", "0303")]
+    assert check(rg_map, units, turn="June 7-8").supply["a"] is SupplyStatus.IN
+    assert check(rg_map, units, turn="June 9-10").supply["a"] is SupplyStatus.OUT
+
+
+def test_14_1_an_allied_unit_beside_the_box_but_not_the_far_hexside_does_not_stop_it(rg_map):
+    """14.1: the far hexside is breached "if there are no Allied units adjacent to it" (to the
+    hexside: the two hexes either side of it). Allied 1317 touches 1316 but not 1316/1416."""
+    units = [("i3", "axis", "infantry", "1217"), ("b", "allied", "infantry", "1317")]
+    r = check(rg_map, units, turn="May 28", breaches=[{"hexside": "1217/1316", "state": "under-construction"}])
+    [f] = [f for f in r.by_rule("14.1") if f.severity is Severity.INFO]
+    assert f.message.startswith("breach 1217/1316 will succeed into 1316 and through 1316/1416")
+
+
+def test_14_2_an_enemy_unit_on_the_west_edge_hex_cuts_the_loc(rg_map):
+    """14.2: "The LOC may not be traced through enemy units", its first hex on the west edge included."""
+    breach = {"hexside": "0106/0206", "state": "breached", "through": True}
+    r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[breach])
+    assert r.loc is not None and r.loc.traced == 1 and r.loc.paths[0].hexes[:2] == ("0106", "0206")
+    r = check(rg_map, [*axis_units(EAST[:8]), ("b", "allied", "infantry", "0106")], turn="May 29", breaches=[breach])
+    assert r.loc is not None and r.loc.traced == 0, r.loc.paths
+
+
+def test_14_1_no_breached_marker_before_may_29(rg_map):
+    """14.1: breaching starts on the May 28 turn and a breach is made "at the start of the Minefield
+    Phase in the next game turn": a marker can show its breached side from May 29 only."""
+    units = [("i", "axis", "infantry", "1216")]
+    r = check(rg_map, units, turn="May 28", breaches=[{"hexside": "1216/1315", "state": "breached"}])
+    assert [f.rule for f in r.errors()] == ["14.1"]
+    assert check(rg_map, units, turn="May 28", breaches=[{"hexside": "1216/1315", "state": "under-construction"}]).legal
+    assert check(rg_map, units, turn="May 29", breaches=[{"hexside": "1216/1315", "state": "breached"}]).legal
+
+
+def test_14_2_enemy_zoc_does_not_cut_the_loc(rg_map):
+    """14.2 lists enemy units, escarpments off roads and un-breached minefields: not enemy ZOC."""
+    r = check(rg_map, [*axis_units(EAST[:8]), ("b", "allied", "armor", "1116")], turn="May 29", breaches=[BREACH_0916])
+    assert "1016" in r.zoc["allied"]
+    assert r.loc is not None and r.loc.traced == 1 and "1016" in r.loc.paths[0].hexes
+
+
+def test_14_2_escarpment_off_a_road_cuts_the_loc():
+    """14.2: "escarpments not crossed by a road"."""
+    ridge = ", ".join(f'"05{r:02d}>06{r:02d}"' for r in range(1, 23)) + ", " + ", ".join(
+        f'"05{r:02d}>06{r + 1:02d}"' for r in range(1, 22))
+    m = make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0220"')
+                 + f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{ridge}]}}\n")
+    breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
+    r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
+    assert r.loc is not None and r.loc.traced == 0
+    road = 'paths:\n  - {name: via, kind: road, source: test, hexes: ["0504", "0604"]}\n'
+    r = check(make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0220"') + road
+                       + f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{ridge}]}}\n"),
+              LOC_UNITS_EAST, turn="May 29", breaches=breaches)
+    assert r.loc is not None and r.loc.traced == 1
+
+
+def test_14_0_a_road_does_not_negate_a_minefield_for_axis_supply():
+    """14.0: "Roads and tracks do not negate the effects of minefields" (8.0 exception too)."""
+    road = 'paths:\n  - {name: via, kind: road, source: test, hexes: ["1510", "1410", "1310"]}\n'
+    m = make_map(BOX_1510 % "" + road)
+    assert check(m, [("a", "axis", "armor", "1510")]).supply["a"] is SupplyStatus.OUT

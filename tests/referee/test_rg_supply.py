@@ -146,3 +146,59 @@ def test_5_0_one_search_per_side_matches_per_unit_traces(open_map):
         single = multi_source_search(rules.topology, [start], cost)
         traced = any(s in single for s in rules.sources[AXIS])
         assert traced == (check(open_map, units).supply[uid] is SupplyStatus.IN)
+
+
+def test_5_0_escarpment_blocks_supply_from_the_low_side_too():
+    """8.0: a road is "the only way a unit may cross an escarpment", down as well as up."""
+    sides = ", ".join(f'"1510>{n}"' for n in RING_1510)  # 1510 is the low side, its ring the high side
+    m = make_map(f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{sides}]}}\n")
+    assert check(m, [("a", "axis", "armor", "1510")]).supply["a"] is SupplyStatus.OUT
+    road = 'paths:\n  - {name: via, kind: road, source: test, hexes: ["1510", "1509", "1508"]}\n'
+    m = make_map(f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{sides}]}}\n{road}")
+    assert check(m, [("a", "axis", "armor", "1510")]).supply["a"] is SupplyStatus.IN
+
+
+def test_5_0_a_track_does_not_cross_an_escarpment_for_supply():
+    """8.0 names the road only (11.0's "road or track" is about attacks)."""
+    m = make_map(escarpment_pocket() + 'paths:\n  - {name: via, kind: track, source: test, hexes: ["1510", "1509"]}\n')
+    assert check(m, [("a", "axis", "armor", "1510")]).supply["a"] is SupplyStatus.OUT
+
+
+def test_5_0_enemy_unit_on_the_only_source_hex_blocks():
+    """5.0: the path may not pass through a hex containing an enemy unit, its last hex included."""
+    m = make_map('zones:\n  - {name: axis-supply, source: test, hexes: ["0110"]}\n')
+    assert check(m, [("a", "axis", "armor", "0510")]).supply["a"] is SupplyStatus.IN
+    assert check(m, [("a", "axis", "armor", "0510"), ("b", "allied", "infantry", "0110")]).supply["a"] is SupplyStatus.OUT
+
+
+def test_9_0_zoc_extends_across_minefield_hexsides():
+    """9.0: the six surrounding hexes; the only exception is up an escarpment."""
+    m = make_map('boxes:\n  - {name: box, kind: minefield, owner: allied, source: test, hexes: ["1510"]}\n')
+    r = check(m, [("a", "axis", "armor", "1410"), ("b", "allied", "infantry", "1510")])
+    assert "1510" in r.zoc["axis"] and "1410" in r.zoc["allied"]
+
+
+def test_9_0_zoc_extends_into_the_prohibited_zone_and_impassable_hexes():
+    m = make_map('  hexes:\n    - {terrain: sea, hexes: ["0309"]}\n'
+                 'zones:\n  - {name: allied-prohibited, source: test, hexes: ["0101..0122"]}\n')
+    r = check(m, [("b", "allied", "infantry", "0210")])
+    assert {"0109", "0110", "0309"} <= set(r.zoc["allied"])
+
+
+def test_9_0_no_zoc_up_an_escarpment_even_along_a_road():
+    """9.0 has no road exception (unlike movement, 8.0)."""
+    m = make_map(escarpment_pocket(road=True))
+    assert "1510" not in check(m, [("b", "allied", "armor", "1509")]).zoc["allied"]
+
+
+def test_5_0_both_markers_and_cut_off_keeps_only_isolated(open_map):
+    """5.0: already marked Out of Supply and cut off: "now marked as Isolated" (the Out of Supply
+    marker goes; the unit already carries the Isolated one)."""
+    ring = [(f"e{i}", "allied", "infantry", h) for i, h in enumerate(RING_1510)]
+    r = check(open_map, [("a", "axis", "armor", "1510", "", ["out-of-supply", "isolated"]), *ring])
+    assert r.supply["a"] is SupplyStatus.ISOLATED
+    assert r.markers == [MarkerChange("a", remove="out-of-supply", rule="5.0")]
+
+
+def test_9_0_units_off_the_map_exert_no_zoc(open_map):
+    assert check(open_map, [("a", "axis", "armor", "June 3-4")]).zoc["axis"] == []

@@ -99,6 +99,14 @@ def test_4_1_no_limit_once_the_axis_takes_tobruk(open_map):
     assert out_of_range(r) == [] and r.by_rule("4.1")[0].severity is Severity.INFO
 
 
+
+def test_4_1_within_20_hexes_of_either_west_road_hex_is_enough(open_map):
+    # A05 held by an Allied unit: the path from it is cut, but U09 is 20 hexes from A09
+    rows = [("m", "axis", "motorized-infantry", "U09"), ("b", "allied", "infantry", "A05")]
+    assert out_of_range(check(open_map, rows)) == []
+    both = [*rows, ("c", "allied", "infantry", "A09")]
+    assert out_of_range(check(open_map, both)) == ["m"]
+
 # --- 7.0 recovery --------------------------------------------------------------------------------
 
 
@@ -190,3 +198,30 @@ def test_9_3_a_cleared_minefield_hex_is_open_terrain():
 def test_9_3_cleared_hexes_must_be_map_hexes(open_map):
     with pytest.raises(GazalaError, match=r"cleared\[0\]"):
         pos(open_map, [], cleared=["Z99"])
+
+
+def test_4_2_2_units_retreated_off_the_map_are_not_destroyed(open_map):
+    r = check(open_map, [("b", "allied", "infantry", "exited"), ("g", "axis", "armor", "exited", "15 Pz")])
+    assert (r.vp["axis"], r.vp["allied"]) == (0, 110) and not r.by_rule("11.2.2") and r.legal
+
+
+def test_11_2_eliminated_unit_of_either_axis_nationality_by_id_prefix(open_map):
+    r = check(open_map, [("de-x", "axis", "armor", "eliminated"), ("it-y", "axis", "armor", "eliminated")])
+    assert r.vp["allied"] == 110 + 5 + 1
+
+
+INLET = ("    sea-inlet: {}\n  hexes:\n    - {terrain: sea-inlet, source: test, hexes: ["
+         + ", ".join(f'"{h}"' for h in column("K", range(1, 17))) + "]}\n")
+
+
+def test_4_0_sea_inlet_is_prohibited_to_armor():
+    # terrain chart: "Braço de Mar ... * Proibido para blindados"; 5.3.2: armor retreating into one is eliminated
+    m = make_map(INLET)
+    r = check(m, [("t", "axis", "armor", "K05"), ("i", "allied", "infantry", "K09")])
+    assert [(f.rule, f.units) for f in r.errors()] == [("4.0", ("t",))]
+
+
+def test_4_1_armor_range_path_may_not_cross_a_sea_inlet():
+    m = make_map(INLET)
+    r = check(m, [("t", "axis", "armor", "M05"), ("m", "axis", "motorized-infantry", "M07")])
+    assert out_of_range(r) == ["t"]

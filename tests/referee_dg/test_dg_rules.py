@@ -249,3 +249,29 @@ def test_stacking_is_reported_beside_an_enemy_in_the_same_hex(open_map):
     r = check(open_map, [("a", "axis", "armor", "1010"), ("b", "axis", "armor", "1010"), ("c", "allied", "armor", "1010")])
     assert sorted(f.rule for f in r.errors()) == ["stacking", "stacking"]
     assert any("2 axis units in one hex" in f.message for f in r.errors())
+
+
+# --- review: sentences of 11.4 and 18.0 not covered above ----------------------------------------
+
+
+def test_11_4_only_a_reinforcement_still_due_at_the_hex_is_blocked(open_map):
+    # turn 9: the 0608 unit (1-2-9, turn 8) has arrived; the one waiting is a turn-11 unit for 1201
+    later = [("g", "axis", "armor", "0608"), ("r", "allied", "3-4-9", "reinforcements")]
+    assert not check(open_map, later, turn="9").by_rule("11.4")
+    late = [("g", "axis", "armor", "0608"), ("r", "allied", "1-2-9", "reinforcements")]
+    assert [f.hexes for f in check(open_map, late, turn="9").by_rule("11.4")] == [("0608",)]
+
+
+def test_18_0_german_supply_symbols_enemy_occupied_cut_the_path(open_map):
+    rows = [("g", "axis", "armor", "0608"), ("b1", "allied", "infantry", "0734"), ("b2", "allied", "infantry", "2924")]
+    p = victory(check(open_map, rows))["paths"]["axis"]
+    assert not p["found"] and "enemy-occupied" in p["reason"] and set(p["blockers"]) == {"0734", "2924"}
+
+
+def test_18_0_british_path_blocked_by_axis_zoc(open_map):
+    axis_wall = [(f"a{c}", "axis", "infantry", f"{c:02d}05") for c in range(1, 30, 2)]
+    v = victory(check(open_map, axis_wall, turn="26"))
+    p = v["paths"]["allied"]
+    assert not p["found"] and "in enemy ZOC" in p["reason"] and v["result"] == "draw"
+    gap = [u for u in axis_wall if u[3] not in ("0905", "1105")]
+    assert victory(check(open_map, gap, turn="26"))["result"] == "british"

@@ -141,3 +141,25 @@ def test_18_11_strength_codes_in_type_or_id(open_map):
     assert vp("x", "armor 4-5-15") == 9
     assert vp("x", "artillery 4-2-3-6") == 9  # barrage + FPF + defence
     assert vp("x", "armor") is None
+
+
+def test_18_32_exit_turn_unknown_but_the_game_turn_is_too_early(open_map):
+    rows = [("b", "allied", "armor 5-4-15", "exited")]
+    early = check(open_map, rows, turn=7, arrived={"b": 6})
+    assert early.vp["exited"] == 0 and [f.rule for f in early.errors()] == ["18.32"]
+    assert check(open_map, rows, turn=8, arrived={"b": 6}).vp["exited"] == 9
+
+
+def test_18_21_an_allied_unit_in_tobruk_outweighs_the_last_axis_passage():
+    near = make_map(NEAR_TOBRUK)
+    assert check(near, [("b", "allied", "infantry", "0608")], tobruk="axis").vp["tobruk"] == "allied"
+
+
+def test_18_23_axis_control_of_tobruk_ends_the_game():
+    near = make_map(NEAR_TOBRUK)
+    assert check(near, [("g", "axis", "infantry", "0608")]).by_rule("18.23")
+    assert not check(near, []).by_rule("18.23")
+
+
+def test_18_11_values_given_in_the_position_override_a_printed_code(open_map):
+    assert check(open_map, [("x", "axis", "armor 4-5-15", "eliminated")], values={"x": 7}).vp["allied"] == 107
