@@ -3,13 +3,14 @@
 Three stages, each on an edge-strength image (gradient magnitude divided by the local brightness,
 so uneven lighting cancels):
 
-1. **Periodicity.** The autocorrelation of the edge image (FFT, unbiased by overlap) peaks at every
-   lattice vector of the hex centres. The two shortest independent strong peaks form a reduced
+1. **Periodicity.** The autocorrelation of the edge image (FFT, unbiased by overlap; edges
+   equalised by their local mean so a black chart in the margin cannot outweigh a faint grid)
+   peaks at every lattice vector of the hex centres; only lattices readable as a hex grid count. The two shortest independent strong peaks form a reduced
    basis; it is refined by least squares over all lattice peaks up to a third of the image.
 2. **Which hex lattice.** A lattice of centres can be read as flat-topped columns or pointy-topped
    rows in several ways (a primitive lattice vector near the vertical, or the horizontal, whose
-   neighbouring lines are offset by half a step). Each reading predicts where hex *edges* are: the
-   edge image folded into one lattice cell is cross-correlated with the predicted honeycomb, which
+   neighbouring lines are offset by half a step). Each reading predicts where hex *edges* are: its
+   straight edges (:func:`line_edges`: no texture, text or dots) folded into one lattice cell is cross-correlated with the predicted honeycomb, which
    picks the reading (orientation, dx, dy) and the position of the centres (the origin).
 3. **Sub-pixel fit.** A hexagon-outline kernel is correlated with the edge image; near every
    predicted centre the correlation maximum is located to sub-pixel precision, and the lattice
@@ -161,7 +162,8 @@ def _subpixel_peak(a: NDArray[np.floating], y: int, x: int) -> tuple[float, floa
 
 
 def _peaks(ac: FloatImage, min_r: float, max_r: float, count: int = 40) -> list[tuple[float, Vec]]:
-    """Local maxima of the autocorrelation in a ring, at least 30% of the strongest:
+    """Local maxima of the autocorrelation in a ring, at least 25% as prominent as the most or 30%
+    as high as the highest:
     (value, vector (x, y)), shortest first (the lattice's basis is among the shortest)."""
     m = ac.shape[0] // 2
     mx = ndimage.maximum_filter(ac, size=5, mode="nearest")
@@ -171,8 +173,11 @@ def _peaks(ac: FloatImage, min_r: float, max_r: float, count: int = 40) -> list[
     ys, xs, r = ys[keep], xs[keep], r[keep]
     if len(ys) == 0:
         return []
+    # Rank by prominence over the surroundings (a white top-hat), not by height: texture, paper
+    # and JPEG noise make many broad low bumps, a grid's lattice makes sharp peaks.
+    prom = ndimage.white_tophat(ac, size=9)[ys, xs]
     vals = ac[ys, xs]
-    keep = vals >= 0.3 * vals.max()
+    keep = (prom >= 0.25 * prom.max()) | (vals >= 0.3 * vals.max())
     ys, xs, r = ys[keep], xs[keep], r[keep]
     order = np.argsort(r, kind="stable")[:count]
     out: list[tuple[float, Vec]] = []
@@ -196,8 +201,31 @@ def _reduce(b1: Vec, b2: Vec) -> tuple[Vec, Vec]:
     return b1, b2
 
 
+def equalise_edges(e: FloatImage) -> FloatImage:
+    """Edge strength relative to the neighbourhood's (a window of a sixth of the image).
+
+    On a printed map the hex grid is often thin and faint while a chart's ruling, a turn track or
+    a title in the margin is black: without this, their periodicity dominates the autocorrelation.
+    Dividing by the local mean edge strength gives every region about the same weight, so the
+    grid, which covers most of the image, wins. Flat regions (sea, blank paper) are not amplified:
+    the divisor is never below the median of the local means. Strong outliers are clipped.
+    """
+    size = max(16, min(e.shape) // 6)
+    local = ndimage.uniform_filter(e.astype(np.float64), size=size, mode="reflect")
+    floor = float(np.median(local))
+    out = e / np.maximum(local, floor + 1e-9)
+    cap = float(np.quantile(out, 0.995))
+    res: FloatImage = np.minimum(out, cap).astype(np.float32)
+    return res
+
+
 def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, float]:
-    """A reduced basis of the centre lattice (pixels of ``e``) and the share of peaks it explains."""
+    """A reduced basis of the centre lattice (pixels of ``e``) and the share of peaks it explains.
+
+    Only lattices that can be read as a hex grid (:func:`readings`) are candidates: a chart's
+    rectangular ruling is periodic too.
+    """
+    e = equalise_edges(e)
     h, w = e.shape
     max_shift = int(min(h, w) * 0.4)
     if max_shift < 3 * min_period:
@@ -207,7 +235,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     if len(peaks) < 2:
         raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
     top = max(v for v, _ in peaks)
-    strong = [p for v, p in peaks if v >= 0.45 * top]
+    strong = [p for v, p in peaks if v >= 0.25 * top]
     if len(strong) < 2:
         strong = [p for _, p in peaks[:6]]
     # distinct directions (up to sign), shortest first
@@ -216,7 +244,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     for p in strong:
         if not any(np.hypot(*(p - q)) < 1.5 or np.hypot(*(p + q)) < 1.5 for q in distinct):
             distinct.append(p)
-        if len(distinct) >= 24:
+        if len(distinct) >= 40:
             break
     best: tuple[float, float, Vec, Vec] | None = None
     candidates: list[tuple[float, float, Vec, Vec, float]] = []
@@ -228,7 +256,7 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
                 continue
             r1, r2 = _reduce(p, q)
             area = abs(float(r1[0] * r2[1] - r1[1] * r2[0]))
-            if area < min_period**2:
+            if area < min_period**2 or not readings(r1, r2):
                 continue
             mean = _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9)
             contrast = _lattice_contrast(ac_max, r1, r2, min_period, max_shift * 0.9)
@@ -239,10 +267,10 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     # lattice, e.g. from a chart's ruling or JPEG blocks, is not), then the finest of those whose
     # points are (nearly) all as strong as the best one's (a coarser sub-lattice is not finest).
     top_contrast = max(c[4] for c in candidates)
-    clear = [c for c in candidates if c[4] >= 0.6 * top_contrast]
+    clear = [c for c in candidates if c[4] >= top_contrast - 0.4 * abs(top_contrast)]
     top_mean = max(c[0] for c in clear)
     for c in sorted(clear, key=lambda c: c[1]):
-        if c[0] >= 0.7 * top_mean:
+        if c[0] >= 0.6 * top_mean:
             best = (c[0], c[1], c[2], c[3])
             break
     assert best is not None
@@ -663,7 +691,7 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     scored: list[tuple[float, Reading, Vec]] = []
     for c in cands:
         cs = Reading(c.sideways, c.dx / f3, c.dy / f3, c.u_hat, c.v_hat, c.rotation)
-        score, centre = fold_score(e3, cs)
+        score, centre = fold_score(line_edges(e3, cs), cs)
         scored.append((score, c, centre))
     scored.sort(key=lambda t: -t[0])
     best_score, best, centre = scored[0]
