@@ -206,25 +206,21 @@ class GameGrid:
         c, r = self.raw(h)
         cmin, cmax = min(self._bounds), max(self._bounds)
         rlo, rhi = self._bounds[c]
-        screen: set[str] = set()
+        # raw columns run along the screen x axis on FLAT grids, along y on POINTY (sideways) ones
         if self.orientation is Orientation.FLAT:
-            if c == cmin:
-                screen.add("left")
-            if c == cmax:
-                screen.add("right")
-            if r == rlo:
-                screen.add("top")
-            if r == rhi:
-                screen.add("bottom")
+            col_ends, row_ends = ("left", "right"), ("top", "bottom")
         else:
-            if c == cmin:
-                screen.add("top")
-            if c == cmax:
-                screen.add("bottom")
-            if r == rlo:
-                screen.add("left")
-            if r == rhi:
-                screen.add("right")
+            col_ends, row_ends = ("top", "bottom"), ("left", "right")
+        screen = {
+            side
+            for side, on_it in (
+                (col_ends[0], c == cmin),
+                (col_ends[1], c == cmax),
+                (row_ends[0], r == rlo),
+                (row_ends[1], r == rhi),
+            )
+            if on_it
+        }
         to_compass = _SCREEN_TO_COMPASS[self.north]
         return frozenset(to_compass[s] for s in screen)
 

@@ -118,3 +118,12 @@ def test_every_grid_label_round_trips(g: GameGrid) -> None:
         seen.add(name)
         assert g.hex(name) == h
         assert raw_to_hex(*hex_to_raw(h, g.orientation), g.orientation) == h
+
+
+def test_edges_on_a_pointy_grid() -> None:
+    # sideways: VASSAL's raw column counts screen rows, so column 01 is the top (north) row
+    g = GameGrid(Orientation.POINTY, Numbering(), (1, 4), (1, 5))
+    first, last = g.hexes()[0], g.hexes()[-1]
+    assert g.edges(first) == {"N", "W"}
+    assert g.edges(last) == {"S", "E"}
+    assert len(g.edge_hexes("N")) == 5 and len(g.edge_hexes("W")) == 4
