@@ -225,6 +225,16 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     Only lattices that can be read as a hex grid (:func:`readings`) are candidates: a chart's
     rectangular ruling is periodic too.
     """
+    return lattice_bases(e, min_period=min_period)[0]
+
+
+def lattice_bases(e: FloatImage, *, min_period: float = 6.0, count: int = 1) -> list[tuple[Vec, Vec, float]]:
+    """:func:`lattice_basis`'s choice first, then up to ``count - 1`` other candidate lattices
+    (strongest autocorrelation on their points first), each refined the same way.
+
+    On an unrotated scan the grid's peaks can share the image axes with a margin's ruling, text
+    lines and JPEG blocks, and a spurious lattice can win; the others are second opinions.
+    """
     e = equalise_edges(e)
     h, w = e.shape
     max_shift = int(min(h, w) * 0.4)
@@ -274,8 +284,23 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
             best = (c[0], c[1], c[2], c[3])
             break
     assert best is not None
-    b1, b2 = best[2], best[3]
-    # refine over every lattice point in range: locate each peak, then least squares
+    chosen = [(best[2], best[3])]
+    for c in sorted(candidates, key=lambda c: -c[0]):
+        if len(chosen) >= count:
+            break
+        if not any(_is_lattice(c[2], *b) and _is_lattice(c[3], *b) and abs(c[1] - _area(*b)) < 0.1 * c[1] for b in chosen):
+            chosen.append((c[2], c[3]))
+    return [_refine(ac, peaks, b1, b2, top, max_shift) for b1, b2 in chosen]
+
+
+def _area(b1: Vec, b2: Vec) -> float:
+    return abs(float(b1[0] * b2[1] - b1[1] * b2[0]))
+
+
+def _refine(
+    ac: FloatImage, peaks: list[tuple[float, Vec]], b1: Vec, b2: Vec, top: float, max_shift: int
+) -> tuple[Vec, Vec, float]:
+    """Locate every lattice point's peak in range, then least squares; with the share of peaks explained."""
     basis = np.stack([b1, b2], axis=1)  # columns
     m = ac.shape[0] // 2
     rows: list[tuple[int, int]] = []
@@ -675,8 +700,34 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     say("edges")
     e1 = edge_image(grey_at(f1), sigma=1.0)
     say("periodicity")
-    b1, b2, _share = lattice_basis(e1, min_period=5.0)
-    b1, b2 = b1 * f1, b2 * f1
+    bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS)
+    b1, b2, _share = bases[0]
+    fit = _fit_lattice(grey_at, e1, f1, b1 * f1, b2 * f1, say)
+    if fit.confidence < LOW_CONFIDENCE:
+        # second opinions: the other candidate lattices, kept if they fit the edges more consistently
+        for a1, a2, _s in bases[1:]:
+            try:
+                alt = _fit_lattice(grey_at, e1, f1, a1 * f1, a2 * f1, lambda _msg: None)
+            except GazalaError:
+                continue
+            log.debug("second opinion dx=%.2f dy=%.2f confidence %.3f", alt.dx, alt.dy, alt.confidence)
+            if alt.confidence > fit.confidence + 0.05 and _relative_rms(alt) < 0.5 * _relative_rms(fit):
+                fit = alt
+    return fit
+
+
+def _relative_rms(fit: LatticeFit) -> float:
+    """The fit's rms residual of the measured centres in hex sizes (a true grid's is about 1%)."""
+    return fit.rms_px / min(fit.dx, fit.dy)
+
+
+#: below this confidence detect-grid also tries the other candidate lattices
+LOW_CONFIDENCE = 0.3
+SECOND_OPINIONS = 4
+
+
+def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, say: Progress) -> LatticeFit:
+    """Read the lattice (b1, b2, full-resolution pixels) as a hex grid and fit it to the edges."""
     cands = readings(b1, b2)
     if not cands:
         raise GazalaError(

@@ -69,6 +69,16 @@ def test_detect_grid_over_a_batch_of_thirty_harsh_scans() -> None:
     assert statistics.median(r[3] for r in results) < 0.6
 
 
+@pytest.mark.parametrize("seed", [108, 105, 119])
+def test_second_opinion_lattices_fix_an_unrotated_scan_and_keep_true_low_confidence_fits(seed: int) -> None:
+    """Unrotated: on 108 a spurious lattice (margin ruling, text lines) wins the autocorrelation and
+    another candidate lattice fits far better; on 105 and 119 the first fit is right but of low
+    confidence, and a wrong candidate with a higher confidence but loose centres must not replace it."""
+    scan = harsh_scan(seed, rotation=0.0, integer_origin=True)
+    fit = detect_grid(scan.image)
+    assert within_acceptance(fit, scan), errors(fit, scan)
+
+
 def vassal_truth(scan: HarshScan, h_off: int) -> HexGridGeometry:
     """The module's grid for an unrotated harsh scan with an integer origin."""
     ox, oy = scan.origin
