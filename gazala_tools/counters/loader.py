@@ -107,14 +107,24 @@ def manifest_file(game_or_path: str | Path) -> Path:
     )
 
 
+_CACHE: dict[tuple[Path, float], Manifest] = {}
+
+
 def load_manifest(game_or_path: str | Path) -> Manifest:
-    """The counter manifest of a built-in game id (``gazala-rg``...) or of a YAML file."""
+    """The counter manifest of a built-in game id (``gazala-rg``...) or of a YAML file.
+
+    Cached per file and modification time, like ``mapdata.load_map``: the referee, its game
+    detection, the rules plugins and the module builder all ask for the same manifests.
+    """
     path = manifest_file(game_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
+        key = (path.resolve(), path.stat().st_mtime)
+        text = None if key in _CACHE else path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ManifestError(f"cannot read manifest ({exc.strerror})", file=path) from None
-    return parse_manifest(text, file=path)
+    if text is not None:
+        _CACHE[key] = parse_manifest(text, file=path)
+    return _CACHE[key]
 
 
 def parse_manifest(text: str, *, file: str | Path = "<string>") -> Manifest:

@@ -38,10 +38,13 @@ def _module_name_of_vmod(path: Path) -> str | None:
 
 
 def game_of_save(path: str | Path, module: str | Path | None = None) -> str:
-    """The game of a save: from its own ``moduledata``, else the ``--module``'s, else RG."""
-    from gazala_tools.vassal.saves import read_save
+    """The game of a save: from its own ``moduledata``, else the ``--module``'s, else RG.
 
-    game = game_for_module_name(read_save(path).container.module_name)
+    Reads only the container layer (zip and metadata), not the commands.
+    """
+    from gazala_tools.vassal.saves.container import read_container
+
+    game = game_for_module_name(read_container(path).module_name)
     if game is None and module is not None:
         game = game_for_module_name(_module_name_of_vmod(Path(module)))
     return game or DEFAULT_GAME

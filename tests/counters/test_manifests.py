@@ -254,3 +254,21 @@ def test_parse_size(text: str | int, mm: float) -> None:
 def test_parse_size_inch_fractions_are_exact(num: int, den: int) -> None:
     assert parse_size(f"{num}/{den} in") == pytest.approx(num / den * 25.4, rel=1e-12)
     assert parse_size(f"{num / den * 25.4!r} mm") == pytest.approx(num / den * 25.4, rel=1e-12)
+
+
+def test_load_manifest_is_cached_until_the_file_changes(tmp_path: Path) -> None:
+    import os
+
+    from gazala_tools.counters.loader import manifest_file
+
+    src = manifest_file("batalha").read_text(encoding="utf-8")
+    f = tmp_path / "counters.yaml"
+    f.write_text(src, encoding="utf-8")
+    first = load_manifest(f)
+    assert load_manifest(f) is first  # parsed once
+    edited = re.sub(r"(?m)^title: .*$", 'title: "Edited title"', src, count=1)
+    assert edited != src
+    f.write_text(edited, encoding="utf-8")
+    st = f.stat()
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert load_manifest(f).title == "Edited title"
