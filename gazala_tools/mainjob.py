@@ -9,6 +9,7 @@ is not available in this installation is reported and skipped; a step that fails
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import zipfile
 from pathlib import Path
@@ -36,11 +37,15 @@ def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPars
     return {}
 
 
+@functools.cache
+def _commands() -> dict[str, frozenset[str]]:
+    """Every noun of the ``gazala`` command with its verbs (the parser is built once)."""
+    return {noun: frozenset(_choices(p)) for noun, p in _choices(build_parser()).items()}
+
+
 def available(argv: list[str]) -> bool:
     """Whether this installation has the noun and verb of ``argv``."""
-    nouns = _choices(build_parser())
-    noun = nouns.get(argv[0])
-    return noun is not None and argv[1] in _choices(noun)
+    return argv[1] in _commands().get(argv[0], frozenset())
 
 
 def referee_setups(game: str, out: Path) -> list[list[str]]:

@@ -45,23 +45,14 @@ class VertexTable:
         self.map = m
         self.frame = frame
         self.orientation: Orientation = m.grid.orientation
-        p = m.pixels
-        self._fx = p.dx / 3.0
-        self._fy = p.dy / 2.0
-        self._x0 = p.x0
-        self._y0 = p.y0
+        self._grid = m.pixels.geometry(self.orientation)  # the board's VASSAL grid: one pixel formula
         self._cache: dict[tuple[int, int], tuple[float, float]] = {}
 
     def point(self, X: int, Y: int) -> tuple[float, float]:
         key = (X, Y)
         got = self._cache.get(key)
         if got is None:
-            if self.frame == "lattice":
-                got = (float(X), float(Y))
-            else:
-                u = self._x0 + X * self._fx
-                v = self._y0 + Y * self._fy
-                got = (v, u) if self.orientation is Orientation.POINTY else (u, v)
+            got = (float(X), float(Y)) if self.frame == "lattice" else self._grid.lattice_to_pixel(X, Y)
             self._cache[key] = got
         return got
 

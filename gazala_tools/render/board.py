@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
-from gazala_tools.grid import corner_lattice, side_lattice
+from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.vassal.grid import HexGridGeometry
 
@@ -175,7 +175,7 @@ def scaled_geometry(geometry: HexGridGeometry, factor: float) -> HexGridGeometry
 
 def hex_polygon(geometry: HexGridGeometry, h: Hex) -> list[tuple[float, float]]:
     """The six corners of ``h`` in board pixels (shared exactly with its neighbours)."""
-    return [geometry.lattice_to_pixel(X, Y) for X, Y in corner_lattice(h, geometry.orientation)]
+    return geometry.hex_corners(h)
 
 
 def side_segment(geometry: HexGridGeometry, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:

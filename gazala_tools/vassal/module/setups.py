@@ -22,6 +22,7 @@ from gazala_tools.vassal.saves.commands import Turn
 from gazala_tools.vassal.saves.traits import decode_piece, join_chain
 from gazala_tools.vassal.saves.writer import (
     Placement,
+    SaveEditor,
     SlotPiece,
     module_pieces,
     new_save_tree,
@@ -84,7 +85,7 @@ def setup_saves(spec: ModuleSpec, built: Built) -> dict[str, bytes]:
             tree = new_save_tree(placements(spec, scenario, slots))
             # open on the scenario's first turn, whatever index the engine starts at
             state = turn_state(spec.turns, scenario.turn)
-            tree.items.insert(len(tree.items) - 1, Turn(f"TURNTurnTracker0\t{state}"))
+            SaveEditor(tree, file=scenario.file).insert([Turn(f"TURNTurnTracker0\t{state}")])
             data = write_new_save(
                 Path(tmp) / "setup.vsav",
                 tree,
