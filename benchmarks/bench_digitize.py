@@ -13,7 +13,7 @@ def run() -> list[Result]:
     from gazala_tools.digitize.classify import Legend, classify_hexes
     from gazala_tools.digitize.image import to_rgb_array
     from gazala_tools.digitize.lattice import detect_grid
-    from gazala_tools.digitize.synthetic import DEFAULT_KINDS, legend_for, synthetic_board
+    from tools.scans.synthetic import DEFAULT_KINDS, legend_for, synthetic_board
 
     board = synthetic_board(columns=100, rows=100, dx=30.0, dy=35.0, x0=25, y0=25, features=False)
     rgb = to_rgb_array(board.image)

@@ -12,12 +12,21 @@ import random
 import time
 
 from benchmarks.common import Result, best_of
-from gazala_tools.mapdata import load_map, load_map_text
+from gazala_tools.games import find_game
+from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.referee.engine import Context, Referee
 from gazala_tools.referee.position import Breach, BreachState, Position, Unit
 from gazala_tools.referee.search import multi_source_search
-from gazala_tools.rules.rg import AXIS, GazalaRG
+from gazala_tools.rules import rules_for
+
+AXIS = "axis"
+#: the zones RG's rules data names for supply (5.0) and 16.0 VP, on the synthetic map
+RG_ZONES = """zones:
+  - {name: axis-supply, source: bench, edges: [W]}
+  - {name: allied-supply, source: bench, edges: [N, E]}
+  - {name: north-edge, source: bench, edges: [N]}
+"""
 
 
 def rg_position(game_map: GameMap, n: int = 150, seed: int = 7) -> Position:
@@ -62,7 +71,7 @@ boxes:
 
 
 def synthetic_map(columns: int = 400, rows: int = 250, seed: int = 3) -> GameMap:
-    return load_map_text(synthetic_map_text(columns, rows, seed), "synthetic.yaml")
+    return load_map_text(synthetic_map_text(columns, rows, seed, RG_ZONES), "synthetic.yaml")
 
 
 def synthetic_position(game_map: GameMap, n: int = 5000, seed: int = 5) -> Position:
@@ -76,8 +85,9 @@ def synthetic_position(game_map: GameMap, n: int = 5000, seed: int = 5) -> Posit
 
 
 def run() -> list[Result]:
-    rg = load_map("gazala-rg")
-    rules = GazalaRG(rg)
+    game = find_game("gazala-rg")
+    rg = game.map()
+    rules = rules_for(game)
     referee = Referee(rules)
     pos = rg_position(rg)
     referee.check(pos)  # warm
@@ -87,7 +97,7 @@ def run() -> list[Result]:
 
     t = time.perf_counter()
     big = synthetic_map()
-    big_rules = GazalaRG(big)
+    big_rules = rules_for(game, big)
     prep_s = time.perf_counter() - t
     big_ref = Referee(big_rules)
     big_pos = synthetic_position(big)
@@ -95,7 +105,7 @@ def run() -> list[Result]:
 
     # baseline: one search per unit (50 units, scaled to 5,000)
     ctx = Context(big_rules, big_pos)
-    cost = big_rules.trace_cost(ctx, AXIS)
+    cost = big_rules.trace_cost(ctx, AXIS)  # type: ignore[attr-defined]
     sample = [u for u in big_pos.units if u.side == AXIS][:50]
     t = time.perf_counter()
     for u in sample:

@@ -16,17 +16,19 @@ from pathlib import Path
 
 from benchmarks.bench_referee import synthetic_map_text
 from benchmarks.common import Result, best_of
-from gazala_tools.counters import load_manifest
+from gazala_tools.games import find_game
 from gazala_tools.hexes import Hex
-from gazala_tools.mapdata import load_map, load_map_text
+from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
+from gazala_tools.referee.generic import obstructed
 from gazala_tools.referee.position import Position, Unit, read_yaml
 from gazala_tools.referee.search import BlockCost, multi_source_search
+from gazala_tools.rules import rules_for
 from gazala_tools.rules.bg import BatalhaDeGazala
-from gazala_tools.rules.dg import TOBRUK, TOBRUK_AIRFIELD, CauldronDG
-from gazala_tools.rules.spi import AXIS, CauldronSPI
+
+AXIS = "axis"
 
 ROOT = Path(__file__).resolve().parent.parent
 COLUMNS, ROWS = 400, 250
@@ -37,12 +39,13 @@ def label(c: int, r: int) -> str:
 
 
 def synthetic_map(seed: int = 3) -> GameMap:
-    """400 x 250 desert (100,000 hexes) with 20 west-east roads, 300 minefield hexes, BG places."""
+    """400 x 250 desert (100,000 hexes) with 20 west-east roads, 300 minefield hexes, and the places
+    and zones the DG, SPI and BG rules data name (Tobruk, supply symbols, objectives...)."""
     roads = [f'  - {{name: r{k}, kind: road, source: bench, hexes: [{", ".join(chr(34) + label(c, r) + chr(34) for c in range(1, COLUMNS // 2))}]}}'
              for k, r in enumerate(range(6, ROWS, 12))]
     places = "\n".join(f'  - {{name: "{n}", source: bench, hexes: ["{label(c, r)}"]}}' for n, c, r in (
         ("Tobruk", 350, 20), ("Bir Hacheim", 200, 230), ("El Adem", 360, 120), ("Knightsbridge", 260, 120),
-        ("Belhamed", 400, 125)))
+        ("Belhamed", 400, 125), ("Tobruk airfield", 351, 20), ("British supply 1201", 399, 125)))
     entries = ", ".join(f'"{label(1, r)}"' for r in (6, 18))
     more = f"""paths:
 {chr(10).join(roads)}
@@ -52,24 +55,11 @@ zones:
   - {{name: axis-road-entries, source: bench, hexes: [{entries}]}}
   - {{name: axis-supply-entries, source: bench, edges: [W]}}
   - {{name: allied-supply, source: bench, edges: [E]}}
+  - {{name: red-base, source: bench, edges: [W]}}
+  - {{name: allied-supply-symbols, source: bench, hexes: ["{label(399, 125)}", "{label(300, 100)}"]}}
+  - {{name: axis-supply-symbols, source: bench, hexes: ["{label(1, 125)}", "{label(200, 250)}"]}}
 """
     return load_map_text(synthetic_map_text(COLUMNS, ROWS, seed, more), "synthetic.yaml")
-
-
-class SyntheticDG(CauldronDG):
-    """DG on the synthetic map: the rule hexes moved to synthetic labels (not registered)."""
-
-    def __init__(self, game_map: GameMap) -> None:
-        super().__init__(game_map)
-        for key, (c, r) in {TOBRUK: (350, 20), TOBRUK_AIRFIELD: (351, 20), "1201": (399, 125), "1410": (300, 100),
-                            "0734": (1, 125), "2924": (200, 250)}.items():
-            self.hex_of[key] = game_map.hex(label(c, r))
-
-
-class SyntheticSPI(CauldronSPI):
-    def __init__(self, game_map: GameMap) -> None:
-        super().__init__(game_map)
-        self.tobruk = game_map.hex(label(350, 20))
 
 
 def synthetic_position(game_map: GameMap, game: str, n: int = 5000, seed: int = 5) -> Position:
@@ -99,18 +89,18 @@ def dg_worst_position(game_map: GameMap, n: int = 5000, seed: int = 9) -> Positi
 
 def real_positions() -> dict[str, tuple[RulesPlugin, Position]]:
     """The DG 19.0 set-up on DG, the same units on SPI (game-turn 8), 54 BG units on BG."""
-    dg_rules = CauldronDG(load_map("cauldron-dg"))
+    dg_rules = rules_for(find_game("cauldron-dg"))
     dg = position_from_data(dg_rules, read_yaml(ROOT / "tests/referee_dg/setup_19_0.yaml"))
-    spi_rules = CauldronSPI(load_map("cauldron-spi"))
+    spi_rules = rules_for(find_game("cauldron-spi"))
     spi = Position(game="cauldron-spi", units=dg.units, turn="8")
-    bg_map = load_map("batalha")
-    bg_rules = BatalhaDeGazala(bg_map)
+    bg_rules = rules_for(find_game("batalha"))
+    bg_map = bg_rules.map
     rng = random.Random(11)
     land = [h for h in bg_map.hexes() if bg_map.passable(h)]
     cols = {h: bg_map.grid.numbers(h)[0] for h in land}
     axis_hexes = rng.sample([h for h in land if cols[h] < 10], 20)
     allied_hexes = rng.sample([h for h in land if cols[h] >= 12], 34)
-    manifest = [c for c in load_manifest("batalha").units]
+    manifest = list(find_game("batalha").counters().units)
     bg_units: list[Unit] = []
     for c, h in zip([c for c in manifest if c.side == "axis"], axis_hexes, strict=False):
         bg_units.append(Unit(id=c.id, side="axis", type=c.type, formation=c.formation, hex=h))
@@ -125,8 +115,8 @@ def per_unit_baseline(rules: RulesPlugin, pos: Position, cost_of: str) -> float:
     """Seconds for one single-source search per unit (50 measured, scaled to every unit)."""
     ctx = Context(rules, pos)
     if cost_of == "spi":
-        assert isinstance(rules, CauldronSPI)
-        blocked: set[Hex] = set(rules.obstructed(ctx, AXIS))
+        assert rules.data.supply is not None
+        blocked: set[Hex] = set(obstructed(rules, ctx, rules.data.supply.sides[AXIS]))
     else:
         assert isinstance(rules, BatalhaDeGazala)
         blocked = rules.zones_against(ctx, AXIS, armor=False) | ctx.hexes_of.get("allied", set()) | rules.minefields
@@ -151,10 +141,9 @@ def run() -> list[Result]:
     t = time.perf_counter()
     big = synthetic_map()
     prep = time.perf_counter() - t
-    for game, cls, baseline in (("cauldron-dg", SyntheticDG, None), ("cauldron-spi", SyntheticSPI, "spi"),
-                                ("batalha", BatalhaDeGazala, "bg")):
+    for game, baseline in (("cauldron-dg", None), ("cauldron-spi", "spi"), ("batalha", "bg")):
         t = time.perf_counter()
-        rules = cls(big)
+        rules = rules_for(find_game(game), big)
         rules_s = time.perf_counter() - t
         pos = dg_worst_position(big) if game == "cauldron-dg" else synthetic_position(big, game)
         referee = Referee(rules)
@@ -173,7 +162,27 @@ def run() -> list[Result]:
         out.append(Result(f"{game}: synthetic 100,000 hexes, 5,000 units, full check", s, "s", budget="<= 1 s",
                           ok=s <= 1.0, baseline=f"one {what} search per Axis unit (50 measured, scaled)",
                           baseline_value=per_unit, ratio=per_unit / s, note=note))
+    out.append(generic_data_rules(big))
     return out
+
+
+def generic_data_rules(big: GameMap) -> Result:
+    """A game without a plugin (the test game River War: stacking, ZOC, supply of at most 6 hexes
+    through enemy ZOC unless friendly-occupied, as data) on the synthetic map."""
+    game = find_game(ROOT / "tests/referee_data/river-war")
+    t = time.perf_counter()
+    rules = rules_for(game, big)
+    rules_s = time.perf_counter() - t
+    base = synthetic_position(big, game.id)
+    sides = {"axis": "red", "allied": "blue"}
+    pos = Position(game=game.id, units=tuple(Unit(id=u.id, side=sides[u.side], type="infantry", hex=u.hex, box=u.box)
+                                             for u in base.units), turn="3")
+    referee = Referee(rules)
+    report = referee.check(pos)
+    s = best_of(partial(referee.check, pos), repeat=3)
+    return Result("data-only game (generic rules of river-war): synthetic 100,000 hexes, 5,000 units, full check", s,
+                  "s", budget="<= 1 s", ok=s <= 1.0,
+                  note=f"{len(report.findings)} findings; rules prep {rules_s:.2f} s (not timed)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,11 +8,12 @@ from benchmarks.common import Result, best_of
 
 
 def run() -> list[Result]:
+    from gazala_tools.games import find_game
     from gazala_tools.mapdata import load_map
     from gazala_tools.render.board import draw_scene, render_board, scene_from_map
 
     m = load_map("gazala-rg")
-    full = best_of(lambda: render_board(m, dpi=150, turn_track=True), repeat=3)
+    full = best_of(lambda: render_board(m, dpi=150, turn_track=find_game("gazala-rg").turns), repeat=3)
     scene = scene_from_map(m, dpi=150)
     bare = replace(scene, sides={}, paths=(), places=(), boxes=())
     base = best_of(lambda: draw_scene(bare, show_numbers=False, show_places=False), repeat=3)

@@ -54,3 +54,7 @@ class VassalFormatError(GazalaError):
 
 class UnsupportedFormatError(VassalFormatError):
     """A file in a format we recognise but cannot read."""
+
+
+class GameDataError(GazalaError):
+    """A game folder (``game.yaml``, scenarios, tables, module config) that does not follow the format."""

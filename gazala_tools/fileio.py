@@ -1,8 +1,16 @@
-"""Safe file output: every output is written atomically and never over an input."""
+"""Safe file output: every output is written atomically and never over an input.
+
+Inputs are recorded as they are read (:func:`note_input`, called by every reader) for the command
+in progress (:func:`command_scope`, opened by the CLI); :func:`atomic_open` refuses a target that
+is, or resolves to, any of them, whatever the option that named it. An output is written to an
+anonymous temporary file (``O_TMPFILE``) in the target's directory and linked into place only when
+complete, so a killed command leaves neither a half-written output nor a stray temporary file.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -12,8 +20,58 @@ from typing import IO, Any
 from gazala_tools.errors import GazalaError
 
 
+class _Inputs:
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.ids: set[tuple[int, int]] = set()
+
+
+_INPUTS: contextvars.ContextVar[_Inputs | None] = contextvars.ContextVar("gazala_inputs", default=None)
+
+
+@contextlib.contextmanager
+def command_scope() -> Iterator[None]:
+    """Record the inputs of one command: outputs written inside the scope may overwrite none of them."""
+    token = _INPUTS.set(_Inputs())
+    try:
+        yield
+    finally:
+        _INPUTS.reset(token)
+
+
+def _resolved(path: str | Path) -> str:
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(str(path))
+
+
+def note_input(path: str | Path) -> None:
+    """Record ``path`` as an input of the command in progress (no-op outside a command scope)."""
+    seen = _INPUTS.get()
+    if seen is None:
+        return
+    seen.paths.add(_resolved(path))
+    with contextlib.suppress(OSError, ValueError):
+        st = os.stat(path)
+        seen.ids.add((st.st_dev, st.st_ino))
+
+
+def _is_input(path: str | Path) -> bool:
+    seen = _INPUTS.get()
+    if seen is None:
+        return False
+    if _resolved(path) in seen.paths:
+        return True
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (st.st_dev, st.st_ino) in seen.ids
+
+
 def refuse_overwrite(output: str | Path, inputs: Iterable[str | Path]) -> None:
-    """Raise if ``output`` is the same file as any of ``inputs``."""
+    """Raise if ``output`` is the same file as any of ``inputs`` (or any input read so far)."""
     out = Path(output)
     for src in inputs:
         s = Path(src)
@@ -21,30 +79,119 @@ def refuse_overwrite(output: str | Path, inputs: Iterable[str | Path]) -> None:
             same = out.exists() and s.exists() and os.path.samefile(out, s)
         except OSError:
             same = False
-        if same or out.resolve() == s.resolve():
+        if same or _resolved(out) == _resolved(s):
             raise GazalaError("output would overwrite an input", file=output, expected="a different output path")
+    if _is_input(out):
+        raise GazalaError("output would overwrite an input", file=output, expected="a different output path")
+
+
+def check_output(path: str | Path) -> Path:
+    """The output path, refused (one clean error) when it is an input, a directory or not writable."""
+    target = Path(path)
+    if _is_input(target):
+        raise GazalaError("output would overwrite an input of this command", file=path,
+                          expected="a different output path")
+    if target.is_dir():
+        raise GazalaError("output is a directory", file=path, expected="a file path")
+    if target.exists() and not target.is_file():
+        raise GazalaError("output is not a regular file", file=path, expected="a file path")
+    return target
+
+
+def _link_tmpfile(fd: int, target: Path) -> None:
+    """Give the anonymous file ``fd`` the name ``target`` (replacing it) in one rename."""
+    # an explicit dst_dir_fd makes CPython call linkat(..., AT_SYMLINK_FOLLOW), which links the
+    # anonymous file itself (plain link() would try to link the /proc symlink: EXDEV)
+    dir_fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(100):
+            name = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
+            try:
+                os.link(f"/proc/self/fd/{fd}", name.name, dst_dir_fd=dir_fd, follow_symlinks=True)
+                break
+            except FileExistsError:
+                continue
+        else:  # pragma: no cover - 100 random collisions
+            raise GazalaError("cannot create a temporary name", file=target)
+    finally:
+        os.close(dir_fd)
+    try:
+        os.replace(name, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
+        raise
+
+
+def _copy_to_named(fd: int, target: Path) -> str:
+    out, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(out, _mode())
+        os.lseek(fd, 0, os.SEEK_SET)
+        while chunk := os.read(fd, 1 << 20):
+            os.write(out, chunk)
+        os.fsync(out)
+    except BaseException:
+        os.close(out)
+        os.unlink(tmp)
+        raise
+    os.close(out)
+    return tmp
+
+
+def _mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 @contextlib.contextmanager
 def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
-    """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename.
+
+    Refuses (:class:`GazalaError`, nothing written) a ``path`` that is an input of the command,
+    a directory, or in a directory that cannot be created or written.
+    """
+    target = check_output(path)
     try:
-        # mkstemp makes the file 0600; give it the mode a plain open() would (0666 less the umask)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GazalaError(f"cannot create the output's folder ({exc.strerror})", file=path) from None
+    anonymous = hasattr(os, "O_TMPFILE")
+    try:
+        if anonymous:
+            try:
+                fd = os.open(target.parent, os.O_TMPFILE | os.O_RDWR, _mode())
+                tmp = None
+            except OSError:
+                anonymous = False
+        if not anonymous:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            os.fchmod(fd, _mode())
+    except OSError as exc:
+        raise GazalaError(f"cannot write the output ({exc.strerror})", file=path, expected="a writable folder") from None
+    try:
         with os.fdopen(fd, mode) as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+            try:
+                fh.flush()
+                os.fsync(fh.fileno())
+                if anonymous:
+                    try:
+                        _link_tmpfile(fh.fileno(), target)
+                    except OSError:  # no /proc here: copy the finished file into a named temporary
+                        tmp = _copy_to_named(fh.fileno(), target)
+                        os.replace(tmp, target)
+                        tmp = None
+                elif tmp is not None:
+                    os.replace(tmp, target)
+                    tmp = None
+            except OSError as exc:
+                raise GazalaError(f"cannot write the output ({exc.strerror})", file=path) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

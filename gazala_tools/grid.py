@@ -11,6 +11,7 @@ POINTY offset ``(col=r, row=c)`` with odd rows shifted right.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -19,6 +20,7 @@ from gazala_tools.hexes import Hex, Hexside, Orientation, Parity
 from gazala_tools.numbering import Numbering, parse_part
 
 COMPASS: Final = ("N", "E", "S", "W")
+_NO_EDGES: Final[frozenset[str]] = frozenset()
 _SCREEN_TO_COMPASS: Final[dict[str, dict[str, str]]] = {
     "top": {"top": "N", "right": "E", "bottom": "S", "left": "W"},
     "left": {"left": "N", "top": "E", "right": "S", "bottom": "W"},
@@ -201,34 +203,31 @@ class GameGrid:
 
     def edges(self, h: Hex) -> frozenset[str]:
         """The compass map edges (N, E, S, W) that hex ``h`` lies on; empty inside the map."""
-        if h not in self._hexes:
-            return frozenset()
-        c, r = self.raw(h)
-        cmin, cmax = min(self._bounds), max(self._bounds)
-        rlo, rhi = self._bounds[c]
-        # raw columns run along the screen x axis on FLAT grids, along y on POINTY (sideways) ones
-        if self.orientation is Orientation.FLAT:
-            col_ends, row_ends = ("left", "right"), ("top", "bottom")
-        else:
-            col_ends, row_ends = ("top", "bottom"), ("left", "right")
-        screen = {
-            side
-            for side, on_it in (
-                (col_ends[0], c == cmin),
-                (col_ends[1], c == cmax),
-                (row_ends[0], r == rlo),
-                (row_ends[1], r == rhi),
-            )
-            if on_it
-        }
-        to_compass = _SCREEN_TO_COMPASS[self.north]
-        return frozenset(to_compass[s] for s in screen)
+        return self._edges.get(h, _NO_EDGES)
 
     def edge_hexes(self, edge: str) -> list[Hex]:
         """The hexes on compass edge ``edge`` (N, E, S or W), in map order."""
         if edge not in COMPASS:
             raise ValueError(f"edge must be one of N, E, S, W, got {edge!r}")
-        return [h for h in self._order if edge in self.edges(h)]
+        return [h for h in self._order if edge in self._edges[h]]
+
+    @functools.cached_property
+    def _edges(self) -> dict[Hex, frozenset[str]]:
+        """The compass edges of every map hex, found once per grid (``edges`` is asked per hex)."""
+        cmin, cmax = min(self._bounds), max(self._bounds)
+        # raw columns run along the screen x axis on FLAT grids, along y on POINTY (sideways) ones
+        if self.orientation is Orientation.FLAT:
+            col_ends, row_ends = ("left", "right"), ("top", "bottom")
+        else:
+            col_ends, row_ends = ("top", "bottom"), ("left", "right")
+        to_compass = _SCREEN_TO_COMPASS[self.north]
+        out: dict[Hex, frozenset[str]] = {}
+        for h in self._order:
+            c, r = self.raw(h)
+            rlo, rhi = self._bounds[c]
+            on = ((col_ends[0], c == cmin), (col_ends[1], c == cmax), (row_ends[0], r == rlo), (row_ends[1], r == rhi))
+            out[h] = frozenset(to_compass[side] for side, yes in on if yes) or _NO_EDGES
+        return out
 
 
 def numbers_of(label_part: str, type_: str) -> int:

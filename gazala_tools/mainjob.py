@@ -18,6 +18,16 @@ from gazala_tools.cli import build_parser, main
 from gazala_tools.fileio import atomic_write_bytes
 
 
+def _name(game: str) -> str:
+    """The file name part of a game's outputs: its id (a built-in id or a game folder's game.yaml)."""
+    from gazala_tools.games import find_game
+
+    try:
+        return find_game(game).id
+    except Exception:  # the step that reads the game reports what is wrong with it
+        return Path(game).stem or "game"
+
+
 def steps(game: str, out: Path) -> list[list[str]]:
     return [
         ["map", "check", game],
@@ -26,7 +36,7 @@ def steps(game: str, out: Path) -> list[list[str]]:
         ["map", "render", game, "-o", str(out / "board.png")],
         ["counters", "images", game, "-o", str(out / "counters")],
         ["counters", "sheet", game, "-o", str(out / "counter-sheet.pdf")],
-        ["module", "build", game, "-o", str(out / f"{game}.vmod")],
+        ["module", "build", game, "-o", str(out / f"{_name(game)}.vmod")],
     ]
 
 
@@ -50,7 +60,7 @@ def available(argv: list[str]) -> bool:
 
 def referee_setups(game: str, out: Path) -> list[list[str]]:
     """Referee the module's own predefined set-ups: extract each save, check it (text + HTML)."""
-    vmod = out / f"{game}.vmod"
+    vmod = out / f"{_name(game)}.vmod"
     if not vmod.is_file():
         return []
     (out / "setups").mkdir(exist_ok=True)
@@ -60,8 +70,9 @@ def referee_setups(game: str, out: Path) -> list[list[str]]:
             save = out / name
             atomic_write_bytes(save, zf.read(name))
             report = out / f"referee-{save.stem}.html"
-            calls.append(["referee", "check", str(save), "--module", str(vmod)])
-            calls.append(["referee", "check", str(save), "--module", str(vmod), "--format", "html", "-o", str(report)])
+            check = ["referee", "check", str(save), "--module", str(vmod), "--game", game]  # a game folder's module
+            calls.append(check)                                                              # names no built-in game
+            calls.append([*check, "--format", "html", "-o", str(report)])
     return calls
 
 
@@ -89,4 +100,7 @@ def _run_steps(argvs: list[list[str]]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1] if len(sys.argv) > 1 else "gazala-rg", Path(sys.argv[2] if len(sys.argv) > 2 else "out/gazala-rg")))
+    from gazala_tools.games import default_game_id
+
+    _game = sys.argv[1] if len(sys.argv) > 1 else default_game_id()
+    sys.exit(run(_game, Path(sys.argv[2] if len(sys.argv) > 2 else f"out/{_name(_game)}")))

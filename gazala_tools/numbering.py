@@ -245,6 +245,12 @@ class Numbering:
                 kw[f.name] = raw
         return cls(**kw)  # type: ignore[arg-type]
 
+    def describe(self) -> str:
+        """The attributes that differ from VASSAL's defaults (``"hType=A hOff=0"``), or ``"VASSAL default"``."""
+        base = Numbering().vassal_attrs()
+        diff = [f"{k}={v}" for k, v in self.vassal_attrs().items() if base[k] != v]
+        return " ".join(diff) or "VASSAL default"
+
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 

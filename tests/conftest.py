@@ -26,9 +26,9 @@ def corpus_dir(shared_dir: Path) -> Path:
 
 
 # --- the real VASSAL engine as a test oracle (marker `vassal`; docs/vassal-engine.md) -------------
-# Tests marked @pytest.mark.vassal skip, naming exactly what to install, when Java, Xvfb, the Debian
-# jars or .cache/vassal/Vengine.jar are missing. Set GAZALA_REQUIRE_VASSAL=1 (CI) to make that a
-# failure instead of a skip.
+# The engine is VASSAL 3.7.26 from the shared folder (SHARED/vassal/3.7.26/). Tests marked
+# @pytest.mark.vassal skip, naming exactly what to install, when Java, Xvfb, the Debian jars or the
+# engine jar are missing. Set GAZALA_REQUIRE_VASSAL=1 (CI) to make that a failure instead of a skip.
 
 _ENGINE_STATUS: tuple[bool, str] | None = None
 
@@ -36,7 +36,7 @@ _ENGINE_STATUS: tuple[bool, str] | None = None
 def _engine_status() -> tuple[bool, str]:
     global _ENGINE_STATUS
     if _ENGINE_STATUS is None:
-        from gazala_tools.vassal.engine import Engine
+        from tools.vassal_oracle.engine import Engine
 
         _ENGINE_STATUS = Engine().available()
     return _ENGINE_STATUS
@@ -57,8 +57,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.fixture(scope="session")
 def vassal_engine():  # type: ignore[no-untyped-def]
-    """One :class:`gazala_tools.vassal.engine.Engine` (and one private Xvfb) per test session."""
-    from gazala_tools.vassal.engine import Engine
+    """One :class:`tools.vassal_oracle.engine.Engine` (and one private Xvfb) per test session."""
+    from tools.vassal_oracle.engine import Engine
 
     engine = Engine()
     ok, reason = engine.available()
@@ -66,3 +66,16 @@ def vassal_engine():  # type: ignore[no-untyped-def]
         _engine_unavailable(reason)
     yield engine
     engine.close()
+
+
+@pytest.fixture(scope="session")
+def vassal_harness():  # type: ignore[no-untyped-def]
+    """The shared folder's engine harness (:class:`tools.vassal_oracle.harness.Harness`): set-ups and
+    logs played by VASSAL 3.7.26; its classes are compiled into .cache/vassal/harness."""
+    from tools.vassal_oracle.harness import Harness
+
+    harness = Harness()
+    ok, reason = harness.available()
+    if not ok:
+        _engine_unavailable(reason)
+    return harness

@@ -2,31 +2,63 @@
 
 Each noun is a module in this package that defines ``NOUN`` (its name), ``HELP`` and
 ``register(subparsers)``; nouns are discovered automatically, so adding one touches no other file.
-The CLI owns output and exit codes: a :class:`~gazala_tools.errors.GazalaError` becomes one line on
-stderr and exit status 2.
+The CLI owns output and exit codes:
+
+* bad input (a :class:`~gazala_tools.errors.GazalaError`, or a usage error) is one line on stderr
+  naming the file, the place and what was expected, and exit status 2; with ``--json`` the same is
+  also printed on stdout as ``{"error": {"file", "place", "expected", "message"}}``;
+* anything else is a bug: one line (the exception, "please report") and exit status 3, never a
+  traceback (``GAZALA_DEBUG=1`` shows it);
+* Ctrl-C and SIGTERM stop cleanly (exit 130 / 143); outputs being written are discarded whole.
+
+Each command runs in a :func:`~gazala_tools.fileio.command_scope`: every input it reads is
+recorded, and no output may be written over any of them.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
+import os
 import pkgutil
+import signal
 import sys
+import traceback
 from collections.abc import Sequence
+from types import FrameType
+from typing import Any, NoReturn
 
 from gazala_tools import __version__
 from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import command_scope
+
+REPORT_URL = "https://github.com/gazala-tools/gazala-tools/issues"
+
+
+class UsageError(GazalaError):
+    """A command line that does not parse."""
+
+    def message(self) -> str:
+        return f"{self.place}: {self.problem} (see `{self.place} --help`)"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors raised as one-line :class:`UsageError` instead of printed."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, place=self.prog, expected="a command line as `--help` shows")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gazala",
         description="Hex-and-counter wargame tools for VASSAL: modules, referee, counter sheets.",
     )
     parser.add_argument("--version", action="version", version=f"gazala-tools {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
-    nouns = parser.add_subparsers(dest="noun", metavar="NOUN", required=True)
+    nouns = parser.add_subparsers(dest="noun", metavar="NOUN", required=True, parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
@@ -39,18 +71,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _wants_json(argv: Sequence[str], args: argparse.Namespace | None) -> bool:
+    if args is not None:
+        return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json"
+    return "--json" in argv or "--format=json" in argv
+
+
+def _error_json(exc: GazalaError) -> str:
+    return json.dumps({"error": {"file": exc.file, "place": exc.place, "expected": exc.expected,
+                                 "message": exc.message()}})
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | None = None
+    previous: Any = None
     try:
-        result = args.func(args)
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
+        previous = None
+    try:
+        with command_scope():
+            args = build_parser().parse_args(argv)
+            logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+            result = args.func(args)
+        return int(result or 0)
     except GazalaError as exc:
+        if _wants_json(argv, args):
+            print(_error_json(exc))
         print(f"gazala: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
-    return int(result or 0)
+    except KeyboardInterrupt:
+        print("gazala: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit as exc:
+        if exc.code in (0, None) or (isinstance(exc.code, int) and exc.code >= 128):
+            return int(exc.code or 0)
+        raise
+    except Exception as exc:  # a bug, not bad input: one line, exit 3
+        if os.environ.get("GAZALA_DEBUG"):
+            traceback.print_exc()
+        text = " ".join(str(exc).split())[:300]
+        print(f"gazala: internal error: {type(exc).__name__}: {text} (please report this at {REPORT_URL}, "
+              "with the command and its input; GAZALA_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 3
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

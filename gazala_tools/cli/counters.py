@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from gazala_tools.counters import GAMES, Counter, Manifest, load_manifest, parse_size
+from gazala_tools.cli._common import game_help
+from gazala_tools.counters import Counter, Manifest, load_manifest, parse_size
 from gazala_tools.errors import GazalaError
 
 NOUN = "counters"
@@ -21,7 +22,7 @@ HELP = "Counter manifests, face images and duplex counter-sheet PDFs."
 
 def register(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    games = f"game id ({', '.join(GAMES)}) or a counters.yaml"
+    games = game_help(", or a counters.yaml")
 
     ls = verbs.add_parser("list", help="the counters of a game: id, kind, side, values")
     ls.add_argument("game", help=games)
@@ -76,7 +77,7 @@ def _values(c: Counter, side: str = "front") -> str:
     f = c.face(side)
     if c.kind != "unit":
         return " / ".join(x for x in (f.title, f.subtitle) if x)
-    sep = " " if c.value_style == "rg" else "-"
+    sep = " " if c.spaced_values else "-"
     return sep.join(v.text() for v in f.values)
 
 
@@ -85,6 +86,7 @@ def counter_record(c: Counter) -> dict[str, Any]:
         "id": c.id, "kind": c.kind, "side": c.side, "nationality": c.nationality, "formation": c.formation,
         "designation": c.designation, "type": c.type, "size": c.size, "steps": c.steps, "step": c.step,
         "unit_id": c.unit_id, "front": _values(c, "front"), "back": _values(c, "back"), "provenance": c.provenance,
+        **({"front_art": c.front_art, "back_art": c.back_art} if c.has_art else {}),
     }  # fmt: skip
 
 
@@ -142,7 +144,7 @@ def _selected(m: Manifest, only: list[str] | None) -> list[Counter]:
 
 def _images(args: argparse.Namespace) -> int:
     from gazala_tools.fileio import atomic_write_bytes, atomic_write_text
-    from gazala_tools.render.counters import render_face
+    from gazala_tools.render.counters import counter_face
 
     m = load_manifest(args.game)
     size = _size(args, m)
@@ -157,7 +159,7 @@ def _images(args: argparse.Namespace) -> int:
         for c in counters:
             rec = counter_record(c)
             for side in ("front", "back"):
-                img = render_face(c, side, dpi=args.dpi, size_mm=size, bleed_mm=args.bleed_mm)
+                img = counter_face(c, side, dpi=args.dpi, size_mm=size, bleed_mm=args.bleed_mm)
                 buf = io.BytesIO()
                 img.save(buf, "PNG", dpi=(args.dpi, args.dpi))
                 name = f"{c.id}-{side}.png"
@@ -194,7 +196,7 @@ def _sheet(args: argparse.Namespace) -> int:
     from gazala_tools.render.sheets import write_sheet
 
     m = load_manifest(args.game)
-    refuse_overwrite(args.output, [m.source_file])
+    refuse_overwrite(args.output, _inputs(m))
     t0 = time.perf_counter()
     with _progress(2 * len(m), f"{m.game} sheet", args.no_progress) as bar:
         s = write_sheet(
@@ -218,11 +220,18 @@ def _sheet(args: argparse.Namespace) -> int:
     return 0
 
 
+def _inputs(m: Manifest) -> list[str]:
+    """The files a sheet or contact sheet is made from: the manifest and the counters' art."""
+    art = {c.art(side) for c in m for side in ("front", "back") if c.art(side)}
+    return [m.source_file, *sorted(art)]
+
+
 def _contact(args: argparse.Namespace) -> int:
-    from gazala_tools.fileio import atomic_write_bytes
+    from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
     from gazala_tools.render.counters import contact_sheet
 
     m = load_manifest(args.game)
+    refuse_overwrite(args.output, _inputs(m))
     img = contact_sheet(m.counters, dpi=args.dpi, columns=args.columns)
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=True)

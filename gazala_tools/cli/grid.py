@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.grid import MapLayout
 
@@ -23,7 +24,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         description="Print `name snapped_x snapped_y` for map point X Y (map coordinates, as in saves), "
         "or one such line per point of --points FILE (one `x y` per line; `-` reads stdin).",
     )
-    loc.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, or a game id (e.g. gazala-rg)")
+    loc.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, " + _common.game_help())
     loc.add_argument("x", nargs="?", type=int)
     loc.add_argument("y", nargs="?", type=int)
     loc.add_argument("--map", dest="map_name", help="the map's name (default: the first map with a grid)")
@@ -38,7 +39,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     loc.set_defaults(func=_locate)
 
     cen = verbs.add_parser("center", help="the pixel centre (map coordinates) of a named hex")
-    cen.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, or a game id")
+    cen.add_argument("source", help="a .vmod, a buildFile.xml/buildFile, " + _common.game_help())
     cen.add_argument("name", help="a location name, e.g. 0104")
     cen.add_argument("--map", dest="map_name")
     cen.add_argument("--json", action="store_true")
@@ -46,9 +47,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def load_layout(source: str, map_name: str | None) -> MapLayout:
-    """The map layout for a module/buildFile path or a built-in game id."""
+    """The map layout for a module/buildFile path, or a game (built-in id or game folder)."""
     path = Path(source)
-    if path.exists():
+    if (path.exists() and not path.is_dir()) or (path.is_dir() and not (path / "game.yaml").is_file()):
         from gazala_tools.vassal.buildfile import find_layout, read_layouts
 
         return find_layout(read_layouts(path), map_name, path)

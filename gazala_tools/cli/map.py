@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_text, refuse_overwrite
 
@@ -16,22 +17,22 @@ HELP = "A game's map data: summary, validation against the rules, GeoJSON export
 
 def register(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    game_help = "game id (gazala-rg, cauldron-dg, cauldron-spi, batalha), a map directory or a map YAML"
+    game_help = _common.game_help(", a map directory or a map YAML (default: the default game)")
 
     info = verbs.add_parser("info", help="summary: size, numbering, hexes, hexsides, features, zones")
-    info.add_argument("game", nargs="?", default="gazala-rg", help=game_help)
+    info.add_argument("game", nargs="?", default=None, help=game_help)
     info.add_argument("--json", action="store_true", help="JSON output")
     info.set_defaults(func=_info)
 
     check = verbs.add_parser(
         "check", help="validate the data and every rule reference; exit 1 if any check fails"
     )
-    check.add_argument("game", nargs="?", default="gazala-rg", help=game_help)
+    check.add_argument("game", nargs="?", default=None, help=game_help)
     check.add_argument("--json", action="store_true", help="JSON output")
     check.set_defaults(func=_check)
 
     geo = verbs.add_parser("geojson", help="the map as a GeoJSON FeatureCollection (board coordinates)")
-    geo.add_argument("game", nargs="?", default="gazala-rg", help=game_help)
+    geo.add_argument("game", nargs="?", default=None, help=game_help)
     geo.add_argument("-o", "--output", help="output file (default: stdout)")
     geo.add_argument(
         "--frame",

@@ -1,4 +1,4 @@
-"""``gazala module``: build a game's VASSAL module (.vmod)."""
+"""``gazala module build``: build a game's VASSAL module (.vmod)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,27 @@ import logging
 import sys
 
 NOUN = "module"
-HELP = "Build a complete VASSAL module (.vmod) for a game: board, grid, counters, chits, set-ups."
+HELP = "Build a complete VASSAL module (.vmod) of a game: board, grid, counters, chits, set-ups."
 
 log = logging.getLogger(__name__)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
+    from gazala_tools.cli._common import game_help
+
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     b = verbs.add_parser(
         "build",
         help="build GAME's module",
-        description="Build GAME's .vmod (gazala-rg, cauldron-dg, cauldron-spi, batalha): rendered board with "
-        "the map's hex grid and numbering, a counter palette, prototypes, chit cups, dice, turn track and "
-        "predefined set-ups. The output is written atomically.",
+        description="Build GAME's .vmod from its game folder and build configuration (docs/module.md): the board "
+        "(rendered from the map data, or the configuration's image, e.g. a scan) with the map's hex grid and "
+        "numbering, a counter palette, prototypes, chit cups, dice, turn track, charts and predefined set-ups. "
+        "The same input gives the same bytes; the output is written atomically.",
     )
-    b.add_argument("game", help="game id, e.g. gazala-rg")
-    b.add_argument("-o", "--output", required=True, help="the .vmod to write, e.g. modules/gazala-rg.vmod")
-    b.add_argument("--dpi", type=float, default=None, help="board and counter resolution (default: the map's native dpi)")
+    b.add_argument("game", metavar="GAME", help=game_help(", or a module build configuration YAML whose game: names the game"))
+    b.add_argument("-o", "--output", required=True, help="the .vmod to write, e.g. my-game.vmod")
+    b.add_argument("--dpi", type=float, default=None,
+                   help="resolution of a rendered board and the counters (default: the configuration's, else the map's)")
     b.add_argument("--json", action="store_true", help="print a JSON summary")
     b.set_defaults(func=_build)
 

@@ -50,7 +50,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", help="game id (default: the YAML's game; for a save, the game its module name says, else gazala-rg)")
+    p.add_argument("--game", help="a built-in game id or a game folder (default: the YAML's game; for a save, the game "
+                   "its module name says; a game folder's module needs --game)")
     p.add_argument("--module", help="the .vmod a save belongs to (another module of the game needs --mapping)")
     p.add_argument("--mapping", help="YAML mapping piece-name patterns to unit id/side/type/markers")
     p.add_argument("--turn", help="turn label, overriding the input's")
@@ -89,7 +90,9 @@ def _check(args: argparse.Namespace) -> int:
     if args.fix:
         from gazala_tools.referee.saves import fix_save
 
-        n = fix_save(Path(args.input), Path(args.output), markers=checked.report.markers)
+        assert checked.save is not None  # --fix needs a .vsav input (checked above)
+        n = fix_save(checked.save, Path(args.output), markers=checked.report.markers,
+                     inputs=[*([args.before] if args.before else [])])
         log.info("wrote %s with %d unit(s) re-marked", args.output, n)
         sys.stdout.write(_render(checked, fmt if fmt in ("text", "json") else "text", args.dpi).decode("utf-8"))
         return 0 if checked.report.legal else 1
@@ -127,6 +130,10 @@ def _watch(args: argparse.Namespace) -> int:
     root = Path(args.directory)
     if not root.is_dir():
         raise GazalaError("not a directory", file=root, expected="a directory of saves")
+    if args.game is not None:  # a bad --game (id or folder) is bad input once, not an error per file
+        from gazala_tools.referee.api import rules_for_game
+
+        rules_for_game(args.game)
     seen: dict[Path, float] = {}
     while True:
         for p in sorted(root.iterdir()):

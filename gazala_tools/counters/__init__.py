@@ -3,9 +3,10 @@
 The core of the counters area (pure Python, no Pillow). Rendering lives in
 :mod:`gazala_tools.render.counters` (faces) and :mod:`gazala_tools.render.sheets` (PDF sheets).
 
->>> m = load_manifest("gazala-rg")
->>> len(m), m["axis-21pz-5-1-s3"].steps
-(168, 3)
+>>> from gazala_tools.games import default_game_id
+>>> m = load_manifest(default_game_id())          # a built-in game, a game folder or a counters.yaml
+>>> len(m) > 0 and all(c.id for c in m)
+True
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from gazala_tools.counters.loader import (
     parse_size,
 )
 from gazala_tools.counters.model import Counter, Face, Manifest, Nationality, Value
-from gazala_tools.mapdata.model import GAMES
+from gazala_tools.games import Game
 
 __all__ = [
-    "GAMES",
     "Counter",
     "Face",
     "Manifest",
@@ -36,6 +36,6 @@ __all__ = [
 ]
 
 
-def marker_ids(game: str) -> tuple[str, ...]:
+def marker_ids(game: str | Game) -> tuple[str, ...]:
     """Ids of the chits and markers (every counter that is not a combat unit) of a game."""
     return load_manifest(game).marker_ids()

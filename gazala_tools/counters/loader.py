@@ -10,11 +10,16 @@ a ``count``. The reader expands them into physical counters with stable ids:
 Ids never depend on a counter's position in the file, so adding a unit renumbers nothing.
 The whole file is read and checked before anything is built; every error names the file, the line
 and the bad value.
+
+Nothing here knows a game's rules: the colour code of printed values is the manifest's
+``value_inks``, the sides are the game's (``game.yaml``), and a counter's own art is an image file
+named in the manifest or found by the ``art.folder`` naming convention (``<id>-front.png``).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,10 +31,11 @@ import yaml
 
 from gazala_tools.counters.model import (
     INKS,
-    SIDES,
+    NEUTRAL,
     SIZES,
     UNIT_TYPES,
     VALUE_ROLES,
+    VALUE_STYLES,
     Counter,
     Face,
     Manifest,
@@ -37,30 +43,33 @@ from gazala_tools.counters.model import (
     Value,
 )
 from gazala_tools.errors import GazalaError
-from gazala_tools.mapdata.model import GAMES
+from gazala_tools.fileio import note_input
+from gazala_tools.games import Game, find_game
+from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
+from gazala_tools.yamlnodes import read_text
 
-COUNTERS_FILE: Final = "counters.yaml"
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
-VALUE_STYLES: Final = ("rg", "adm")
 UNIT_BACKS: Final = ("used", "reduced-half-up", "depleted", "blank", "same")
 TOP_KEYS: Final = frozenset(
     {
         "game", "title", "provenance", "sources", "notes", "counter_size", "value_style", "unit_back",
-        "artillery_roles", "total", "nationalities", "units", "chits", "markers",
+        "artillery_roles", "value_inks", "art", "total", "nationalities", "units", "chits", "markers",
     }
 )  # fmt: skip
 UNIT_KEYS: Final = frozenset(
     {
         "id", "nationality", "formation", "designation", "type", "size", "steps", "values", "back",
-        "provenance", "restricted", "one_sided", "roles",
+        "provenance", "restricted", "one_sided", "roles", "art",
     }
 )  # fmt: skip
-TOKEN_KEYS: Final = frozenset({"id", "side", "nationality", "type", "count", "front", "back", "provenance"})
+TOKEN_KEYS: Final = frozenset({"id", "side", "nationality", "type", "count", "front", "back", "provenance", "art"})
 FACE_KEYS: Final = frozenset({"title", "subtitle", "icon", "color", "text_color"})
-#: RG 2.2.3/11.0: a hard value in red may attack armor; black = defence only. Soft in white = defence only.
-HARD_RED_TYPES: Final = frozenset({"armor", "anti-tank", "recon", "armored-recon"})
-SOFT_WHITE_TYPES: Final = frozenset({"anti-tank"})
+INK_KEYS: Final = frozenset({"role", "types", "ink"})
+ART_KEYS: Final = frozenset({"folder", "required"})
+FACE_ART_KEYS: Final = frozenset({"front", "back"})
+#: image files a counter's art may be (what VASSAL and the PDF sheet both take)
+ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
 
 
@@ -85,49 +94,56 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def counters_root() -> Path:
-    """Where the built-in manifests live: beside the maps (``$GAZALA_MAPDATA`` or ``mapdata/``)."""
-    from gazala_tools.mapdata.loader import mapdata_root
-
-    return mapdata_root()
-
-
 def manifest_file(game_or_path: str | Path) -> Path:
-    """The manifest YAML for a game id, a game directory or a YAML file."""
+    """The manifest YAML of a game (id or folder) or a YAML file."""
     p = Path(game_or_path)
     if p.suffix in (".yaml", ".yml") and p.is_file():
         return p
-    if p.is_dir():
-        return p / COUNTERS_FILE
-    if str(game_or_path) in GAMES:
-        return counters_root() / str(game_or_path) / COUNTERS_FILE
-    raise ManifestError(
-        f"unknown game or manifest {str(game_or_path)!r}",
-        expected=f"one of {', '.join(GAMES)} or a counters.yaml path",
-    )
+    return find_game(game_or_path).counters_file
 
 
-_CACHE: dict[tuple[Path, float], Manifest] = {}
+#: (file, mtime, game) -> manifest; a game's manifest takes its id and name from game.yaml
+_CACHE: dict[tuple[Path, int, Game | None], Manifest] = {}
 
 
-def load_manifest(game_or_path: str | Path) -> Manifest:
-    """The counter manifest of a built-in game id (``gazala-rg``...) or of a YAML file.
+def _cached(path: Path, game: Game | None) -> Manifest:
+    try:
+        key = (path.resolve(), path.stat().st_mtime_ns, game)
+    except OSError as exc:
+        raise ManifestError(f"cannot read manifest ({exc.strerror})", file=path) from None
+    note_input(path)
+    got = _CACHE.get(key)
+    if got is None:
+        text = read_text(path, "counter manifest", ManifestError)
+        got = parse_manifest(text, file=path, game=game)
+        _CACHE[key] = got
+    return got
+
+
+def load_game_manifest(game: Game) -> Manifest:
+    """A game's ``counters.yaml`` (cached per file and modification time)."""
+    return _cached(game.counters_file, game)
+
+
+def load_manifest(game_or_path: str | Path | Game) -> Manifest:
+    """The counter manifest of a game (built-in id, folder or :class:`Game`) or of a YAML file.
 
     Cached per file and modification time, like ``mapdata.load_map``: the referee, its game
     detection, the rules plugins and the module builder all ask for the same manifests.
     """
-    path = manifest_file(game_or_path)
-    try:
-        key = (path.resolve(), path.stat().st_mtime)
-        text = None if key in _CACHE else path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ManifestError(f"cannot read manifest ({exc.strerror})", file=path) from None
-    if text is not None:
-        _CACHE[key] = parse_manifest(text, file=path)
-    return _CACHE[key]
+    if isinstance(game_or_path, Game):
+        return load_game_manifest(game_or_path)
+    p = Path(game_or_path)
+    if p.suffix in (".yaml", ".yml") and p.is_file():
+        if (p.parent / GAME_FILE).is_file() and p.name == COUNTERS_FILE:
+            return load_game_manifest(find_game(p.parent))
+        return _cached(p, None)
+    return load_game_manifest(find_game(game_or_path))
 
 
-def parse_manifest(text: str, *, file: str | Path = "<string>") -> Manifest:
+def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | None = None) -> Manifest:
+    """Parse a manifest. ``game``: the game folder it belongs to (its id and name come from game.yaml,
+    so the file must not state them); without it the file is stand-alone and names its ``game``."""
     try:
         doc = yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as exc:
@@ -136,7 +152,7 @@ def parse_manifest(text: str, *, file: str | Path = "<string>") -> Manifest:
         raise ManifestError(
             f"not valid YAML: {getattr(exc, 'problem', exc)}", file=file, place=place
         ) from None
-    return _Reader(file).manifest(doc)
+    return _Reader(file, game).manifest(doc)
 
 
 def parse_size(text: str | float | int, *, file: str | Path = "", place: str = "") -> float:
@@ -158,18 +174,25 @@ def parse_size(text: str | float | int, *, file: str | Path = "", place: str = "
 
 
 def _half_up(x: int) -> int:
-    """BG 7.0: combat values halved, rounded up."""
+    """``unit_back: reduced-half-up`` (e.g. BG 7.0): combat values halved, rounded up."""
     return math.ceil(x / 2)
 
 
 def _half_down(x: int) -> int:
-    """DG depleted side (reconstructed): halved, rounded down, at least 1."""
+    """``unit_back: depleted``: halved, rounded down, at least 1."""
     return max(1, x // 2)
 
 
 class _Reader:
-    def __init__(self, file: str | Path) -> None:
+    def __init__(self, file: str | Path, game: Game | None = None) -> None:
         self.file = file
+        self.game = game
+        #: where art paths are relative to: the game folder (or the stand-alone file's folder)
+        self.folder = game.folder if game is not None else Path(file).parent
+        self.sides: tuple[str, ...] | None = (*game.side_ids, NEUTRAL) if game is not None else None
+        self.inks: list[tuple[str | None, frozenset[str] | None, str]] = []
+        self.art_folder: dict[str, Path] = {}
+        self.art_required = False
 
     def fail(
         self, problem: str, node: Any = None, expected: str | None = None, key: str = ""
@@ -205,10 +228,24 @@ class _Reader:
             raise self.fail(f"id {i!r} is not a stable id", node, "lowercase words and digits joined by '-'")
         return i
 
+    def side(self, node: dict[str, Any], default: str | None = None) -> str:
+        side = self.text(node, "side", default)
+        if self.sides is not None and side not in self.sides:
+            raise self.fail(f"side {side!r} is not a side of the game", node, ", ".join(self.sides))
+        if not ID_RE.match(side):
+            raise self.fail(f"side {side!r} is not a side id", node, "lowercase words and digits joined by '-'")
+        return side
+
     def manifest(self, doc: Any) -> Manifest:
         doc = self.check_keys(doc, TOP_KEYS, "the manifest")
-        game = self.text(doc, "game")
-        style = self.text(doc, "value_style", "rg")
+        if self.game is None:
+            game, title = self.text(doc, "game"), self.text(doc, "title", doc.get("game"))
+        else:
+            for key in ("game", "title"):
+                if key in doc:
+                    raise self.fail(f"{key!r} in the manifest of a game folder", doc, f"the {key} in game.yaml only")
+            game, title = self.game.id, self.game.name
+        style = self.text(doc, "value_style", VALUE_STYLES[-1])
         if style not in VALUE_STYLES:
             raise self.fail(f"value_style {style!r} is unknown", doc, ", ".join(VALUE_STYLES))
         self.style = style
@@ -220,6 +257,8 @@ class _Reader:
         if not self.artillery_roles or any(r not in VALUE_ROLES for r in self.artillery_roles):
             raise self.fail(f"artillery_roles {art!r}", doc, f"a list of {', '.join(VALUE_ROLES)}")
         size = parse_size(doc.get("counter_size", "0.5 in"), file=self.file, place=f"line {doc[LINE]}")
+        self.value_inks(doc, doc.get("value_inks"))
+        self.art_convention(doc, doc.get("art"))
         nats = self.nationalities(doc.get("nationalities") or {})
         self.nats = nats
         counters: list[Counter] = []
@@ -243,7 +282,7 @@ class _Reader:
         sources = doc.get("sources") or []
         return Manifest(
             game=game,
-            title=self.text(doc, "title", game),
+            title=title,
             counter_size_mm=size,
             value_style=style,
             counters=tuple(counters),
@@ -287,9 +326,7 @@ class _Reader:
             n = self.check_keys(
                 n, frozenset({"name", "side", "color", "text_color", "box_color"}), f"nationality {key}"
             )
-            side = self.text(n, "side")
-            if side not in SIDES:
-                raise self.fail(f"side {side!r} is unknown", n, ", ".join(SIDES))
+            side = self.side(n)
             out[str(key)] = Nationality(
                 key=str(key),
                 name=self.text(n, "name"),
@@ -308,7 +345,7 @@ class _Reader:
             if bad:
                 raise self.fail(f"value role {bad[0]!r} is unknown", u, ", ".join(VALUE_ROLES))
             return roles
-        if self.style == "rg":
+        if self.style == "hard-soft-move":
             return ("hard", "soft", "move")
         if utype == "artillery" and n == len(self.artillery_roles):
             return self.artillery_roles
@@ -324,21 +361,110 @@ class _Reader:
             out.append(x)
         return out
 
+    def value_inks(self, doc: dict[str, Any], node: Any) -> None:
+        """``value_inks``: the ink of a printed value by role and unit type, first match wins."""
+        if node is None:
+            return
+        if not isinstance(node, list):
+            raise self.fail("value_inks is not a list", doc, "a list of {role, types, ink}")
+        for entry in node:
+            e = self.check_keys(entry, INK_KEYS, "a value_inks entry")
+            ink = self.text(e, "ink")
+            if ink not in INKS:
+                raise self.fail(f"ink {ink!r} is unknown", e, ", ".join(INKS))
+            role = self.text(e, "role") if "role" in e else None
+            if role is not None and role not in VALUE_ROLES:
+                raise self.fail(f"value role {role!r} is unknown", e, ", ".join(VALUE_ROLES))
+            types = e.get("types")
+            if types is not None and (not isinstance(types, list) or any(t not in UNIT_TYPES for t in types)):
+                raise self.fail(f"types {types!r}", e, f"a list of {', '.join(UNIT_TYPES)}")
+            self.inks.append((role, frozenset(types) if types is not None else None, ink))
+
+    def ink(self, role: str, utype: str) -> str | None:
+        for r, types, ink in self.inks:
+            if (r is None or r == role) and (types is None or utype in types):
+                return ink
+        return None
+
     def make_values(
         self, roles: Sequence[str], numbers: Sequence[int | None], utype: str, restricted: bool
     ) -> tuple[Value, ...]:
-        vals = []
-        for role, num in zip(roles, numbers, strict=True):
-            ink = None
-            if self.style == "rg":
-                if role == "hard":
-                    ink = "red" if utype in HARD_RED_TYPES else "black"
-                elif role == "soft":
-                    ink = "white" if utype in SOFT_WHITE_TYPES else "black"
-                else:
-                    ink = "black"
-            vals.append(Value(role, num, ink if ink in INKS else None, bracket=restricted and role == "move"))
-        return tuple(vals)
+        return tuple(Value(role, num, self.ink(role, utype), bracket=restricted and role == "move")
+                     for role, num in zip(roles, numbers, strict=True))
+
+    # --- the counters' own art ---------------------------------------------------------------
+    def art_convention(self, doc: dict[str, Any], node: Any) -> None:
+        """``art: {folder, required}``: every image file of the folder, by name, for the convention."""
+        if node is None:
+            return
+        a = self.check_keys(node, ART_KEYS, "art")
+        required = a.get("required", False)
+        if not isinstance(required, bool):
+            raise self.fail(f"art.required {required!r} is not true or false", a)
+        self.art_required = required
+        if "folder" not in a:
+            if required:
+                raise self.fail("art.required without art.folder", a, "art: {folder: DIR, required: true}")
+            return
+        folder = self.art_path(a, "folder", a["folder"], is_dir=True)
+        with os.scandir(folder) as it:
+            self.art_folder = {e.name: Path(e.path) for e in it if e.is_file() and e.name.lower().endswith(ART_SUFFIXES)}
+
+    def art_path(self, node: dict[str, Any], key: str, value: Any, *, is_dir: bool = False) -> Path:
+        """A file (or folder) named by the manifest: inside the game folder, existing, an image."""
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"{key} {value!r} is not a path", node, "a path relative to the game folder")
+        root = self.folder.resolve()
+        p = (root / value).resolve()
+        if p != root and root not in p.parents:
+            raise self.fail(f"{key} {value!r} leaves the game folder", node, "a path inside the game folder")
+        if is_dir:
+            if not p.is_dir():
+                raise self.fail(f"{key} {value!r} is not a folder", node, "a folder of counter images")
+        elif not p.is_file():
+            raise self.fail(f"{key} {value!r} not found", node, f"an image file ({', '.join(ART_SUFFIXES)})")
+        elif p.suffix.lower() not in ART_SUFFIXES:
+            raise self.fail(f"{key} {value!r} is not an image file", node, ", ".join(ART_SUFFIXES))
+        return p
+
+    def found(self, *stems: str) -> Path | None:
+        """The convention's image for the first of ``stems`` that has one (``<stem>.png`` ...)."""
+        for stem in stems:
+            for suffix in ART_SUFFIXES:
+                hit = self.art_folder.get(stem + suffix)
+                if hit is not None:
+                    return hit
+        return None
+
+    def given_art(self, owner: dict[str, Any], node: Any, what: str) -> tuple[Path | None, Path | None]:
+        if node is None:
+            return None, None
+        a = self.check_keys(node, FACE_ART_KEYS, what)
+        if "front" not in a:
+            raise self.fail(f"{what} has no front image", owner, "art: {front: FILE, back: FILE}")
+        front = self.art_path(a, "art.front", a["front"])
+        back = self.art_path(a, "art.back", a["back"]) if "back" in a else None
+        return front, back
+
+    def with_art(self, c: Counter, given: tuple[Path | None, Path | None], owner: dict[str, Any]) -> Counter:
+        """``c`` with its art: the images the entry names, else the convention's (``<id>-front.png``,
+        then ``<unit id>-front.png``). A back may be left out only when it shows what the front shows."""
+        front, back = given
+        if front is None and self.art_folder:
+            front = self.found(f"{c.id}-front", f"{c.unit_id}-front")
+            back = self.found(f"{c.id}-back", f"{c.unit_id}-back")
+        if front is None:
+            if self.art_required:
+                raise self.fail(f"no art for counter {c.id!r}", owner,
+                                f"{c.id}-front.png (or {c.unit_id}-front.png) in the art folder, or art: {{front, back}}")
+            return c
+        if back is None:
+            if c.back != c.front:
+                raise self.fail(f"counter {c.id!r} has front art but no back art", owner,
+                                f"{c.id}-back.png in the art folder or art.back (its back differs from its front)")
+            back = front
+        return replace(c, front_art=str(front), back_art=str(back))
+
 
     def back_face(self, u: dict[str, Any], front: Face, roles: Sequence[str], utype: str) -> Face:
         restricted = bool(u.get("restricted", False))
@@ -391,6 +517,11 @@ class _Reader:
                 f"values {raw!r} do not give one list per step", u, f"{steps} list(s), full strength first"
             )
         restricted = bool(u.get("restricted", False))
+        art = u.get("art")
+        if art is not None and steps > 1 and (not isinstance(art, list) or len(art) != steps):
+            raise self.fail(f"art of a {steps}-step unit", u, f"a list of {steps} {{front, back}}, full strength first")
+        if isinstance(art, list) and steps == 1:
+            raise self.fail("art is a list", u, "art: {front: FILE, back: FILE}")
         out = []
         for i, step_raw in enumerate(raw):
             nums = self.numbers(u, step_raw, "values")
@@ -402,8 +533,7 @@ class _Reader:
             step = steps - i
             front = Face(values=self.make_values(roles, nums, utype, restricted), state="full")
             back = self.back_face(u, front, roles, utype)
-            out.append(
-                Counter(
+            counter = Counter(
                     id=uid if steps == 1 else f"{uid}-s{step}",
                     kind="unit",
                     side=self.nats[nat].side,
@@ -420,7 +550,8 @@ class _Reader:
                     provenance=self.text(u, "provenance", ""),
                     restricted=restricted,
                 )
-            )
+            step_art = art[i] if isinstance(art, list) else art
+            out.append(self.with_art(counter, self.given_art(u, step_art, "art"), u))
         return out
 
     # --- chits and markers -------------------------------------------------------------------
@@ -442,9 +573,7 @@ class _Reader:
     def token(self, t: Any, kind: str) -> list[Counter]:
         t = self.check_keys(t, TOKEN_KEYS, f"a {kind}")
         tid = self.ident(t)
-        side = self.text(t, "side", "neutral")
-        if side not in SIDES:
-            raise self.fail(f"side {side!r} is unknown", t, ", ".join(SIDES))
+        side = self.side(t, NEUTRAL)
         nat = self.text(t, "nationality", "")
         if nat and nat not in self.nats:
             raise self.fail(f"nationality {nat!r} is not declared", t, ", ".join(self.nats))
@@ -454,7 +583,8 @@ class _Reader:
         front = self.face(t.get("front"), t, kind)
         back = self.face(t.get("back"), t, kind) if "back" in t else front
         ids = [tid] if count == 1 else [f"{tid}-{i}" for i in range(1, count + 1)]
-        return [
+        given = self.given_art(t, t.get("art"), "art")
+        counters = [
             Counter(
                 id=i,
                 kind="chit" if kind == "chit" else "marker",
@@ -468,3 +598,4 @@ class _Reader:
             )
             for i in ids
         ]
+        return [self.with_art(c, given, t) for c in counters]

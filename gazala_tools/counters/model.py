@@ -7,7 +7,8 @@ lower step number", 11.0); those counters share a ``unit_id`` and differ in ``st
 
 Values are what is printed on a face, in the order the game prints them, each with its role
 (``hard``, ``soft``, ``move``, ``attack``, ``defence``, ``barrage``, ``fpf``, ``range``) and, where
-the game colour-codes numbers (RG 2.2.3, 11.0), the ink colour.
+the game colour-codes numbers (the manifest's ``value_inks``), the ink colour. A counter may carry
+its own art: an image file per face (``front_art``/``back_art``), printed instead of a drawn face.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
+
+T = TypeVar("T")
 
 CounterKind = Literal["unit", "chit", "marker"]
 KINDS: Final = ("unit", "chit", "marker")
-SIDES: Final = ("axis", "allied", "neutral")
+#: the side of markers that belong to no side (besides the game's own sides)
+NEUTRAL: Final = "neutral"
 
 #: Unit types the symbol renderer draws (NATO/APP-6 style).
 UNIT_TYPES: Final = (
@@ -38,8 +42,11 @@ UNIT_TYPES: Final = (
 SIZES: Final = ("I", "II", "III", "X", "XX", "XXX")
 #: Roles a printed value can have.
 VALUE_ROLES: Final = ("hard", "soft", "move", "attack", "defence", "barrage", "fpf", "range")
-#: Ink colours a value can be printed in (RG colour code), ``None`` = the face's text colour.
+#: Ink colours a value can be printed in (``value_inks``), ``None`` = the face's text colour.
 INKS: Final = ("red", "black", "white")
+#: How values are printed: three separate numbers in their inks (``hard soft move``), or one
+#: string joined by dashes (``attack-defence-move``, ``4-5-15``).
+VALUE_STYLES: Final = ("hard-soft-move", "attack-defence-move")
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,14 @@ class Nationality:
     box_color: str = "#ffffff"  #: fill of the unit-symbol frame
 
 
+def _of_side(side: str, front: T, back: T) -> T:
+    if side == "front":
+        return front
+    if side == "back":
+        return back
+    raise ValueError(f"face side {side!r} is not 'front' or 'back'")
+
+
 #: back-face states that are the unit's reduced step (flip to take a loss): DG depleted, BG reduced
 REDUCED_BACKS: Final = ("reduced", "depleted")
 
@@ -112,9 +127,24 @@ class Counter:
     color: str = "#cccccc"  #: background (the nationality colour; faces may override)
     text_color: str = "#000000"
     box_color: str = "#ffffff"  #: unit-symbol frame fill
-    value_style: str = "rg"  #: "rg" (hard soft move, colour-coded) or "adm" (attack-defence-move)
+    value_style: str = "attack-defence-move"  #: one of VALUE_STYLES
     size_mm: float = 12.7  #: nominal counter size
     game: str = ""
+    front_art: str = ""  #: the counter's own image of its front (a file path), "" = drawn
+    back_art: str = ""
+
+    @property
+    def has_art(self) -> bool:
+        return bool(self.front_art)
+
+    def art(self, side: str) -> str:
+        """The image file of face ``side`` ("" when the face is drawn)."""
+        return _of_side(side, self.front_art, self.back_art)
+
+    @property
+    def spaced_values(self) -> bool:
+        """Values printed as separate numbers (``12 12 24``) rather than joined by dashes (``4-5-15``)."""
+        return self.value_style == "hard-soft-move"
 
     @property
     def reduced_back(self) -> bool:
@@ -133,11 +163,7 @@ class Counter:
         return 2 if self.reduced_back else self.step
 
     def face(self, side: str) -> Face:
-        if side == "front":
-            return self.front
-        if side == "back":
-            return self.back
-        raise ValueError(f"face side {side!r} is not 'front' or 'back'")
+        return _of_side(side, self.front, self.back)
 
 
 @dataclass(frozen=True)
@@ -147,7 +173,7 @@ class Manifest:
     game: str
     title: str
     counter_size_mm: float
-    value_style: str  #: "rg" (hard soft move, colour-coded) or "adm" (attack-defence-move)
+    value_style: str  #: one of VALUE_STYLES
     counters: tuple[Counter, ...]
     nationalities: dict[str, Nationality] = field(default_factory=dict)
     provenance: str = "reconstructed"

@@ -1,7 +1,7 @@
 """Map data: the format (``schema.json``), the model (:mod:`.model`) and the YAML reader/writer.
 
-``load_map(game_or_dir)`` returns a :class:`~gazala_tools.mapdata.model.GameMap`; game ids are
-``gazala-rg`` (default), ``cauldron-dg``, ``cauldron-spi`` and ``batalha``. Pure Python.
+``load_map(game)`` returns a :class:`~gazala_tools.mapdata.model.GameMap` for a game (a built-in
+id, a game folder or a :class:`~gazala_tools.games.Game`) or a stand-alone map YAML. Pure Python.
 """
 
 from gazala_tools.mapdata.loader import (
@@ -10,11 +10,8 @@ from gazala_tools.mapdata.loader import (
     load_map_file,
     load_map_text,
     map_to_data,
-    mapdata_root,
 )
 from gazala_tools.mapdata.model import (
-    DEFAULT_GAME,
-    GAMES,
     Box,
     GameMap,
     HexsideFeature,
@@ -28,8 +25,6 @@ from gazala_tools.mapdata.model import (
 )
 
 __all__ = [
-    "DEFAULT_GAME",
-    "GAMES",
     "Box",
     "GameMap",
     "HexsideFeature",
@@ -45,5 +40,4 @@ __all__ = [
     "load_map_file",
     "load_map_text",
     "map_to_data",
-    "mapdata_root",
 ]

@@ -14,7 +14,6 @@ entries (``boxes``, ``hexsides``, ``paths``, ``places``, ``zones``) replace base
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -22,11 +21,12 @@ from typing import Any, Final
 import yaml
 
 from gazala_tools.errors import GazalaError, MapDataError
+from gazala_tools.fileio import note_input
+from gazala_tools.games import Game, default_game_id, find_game, is_builtin
+from gazala_tools.games.model import GAME_FILE, MAP_FILE
 from gazala_tools.grid import GameGrid
 from gazala_tools.hexes import Hex, Hexside, Orientation
 from gazala_tools.mapdata.model import (
-    GAMES,
-    OWNERS,
     Box,
     GameMap,
     HexsideFeature,
@@ -38,165 +38,78 @@ from gazala_tools.mapdata.model import (
     TerrainType,
     Zone,
 )
-from gazala_tools.numbering import SCHEMES, Numbering
+from gazala_tools.numbering import Numbering
+from gazala_tools.yamlnodes import Doc, compose
 
-MAP_FILE: Final = "map.yaml"
+#: ``GameMap.numbering_name`` of a map read as part of a game folder (numbering from game.yaml)
+GAME_NUMBERING: Final = "game"
 LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
 TOP_KEYS: Final = frozenset(
-    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", *LIST_SECTIONS}
+    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", *LIST_SECTIONS}
 )
 
 
-def mapdata_root() -> Path:
-    """Where the built-in maps live: ``$GAZALA_MAPDATA`` or the repository's ``mapdata/``."""
-    env = os.environ.get("GAZALA_MAPDATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "mapdata"
-
-
 def map_file(game_or_dir: str | Path) -> Path:
-    """The map YAML for a game id, a map directory or a YAML file."""
+    """The map YAML of a game (id or folder), a map directory or a YAML file."""
     p = Path(game_or_dir)
     if p.is_file():
         return p
     if p.is_dir():
         return p / MAP_FILE
-    candidate = mapdata_root() / str(game_or_dir) / MAP_FILE
-    if candidate.is_file():
-        return candidate
-    raise GazalaError(
-        f"no map data for {str(game_or_dir)!r}",
-        file=str(game_or_dir),
-        expected=f"a game id ({', '.join(GAMES)}), a map directory or a map YAML file",
-    )
+    return find_game(str(game_or_dir)).map_file
 
 
-_CACHE: dict[tuple[Path, float], GameMap] = {}
+#: (map file, its mtime, game) -> map; a game's map depends on its game.yaml too
+_CACHE: dict[tuple[Path, int, Game | None], GameMap] = {}
 
 
-def load_map(game_or_dir: str | Path = "gazala-rg") -> GameMap:
-    """Load and validate a map (cached per file and modification time)."""
-    path = map_file(game_or_dir).resolve()
+def _cached(path: Path, game: Game | None) -> GameMap:
     try:
-        key = (path, path.stat().st_mtime)
+        key = (path.resolve(), path.stat().st_mtime_ns, game)
     except OSError as exc:
-        raise GazalaError(f"cannot read map data ({exc.strerror})", file=path) from None
+        raise MapDataError(f"cannot read map data ({exc.strerror})", file=path) from None
+    note_input(path)
     got = _CACHE.get(key)
     if got is None:
-        got = load_map_file(path)
+        if game is None:
+            got = load_map_file(path)
+        else:
+            got = load_map_file(path, game=game.id, numbering=game.numbering, sides=game.side_ids)
         _CACHE[key] = got
     return got
 
 
-# --- node access with positions ------------------------------------------------------------------
+def load_game_map(game: Game) -> GameMap:
+    """A game's ``map.yaml``, read with the game's id, numbering and sides (cached)."""
+    return _cached(game.map_file, game)
 
 
-class _Doc:
-    """Helpers that read YAML nodes and raise MapDataError naming file:line:col and the value."""
+def load_map(game_or_dir: str | Path | Game | None = None) -> GameMap:
+    """Load and validate a map: a game (id, folder or :class:`Game`; default: the default game),
+    or a bare map YAML / map directory without a ``game.yaml`` (cached per file and mtime)."""
+    if game_or_dir is None:
+        game_or_dir = default_game_id()
+    if isinstance(game_or_dir, Game):
+        return load_game_map(game_or_dir)
+    p = Path(game_or_dir)
+    folder = p if p.is_dir() else p.parent if p.is_file() else None
+    if folder is not None:
+        if (folder / GAME_FILE).is_file() and (p.is_dir() or p.name == MAP_FILE):
+            return load_game_map(find_game(folder))
+        return _cached(p / MAP_FILE if p.is_dir() else p, None)
+    return load_game_map(find_game(str(game_or_dir)))
 
+
+# --- node access with positions (gazala_tools.yamlnodes) ---------------------------------------------
+
+
+class _Doc(Doc):
     def __init__(self, file: Path) -> None:
-        self.file = file
-
-    def err(self, node: yaml.Node | None, problem: str, expected: str | None = None) -> MapDataError:
-        place = None
-        if node is not None:
-            m = node.start_mark
-            place = f"{m.line + 1}:{m.column + 1}"
-        return MapDataError(problem, file=self.file, place=place, expected=expected)
-
-    def mapping(
-        self, node: yaml.Node, what: str, allowed: frozenset[str] | None = None
-    ) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
-            raise self.err(node, f"{what} must be a mapping, got {_show(node)}")
-        out: dict[str, yaml.Node] = {}
-        for k, v in node.value:
-            if not isinstance(k, yaml.ScalarNode):
-                raise self.err(k, f"{what}: keys must be plain names")
-            if allowed is not None and k.value not in allowed:
-                raise self.err(k, f"{what}: unknown key {k.value!r}", expected=", ".join(sorted(allowed)))
-            if k.value in out:
-                raise self.err(k, f"{what}: duplicate key {k.value!r}")
-            out[k.value] = v
-        return out
-
-    def seq(self, node: yaml.Node, what: str) -> list[yaml.Node]:
-        if not isinstance(node, yaml.SequenceNode):
-            raise self.err(node, f"{what} must be a list, got {_show(node)}")
-        return list(node.value)
-
-    def scalar(self, node: yaml.Node, what: str) -> str:
-        if not isinstance(node, yaml.ScalarNode):
-            raise self.err(node, f"{what} must be a single value, got {_show(node)}")
-        return str(node.value)
-
-    def string(self, m: dict[str, yaml.Node], key: str, what: str, default: str | None = None) -> str:
-        if key not in m:
-            if default is None:
-                raise MapDataError(f"{what}: missing {key!r}", file=self.file)
-            return default
-        return self.scalar(m[key], f"{what}.{key}")
-
-    def opt(self, m: dict[str, yaml.Node], key: str, what: str) -> str | None:
-        return self.scalar(m[key], f"{what}.{key}") if key in m else None
-
-    def integer(self, node: yaml.Node, what: str) -> int:
-        text = self.scalar(node, what)
-        try:
-            return int(text)
-        except ValueError:
-            raise self.err(node, f"{what} must be an integer, got {text!r}") from None
-
-    def number(self, node: yaml.Node, what: str) -> float:
-        text = self.scalar(node, what)
-        try:
-            return float(text)
-        except ValueError:
-            raise self.err(node, f"{what} must be a number, got {text!r}") from None
-
-    def boolean(self, node: yaml.Node, what: str) -> bool:
-        text = self.scalar(node, what).lower()
-        if text in ("true", "yes", "on"):
-            return True
-        if text in ("false", "no", "off"):
-            return False
-        raise self.err(node, f"{what} must be true or false, got {text!r}")
-
-    def choice(self, node: yaml.Node, what: str, options: tuple[str, ...]) -> str:
-        text = self.scalar(node, what)
-        if text not in options:
-            raise self.err(node, f"{what}: {text!r} is not allowed", expected="one of " + ", ".join(options))
-        return text
-
-
-def _show(node: yaml.Node) -> str:
-    if isinstance(node, yaml.ScalarNode):
-        return repr(node.value)
-    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
-
-
-# --- the reader ----------------------------------------------------------------------------------
+        super().__init__(file, MapDataError)
 
 
 def _compose(file: Path) -> yaml.Node:
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GazalaError(f"cannot read map data ({exc.strerror})", file=file) from None
-    except UnicodeDecodeError:
-        raise MapDataError("map data is not UTF-8 text", file=file) from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        m = exc.problem_mark
-        place = f"{m.line + 1}:{m.column + 1}" if m is not None else None
-        raise MapDataError(f"malformed YAML: {exc.problem}", file=file, place=place) from None
-    except yaml.YAMLError as exc:
-        raise MapDataError(f"malformed YAML: {exc}", file=file) from None
-    if node is None:
-        raise MapDataError("empty map data", file=file, expected="a mapping with game, grid, terrain ...")
-    return node
+    return compose(file, "map data", MapDataError)
 
 
 def _sections(file: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, tuple[_Doc, yaml.Node]], Path]:
@@ -207,7 +120,7 @@ def _sections(file: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, tuple[
     if "extends" not in root:
         return own, file
     base_id = doc.scalar(root["extends"], "extends")
-    base_file = (mapdata_root() / base_id / MAP_FILE) if base_id in GAMES else (file.parent / base_id)
+    base_file = find_game(base_id).map_file if is_builtin(base_id) else (file.parent / base_id)
     if not base_file.is_file():
         raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a path")
     if base_file.resolve() in seen:
@@ -295,32 +208,59 @@ def _named(
         yield ed, entry, em, name
 
 
-def load_map_file(file: str | Path) -> GameMap:
-    """Parse and validate one map YAML file (following ``extends``)."""
+def load_map_file(
+    file: str | Path, *, game: str | None = None, numbering: Numbering | None = None, sides: tuple[str, ...] = ()
+) -> GameMap:
+    """Parse and validate one map YAML file (following ``extends``).
+
+    ``game``/``numbering``: the game folder's id and numbering (``game.yaml``); the map then must not
+    state its own (a fact is stated once). Without them the file is a stand-alone map and carries
+    ``game:`` and ``grid.numbering`` itself (a digitized map before it has a game folder).
+    """
     path = Path(file)
     sections, _ = _sections(path)
-    return _Builder(path, sections).build()
+    return _Builder(path, sections, game=game, numbering=numbering, sides=sides).build()
 
 
-def load_map_text(text: str, file: str | Path = "<string>") -> GameMap:
-    """Parse map YAML given as text (``extends`` resolves against the built-in maps)."""
+def load_map_text(text: str, file: str | Path = "<string>", *, game: Game | None = None) -> GameMap:
+    """Parse map YAML given as text (``extends`` resolves against the built-in maps); ``game``: the
+    game folder it is the map of (else a stand-alone map)."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp) / Path(str(file)).name
         p.write_text(text, encoding="utf-8")
         try:
-            return load_map_file(p)
+            if game is None:
+                return load_map_file(p)
+            return load_map_file(p, game=game.id, numbering=game.numbering, sides=game.side_ids)
         except MapDataError as exc:
             raise MapDataError(exc.problem, file=file, place=exc.place, expected=exc.expected) from None
 
 
 class _Builder:
-    def __init__(self, file: Path, sections: dict[str, tuple[_Doc, yaml.Node]]) -> None:
+    def __init__(
+        self,
+        file: Path,
+        sections: dict[str, tuple[_Doc, yaml.Node]],
+        *,
+        game: str | None,
+        numbering: Numbering | None,
+        sides: tuple[str, ...] = (),
+    ) -> None:
         self.file = file
         self.s = sections
+        self.game = game
+        self.numbering = numbering
+        self.sides = sides
         self.grid: GameGrid | None = None
         self.impassable: set[Hex] = set()
+
+    def owner(self, d: _Doc, node: yaml.Node, what: str) -> str:
+        """A side id: one of the game's sides (game.yaml), or any id for a stand-alone map."""
+        if self.sides:
+            return d.choice(node, what, self.sides)
+        return d.ident(node, what)
 
     def need(self, key: str) -> tuple[_Doc, yaml.Node]:
         if key not in self.s:
@@ -328,8 +268,14 @@ class _Builder:
         return self.s[key]
 
     def build(self) -> GameMap:
-        d, gnode = self.need("game")
-        game = d.scalar(gnode, "game")
+        if self.game is None:
+            d, gnode = self.need("game")
+            game = d.scalar(gnode, "game")
+        else:
+            game = self.game
+            if "game" in self.s:
+                d, gnode = self.s["game"]
+                raise d.err(gnode, "the map of a game folder does not name its game", expected="the id in game.yaml only")
         d, pnode = self.need("provenance")
         provenance = d.scalar(pnode, "provenance")
         title = self.s["title"][0].scalar(self.s["title"][1], "title") if "title" in self.s else game
@@ -366,7 +312,15 @@ class _Builder:
             zones=zones,
             notes=notes,
             source_dir=self.file.parent,
+            minefield_colours=self.read_style(),
         )
+
+    def read_style(self) -> str:
+        if "style" not in self.s:
+            return "plain"
+        d, node = self.s["style"]
+        m = d.mapping(node, "style", frozenset({"minefields"}))
+        return d.choice(m["minefields"], "style.minefields", ("plain", "owner")) if "minefields" in m else "plain"
 
     # --- grid ----------------------------------------------------------------------------------------
     def read_grid(self) -> tuple[GameGrid, str, PixelGrid]:
@@ -375,11 +329,17 @@ class _Builder:
             {"orientation", "numbering", "columns", "rows", "north", "pixels", "max_rows", "max_columns"}
         )
         m = d.mapping(node, "grid", keys)
-        for k in ("orientation", "numbering", "columns", "rows", "pixels"):
+        for k in ("orientation", "columns", "rows", "pixels", *(("numbering",) if self.numbering is None else ())):
             if k not in m:
                 raise d.err(node, f"grid: missing {k!r}")
         orientation = Orientation(d.choice(m["orientation"], "grid.orientation", ("flat", "pointy")))
-        numbering, numbering_name = self.read_numbering(d, m["numbering"])
+        if self.numbering is None:
+            numbering, numbering_name = self.read_numbering(d, m["numbering"])
+        elif "numbering" in m:
+            raise d.err(m["numbering"], "grid.numbering: the numbering of a game folder is stated in its game.yaml",
+                        expected="no numbering in map.yaml")
+        else:
+            numbering, numbering_name = self.numbering, GAME_NUMBERING
         cols = self.pair(d, m["columns"], "grid.columns")
         rows = self.pair(d, m["rows"], "grid.rows")
         north = (
@@ -417,8 +377,14 @@ class _Builder:
 
     def read_numbering(self, d: _Doc, node: yaml.Node) -> tuple[Numbering, str]:
         if isinstance(node, yaml.ScalarNode):
-            name = d.choice(node, "grid.numbering", tuple(SCHEMES))
-            return SCHEMES[name], name
+            name = d.scalar(node, "grid.numbering")
+            if name == "vassal-default":
+                return Numbering(), name
+            try:
+                return find_game(name, allow_path=False).numbering, name
+            except GazalaError as exc:
+                raise d.err(node, f"grid.numbering: {exc.problem}", expected="'vassal-default', a built-in game id "
+                            "(its numbering) or VASSAL HexGridNumbering attributes") from None
         m = d.mapping(node, "grid.numbering")
         attrs = {k: d.scalar(v, f"grid.numbering.{k}") for k, v in m.items()}
         try:
@@ -559,7 +525,7 @@ class _Builder:
                 if "kind" in em
                 else HexsideKind.MINEFIELD
             )
-            owner = ed.choice(em["owner"], f"box {name}.owner", OWNERS) if "owner" in em else None
+            owner = self.owner(ed, em["owner"], f"box {name}.owner") if "owner" in em else None
             if kind is HexsideKind.MINEFIELD and owner is None:
                 raise ed.err(entry, f"box {name!r}: a minefield needs an owner", expected="allied or axis")
             if "hexes" not in em:
@@ -591,7 +557,7 @@ class _Builder:
             if "kind" not in em or "sides" not in em:
                 raise ed.err(entry, f"hexsides {name!r}: needs 'kind' and 'sides'")
             kind = HexsideKind(ed.choice(em["kind"], f"hexsides {name}.kind", kinds))
-            owner = ed.choice(em["owner"], f"hexsides {name}.owner", OWNERS) if "owner" in em else None
+            owner = self.owner(ed, em["owner"], f"hexsides {name}.owner") if "owner" in em else None
             if kind is HexsideKind.MINEFIELD and owner is None:
                 raise ed.err(
                     entry, f"hexsides {name!r}: a minefield needs an owner", expected="allied or axis"
@@ -694,7 +660,7 @@ class _Builder:
                     hexes=frozenset(hexes),
                     sides=frozenset(sides),
                     source=ed.string(em, "source", f"zone {name}"),
-                    owner=ed.choice(em["owner"], f"zone {name}.owner", OWNERS) if "owner" in em else None,
+                    owner=self.owner(ed, em["owner"], f"zone {name}.owner") if "owner" in em else None,
                     description=ed.opt(em, "description", f"zone {name}") or "",
                 )
             )
@@ -738,14 +704,15 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
             return f"{lab(f.side.other(f.up))}>{lab(f.up)}"
         return g.hexside_label(f.side)
 
-    numbering: Any = m.numbering_name if m.numbering_name in SCHEMES else g.numbering.vassal_attrs()
+    in_game = m.numbering_name == GAME_NUMBERING
     grid_data: dict[str, Any] = {
         "orientation": g.orientation.value,
-        "numbering": numbering,
         "columns": list(g.columns),
         "rows": list(g.rows),
         "north": g.north,
     }
+    if not in_game:  # a stand-alone map states its numbering; a game folder's map leaves it to game.yaml
+        grid_data["numbering"] = m.numbering_name if m.numbering_name != "custom" else g.numbering.vassal_attrs()
     if g.max_rows:
         grid_data["max_rows"] = g.max_rows
     if g.max_columns:
@@ -775,11 +742,12 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
             {"terrain": t, "source": s, "hexes": compress(g, hs)} for (t, s), hs in sorted(groups.items())
         ],
     }
-    data: dict[str, Any] = {
-        "game": m.game,
+    data: dict[str, Any] = {} if in_game else {"game": m.game}
+    data |= {
         "title": m.title,
         "provenance": m.provenance,
         "notes": list(m.notes),
+        **({"style": {"minefields": m.minefield_colours}} if m.minefield_colours != "plain" else {}),
         "grid": grid_data,
         "terrain": terrain,
     }

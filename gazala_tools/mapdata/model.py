@@ -6,7 +6,7 @@ nothing else. Everything is keyed by the core values of :mod:`gazala_tools.hexes
 :class:`~gazala_tools.hexes.Hex` for hexes and the canonical :class:`~gazala_tools.hexes.Hexside`
 for hexsides (so ``Hexside.between(a, b)`` finds a feature whichever hex you stand in).
 
-Quick reference (``m = load_map("gazala-rg")``)::
+Quick reference (``m = load_map(game)``: a built-in id or a game folder; examples from RG's map)::
 
     m.grid.hex("1217"), m.label(h)           # labels <-> hexes (GameGrid)
     m.terrain(h) -> "clear"                  # terrain name of a map hex
@@ -35,7 +35,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid
@@ -44,13 +44,6 @@ from gazala_tools.numbering import Numbering
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vassal.grid import HexGridGeometry
-
-#: Game ids of the built-in maps; the first is the default game.
-GAMES: Final = ("gazala-rg", "cauldron-dg", "cauldron-spi", "batalha")
-DEFAULT_GAME: Final = "gazala-rg"
-
-#: Sides of the war, as used for ``owner``/``side`` fields.
-OWNERS: Final = ("allied", "axis")
 
 
 class HexsideKind(enum.Enum):
@@ -218,7 +211,7 @@ class GameMap:
     game: str
     title: str
     grid: GameGrid
-    numbering_name: str
+    numbering_name: str  #: "game" (from game.yaml), "vassal-default", a game id or "custom"
     pixels: PixelGrid
     provenance: str
     terrain_default: str
@@ -232,6 +225,8 @@ class GameMap:
     zones: tuple[Zone, ...]
     notes: tuple[str, ...] = ()
     source_dir: Path | None = field(default=None, compare=False)
+    #: how the printed map draws minefields: "plain" (one colour) or "owner" (each side's colour; DG 4.x)
+    minefield_colours: str = "plain"
     # --- indexes (built in __post_init__) ---
     _features: dict[Hexside, tuple[HexsideFeature, ...]] = field(init=False, repr=False, compare=False)
     _path_sides: dict[PathKind, frozenset[Hexside]] = field(init=False, repr=False, compare=False)
@@ -447,7 +442,7 @@ class GameMap:
             "last_hex": self.label(self.grid.hexes()[-1]),
             "hexes": len(self.grid),
             "hexsides": len(self.grid.hexsides()),
-            "numbering": self.numbering_name,
+            "numbering": self.grid.numbering.describe(),
             "provenance": self.provenance,
             "terrain": {t: len(self.hexes_of_terrain(t)) for t in self.terrain_types},
             "hexside_features": {k.value: len(self.feature_sides(k)) for k in HexsideKind},

@@ -1,63 +1,81 @@
-"""One-call entry points: load an input (position YAML or save), check it, keep what renderers need."""
+"""One-call entry points: load an input (position YAML or save), check it, keep what renderers need.
+
+Each input is read **once**: a save is decoded by ``read_save`` into a ``Save`` whose typed view
+gives the game (the module name it records), the pieces and the turn; ``--fix`` writes from the
+same ``Save``. A game is a built-in id, a game folder or a :class:`~gazala_tools.games.Game`
+(``--game``); a position YAML's ``game:`` may only name a built-in game.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.detect import game_of_save
+from gazala_tools.games import Game, default_game_id, find_game
+from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.position import Position, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
+    from gazala_tools.vassal.saves import Save
 
 log = logging.getLogger(__name__)
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SAVE_SUFFIXES = (".vsav", ".vlog")
 
+GameRef = str | Path | Game
+
 
 @dataclass
 class Checked:
-    """A checked input: the position, the map and rules it was judged with, and the report."""
+    """A checked input: the position, the map and rules it was judged with, the report, and the
+    save it came from (None for a position YAML), for ``--fix``."""
 
     position: Position
     game_map: GameMap
     rules: RulesPlugin
     report: Report
+    save: Save | None = None
 
 
-_RULES: dict[tuple[str, int], RulesPlugin] = {}
+@dataclass
+class Loaded:
+    position: Position
+    rules: RulesPlugin
+    save: Save | None = None
 
 
-def rules_for_game(game: str) -> RulesPlugin:
-    """The game's rules on its built-in map, built once per process (``watch`` re-uses them)."""
-    from gazala_tools.mapdata import load_map
-    from gazala_tools.rules import plugin_class
+_RULES: dict[tuple[int, int], tuple[Game, RulesPlugin]] = {}
 
-    game_map = load_map(game)
-    key = (game, id(game_map))
+
+def rules_for_game(game: GameRef) -> RulesPlugin:
+    """The game's rules on its own map, built once per process (``watch`` re-uses them)."""
+    from gazala_tools.rules import rules_for
+
+    g = find_game(game)
+    game_map = g.map()
+    key = (id(g), id(game_map))
     got = _RULES.get(key)
-    if got is None:
-        got = plugin_class(game)(game_map)
+    if got is None or got[0] is not g:
+        got = (g, rules_for(g, game_map, strict=True))
         _RULES[key] = got
-    return got
+    return got[1]
 
 
-def manifest_specs(game: str) -> dict[str, dict[str, Any]] | None:
+def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
     """Unit specs from the game's counter manifest, or None when the game has none."""
+    g = find_game(game)
     try:
-        from gazala_tools.counters import load_manifest
-
-        return unit_specs(load_manifest(game))
-    except (GazalaError, FileNotFoundError, KeyError) as exc:
-        log.info("no counter manifest for %s (%s): inline units only", game, exc)
+        return unit_specs(g.counters())
+    except (GazalaError, OSError, KeyError) as exc:
+        log.info("no counter manifest for %s (%s): inline units only", g.id, exc)
         return None
 
 
@@ -74,54 +92,88 @@ def position_from_data(
                           extra_hex_keys=rules.extra_hex_keys, sides=rules.sides)
 
 
-def load_position(
+def _yaml_game(data: Mapping[str, Any], file: Path) -> Game:
+    """The game a position YAML names: a built-in id only (never a path)."""
+    name = data.get("game")
+    if not name:
+        raise GazalaError("no game given", file=file, expected="'game:' in the YAML or --game")
+    try:
+        return find_game(str(name), allow_path=False)
+    except GazalaError as exc:
+        raise GazalaError(exc.problem, file=file, place="game", expected=exc.expected) from None
+
+
+def load(
     path: str | Path,
     *,
-    game: str | None = None,
+    game: GameRef | None = None,
     turn: str | None = None,
     module: str | Path | None = None,
     mapping: str | Path | None = None,
-) -> tuple[Position, RulesPlugin]:
-    """Read a position YAML or a VASSAL save; ``game``/``turn`` override what the input says."""
+) -> Loaded:
+    """Read a position YAML or a VASSAL save (once); ``game``/``turn`` override what the input says."""
     p = Path(path)
     suffix = p.suffix.lower()
+    save: Save | None = None
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
+        from gazala_tools.vassal.saves import read_save
 
-        g = game or game_of_save(p, module)
+        save = read_save(p, module=module)
+        g = (find_game(game) if game is not None else game_of_view(save.view())
+             or (game_of_module_file(Path(module)) if module is not None else None))
+        if g is None:
+            g = find_game(default_game_id())
+            if mapping is None:
+                _refuse_other_sides(save, g, p)
         rules = rules_for_game(g)
-        pos = position_from_save(p, rules=rules, manifest=manifest_specs(g), module=module, mapping=mapping,
-                                 turn=turn)
+        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn)
     elif suffix in YAML_SUFFIXES:
         data = read_yaml(p)
-        g = game or str(data.get("game") or "")
-        if not g:
-            raise GazalaError("no game given", file=p, expected="'game:' in the YAML or --game")
-        data = {**data, "game": g}
+        g = find_game(game) if game is not None else _yaml_game(data, p)
+        data = {**data, "game": g.id}
         rules = rules_for_game(g)
         pos = position_from_data(rules, data, manifest=manifest_specs(g), file=p)
     else:
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:
-        from dataclasses import replace
-
         pos = replace(pos, turn=turn)
-    return pos, rules
+    return Loaded(pos, rules, save)
+
+
+def _refuse_other_sides(save: Save, game: Game, file: Path) -> None:
+    """A save whose module names no built-in game is judged by the default game only if its units
+    are of that game's sides: the module of a game folder (River War's red and blue) needs --game."""
+    view = save.view()
+    sides = {p.properties.get("SideId", "") for p in view.pieces if p.properties.get("Kind") == "unit"} - {""}
+    other = sorted(sides - set(game.side_ids))
+    if other:
+        raise GazalaError(f"the save was made with the module {view.module_name!r}, whose units are of sides "
+                          f"{', '.join(other)}, not of the default game {game.id!r}", file=file,
+                          expected="--game GAME_FOLDER (the game folder the module was built from)")
+
+
+def load_position(path: str | Path, **kw: Any) -> tuple[Position, RulesPlugin]:
+    """Read a position YAML or a VASSAL save; ``game``/``turn``/``module``/``mapping`` as :func:`load`."""
+    got = load(path, **kw)
+    return got.position, got.rules
 
 
 def check_file(path: str | Path, *, before: str | Path | None = None, **kw: Any) -> Checked:
     """Load and check one input; ``before``: an earlier save / position YAML of the same game, read
     with the same options, for the rules about what happened in between (``RulesPlugin.compare``)."""
-    position, rules = load_position(path, **kw)
+    got = load(path, **kw)
+    position, rules = got.position, got.rules
     earlier: Position | None = None
     if before is not None:
         bkw = dict(kw)
         if bkw.get("game") is None and Path(before).suffix.lower() in SAVE_SUFFIXES:
             bkw["game"] = rules.game  # a save does not name its game: the input's
-        earlier, before_rules = load_position(before, **bkw)
+        prior = load(before, **bkw)
+        earlier = prior.position
         if earlier.game != position.game:
             raise GazalaError(f"--before is a position of {earlier.game!r}", file=before,
                               expected=f"a position of {position.game!r}, like the input")
-        rules = before_rules  # the same cached rules object
+        rules = prior.rules  # the same cached rules object
     report = Referee(rules).check(position, before=earlier)
-    return Checked(position, rules.map, rules, report)
+    return Checked(position, rules.map, rules, report, got.save)

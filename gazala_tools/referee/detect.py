@@ -1,29 +1,27 @@
 """Which of our games a VASSAL save belongs to: by the module name the save (or module) records.
 
-Our modules are named after their counter manifest's title, and every save carries the name of
-the module it was made with (``moduledata``), so a save of any of our modules finds its rules
-without ``--game``.
+Our modules are named after their game (``game.yaml`` ``name``), and every save carries the name
+of the module it was made with (``moduledata``), so a save of any of our modules finds its rules
+without ``--game`` (:func:`gazala_tools.games.game_for_module_name`).
 """
 
 from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gazala_tools.mapdata.model import DEFAULT_GAME, GAMES
+from gazala_tools.games import Game, default_game_id
+from gazala_tools.games import game_for_module_name as _game_named
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.vassal.saves import SaveView
 
 
 def game_for_module_name(name: str | None) -> str | None:
-    """The game id whose module is called ``name``, or None."""
-    if not name:
-        return None
-    from gazala_tools.counters import load_manifest
-
-    wanted = name.strip().casefold()
-    for game in GAMES:
-        if load_manifest(game).title.strip().casefold() == wanted:
-            return game
-    return None
+    """The id of the built-in game whose module is called ``name``, or None."""
+    game = _game_named(name)
+    return game.id if game is not None else None
 
 
 def _module_name_of_vmod(path: Path) -> str | None:
@@ -37,8 +35,18 @@ def _module_name_of_vmod(path: Path) -> str | None:
     return _metadata(data, str(path), MODULEDATA_ENTRY).get("name") if data else None
 
 
+def game_of_view(view: SaveView) -> Game | None:
+    """The built-in game a save (already read) was made with, from its module name."""
+    return _game_named(view.module_name)
+
+
+def game_of_module_file(module: Path) -> Game | None:
+    """The built-in game of a ``.vmod`` (its ``moduledata`` name), or None."""
+    return _game_named(_module_name_of_vmod(module))
+
+
 def game_of_save(path: str | Path, module: str | Path | None = None) -> str:
-    """The game of a save: from its own ``moduledata``, else the ``--module``'s, else RG.
+    """The game of a save: from its own ``moduledata``, else the ``--module``'s, else the default.
 
     Reads only the container layer (zip and metadata), not the commands.
     """
@@ -46,5 +54,6 @@ def game_of_save(path: str | Path, module: str | Path | None = None) -> str:
 
     game = game_for_module_name(read_container(path).module_name)
     if game is None and module is not None:
-        game = game_for_module_name(_module_name_of_vmod(Path(module)))
-    return game or DEFAULT_GAME
+        got = game_of_module_file(Path(module))
+        game = got.id if got is not None else None
+    return game or default_game_id()

@@ -1,105 +1,132 @@
-"""The referee: a game's rules plugin applied to a position, every finding at once.
+"""The referee: a game's rules applied to a position, every finding at once.
 
-:class:`RulesPlugin` is what a game provides (``gazala_tools.rules.<game>``): data tables and small
-named hooks. The core here knows no game: it builds the :class:`Context` (units by hex, ZOC per
-side, the map's adjacency), runs the plugin's supply, LOC, VP hooks and checks, and collects a
-:class:`~gazala_tools.referee.report.Report`. Adding a game means writing a plugin and registering
-it; nothing here changes.
+:class:`RulesPlugin` is a game's rules bound to one map: the **generic rules of its data** (the
+``rules:`` section of ``game.yaml``, :mod:`.ruledata`: stacking, off-map boxes, prohibited hexes,
+zones of control, supply, reinforcements), and, for a game with a rules plugin
+(``rules.plugin``), a subclass that reads its own keys of that section and overrides the named
+hooks data cannot say. The core here knows no game: it builds the :class:`Context` (units by hex,
+ZOC per side, the map's adjacency), runs the supply, LOC, VP hooks and the checks, and collects a
+:class:`~gazala_tools.referee.report.Report`.
 
-Generic checks every plugin can list (:func:`check_on_map`, :func:`check_enemy_share`,
-:func:`check_stacking`) and the supply helpers (:func:`trace`, :func:`marker_flow`) live here too.
+The generic rules themselves live in :mod:`.generic`; a plugin calls them through ``super()`` or
+directly (``generic.check_stacking(...)``).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from gazala_tools.hexes import Hex
+from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Position, Unit, units_by_hex
-from gazala_tools.referee.report import LocReport, MarkerChange, Report, ReportPath, SupplyStatus
-from gazala_tools.referee.search import Cost, SearchResult, Topology, multi_source_search
+from gazala_tools.referee.generic import SupplyOutcome
+from gazala_tools.referee.position import Position, Unit, units_by_hex
+from gazala_tools.referee.report import LocReport, Report, ReportPath
+from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
+from gazala_tools.referee.search import Topology
+from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.referee.zoc import zoc_map
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.games.model import Game
     from gazala_tools.mapdata.model import GameMap
 
 log = logging.getLogger(__name__)
 
 Check = Callable[["Context"], Iterable[Finding]]
 
-
-def normalise_turn(label: str) -> str:
-    """Compare turn labels loosely: case, spaces, 'Jun'/'June', 'AM'/'a'."""
-    s = label.strip().lower().replace("june", "jun").replace(" ", "")
-    s = re.sub(r"(\d)am$", r"\1a", s)
-    s = re.sub(r"(\d)pm$", r"\1p", s)
-    return s
+__all__ = ["Check", "Context", "Referee", "RulesPlugin", "SupplyOutcome", "normalise_turn"]
 
 
-@dataclass
-class SupplyOutcome:
-    status: dict[str, SupplyStatus]
-    markers: list[MarkerChange] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    reached: dict[str, SearchResult] = field(default_factory=dict)
+def _is_own_map(game: Game, game_map: GameMap) -> bool:
+    try:
+        return game.map() is game_map
+    except Exception:
+        return False
 
 
 class RulesPlugin:
-    """Base class of a game's rules. Subclass, set the class data, override the hooks you need.
+    """A game's rules on one map: the generic rules of its data, and the hooks a plugin overrides.
 
-    An instance is bound to one map (``__init__`` precomputes whatever is static, e.g. blocked
-    hexsides); :class:`Referee` then checks any number of positions with it.
+    ``RulesPlugin(game)`` is the referee of a game without a plugin (``rules_for`` picks the
+    plugin class when ``game.yaml`` names one). ``game_map`` defaults to the game's own map;
+    ``strict`` (default: the map is the game's own) makes every zone/place/box/terrain name of the
+    data an error when the map lacks it (see :mod:`.ruledata`).
+
+    A plugin sets ``data_keys`` (its own keys of the ``rules:`` section) and reads them in
+    :meth:`read_data`; ``extra_keys`` / ``extra_hex_keys`` are its own position-YAML keys.
     """
 
-    game: ClassVar[str] = ""
-    sides: ClassVar[tuple[str, str]] = ("axis", "allied")
-    turns: ClassVar[tuple[str, ...]] = ()  #: the turn record, in order
+    #: the plugin's own keys of the ``rules:`` section (read in :meth:`read_data`)
+    data_keys: ClassVar[frozenset[str]] = frozenset()
     #: the game's own top-level position-YAML keys, kept in ``Position.extra`` (unit-id lists,
     #: mappings of unit ids / sides to scalars, or scalars) ...
     extra_keys: ClassVar[frozenset[str]] = frozenset()
     #: ... and those of them that are lists of hex labels (kept as a frozenset of hexes)
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, game_map: GameMap) -> None:
+    def __init__(self, game: Game, game_map: GameMap | None = None, *, strict: bool | None = None) -> None:
+        if game_map is None:
+            game_map = game.map()
+            strict = True if strict is None else strict
+        elif strict is None:
+            strict = _is_own_map(game, game_map)
+        self.game = game
         self.map = game_map
+        self.strict = strict
         self.topology = Topology(game_map.hexes())
-        self._turns = {normalise_turn(t): i for i, t in enumerate(self.turns)}
+        self.turns = TurnRecord(game.turns)
+        self.sides: tuple[str, ...] = tuple(game.side_ids)
+        self.impassable = frozenset(h for h in game_map.hexes() if not game_map.passable(h))
+        self.data: GenericRules
+        self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
+        self.names = self.data.names
+        self.read_data(section)
 
-    # --- turns -----------------------------------------------------------------------------------
-    def turn_index(self, label: str | None) -> int | None:
-        """Index of a turn label in :attr:`turns` (None if no label or unknown)."""
-        if label is None:
-            return None
-        return self._turns.get(normalise_turn(label))
+    def read_data(self, data: Section) -> None:
+        """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
 
-    def turn_at_least(self, ctx: Context, label: str) -> bool:
-        """Has the position's turn reached ``label``? False when the turn is unknown."""
-        if ctx.turn_index is None:
-            return False
-        want = self.turn_index(label)
-        return want is not None and ctx.turn_index >= want
+    # --- turns and sides -------------------------------------------------------------------------
+    def turn_index(self, label: object) -> int | None:
+        """Index of a turn label (or game-turn number) in the turn record; None if unknown."""
+        return self.turns.index(label)
+
+    def turn_name(self, index: int) -> str:
+        """How a message names a turn: its label, or ``game-turn N`` without a turn record."""
+        return self.turns.label(index) if self.turns else f"game-turn {self.turns.number(index)}"
+
+    def enemies(self, side: str) -> tuple[str, ...]:
+        return tuple(s for s in self.sides if s != side)
 
     def enemy(self, side: str) -> str:
-        a, b = self.sides
-        return b if side == a else a
+        """The other side of a two-sided game (the first other side otherwise)."""
+        return self.enemies(side)[0]
 
-    # --- hooks -----------------------------------------------------------------------------------
+    # --- hooks (the generic rules of the data; a plugin overrides what data cannot say) ------------
     def exerts_zoc(self, ctx: Context, unit: Unit) -> bool:
-        return True
+        return generic.exerts_zoc(self, unit)
 
     def zoc_projects(self, a: Hex, b: Hex) -> bool:
-        return True
+        return generic.zoc_projects(self, a, b)
+
+    def zoc_everywhere(self) -> bool:
+        """Does every ZOC extend into all six neighbours (no :meth:`zoc_projects` call needed)?"""
+        z = self.data.zoc
+        return type(self).zoc_projects is RulesPlugin.zoc_projects and not (z.into or z.uphill or z.sides)
 
     def checks(self) -> Sequence[Check]:
-        return ()
+        """The position checks: the generic ones the data calls for (plugins add theirs)."""
+        return generic.checks(self)
+
+    def supply_blocks(self, ctx: Context, side: str) -> tuple[frozenset[Hex], frozenset[Hexside]]:
+        """Hexes and hexsides a ``side`` supply path may not use *in this position*, beyond the
+        data's static ones (RG: un-breached minefields)."""
+        return frozenset(), frozenset()
 
     def supply(self, ctx: Context) -> SupplyOutcome | None:
-        return None
+        return generic.supply(self, ctx)
 
     def loc(self, ctx: Context) -> tuple[LocReport | None, list[Finding]]:
         return None, []
@@ -129,6 +156,8 @@ class Context:
             for u in us:
                 self.hexes_of.setdefault(u.side, set()).add(h)
         self._zoc: dict[str, dict[Hex, list[str]]] = {}
+        self._enemy_zoc: dict[str, frozenset[Hex]] = {}
+        self._enemy_hexes: dict[str, frozenset[Hex]] = {}
         #: lines the report draws (victory paths, recovery lines...): hooks add them with :meth:`add_path`
         self.paths: list[ReportPath] = []
 
@@ -148,6 +177,10 @@ class Context:
     def on_map(self, side: str | None = None) -> list[Unit]:
         return [u for u in self.position.units if u.hex is not None and (side is None or u.side == side)]
 
+    def turn_reached(self, index: int | None) -> bool:
+        """Has the position's turn reached turn ``index``? False when either is unknown."""
+        return index is not None and self.turn_index is not None and self.turn_index >= index
+
     def zoc(self, side: str) -> dict[Hex, list[str]]:
         """Hexes in ``side``'s ZOC -> ids of the units exerting it."""
         got = self._zoc.get(side)
@@ -156,9 +189,24 @@ class Context:
                 self.on_map(side),
                 self.topology,
                 exerts=lambda u: self.rules.exerts_zoc(self, u),
-                projects=self.rules.zoc_projects,
+                projects=None if self.rules.zoc_everywhere() else self.rules.zoc_projects,
             )
             self._zoc[side] = got
+        return got
+
+    def enemy_zoc(self, side: str) -> frozenset[Hex]:
+        """Hexes in the ZOC of any enemy of ``side`` (computed once per side)."""
+        return self._of_enemies(side, self._enemy_zoc, lambda e: self.zoc(e).keys())
+
+    def enemy_hexes(self, side: str) -> frozenset[Hex]:
+        """Hexes holding a unit of any enemy of ``side`` (computed once per side)."""
+        return self._of_enemies(side, self._enemy_hexes, lambda e: self.hexes_of.get(e, set()))
+
+    def _of_enemies(self, side: str, cache: dict[str, frozenset[Hex]],
+                    of: Callable[[str], Iterable[Hex]]) -> frozenset[Hex]:
+        got = cache.get(side)
+        if got is None:
+            got = cache[side] = frozenset(h for e in self.rules.enemies(side) for h in of(e))
         return got
 
 
@@ -178,7 +226,7 @@ class Referee:
             findings.append(
                 Finding("turn", Severity.WARNING,
                         f"unknown turn {position.turn!r}: date-dependent rules are skipped",
-                        data={"known": list(self.rules.turns)})
+                        data={"known": list(self.rules.turns.labels)})
             )
         supply = self.rules.supply(ctx)
         if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
@@ -198,74 +246,3 @@ class Referee:
         report.zoc_hexes = {s: frozenset(ctx.zoc(s)) for s in self.rules.sides}
         report.label = self.rules.map.label
         return report
-
-
-# --- generic checks ----------------------------------------------------------------------------
-def check_on_map(ctx: Context, rule: str, box_ok: Callable[[Unit], bool]) -> Iterable[Finding]:
-    """Units stand on map hexes, or in an off-map box ``box_ok`` accepts."""
-    for u in ctx.position.units:
-        if u.hex is None:
-            if not box_ok(u):
-                yield Finding(rule, Severity.ERROR, f"{u.id} is off the map in {u.box!r}, not a box the rules allow",
-                              units=(u.id,))
-        elif u.hex not in ctx.topology:
-            yield Finding(rule, Severity.ERROR, f"{u.id} is off the map at {ctx.label(u.hex)}",
-                          units=(u.id,), hexes=(ctx.label(u.hex),))
-        elif not ctx.map.passable(u.hex):
-            yield Finding(rule, Severity.ERROR, f"{u.id} stands in impassable terrain at {ctx.label(u.hex)}",
-                          units=(u.id,), hexes=(ctx.label(u.hex),))
-
-
-def check_enemy_share(ctx: Context, rule: str) -> Iterable[Finding]:
-    """Enemy units never share a hex."""
-    for h, us in ctx.by_hex.items():
-        sides = {u.side for u in us}
-        if len(sides) > 1:
-            yield Finding(rule, Severity.ERROR,
-                          f"enemy units share hex {ctx.label(h)}: " + ", ".join(f"{u.id} ({u.side})" for u in us),
-                          units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
-
-
-def check_stacking(ctx: Context, rule: str, problem: Callable[[list[Unit]], str | None], *,
-                   per_side: bool = False) -> Iterable[Finding]:
-    """Each hex's stack against the game's limit; ``problem(units)`` says what is wrong, or None.
-
-    ``per_side``: each side's units of a hex are a stack of their own (enemy units in one hex are
-    :func:`check_enemy_share`'s finding, not an over-stack).
-    """
-    for h, all_units in ctx.by_hex.items():
-        stacks = ([[u for u in all_units if u.side == s] for s in sorted({u.side for u in all_units})]
-                  if per_side else [all_units])
-        for us in stacks:
-            if len(us) < 2:
-                continue
-            msg = problem(us)
-            if msg is not None:
-                yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
-                              hexes=(ctx.label(h),))
-
-
-# --- supply helpers ----------------------------------------------------------------------------
-def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[[Hex], bool] | None = None) -> SearchResult:
-    """One multi-source search from ``sources``, traced from a unit towards them (reverse)."""
-    return multi_source_search(ctx.topology, sources, cost, reverse=True, within=within)
-
-
-def marker_flow(unit: Unit, traced: bool, rule: str) -> tuple[SupplyStatus, MarkerChange | None]:
-    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family).
-
-    Traced: in supply, any marker removed. Not traced: Out of Supply, or Isolated if the unit was
-    already Out of Supply (or Isolated).
-    """
-    had_out, had_iso = unit.has(OUT_OF_SUPPLY), unit.has(ISOLATED)
-    if traced:
-        if had_iso:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=ISOLATED, rule=rule)
-        if had_out:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule)
-        return SupplyStatus.IN, None
-    if had_iso:  # an Out of Supply marker beside the Isolated one goes: the unit is now Isolated
-        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule) if had_out else None)
-    if had_out:
-        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=ISOLATED, remove=OUT_OF_SUPPLY, rule=rule)
-    return SupplyStatus.OUT, MarkerChange(unit.id, add=OUT_OF_SUPPLY, rule=rule)

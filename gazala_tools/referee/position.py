@@ -6,7 +6,7 @@ or from a VASSAL save (``gazala_tools.referee.saves``).
 
 Position YAML schema (``docs/referee.md`` has the full description)::
 
-    game: gazala-rg              # required: a game id with a rules plugin
+    game: my-game                # required: a built-in game id (a game folder: --game DIR)
     turn: May 29                 # optional: a turn label of the game's turn record
     units:                       # required list; each unit is either a manifest unit ...
       - {id: axis-21pz-5-1, hex: "1621"}
@@ -119,22 +119,12 @@ class Labels(Protocol):
 
 
 def read_yaml(path: str | Path) -> dict[str, Any]:
-    """Read a position YAML file into a mapping (no interpretation yet)."""
-    import yaml
+    """Read a position YAML (or ``--mapping``) file into a mapping (no interpretation yet), through
+    the capped data reader (size, UTF-8, nesting: :mod:`gazala_tools.yamlnodes`)."""
+    from gazala_tools.yamlnodes import compose_text, plain, read_text
 
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GazalaError(f"cannot read position ({exc.strerror})", file=p) from None
-    except UnicodeDecodeError:
-        raise GazalaError("position file is not UTF-8 text", file=p, expected="a position YAML") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}" if mark is not None else None
-        raise GazalaError(f"not valid YAML ({getattr(exc, 'problem', exc)})", file=p, place=place) from None
+    data = plain(compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError))
     if not isinstance(data, dict):
         raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units, breaches")
     return data
@@ -209,7 +199,7 @@ def parse_position(
         )
     game = data.get("game")
     if not isinstance(game, str):
-        raise GazalaError("missing 'game'", file=file, expected="a game id like gazala-rg")
+        raise GazalaError("missing 'game'", file=file, expected="a built-in game id, or --game")
     turn = data.get("turn")
     if turn is not None and not isinstance(turn, str):
         turn = str(turn)

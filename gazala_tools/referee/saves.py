@@ -1,15 +1,19 @@
-"""Positions from VASSAL saves of our modules: pieces -> units, status markers, breaches.
+"""Positions from VASSAL saves: the save reader's typed view (:class:`~gazala_tools.vassal.saves.SaveView`)
+turned into units, status markers, breaches and the turn.
 
 Every piece of our modules carries a ``Marker`` trait with ``UnitId``, ``Kind`` (unit / marker /
-breach / chit), ``Side``, ``Formation``, ``Type`` and ``Steps`` (``gazala_tools.vassal.module.pieces``),
-and its state in layers: ``Step_Level`` (1 = full strength), ``Out of Supply_Active``,
-``Isolated_Active``, ``Disrupted_Active``, ``Used_Active``; breach markers ``Breach_Level`` (1 under
-construction, 2 breached) and a six-way rotation.
+breach / chit), ``SideId`` (the side's id of game.yaml; ``Side`` is its name), ``Formation``, ``Type``
+and ``Steps`` (``gazala_tools.vassal.module.pieces``),
+and its state in layers: ``Step`` (level 1 = full strength), ``Out of Supply``, ``Isolated``,
+``Disrupted``, ``Used``; breach markers ``Breach`` (level 1 under construction, 2 breached) and a
+six-way rotation. The save reader decodes those (``PieceView.layers``, ``PieceView.rotation``); this
+module never reads a trait string.
 
 Where a piece is: its VASSAL location name when the save was read with ``--module`` (a hex label),
 otherwise the hex under its map coordinates on the map's grid (``GameMap.geometry()``, board
 offset by the map's edge buffers). Units off the grid of the main map stand on the Turn Record
-Track (box ``turn-record``, 8.3); units on another map stand in a box named after that map.
+Track (box ``turn-record``, 8.3); units on another map of our module (holding boxes) stand in the
+box the module names there (their location, with ``--module``), else in a box named after that map.
 
 Interpretations: rotation index ``k`` of a breach marker points at the hexside in direction
 ``Direction(k)`` (N, NE, SE, S, SW, NW: VASSAL turns fixed-angle rotations clockwise); a breached
@@ -20,9 +24,10 @@ box marks the hexside it points at. The turn is the Turn Tracker's (``--turn`` o
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Direction, Hex
@@ -38,25 +43,19 @@ from gazala_tools.referee.position import (
     Unit,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.vassal.saves import PieceView, Save, TurnView
+    from gazala_tools.vassal.saves.commands import Node
+
 log = logging.getLogger(__name__)
 
 LAYER_MARKERS = {"Out of Supply": OUT_OF_SUPPLY, "Isolated": ISOLATED, "Disrupted": DISRUPTED, "Used": USED}
 
-
-class PieceLike(Protocol):
-    """What the adapter reads from a save's piece (``gazala_tools.vassal.saves.Piece``)."""
-
-    id: str
-    map: str | None
-    x: int
-    y: int
-    location: str | None
-
-    @property
-    def properties(self) -> dict[str, str]: ...
+#: Our modules' board map; its margins hold the Turn Record Track (8.3: exited units wait there).
+MAIN_MAP = "Main Map"
 
 
-def _piece_hex(p: Any, rules: RulesPlugin) -> Hex | None:
+def _piece_hex(p: PieceView, rules: RulesPlugin) -> Hex | None:
     """The map hex of a piece: its VASSAL location name if it is a label of the grid, else the hex
     under its map coordinates (board offset by the map's edge buffers); None off the grid."""
     game_map = rules.map
@@ -70,33 +69,23 @@ def _piece_hex(p: Any, rules: RulesPlugin) -> Hex | None:
     return h if h in grid else None
 
 
-#: Our modules' board map; its margins hold the Turn Record Track (8.3: exited units wait there).
-MAIN_MAP = "Main Map"
-
-
-def _box_of(map_name: str | None) -> str:
-    """The off-map box of a piece that is on a map but off its hex grid."""
-    return "turn-record" if map_name == MAIN_MAP else str(map_name)
-
-
-def _rotation(piece: Any) -> int:
-    for t in getattr(getattr(piece, "definition", None), "traits", ()):
-        if getattr(t, "id", "") == "rotate;":
-            try:
-                return int(str(t.state).split(";")[0] or 0) % 6
-            except ValueError:
-                return 0
-    return 0
+def _box_of(map_name: str | None, location: str | None = None) -> str:
+    """The off-map box of a piece that is on a map but off its hex grid: on another map, the box
+    (zone) it stands in when the module named it, else that map."""
+    if map_name == MAIN_MAP:
+        return "turn-record"
+    return location or str(map_name)
 
 
 def position_from_pieces(
-    pieces: Iterable[PieceLike],
+    pieces: Iterable[PieceView],
     *,
     rules: RulesPlugin,
     manifest: Mapping[str, Mapping[str, Any]] | None = None,
     turn: str | None = None,
     source: str = "<save>",
 ) -> Position:
+    """Units and breach markers of our module's pieces (their ``Marker`` properties and layers)."""
     units: list[Unit] = []
     breaches: list[Breach] = []
     boxes = set(rules.active_minefield_hexes_at(turn)) if hasattr(rules, "active_minefield_hexes_at") else set()
@@ -105,33 +94,33 @@ def position_from_pieces(
         kind = props.get("Kind", "").lower()
         if kind not in ("unit", "breach") or p.map is None:
             continue
-        where = _piece_hex(p, rules)
+        where = _piece_hex(p, rules) if p.map == MAIN_MAP else None  # our modules' other maps hold boxes, no hexes
         uid = props.get("UnitId") or p.id
         if kind == "breach":
             if where is None:
                 continue  # breach markers waiting off the board
-            state = BreachState.BREACHED if props.get("Breach_Level", "1") == "2" else BreachState.UNDER_CONSTRUCTION
-            side = where.side(Direction(_rotation(p)))
+            state = BreachState.BREACHED if p.layer_level("Breach") == 2 else BreachState.UNDER_CONSTRUCTION
+            side = where.side(Direction((p.rotation or 0) % 6))
             breaches.append(Breach(hexside=side, state=state, through=state is BreachState.BREACHED and where in boxes,
                                    at=where))
             continue
         spec = manifest.get(uid) if manifest is not None else None
         full = int(props.get("Steps") or (spec or {}).get("steps") or 1)
-        level = int(props.get("Step_Level") or 1)
-        markers = frozenset(m for layer, m in LAYER_MARKERS.items() if props.get(f"{layer}_Active") == "true")
+        level = p.layer_level("Step")
+        markers = frozenset(m for layer, m in LAYER_MARKERS.items() if p.layer_active(layer))
         units.append(Unit(
             id=uid,
-            side=(props.get("Side") or (spec or {}).get("side") or "").lower(),
+            side=(props.get("SideId") or props.get("Side") or (spec or {}).get("side") or "").lower(),
             type=(props.get("Type") or (spec or {}).get("type") or "").lower(),
             formation=props.get("Formation") or (spec or {}).get("formation") or "",
             hex=where,
-            box=None if where is not None else _box_of(p.map),
+            box=None if where is not None else _box_of(p.map, p.location),
             steps=max(1, full - (level - 1)),
             markers=markers,
             restricted=bool((spec or {}).get("restricted")),
             full_steps=full,
         ))
-    return Position(game=rules.game, units=tuple(units), turn=turn, breaches=tuple(breaches), source=source)
+    return Position(game=rules.game.id, units=tuple(units), turn=turn, breaches=tuple(breaches), source=source)
 
 
 class PieceMapping:
@@ -150,8 +139,6 @@ class PieceMapping:
     """
 
     def __init__(self, data: Mapping[str, Any], file: str) -> None:
-        import re
-
         def rx(entry: Mapping[str, Any], place: str) -> re.Pattern[str]:
             try:
                 return re.compile(str(entry["match"]))
@@ -189,7 +176,7 @@ class PieceMapping:
 
 
 def position_from_mapped_pieces(
-    pieces: Iterable[Any],
+    pieces: Iterable[PieceView],
     *,
     rules: RulesPlugin,
     mapping: PieceMapping,
@@ -198,7 +185,7 @@ def position_from_mapped_pieces(
     source: str = "<save>",
 ) -> Position:
     """Units of another module's save, named by ``mapping``; marker pieces mark their stack's units."""
-    found: list[tuple[Any, dict[str, Any], Hex | None]] = []
+    found: list[tuple[PieceView, dict[str, Any], Hex | None]] = []
     stack_marks: dict[str, set[str]] = {}
     for p in pieces:
         if p.map is None:
@@ -211,8 +198,7 @@ def position_from_mapped_pieces(
         spec = mapping.unit(name)
         if spec is None:
             continue
-        where = _piece_hex(p, rules)
-        found.append((p, spec, where))
+        found.append((p, spec, _piece_hex(p, rules)))
     units: list[Unit] = []
     for p, spec, where in found:
         uid = str(spec.get("id") or p.id)
@@ -235,107 +221,75 @@ def position_from_mapped_pieces(
         if not units[-1].side or not units[-1].type:
             raise GazalaError(f"piece {p.name!r} maps to {uid!r} without side/type", file=source,
                               expected="a manifest unit id or side: and type: in the mapping")
-    return Position(game=rules.game, units=tuple(units), turn=turn, source=source)
+    return Position(game=rules.game.id, units=tuple(units), turn=turn, source=source)
 
 
-def turn_from_tree(tree: Any, turns: tuple[str, ...]) -> str | None:
+def turn_label(turn: TurnView | None, rules: RulesPlugin) -> str | None:
+    """The turn a save's tracker shows, as the game's turn record names it (a game-turn number
+    for a numbered record), or None if the record does not know it."""
+    if turn is None:
+        return None
+    record = rules.turns
+    if turn.kind == "counter":
+        idx = record.index_of_number(turn.current)
+        return str(turn.current) if idx is not None else None
+    label = turn.label(record.labels)
+    if label is not None and record.numbered:
+        idx = record.index(label)
+        return str(record.number(idx)) if idx is not None else label
+    return label
+
+
+def turn_from_tree(tree: Node, turns: tuple[str, ...]) -> str | None:
     """The turn label a save's Turn Tracker shows (its last ``TURN`` command), or None.
 
-    VASSAL ``TurnTracker.getState()`` is ``currentLevel|level0|level1...`` and a ``ListTurnLevel``
-    state is ``current;currentSubLevel;first;active flags``: ``current`` indexes the module's turn
-    list, which for our modules is the game's turn record (``RulesPlugin.turns``).
+    Kept for callers that hold a command tree; the referee reads ``save.view().turn``.
     """
-    from gazala_tools.vassal.saves import sequence
-    from gazala_tools.vassal.saves.commands import Turn, walk
+    from gazala_tools.vassal.saves.view import turn_of
 
-    state = None
-    for node in walk(tree):
-        if isinstance(node, Turn):
-            state = node.state
-    if state is None:
-        return None
-    parts = sequence.decode(state, "|")
-    if len(parts) < 2:
-        return None
-    level = sequence.decode(parts[1], ";")
-    try:
-        current = int(level[0])
-    except (ValueError, IndexError):
-        return None
-    # A CounterTurnLevel state is current;currentSubLevel;loop;loopLimit: current is the number.
-    if len(level) > 2 and level[2] in ("true", "false"):
-        return str(current) if not turns or str(current) in turns else None
-    if not turns:
-        return None
-    # A ListTurnLevel state is current;currentSubLevel;first;active flags. Our modules put a
-    # pre-game "Set-up" entry before the turn record; the flags (one per list entry) say whether
-    # this save's list has it. Set-up reads as turn one.
-    flags = sequence.decode(level[3], ",") if len(level) > 3 and level[3] else []
-    if len(flags) == len(turns) + 1:
-        current = max(current - 1, 0)
-    return turns[current] if 0 <= current < len(turns) else None
+    got = turn_of(tree)
+    return got.label(turns) if got is not None else None
 
 
 def position_from_save(
-    path: Path,
+    save: Save,
     *,
     rules: RulesPlugin,
     manifest: Mapping[str, Mapping[str, Any]] | None,
-    module: str | Path | None = None,
     mapping: str | Path | None = None,
     turn: str | None = None,
 ) -> Position:
-    """Read a .vsav/.vlog of our module, or of another module of the game with a ``mapping`` file."""
-    from gazala_tools.vassal.saves import read_save
-
-    save = read_save(path, module=module)
+    """The position of a save already read (``read_save``): our module's pieces, or another
+    module's through a ``mapping`` file."""
+    view = save.view()
     if turn is None:
-        turn = turn_from_tree(save.tree, rules.turns)
+        turn = turn_label(view.turn, rules)
     if mapping is not None:
-        return position_from_mapped_pieces(save.position.pieces.values(), rules=rules, mapping=PieceMapping.read(mapping),
-                                           manifest=manifest, turn=turn, source=str(path))
-    return position_from_pieces(save.position.pieces.values(), rules=rules, manifest=manifest, turn=turn,
-                                source=str(path))
+        return position_from_mapped_pieces(view.pieces, rules=rules, mapping=PieceMapping.read(mapping),
+                                           manifest=manifest, turn=turn, source=view.file)
+    return position_from_pieces(view.pieces, rules=rules, manifest=manifest, turn=turn, source=view.file)
 
 
-def _layer_state(state: str, active: bool) -> str:
-    """A layer's state with its activity set (VASSAL stores inactive layers as a negative level)."""
-    try:
-        level = abs(int(state)) or 1
-    except ValueError:
-        level = 1
-    return str(level if active else -level)
-
-
-def fix_save(path: Path, out: Path, *, markers: Iterable[Any]) -> int:
+def fix_save(save: Save, out: Path, *, markers: Iterable[Any], inputs: Iterable[str | Path] = ()) -> int:
     """Write a copy of the save at ``out`` with the supply markers changed as ``markers`` require
     (``MarkerChange`` values): one ChangePiece command per unit just before ``end_save``.
     Returns the number of pieces changed."""
-    from gazala_tools.vassal.saves import read_save
     from gazala_tools.vassal.saves.commands import ChangePiece
-    from gazala_tools.vassal.saves.traits import join_chain
+    from gazala_tools.vassal.saves.view import layer_change
     from gazala_tools.vassal.saves.writer import SaveEditor, write_copy
 
-    save = read_save(path)
-    by_unit = {p.properties.get("UnitId"): p for p in save.position.pieces.values()
-               if p.properties.get("Kind") == "unit" and p.map is not None}
+    by_unit = {p.properties.get("UnitId"): p.id for p in save.view().pieces if p.properties.get("Kind") == "unit"}
     layer_of = {v: k for k, v in LAYER_MARKERS.items()}
-    editor = SaveEditor(save.tree, file=str(path))
+    editor = SaveEditor(save.tree, file=save.file)
     changes: list[ChangePiece] = []
     for mc in markers:
-        piece = by_unit.get(mc.unit)
-        if piece is None:
-            raise GazalaError(f"unit {mc.unit!r} is not on a map of the save", file=path)
+        pid = by_unit.get(mc.unit)
+        if pid is None:
+            raise GazalaError(f"unit {mc.unit!r} is not on a map of the save", file=save.file)
         want = {layer_of[m]: True for m in (mc.add,) if m} | {layer_of[m]: False for m in (mc.remove,) if m}
-        old = list(piece.states)
-        new = list(old)
-        for i, tr in enumerate(piece.definition.traits):
-            f = tr.fields() if tr.id == "emb2;" else []
-            name = f[18] if len(f) > 18 else ""
-            if name in want:
-                new[i] = _layer_state(old[i], want[name])
-        if new != old:
-            changes.append(ChangePiece(piece.id, join_chain(new), join_chain(old)))
+        change = layer_change(save, pid, want)
+        if change is not None:
+            changes.append(change)
     editor.insert(changes)
-    write_copy(out, save.container, save.tree, inputs=[path])
+    write_copy(out, save.container, save.tree, inputs=[save.file, *inputs])
     return len(changes)

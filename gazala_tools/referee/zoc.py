@@ -19,9 +19,10 @@ def zoc_map(
     topology: Topology,
     *,
     exerts: Callable[[Unit], bool],
-    projects: Callable[[Hex, Hex], bool],
+    projects: Callable[[Hex, Hex], bool] | None,
 ) -> dict[Hex, list[str]]:
-    """Every hex in the ZOC of ``units`` -> the ids of the units exerting it (in unit order)."""
+    """Every hex in the ZOC of ``units`` -> the ids of the units exerting it (in unit order).
+    ``projects`` None: into all six neighbours."""
     out: dict[Hex, list[str]] = {}
     adj = topology.neighbours
     for u in units:
@@ -29,6 +30,6 @@ def zoc_map(
         if h is None or h not in adj or not exerts(u):
             continue
         for n in adj[h]:
-            if projects(h, n):
+            if projects is None or projects(h, n):
                 out.setdefault(n, []).append(u.id)
     return out

@@ -432,33 +432,17 @@ def png_info(geometry: HexGridGeometry, *, dpi: float | None = None) -> PngInfo:
     return info
 
 
-#: RG's Turn Record Track, reconstructed from the rules' dated events (RG 6.0, 14.0, 15.0, 17.0):
-#: the printed track is on the map, which we do not have. The first turn is May 27 AM, the last June 13-14.
-RG_TURNS: tuple[str, ...] = (
-    "May 27\nAM",
-    "May 27\nPM",
-    "May 28",
-    "May 29",
-    "May 30",
-    "May 31",
-    "June\n1-2",
-    "June\n3-4",
-    "June\n5-6",
-    "June\n7-8",
-    "June\n9-10",
-    "June\n11-12",
-    "June\n13-14",
-)
-
-#: Games whose minefields are printed in the owner's colour (DG 4.x: Axis blue, Allied brown).
-OWNER_COLOURED_MINEFIELDS: frozenset[str] = frozenset({"cauldron-dg", "cauldron-spi"})
+def _track_label(turn: str) -> str:
+    """A turn label on two lines when it is long ("May 27 AM" -> "May 27\nAM")."""
+    head, sep, tail = turn.rpartition(" ")
+    return f"{head}\n{tail}" if sep and len(turn) > 6 else turn
 
 
 def scene_from_map(
     game_map: GameMap,
     *,
     dpi: float | None = None,
-    turn_track: bool | Sequence[str] = False,
+    turn_track: Sequence[str] = (),
     boxes: bool = True,
 ) -> BoardScene:
     """The scene of a :class:`~gazala_tools.mapdata.model.GameMap`, at ``dpi`` (default: native)."""
@@ -471,7 +455,7 @@ def scene_from_map(
     hexes = tuple(game_map.hexes())
     labels = {h: game_map.label(h) for h in hexes}
     terrain = {h: game_map.terrain(h) for h in hexes}
-    owner_colours = game_map.game in OWNER_COLOURED_MINEFIELDS
+    owner_colours = game_map.minefield_colours == "owner"
     sides: dict[Hexside, list[SideFeature]] = {}
     for f in game_map.all_features():
         kind = f.kind.value
@@ -501,7 +485,7 @@ def scene_from_map(
         width, height = max(width, math.ceil(x_max) + 1), max(height, math.ceil(y_max) + 1)
     scene_boxes: list[Box] = []
     if turn_track:
-        turns = RG_TURNS if turn_track is True else tuple(turn_track)
+        turns = tuple(_track_label(t) for t in turn_track)
         scene_boxes, height = _track_boxes(geo, turns, y_max, width, height, boxes=boxes)
     return BoardScene(
         geometry=geo,
@@ -531,7 +515,7 @@ def _track_boxes(
         height = top + need
     margin = round(size * 0.3)
     track_w = min(width - 2 * margin, round(size * 1.1 * len(turns)))
-    out = [Box("Turn Record Track (reconstructed)", (margin, top, track_w, row_h), tuple(turns))]
+    out = [Box("Turn Record Track", (margin, top, track_w, row_h), tuple(turns))]
     if boxes:
         actions = tuple(str(i) for i in range(10))
         out.append(
@@ -550,15 +534,15 @@ def render_board(
     dpi: float | None = None,
     show_numbers: bool = True,
     show_places: bool = True,
-    turn_track: bool | Sequence[str] = False,
+    turn_track: Sequence[str] = (),
     boxes: bool = True,
 ) -> Image.Image:
     """Draw a game's board as an RGB image on the map's VASSAL grid.
 
     ``dpi``: output resolution (default: the map's native ``pixels.dpi``); the grid of the image is
     :func:`board_geometry` at the same dpi and is stored in ``image.info["vassal-hexgrid"]``.
-    ``turn_track``: True draws RG's Turn Record Track (and, with ``boxes``, the Actions track) below
-    the grid; a sequence of strings draws those turns instead.
+    ``turn_track``: the game's turn labels (``Game.turns``) to draw as a Turn Record Track below
+    the grid (and, with ``boxes``, an Actions track).
     """
     scene = scene_from_map(game_map, dpi=dpi, turn_track=turn_track, boxes=boxes)
     img = draw_scene(scene, show_numbers=show_numbers, show_places=show_places)

@@ -12,6 +12,7 @@ import json
 import logging
 import time
 
+from gazala_tools.cli._common import game_help
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes
 
@@ -27,7 +28,7 @@ def register_render(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         "centre in VASSAL sits in that hex on the image. --dpi rescales the board and its grid together; the "
         "grid of the image is written into the PNG (text chunk vassal-hexgrid) and printed with --json.",
     )
-    p.add_argument("game", help="game id (gazala-rg, cauldron-dg, cauldron-spi, batalha) or a map directory/YAML")
+    p.add_argument("game", help=game_help(", or a map directory/YAML"))
     p.add_argument("-o", "--output", required=True, help="output PNG")
     p.add_argument("--dpi", type=float, default=None, help="resolution (default: the map's native dpi)")
     p.add_argument("--no-numbers", action="store_true", help="leave out the hex numbers")
@@ -35,7 +36,7 @@ def register_render(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     p.add_argument(
         "--turn-track",
         action="store_true",
-        help="draw the Turn Record Track and Actions track below the grid (RG; reconstructed)",
+        help="draw the game's turn record track below the grid",
     )
     p.add_argument("--json", action="store_true", help="print the output's size and VASSAL grid as JSON")
     p.set_defaults(func=run_render)
@@ -43,6 +44,7 @@ def register_render(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def run_render(args: argparse.Namespace) -> int:
+    from gazala_tools.games import find_game
     from gazala_tools.mapdata import load_map
     from gazala_tools.render.board import board_geometry, png_info, render_board
 
@@ -55,7 +57,7 @@ def run_render(args: argparse.Namespace) -> int:
         dpi=args.dpi,
         show_numbers=not args.no_numbers,
         show_places=not args.no_places,
-        turn_track=args.turn_track,
+        turn_track=find_game(args.game).turns if args.turn_track else (),
     )
     geo = board_geometry(game_map, dpi=args.dpi)
     dpi = args.dpi or game_map.pixels.dpi

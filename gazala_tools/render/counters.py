@@ -1,26 +1,31 @@
-"""Counter faces as images: :func:`render_face` draws one face of a counter with Pillow.
+"""Counter faces as images: :func:`render_face` draws one face of a counter with Pillow;
+:func:`counter_face` gives the counter's own art instead where it has some (``counters.yaml``).
 
 A pure function of a :class:`~gazala_tools.counters.model.Counter` with keyword-only options. The
 face is laid out on a 100 x 100 grid scaled to the counter's size at ``dpi`` and drawn at
 ``supersample`` times that size, then reduced (box filter) for anti-aliased lines.
 
 Unit faces: formation up the left edge, size mark and NATO/APP-6 symbol (:mod:`.symbols`) in the
-upper half, designation under the symbol, values along the bottom in the game's style:
+upper half, designation under the symbol, values along the bottom in the manifest's style:
 
-* ``rg`` (Gazala: The Cauldron): ``hard soft move`` as three numbers, each in its ink (RG 2.2.3,
-  11.0: a red hard value may attack armor, black is defence only; a white soft value is defence
-  only); step pips top left for multi-step units; the used side is paler, marked USED, with no
-  movement allowance; a restricted unit's movement in brackets (8.2).
-* ``adm`` (SPI/DG/BG): ``attack-defence-move`` as one string; artillery range top right (BG 8.0);
+* ``hard-soft-move``: three separate numbers, each in the ink the manifest's ``value_inks`` give it
+  (RG's colour code); step pips top left for multi-step units; the used side is paler, marked
+  USED, with no movement allowance; a restricted unit's movement in brackets.
+* ``attack-defence-move``: one string joined by dashes (``4-5-15``); artillery range top right;
   a reduced/depleted side has a white stripe across the top and paler colours.
 
 Chits and markers: title (fitted to the width), subtitle and an optional icon.
+
+A counter's own art (an image file per face) is read once per file, checked before it is decoded
+(file size, format, pixel count: :func:`load_art`), scaled to the counter's size and, for a bleed,
+extended by repeating its edge pixels, so it is placed exactly where a drawn face would be.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -28,6 +33,7 @@ from typing import Final
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from gazala_tools.counters.model import Counter, Face, Value
+from gazala_tools.errors import GazalaError
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
@@ -106,21 +112,43 @@ class _Pen:
         stroke: RGB | None = None,
         max_width: float | None = None,
     ) -> None:
-        f = self.fit(s, size, name, max_width)
-        kw = {}
+        """``s`` at (x, y) in face units. Text is drawn once per string, font and size (a cached
+        mask, pasted in the fill colour): a thousand counters print the same values and titles."""
+        px = self.fit_px(s, size, name, max_width)
+        cx, cy = self.p(x, y)
         if stroke is not None:
-            kw = {"stroke_width": self.w(1.2), "stroke_fill": stroke}
-        self.d.text(self.p(x, y), s, font=f, fill=fill, anchor=anchor, **kw)  # type: ignore[arg-type]
+            mask, (dx, dy) = _text_mask(s, name, px, anchor, self.w(1.2))
+            self.img.paste(stroke, (round(cx + dx), round(cy + dy)), mask)
+        mask, (dx, dy) = _text_mask(s, name, px, anchor, 0)
+        self.img.paste(fill, (round(cx + dx), round(cy + dy)), mask)
+
+    def fit_px(self, s: str, size: float, name: str, max_width: float | None) -> int:
+        """The font size (pixels) that fits ``s`` into ``max_width`` face units."""
+        px = max(1, round(size * self.k))
+        return px if max_width is None else _fit_px(s, name, px, max_width * self.k)
 
     def fit(self, s: str, size: float, name: str, max_width: float | None) -> ImageFont.FreeTypeFont:
-        px = max(1, round(size * self.k))
+        return font(name, self.fit_px(s, size, name, max_width))
+
+
+@functools.lru_cache(maxsize=8192)
+def _fit_px(s: str, name: str, px: int, limit: float) -> int:
+    f = font(name, px)
+    while px > 4 and f.getlength(s) > limit:
+        px = int(px * 0.92)
         f = font(name, px)
-        if max_width is not None:
-            limit = max_width * self.k
-            while px > 4 and f.getlength(s) > limit:
-                px = int(px * 0.92)
-                f = font(name, px)
-        return f
+    return px
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_mask(s: str, name: str, px: int, anchor: str, stroke_width: int) -> tuple[Image.Image, tuple[int, int]]:
+    """``s`` as an "L" mask and the offset of its top left corner from the anchor point."""
+    f = font(name, px)
+    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor, stroke_width=stroke_width))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor, stroke_width=stroke_width,
+                              stroke_fill=255)
+    return mask, (left, top)
 
 
 def render_face(
@@ -187,13 +215,13 @@ def _unit(pen: _Pen, c: Counter, face: Face, bg: RGB) -> None:
                 pen.d.rectangle(shape, outline=ink, width=pen.w(0.8))
     if face.state == "used":
         pen.text(84, 8, "USED", size=8, fill=_darker(bg, 0.6), name=FONT_COND_BOLD)
-    if c.value_style == "rg":
-        _rg_values(pen, face.values, ink)
+    if c.spaced_values:
+        _spaced_values(pen, face.values, ink)
     else:
-        _adm_values(pen, face.values, ink, is_artillery=c.type == "artillery")
+        _dashed_values(pen, face.values, ink)
 
 
-def _rg_values(pen: _Pen, values: Iterable[Value], ink: RGB) -> None:
+def _spaced_values(pen: _Pen, values: Iterable[Value], ink: RGB) -> None:
     vals = list(values)
     xs = [17, 50, 83] if len(vals) == 3 else [100 * (i + 0.5) / max(1, len(vals)) for i in range(len(vals))]
     name = FONT_COND_BOLD if any(len(v.text()) > 1 for v in vals) else FONT_BOLD
@@ -203,7 +231,7 @@ def _rg_values(pen: _Pen, values: Iterable[Value], ink: RGB) -> None:
         pen.text(x, 80, v.text(), size=25, fill=fill, stroke=stroke, name=name, max_width=30)
 
 
-def _adm_values(pen: _Pen, values: Iterable[Value], ink: RGB, *, is_artillery: bool) -> None:
+def _dashed_values(pen: _Pen, values: Iterable[Value], ink: RGB) -> None:
     vals = list(values)
     rng = next((v for v in vals if v.role == "range"), None)
     main = [v for v in vals if v.role != "range"]
@@ -213,16 +241,19 @@ def _adm_values(pen: _Pen, values: Iterable[Value], ink: RGB, *, is_artillery: b
 
 
 def _vertical_text(pen: _Pen, x: float, y: float, s: str, *, size: float, fill: RGB, max_len: float) -> None:
-    f = pen.fit(s, size, FONT_COND_BOLD, max_len)
+    tile = _vertical_mask(s, pen.fit_px(s, size, FONT_COND_BOLD, max_len), math.ceil(size * pen.k * 1.3) + 2)
+    cx, cy = pen.p(x, y)
+    pen.img.paste(fill, (round(cx - tile.width / 2), round(cy - tile.height / 2)), tile)
+
+
+@functools.lru_cache(maxsize=4096)
+def _vertical_mask(s: str, px: int, h: int) -> Image.Image:
+    """``s`` written bottom to top, as an "L" mask (a formation name repeats on many counters)."""
+    f = font(FONT_COND_BOLD, px)
     w = math.ceil(f.getlength(s)) + 4
-    h = math.ceil(size * pen.k * 1.3) + 2
     tile = Image.new("L", (w, h), 0)
     ImageDraw.Draw(tile).text((w / 2, h / 2), s, font=f, fill=255, anchor="mm")
-    tile = tile.rotate(90, expand=True)
-    cx, cy = pen.p(x, y)
-    pen.img.paste(
-        Image.new("RGB", tile.size, fill), (round(cx - tile.width / 2), round(cy - tile.height / 2)), tile
-    )
+    return tile.rotate(90, expand=True)
 
 
 def _wrap(s: str) -> list[str]:
@@ -292,10 +323,10 @@ def _star_points(pen: _Pen, spikes: int, outer: float, inner: float, cy: float) 
 def render_faces(
     counters: Iterable[Counter], **options: object
 ) -> Iterator[tuple[Counter, str, Image.Image]]:
-    """``(counter, side, image)`` for the front and back of every counter (options as :func:`render_face`)."""
+    """``(counter, side, image)`` for the front and back of every counter (options as :func:`counter_face`)."""
     for c in counters:
         for side in ("front", "back"):
-            yield c, side, render_face(c, side, **options)  # type: ignore[arg-type]
+            yield c, side, counter_face(c, side, **options)  # type: ignore[arg-type]
 
 
 def contact_sheet(
@@ -307,7 +338,7 @@ def contact_sheet(
     sides: tuple[str, ...] = ("front", "back"),
 ) -> Image.Image:
     """All faces in a grid (fronts then backs per counter), for looking at a whole set at once."""
-    faces = [render_face(c, s, dpi=dpi) for c in counters for s in sides]
+    faces = [counter_face(c, s, dpi=dpi) for c in counters for s in sides]
     if not faces:
         return Image.new("RGB", (1, 1), "white")
     w = max(f.width for f in faces)
@@ -317,3 +348,80 @@ def contact_sheet(
         r, col = divmod(i, columns)
         sheet.paste(f, (gap_px + col * (w + gap_px), gap_px + r * (w + gap_px)))
     return sheet
+
+
+# --- the counters' own art -----------------------------------------------------------------------
+#: largest art file read (bytes) and image (pixels): checked before anything is decoded
+MAX_ART_BYTES: Final = 32 * 1024 * 1024
+MAX_ART_PIXELS: Final = 25_000_000
+ART_FORMATS: Final = ("PNG", "JPEG", "GIF")
+#: how far from square a counter's art may be (width / height)
+ART_ASPECT_TOLERANCE: Final = 0.03
+
+
+@functools.lru_cache(maxsize=64)
+def _art(path: str, mtime_ns: int, size: int) -> Image.Image:
+    try:
+        with Image.open(path) as im:  # reads the header only
+            if im.format not in ART_FORMATS:
+                raise GazalaError(f"counter art is {im.format or 'an unknown format'}", file=path,
+                                  expected=" / ".join(ART_FORMATS))
+            w, h = im.size
+            if w * h > MAX_ART_PIXELS:
+                raise GazalaError(f"counter art is {w} x {h} pixels", file=path,
+                                  expected=f"at most {MAX_ART_PIXELS:,} pixels")
+            if w < 1 or h < 1 or abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
+                raise GazalaError(f"counter art is {w} x {h} pixels, not square", file=path,
+                                  expected="a square image of the counter (cut size)")
+            im.load()
+            return im.convert("RGB")
+    except GazalaError:
+        raise
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise GazalaError(f"counter art cannot be read ({exc})", file=path, expected="a PNG, JPEG or GIF image") from None
+
+
+def load_art(path: str | Path) -> Image.Image:
+    """A counter's art file as an RGB image; checked (size, format, pixels, squareness) before decoding."""
+    p = str(path)
+    try:
+        st = os.stat(p)
+    except OSError as exc:
+        raise GazalaError(f"counter art cannot be read ({exc.strerror})", file=p) from None
+    if st.st_size > MAX_ART_BYTES:
+        raise GazalaError(f"counter art is {st.st_size:,} bytes", file=p, expected=f"at most {MAX_ART_BYTES:,} bytes")
+    return _art(p, st.st_mtime_ns, st.st_size)
+
+
+def art_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm: float | None = None,
+             bleed_mm: float = 0.0) -> Image.Image:
+    """The counter's own art for ``side``, at the size :func:`render_face` would draw (bleed: edge pixels repeated)."""
+    path = counter.art(side)
+    if not path:
+        raise GazalaError(f"counter {counter.id!r} has no art for its {side}")
+    size = counter.size_mm if size_mm is None else size_mm
+    s_px = face_pixels(size, dpi)
+    b_px = round(bleed_mm / 25.4 * dpi)
+    img = load_art(path)
+    if img.size != (s_px, s_px):
+        img = img.resize((s_px, s_px), Image.Resampling.LANCZOS)
+    if b_px > 0:  # the bleed: each edge row/column of the art stretched outwards
+        s, b, n = s_px, b_px, s_px + 2 * b_px
+        out = Image.new("RGB", (n, n))
+        out.paste(img, (b, b))
+        out.paste(img.crop((0, 0, s, 1)).resize((s, b)), (b, 0))
+        out.paste(img.crop((0, s - 1, s, s)).resize((s, b)), (b, b + s))
+        out.paste(img.crop((0, 0, 1, s)).resize((b, s)), (0, b))
+        out.paste(img.crop((s - 1, 0, s, s)).resize((b, s)), (b + s, b))
+        for x, y, cx, cy in ((0, 0, 0, 0), (b + s, 0, s - 1, 0), (0, b + s, 0, s - 1), (b + s, b + s, s - 1, s - 1)):
+            out.paste(img.getpixel((cx, cy)), (x, y, x + b, y + b))  # type: ignore[arg-type]
+        img = out
+    return img
+
+
+def counter_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm: float | None = None,
+                 bleed_mm: float = 0.0, supersample: int = 2) -> Image.Image:
+    """Face ``side`` of ``counter``: its own art when the manifest gives some, else :func:`render_face`."""
+    if counter.art(side):
+        return art_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm)
+    return render_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm, supersample=supersample)

@@ -41,7 +41,7 @@ from reportlab.pdfgen.canvas import Canvas
 from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes
-from gazala_tools.render.counters import FONT_DIR, render_face
+from gazala_tools.render.counters import FONT_DIR, counter_face
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +215,7 @@ def write_sheet(
     back_offset_mm: tuple[float, float] = (0.0, 0.0),
     label: str | None = None,
     progress: Callable[[int], None] | None = None,
-    face: Callable[..., Image.Image] = render_face,
+    face: Callable[..., Image.Image] = counter_face,
 ) -> SheetSummary:
     """Write the counter-sheet PDF for ``counters`` and return what was written.
 

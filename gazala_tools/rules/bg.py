@@ -1,11 +1,13 @@
-"""Batalha de Gazala (Portuguese rules): data tables and rule hooks.
+"""Batalha de Gazala (Portuguese rules): the rule hooks data cannot say.
 
 Section numbers are the rulebook's (``../shared/seeds/001_...txt``); quotations are translated in
 ``docs/referee-dg-spi-bg.md``. Interpretations are marked ``Interpretation:``.
 
-Map facts (``load_map("batalha")``, our own numbering, e.g. ``K14``): places ``Tobruk``,
-``Bir Hacheim``, ``El Adem``, ``Knightsbridge``, ``Belhamed``; zone ``axis-road-entries`` (the two
-west-edge road hexes of 4.1; else the west-edge road hexes); minefield hexes; sea.
+The facts are data (``mapdata/batalha/game.yaml``, ``rules:``): the generic rules (4.1.1 stacking,
+4.1.2 enemy units, 4.0 boxes and the sea inlets armor may not enter) and this plugin's keys:
+``engagement`` (4.1.2 armor ignores infantry zones), ``motorized-range`` (4.1), ``recovery``
+(7.0), ``objectives`` and ``kills`` (11.2), ``nationalities``; the map gives the places, the
+road entries, the minefield hexes and the sea.
 
 Reduced units (7.0) are those below full strength (``Unit.reduced``: steps 1 of 2, the reduced
 back of the counter, from a save's Step layer or ``steps: 1`` in a position YAML).
@@ -17,135 +19,97 @@ marker, 9.3).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final
+from dataclasses import dataclass
+from typing import ClassVar
 
 from gazala_tools.hexes import Hex
-from gazala_tools.mapdata.model import GameMap
-from gazala_tools.referee.engine import (
-    Check,
-    Context,
-    RulesPlugin,
-    check_enemy_share,
-    check_on_map,
-    check_stacking,
-)
+from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.generic import eliminated
 from gazala_tools.referee.position import Unit
+from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
-from gazala_tools.rules import register
-from gazala_tools.rules.dg import (
-    ELIMINATED_BOXES,
-    REINFORCEMENT_BOXES,
-    box_in,
-    eliminated,
-    manifest_units,
-    over_stacked,
-    place_hexes,
-    turn_number_index,
-)
-
-AXIS: Final = "axis"
-ALLIED: Final = "allied"
-LAST_TURN: Final = 14  # 2.4.1: 14 turns of two days
-STACK_LIMIT: Final = 3  # 4.1.1
-MOTORIZED_RANGE: Final = 20  # 4.1
-#: 11.2: objectives and their points, for the side holding them at the end.
-OBJECTIVES: Final = (("Tobruk", 50), ("Bir Hacheim", 30), ("El Adem", 20), ("Knightsbridge", 10))
-RECOVERY_PLACES: Final = ("Belhamed", "Tobruk")  # 7.0
-AXIS_KILL_VP: Final = 5  # 11.2.1: per Allied unit destroyed
-ALLIED_KILL_VP: Final = {"de": 5, "it": 1}  # 11.2.2: per German / Italian unit destroyed
-EXITED_BOXES: Final = ("exited",)  # 4.2.2: retreated off the map, not destroyed
-#: Terrain chart: "Braço de Mar ... * Proibido para blindados" (5.3.2: armor retreating into it is eliminated).
-SEA_INLET: Final = "sea-inlet"
-#: Interpretation (4.1, terrain chart "MTZ"): motorized = armor, motorized/mechanized infantry,
-#: reconnaissance and mechanized artillery; plain artillery "moves like infantry" (8.0).
-MOTORIZED_TYPES: Final = frozenset({"armor", "motorized-infantry", "mechanized-infantry", "recon", "armored-recon",
-                                    "mechanized-artillery"})
-#: Interpretation (4.1.2 note): "infantry units" are the infantry types, motorized ones included.
-INFANTRY_TYPES: Final = frozenset({"infantry", "motorized-infantry", "mechanized-infantry"})
-ITALIAN_FORMATIONS: Final = ("ariete", "trieste", "littorio", "pavia", "brescia", "sabratha", "trento", "bologna")
-GERMAN_FORMATIONS: Final = ("15 pz", "21 pz", "90", "ak", "pz a")
+from gazala_tools.referee.units import nationality as manifest_nationality
 
 
-def is_armor(unit: Unit) -> bool:
-    return unit.type.startswith("arm")
+@dataclass(frozen=True)
+class Kills:
+    rule: str
+    points: int = 0  #: per enemy unit destroyed
+    by_nationality: tuple[tuple[str, int], ...] = ()  #: ... or per nationality of the enemy unit
 
 
-def is_infantry(unit: Unit) -> bool:
-    return unit.type in INFANTRY_TYPES
-
-
-def is_motorized(unit: Unit) -> bool:
-    return unit.type in MOTORIZED_TYPES
-
-
-def nationality(unit: Unit, game: str) -> str | None:
-    """``"de"``, ``"it"``, ... from the counter manifest, else from the formation or id prefix."""
-    c = manifest_units(game).get(unit.id)
-    if c is not None:
-        return str(c.nationality)
-    f = unit.formation.lower()
-    if any(f.startswith(n) for n in ITALIAN_FORMATIONS) or unit.id.startswith(("it-", "ita-")):
-        return "it"
-    if any(f.startswith(n) for n in GERMAN_FORMATIONS) or unit.id.startswith(("de-", "ger-")):
-        return "de"
-    return None
-
-
-@register
 class BatalhaDeGazala(RulesPlugin):
     """Batalha de Gazala."""
 
-    game: ClassVar[str] = "batalha"
-    sides: ClassVar[tuple[str, str]] = (AXIS, ALLIED)
-    turns: ClassVar[tuple[str, ...]] = tuple(str(n) for n in range(1, LAST_TURN + 1))
+    data_keys: ClassVar[frozenset[str]] = frozenset(
+        {"engagement", "motorized-range", "recovery", "objectives", "kills", "nationalities"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"reduced", "cleared"})
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset({"cleared"})
 
-    def __init__(self, game_map: GameMap) -> None:
-        super().__init__(game_map)
-        m = game_map
-        self.impassable = frozenset(h for h in m.hexes() if not m.passable(h))
+    def read_data(self, data: Section) -> None:
+        m = self.map
+        en = data.sub("engagement", frozenset({"rule", "armor", "ignores"}))
+        self.engaged_rule = en.rule("rule", "engagement")
+        self.armor_types = en.types("armor") or frozenset()
+        self.ignored_types = en.types("ignores") or frozenset()
+        mr = data.sub("motorized-range", frozenset({"rule", "side", "units", "range", "from", "until-held"}))
+        mr.require("side", "units", "range", "from")
+        self.range_rule = mr.rule("rule", "range")
+        self.range_side = mr.side("side")
+        self.motorized_types = mr.types("units") or frozenset()
+        self.range = mr.integer("range", lo=0)
+        self.road_entries = mr.hexset("from").hexes
+        self.until_held: HexSet = mr.hexset("until-held")
+        rc = data.sub("recovery", frozenset({"rule", "side", "to"}))
+        rc.require("side", "to")
+        self.recovery_rule = rc.rule("rule", "recovery")
+        self.recovery_side = rc.side("side")
+        self.recovery_to: HexSet = rc.hexset("to")
+        self.recovery = self.recovery_to.hexes
+        ob = data.sub("objectives", frozenset({"rule", "taker", "points"}))
+        ob.require("taker", "points")
+        self.objectives_rule = ob.rule("rule", "objectives")
+        self.taker = ob.side("taker")
+        pts = ob.sub("points")
+        self.objectives = [(name, pts.key_hexes("places", name),
+                            pts.integer(name, lo=0)) for name in pts]
+        ks = data.sub("kills")
+        self.kills: dict[str, Kills] = {}
+        for side in ks.side_keys():
+            k = ks.sub(side, frozenset({"rule", "points", "by-nationality"}))
+            by = k.sub("by-nationality")
+            self.kills[side] = Kills(k.rule("rule", self.objectives_rule), k.integer("points", 0),
+                                     tuple((n, by.integer(n, lo=0)) for n in by))
+        na = data.sub("nationalities")
+        self.nationality_rules: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+        for key in na:
+            e = na.sub(key, frozenset({"formations", "ids"}))
+            self.nationality_rules.append((key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
         self.minefields = m.minefield_hexes()
-        self.sea_inlets = frozenset(m.hexes_of_terrain(SEA_INLET))
-        try:
-            entries = m.zone("axis-road-entries").hexes
-        except KeyError:
-            entries = frozenset(h for h in m.grid.edge_hexes("W") if h in m.path_hexes("road"))
-        self.road_entries = entries
-        self.objectives = [(name, place_hexes(m, name), points) for name, points in OBJECTIVES]
-        self.recovery = frozenset().union(*(place_hexes(m, n) for n in RECOVERY_PLACES))
         self._out_of_range: tuple[Context, list[Unit]] | None = None
 
-    def turn_index(self, label: str | None) -> int | None:
-        return turn_number_index(label, LAST_TURN)
+    # --- unit kinds ----------------------------------------------------------------------------------
+    def is_armor(self, unit: Unit) -> bool:
+        return unit.type in self.armor_types
+
+    def is_motorized(self, unit: Unit) -> bool:
+        return unit.type in self.motorized_types
+
+    def nationality(self, unit: Unit) -> str | None:
+        """``"de"``, ``"it"``, ... from the counter manifest, else from the formation or id prefix."""
+        got = manifest_nationality(unit, self.game)
+        if got is not None:
+            return got
+        f = unit.formation.lower()
+        for key, formations, ids in self.nationality_rules:
+            if any(f.startswith(n) for n in formations) or unit.id.startswith(ids):
+                return key
+        return None
 
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
-        return (self.check_on_map, self.check_armor_sea_inlet, self.check_enemy_share, self.check_stacking,
-                self.check_4_1_2_engaged, self.check_4_1_motorized_range, self.check_7_0_recovery)
-
-    def check_on_map(self, ctx: Context) -> Iterable[Finding]:
-        """Units on map hexes other than sea (terrain chart: sea prohibited)."""
-        return check_on_map(ctx, "4.0", lambda u: box_in(u, REINFORCEMENT_BOXES + ELIMINATED_BOXES + EXITED_BOXES))
-
-    def check_armor_sea_inlet(self, ctx: Context) -> Iterable[Finding]:
-        """Terrain chart (4.0): sea inlets are prohibited to armor."""
-        for u in ctx.on_map():
-            if u.hex in self.sea_inlets and is_armor(u):
-                where = ctx.label(u.hex)
-                yield Finding("4.0", Severity.ERROR, f"armor unit {u.id} on sea inlet {where}: prohibited to armor "
-                              "(terrain chart; 5.3.2)", units=(u.id,), hexes=(where,))
-
-    def check_enemy_share(self, ctx: Context) -> Iterable[Finding]:
-        return check_enemy_share(ctx, "4.1.2")
-
-    def check_stacking(self, ctx: Context) -> Iterable[Finding]:
-        def problem(units: list[Unit]) -> str | None:
-            over = over_stacked(units, STACK_LIMIT)
-            return f"{over} units in one hex (at most {STACK_LIMIT})" if over else None
-
-        return check_stacking(ctx, "4.1.1", problem)
+        return (*super().checks(), self.check_4_1_2_engaged, self.check_4_1_motorized_range, self.check_7_0_recovery)
 
     # --- 4.1.2 engagement zones ----------------------------------------------------------------------
     def zones_against(self, ctx: Context, mover_side: str, *, armor: bool) -> set[Hex]:
@@ -153,37 +117,47 @@ class BatalhaDeGazala(RulesPlugin):
 
         4.1.2 note: armor ignores the engagement zones of infantry units entirely.
         """
-        enemy = self.enemy(mover_side)
-        zoc = ctx.zoc(enemy)
+        enemies = self.enemies(mover_side)
+        zoc: dict[Hex, list[str]] = ctx.zoc(enemies[0]) if len(enemies) == 1 else {}
+        for enemy in enemies if len(enemies) > 1 else ():
+            for h, ids in ctx.zoc(enemy).items():
+                zoc.setdefault(h, []).extend(ids)
         if not armor:
             return set(zoc)
-        infantry = {u.id for u in ctx.units(enemy) if is_infantry(u)}
-        return {h for h, ids in zoc.items() if any(uid not in infantry for uid in ids)}
+        ignored = {u.id for u in ctx.units() if u.side != mover_side and u.type in self.ignored_types}
+        return {h for h, ids in zoc.items() if any(uid not in ignored for uid in ids)}
 
     def check_4_1_2_engaged(self, ctx: Context) -> Iterable[Finding]:
         """5.0 / 4.1.2: units adjacent to enemy units are engaged (combat, disengage or dominant terrain)."""
-        engaged = [u for u in ctx.on_map() if u.hex in ctx.zoc(self.enemy(u.side))]
+        engaged = [u for u in ctx.on_map() if u.hex in ctx.enemy_zoc(u.side)]
         if engaged:
-            yield Finding("4.1.2", Severity.INFO,
+            yield Finding(self.engaged_rule, Severity.INFO,
                           f"{len(engaged)} unit(s) engaged (in an enemy engagement zone): "
                           + ", ".join(u.id for u in engaged),
                           units=tuple(u.id for u in engaged), hexes=ctx.labels(u.hex for u in engaged if u.hex))
 
     # --- 4.1 Axis motorized range --------------------------------------------------------------------
-    def axis_holds(self, ctx: Context, hexes: Iterable[Hex]) -> bool:
+    def holds(self, ctx: Context, side: str, hexes: Iterable[Hex]) -> bool:
         sides = {u.side for h in hexes for u in ctx.by_hex.get(h, [])}
-        return AXIS in sides and ALLIED not in sides
+        return sides == {side}
 
     def range_search(self, ctx: Context, *, armor: bool) -> SearchResult:
-        """4.1: hexes within 20 of a west-edge road hex by a path free of enemy engagement zones,
+        """4.1: hexes within range of a west-edge road hex by a path free of enemy engagement zones,
         enemy units, minefield hexes and sea.
 
         Interpretation: the path is the unit's movement, so armor ignores infantry zones (4.1.2) but
         may not cross a sea inlet (terrain chart), and the unit's own hex may be engaged or a minefield
         hex (only the hexes it would cross count).
         """
-        blocked = (self.zones_against(ctx, AXIS, armor=armor) | ctx.hexes_of.get(ALLIED, set())
-                   | self.minefield_hexes(ctx) | self.impassable | (self.sea_inlets if armor else frozenset()))
+        side = self.range_side
+        no_go: set[Hex] = set()
+        if armor:  # the data's prohibited hexes for armor (sea inlets)
+            probe = Unit(id="", side=side, type=next(iter(sorted(self.armor_types)), "armor"))
+            for p in self.data.prohibited:
+                if p.units.matches(probe, self.names):
+                    no_go |= p.enter.hexes
+        blocked = (self.zones_against(ctx, side, armor=armor) | ctx.enemy_hexes(side)
+                   | self.minefield_hexes(ctx) | self.impassable | no_go)
         cost = BlockCost(self.topology, hexes=blocked)
         return multi_source_search(self.topology, [h for h in self.road_entries if h not in blocked], cost,
                                    reverse=True)
@@ -193,107 +167,115 @@ class BatalhaDeGazala(RulesPlugin):
         cleared = ctx.position.extra.get("cleared")
         return self.minefields - cleared if isinstance(cleared, frozenset) else self.minefields
 
-    def tobruk_taken(self, ctx: Context) -> bool:
+    def range_lifted(self, ctx: Context) -> bool:
         """4.1: the range limit lasts "until the Axis takes Tobruk" (Axis units hold it now)."""
-        tobruk = place_hexes(self.map, "Tobruk")
-        return bool(tobruk) and self.axis_holds(ctx, tobruk)
+        return bool(self.until_held) and self.holds(ctx, self.range_side, self.until_held.hexes)
 
     def out_of_range(self, ctx: Context) -> list[Unit]:
-        """4.1: motorized Axis units that cannot move (computed once per position)."""
+        """4.1: motorized units that cannot move (computed once per position)."""
         if self._out_of_range is not None and self._out_of_range[0] is ctx:
             return self._out_of_range[1]
-        units = [u for u in ctx.on_map(AXIS) if is_motorized(u)]
+        units = [u for u in ctx.on_map(self.range_side) if self.is_motorized(u)]
         out: list[Unit] = []
-        if units and not self.tobruk_taken(ctx):
-            reach = {a: self.range_search(ctx, armor=a) for a in {is_armor(u) for u in units}}
-            out = [u for u in units if u.hex is not None and not _within(reach[is_armor(u)], u.hex, MOTORIZED_RANGE)]
+        if units and not self.range_lifted(ctx):
+            reach = {a: self.range_search(ctx, armor=a) for a in {self.is_armor(u) for u in units}}
+            out = [u for u in units if u.hex is not None and not _within(reach[self.is_armor(u)], u.hex, self.range)]
         self._out_of_range = (ctx, out)
         return out
 
     def check_4_1_motorized_range(self, ctx: Context) -> Iterable[Finding]:
-        if self.tobruk_taken(ctx):
-            if any(is_motorized(u) for u in ctx.on_map(AXIS)):
-                yield Finding("4.1", Severity.INFO, "the Axis holds Tobruk: no motorized range limit",
-                              hexes=ctx.labels(place_hexes(self.map, "Tobruk")))
+        if self.range_lifted(ctx):
+            if any(self.is_motorized(u) for u in ctx.on_map(self.range_side)):
+                yield Finding(self.range_rule, Severity.INFO,
+                              f"the {self.game.side(self.range_side).name} holds {self.until_held.text}: "
+                              "no motorized range limit", hexes=ctx.labels(self.until_held.hexes))
             return
         entries = "/".join(ctx.labels(self.road_entries))
         for u in self.out_of_range(ctx):
             assert u.hex is not None
-            yield Finding("4.1", Severity.WARNING,
-                          f"motorized {u.id} at {ctx.label(u.hex)} is more than {MOTORIZED_RANGE} hexes from the west-edge "
+            yield Finding(self.range_rule, Severity.WARNING,
+                          f"motorized {u.id} at {ctx.label(u.hex)} is more than {self.range} hexes from the west-edge "
                           f"road hexes {entries} (by a path free of enemy zones and minefields): it cannot move, "
                           "except to retreat",
                           units=(u.id,), hexes=(ctx.label(u.hex),))
 
     # --- 7.0 recovery --------------------------------------------------------------------------------
     def check_7_0_recovery(self, ctx: Context) -> Iterable[Finding]:
-        """7.0: an Allied reduced unit that stays disengaged and traces a line free of enemy zones to
-        Belhamed or Tobruk flips back. Interpretation: the line is not movement, so armor does not
-        ignore infantry zones here; enemy units and sea also cut it."""
+        """7.0: a reduced unit of the recovering side that stays disengaged and traces a line free of
+        enemy zones to Belhamed or Tobruk flips back. Interpretation: the line is not movement, so
+        armor does not ignore infantry zones here; enemy units and sea also cut it."""
         reduced = set(ctx.position.extra.get("reduced") or ()) | {u.id for u in ctx.units() if u.reduced}
         if not reduced:
             return
-        zones = set(ctx.zoc(AXIS))
-        blocked = zones | ctx.hexes_of.get(AXIS, set()) | self.impassable
+        side = self.recovery_side
+        rule = self.recovery_rule
+        zones = ctx.enemy_zoc(side)
+        blocked = zones | ctx.enemy_hexes(side) | self.impassable
         line = multi_source_search(self.topology, [h for h in self.recovery if h not in blocked],
                                    BlockCost(self.topology, hexes=blocked), reverse=True)
+        who = self.game.side(side).name
         for u in ctx.units():
             if u.id not in reduced or u.hex is None:
                 continue
             where = ctx.label(u.hex)
-            if u.side == AXIS:
-                yield Finding("7.0", Severity.INFO, f"{u.id} at {where}: only Allied units recover", units=(u.id,),
+            if u.side != side:
+                yield Finding(rule, Severity.INFO, f"{u.id} at {where}: only {who} units recover", units=(u.id,),
                               hexes=(where,))
             elif u.hex in zones:
-                yield Finding("7.0", Severity.INFO, f"{u.id} at {where} is engaged: no recovery", units=(u.id,),
+                yield Finding(rule, Severity.INFO, f"{u.id} at {where} is engaged: no recovery", units=(u.id,),
                               hexes=(where,))
             elif u.hex in line:
                 path = [ctx.label(h) for h in line.path(u.hex)]
-                ctx.add_path("recovery", f"7.0 recovery line of {u.id}", line.path(u.hex), side=ALLIED)
-                yield Finding("7.0", Severity.WARNING,
+                ctx.add_path("recovery", f"{rule} recovery line of {u.id}", line.path(u.hex), side=side)
+                yield Finding(rule, Severity.WARNING,
                               f"{u.id} at {where} may recover (flip to full strength) if it stays disengaged: line "
                               + "-".join(path), units=(u.id,), hexes=tuple(path))
             else:
-                yield Finding("7.0", Severity.INFO,
-                              f"{u.id} at {where}: no line free of enemy zones to Belhamed or Tobruk", units=(u.id,),
-                              hexes=(where,))
+                yield Finding(rule, Severity.INFO,
+                              f"{u.id} at {where}: no line free of enemy zones to {self.recovery_to.text}",
+                              units=(u.id,), hexes=(where,))
 
     # --- 11.2 objectives and points ------------------------------------------------------------------
     def holder(self, ctx: Context, hexes: Iterable[Hex]) -> str:
-        """Interpretation: an objective is the Axis's while Axis units (and no Allied unit) occupy
-        it; otherwise the Allies', who hold every objective at the start (11.1)."""
-        return AXIS if self.axis_holds(ctx, hexes) else ALLIED
+        """Interpretation: an objective is the taker's (the Axis) while its units (and no enemy unit)
+        occupy it; otherwise the other side's, who hold every objective at the start (11.1)."""
+        return self.taker if self.holds(ctx, self.taker, hexes) else self.enemy(self.taker)
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         findings: list[Finding] = []
-        points = {AXIS: 0, ALLIED: 0}
+        points = dict.fromkeys(self.sides, 0)
         held: dict[str, str] = {}
         for name, hexes, value in self.objectives:
             if not hexes:
-                findings.append(Finding("11.2", Severity.WARNING, f"the map has no place {name!r}: not scored"))
+                findings.append(Finding(self.objectives_rule, Severity.WARNING, f"the map has no place {name!r}: not scored"))
                 continue
             side = self.holder(ctx, hexes)
             held[name] = side
             points[side] += value
-        lost_allied = eliminated(ctx, ALLIED)
-        points[AXIS] += AXIS_KILL_VP * len(lost_allied)
-        unknown: list[str] = []
-        for u in eliminated(ctx, AXIS):
-            nat = nationality(u, self.game)
-            if nat in ALLIED_KILL_VP:
-                points[ALLIED] += ALLIED_KILL_VP[nat]
-            else:
-                unknown.append(u.id)
-        if unknown:
-            findings.append(Finding("11.2.2", Severity.WARNING,
-                                    f"nationality unknown for eliminated {', '.join(unknown)}: not scored "
-                                    "(use a manifest unit, or a German/Italian formation)", units=tuple(unknown)))
-        ahead = AXIS if points[AXIS] > points[ALLIED] else ALLIED if points[ALLIED] > points[AXIS] else None
-        findings.append(Finding("11.2", Severity.INFO,
-                                f"points Axis {points[AXIS]}, Allies {points[ALLIED]}: "
+        for side, k in self.kills.items():
+            unknown: list[str] = []
+            table = dict(k.by_nationality)
+            for u in eliminated(self, ctx, self.enemy(side)):
+                if not table:
+                    points[side] += k.points
+                    continue
+                nat = self.nationality(u)
+                if nat in table:
+                    points[side] += table[nat]
+                else:
+                    unknown.append(u.id)
+            if unknown:
+                findings.append(Finding(k.rule, Severity.WARNING,
+                                        f"nationality unknown for eliminated {', '.join(unknown)}: not scored "
+                                        "(use a manifest unit, or a formation of a known nationality)",
+                                        units=tuple(unknown)))
+        a, b = self.sides[0], self.sides[1]
+        ahead = a if points[a] > points[b] else b if points[b] > points[a] else None
+        findings.append(Finding(self.objectives_rule, Severity.INFO,
+                                f"points {a.capitalize()} {points[a]}, {b.capitalize()} {points[b]}: "
                                 + (f"{ahead} ahead" if ahead else "level")
                                 + " (objectives: " + ", ".join(f"{n} {s}" for n, s in held.items()) + ")"))
-        return {"axis": points[AXIS], "allied": points[ALLIED], "objectives": held, "ahead": ahead,
+        return {**points, "objectives": held, "ahead": ahead,
                 "motorized_out_of_range": [u.id for u in self.out_of_range(ctx)]}, findings
 
 

@@ -1,176 +1,153 @@
-"""Gazala: The Cauldron (Revolution Games, 2nd edition): data tables and rule hooks.
+"""Gazala: The Cauldron (Revolution Games, 2nd edition): the rule hooks data cannot say.
 
 Section numbers are the rulebook's (``../shared/seeds/000_...txt``). Interpretations of ambiguous
 wording are marked ``Interpretation:`` here and listed in ``docs/referee.md``.
 
-Map facts come from the map data (``load_map("gazala-rg")``) by zone name: ``allied-prohibited``
-(8.1), ``69th-area`` (8.2), ``axis-supply`` / ``allied-supply`` (5.0; computed from the map edges
-when a map lacks them), minefield boxes with ``owner`` and ``active_from`` (14.0), escarpment
-hexsides with their up side, and roads.
+Every fact comes from the game's data: the generic rules (10.0 stacking, 8.3 boxes, 8.1
+prohibited zone, 9.0 ZOC, 5.0 supply) and this plugin's own keys of ``rules:`` in
+``mapdata/gazala-rg/game.yaml`` (``restricted-area`` 8.2, ``activations`` 7.0, ``minefields``
+14.0/14.1, ``loc`` 14.2, ``victory`` 16.0, ``scenario-vp`` 17.0); the map gives the zones, the
+minefield boxes with ``owner`` and ``active_from``, the fortified boxes, escarpments and roads.
+What is code here: the breach outcomes of 14.1, the LOC search of 14.2 and the 7.0 limits.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
 
+from gazala_tools.errors import GameDataError
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.mapdata.model import GameMap, HexsideKind
-from gazala_tools.referee.engine import (
-    Check,
-    Context,
-    RulesPlugin,
-    SupplyOutcome,
-    check_enemy_share,
-    check_on_map,
-    check_stacking,
-    marker_flow,
-    normalise_turn,
-    trace,
-)
+from gazala_tools.mapdata.model import HexsideKind
+from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.position import DISRUPTED, ISOLATED, OUT_OF_SUPPLY, Breach, BreachState, Unit
-from gazala_tools.referee.report import LocPath, LocReport, SupplyStatus
+from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Breach, BreachState
+from gazala_tools.referee.report import LocPath, LocReport
+from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
-from gazala_tools.rules import register
 
-AXIS: Final = "axis"
-ALLIED: Final = "allied"
-
-#: The turn record (4.0, 15.1, 17.0). The printed Turn Record Track is not in the rule text:
-#: May 30 and May 31 are inferred (one turn per day between May 29 and the June 1-2 turn).
-TURNS: Final = (
-    "May 27 AM", "May 27 PM", "May 28", "May 29", "May 30", "May 31", "June 1-2", "June 3-4",
-    "June 5-6", "June 7-8", "June 9-10", "June 11-12", "June 13-14",
-)
-FIRST_BREACH_TURN: Final = "May 28"  # 14.1
-ONE_LOC_TURN: Final = "May 29"  # 14.2
-TWO_LOC_TURN: Final = "June 1-2"  # 14.2
-LOC_UNITS: Final = 8  # 14.2
-LOC_LAST_HEX: Final = "1119"  # 8.1 line ends at 1119; 14.2 LOC hexes run 0104..1118
-STACK_LIMIT: Final = 2  # 10.0
-BREACHES_PER_TURN: Final = 2  # 14.1
-#: 14.1: "limited to the total number of breach counters provided"; the count (6) is the counter
-#: manifest's reconstruction, not a printed number.
-BREACH_COUNTERS: Final = 6
-NORTH_EDGE_UNITS: Final = 4  # 16.0
-VP_HEX: Final = "2803"  # 16.0
-#: 17.0 fortified hexes and the Allied VP per occupied hex (Scenario One: 1 each).
-CAMPAIGN_FORT_VP: Final = {"1504": 2, "1605": 2, "2705": 2, "1118": 3, "1218": 3, "1219": 3, "1318": 3}
-#: 7.0: formations that may not be activated on the first two turns, and the Panzer limit there.
-FIRST_TURNS: Final = ("May 27 AM", "May 27 PM")
-NO_ACTIVATION_FIRST_TURNS: Final = ("9 Ind", "69 Inf", "150 Inf", "201 Gd", "1 FF", "Pavia", "Trieste")
-ONCE_FIRST_TURNS: Final = ("15 PZ", "21 PZ")
-MAX_ACTIVATIONS: Final = 2
-#: Off-map boxes a unit may stand in (8.3 turn record track; reinforcements not yet placed, 15.0).
-OFF_MAP_BOXES: Final = ("reinforcements", "turn-record", "withdrawn")
+SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
 
 
-def formation_key(name: str) -> str:
-    """``"69 Inf"``, ``"69th Bde"``, ``"69 inf."`` -> ``"69"``; ``"21 PZ"`` -> ``"21pz"``; ``"Pavia"`` -> ``"pavia"``."""
-    s = re.sub(r"[^a-z0-9]", "", name.lower())
-    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?(inf|bde|brigade|infantry|ind|indian|gd|guards|ff|freefr|freefrench|"
-                     r"pz|panzer|lt|motor|arm|atb)?", s)
-    if m and m.group(2) in (None, "inf", "bde", "brigade", "infantry"):
-        return m.group(1)
-    aliases = {"indian": "ind", "guards": "gd", "freefr": "ff", "freefrench": "ff", "panzer": "pz"}
-    if m and m.group(2):  # 7.0 prints "15th Panzer", "1 Free Fr.", "9 Indian", "201 Guards"
-        return m.group(1) + aliases.get(m.group(2), m.group(2))
-    return s
+def __getattr__(name: str) -> Any:
+    """``TURNS``: the turn record, now ``game.yaml``'s (kept for code that imported it)."""
+    if name == "TURNS":
+        from gazala_tools.games import find_game
+
+        return find_game("gazala-rg").turns
+    raise AttributeError(name)
 
 
-def unit_kind(unit: Unit) -> str:
-    """armor | infantry | anti-tank | other, from the unit's type (2.2.3, 8.0)."""
-    t = unit.type.lower()
-    if t in ("armor", "armour", "tank"):
-        return "armor"
-    if "infantry" in t or t == "inf":
-        return "infantry"
-    if t in ("anti-tank", "at"):
-        return "anti-tank"
-    return "other"
+@dataclass(frozen=True)
+class Scenario:
+    """17.0: VP at the end of a scenario for each fortified hex the side occupies."""
+
+    id: str
+    name: str
+    vp: int  #: per hex (when ``boxes`` is empty)
+    boxes: Mapping[str, tuple[frozenset[Hex], int]]  #: fortified box -> its hexes and the VP of each
 
 
-def _in(formation: str, names: Iterable[str]) -> bool:
-    key = formation_key(formation)
-    return any(key == formation_key(n) for n in names)
-
-
-@register
 class GazalaRG(RulesPlugin):
-    """Gazala: The Cauldron. Sides ``axis`` and ``allied``."""
+    """Gazala: The Cauldron."""
 
-    game: ClassVar[str] = "gazala-rg"
-    sides: ClassVar[tuple[str, str]] = (AXIS, ALLIED)
-    turns: ClassVar[tuple[str, ...]] = TURNS
+    data_keys: ClassVar[frozenset[str]] = frozenset(
+        {"restricted-area", "activations", "minefields", "loc", "victory", "scenario-vp"})
 
-    def __init__(self, game_map: GameMap) -> None:
-        super().__init__(game_map)
-        m = game_map
-        self.notes: list[str] = []
-        self.impassable = frozenset(h for h in m.hexes() if not m.passable(h))
-        roads = m.path_sides("road")
-        # 8.0: an escarpment is crossed only along a road (both ways; supply and LOC too, 5.0/14.2).
-        self.escarpment_blocks = frozenset(
-            s for s in m.feature_sides(HexsideKind.ESCARPMENT) if s not in roads
-        )
-        # 9.0: no ZOC up an escarpment: a -> set of neighbours b that are the up side of a-b.
-        self.zoc_up: dict[Hex, set[Hex]] = {}
-        for s in m.feature_sides(HexsideKind.ESCARPMENT):
-            f = m.feature(s, HexsideKind.ESCARPMENT)
-            if f is not None and f.up is not None:
-                self.zoc_up.setdefault(s.other(f.up), set()).add(f.up)
-        # 14.0: Allied minefield hexsides with the turn they take effect (None: from the start).
+    def read_data(self, data: Section) -> None:
+        m = self.map
+        ra = data.sub("restricted-area", frozenset({"rule", "formation", "units", "area", "what"}))
+        ra.require("rule", "formation", "units", "area")
+        self.area_rule = ra.rule()
+        self.area_formation = ra.text("formation")
+        self.area_units = ra.integer("units", lo=1)
+        self.area: HexSet = ra.hexset("area")
+        self.area_what = ra.text("what", self.area.text)
+
+        act = data.sub("activations", frozenset({"rule", "max", "first-turns", "once-first-turns", "not-first-turns"}))
+        self.act_rule = act.rule("rule", "activations")
+        self.act_max = act.integer("max", 2, lo=1)
+        self.first_turns = frozenset(act.turns("first-turns"))
+        self.once_first = act.names("once-first-turns")
+        self.none_first = act.names("not-first-turns")
+
+        mf = data.sub("minefields", frozenset({"rule", "owner", "first-breach", "breaches-per-turn", "breach-counters",
+                                               "breach-types"}))
+        mf.require("owner", "first-breach")
+        self.mf_rule = mf.rule("rule", "minefields")
+        self.mf_owner = mf.side("owner")
+        self.first_breach = mf.turn("first-breach")
+        self.breaches_per_turn = mf.integer("breaches-per-turn", 2, lo=0)
+        self.breach_counters = mf.integer("breach-counters", 1000, lo=0)
+        self.breach_types = mf.types("breach-types") or frozenset({"infantry"})
+        # 14.0: this owner's minefield hexsides with the turn they take effect (None: from the start)
         self.minefields: dict[Hexside, int | None] = {}
         for s in m.feature_sides(HexsideKind.MINEFIELD):
             f = m.minefield(s)
-            if f is not None and f.owner == ALLIED:
+            if f is not None and f.owner == self.mf_owner:
                 self.minefields[s] = self._active_index(f.active_from)
         self.minefield_boxes: list[tuple[frozenset[Hex], int | None]] = [
             (b.hexes, self._active_index(b.active_from))
             for b in m.boxes
-            if b.kind is HexsideKind.MINEFIELD and b.owner == ALLIED
+            if b.kind is HexsideKind.MINEFIELD and b.owner == self.mf_owner
         ]
-        self.prohibited = self._zone("allied-prohibited")
-        self.area_69 = self._zone("69th-area")
-        axis_src = self._zone("axis-supply")
-        allied_src = self._zone("allied-supply")
-        grid = m.grid
-        if axis_src is None:  # 5.0: west map edge hexes south of 0105
-            axis_src = frozenset(h for h in grid.edge_hexes("W") if grid.numbers(h)[1] > 5)
-        if allied_src is None:  # 5.0: any north or east map edge hex
-            allied_src = frozenset(grid.edge_hexes("N")) | frozenset(grid.edge_hexes("E"))
-        self.sources = {AXIS: axis_src, ALLIED: allied_src}
-        self.north_edge = frozenset(grid.edge_hexes("N"))
-        # 14.2: the LOC runs "from the west map edge" (any west-edge hex, not only 5.0's sources)
-        self.loc_sources = frozenset(grid.edge_hexes("W"))
-        # 17.0: the map's fortified hexes (Scenario One) and the hexes the campaign names
-        named = (self._hex_or_none(label) for label in CAMPAIGN_FORT_VP)
-        self.fortified = m.fortified_hexes() | frozenset(h for h in named if h is not None)
-        self.loc_last = self._hex_or_none(LOC_LAST_HEX)
+
+        loc = data.sub("loc", frozenset({"rule", "side", "units", "required", "from", "zone", "exclude"}))
+        loc.require("side", "units", "required", "from", "zone")
+        self.loc_rule = loc.rule("rule", "loc")
+        self.loc_side = loc.side("side")
+        self.loc_units = loc.integer("units", lo=1)
+        req = loc.sub("required")
+        self.loc_required = sorted(((req.key_turn(k), req.integer(k, lo=0, hi=10)) for k in req),
+                                   key=lambda t: t[0])
+        self.loc_sources = loc.hexset("from").hexes
+        self.prohibited = loc.hexset("zone").hexes
+        self.loc_exclude = loc.hexset("exclude").hexes
+
+        vic = data.sub("victory", frozenset({"rule", "side", "north-edge", "occupy"}))
+        vic.require("side", "north-edge", "occupy")
+        self.vp_rule = vic.rule("rule", "victory")
+        self.vp_side = vic.side("side")
+        ne = vic.sub("north-edge", frozenset({"hexes", "units", "vp"}))
+        self.north_edge = ne.hexset("hexes")
+        self.north_units = ne.integer("units", lo=1)
+        self.north_vp = ne.integer("vp", 1)
+        oc = vic.sub("occupy", frozenset({"hexes", "vp", "key"}))
+        self.occupy = oc.hexset("hexes")
+        self.occupy_vp = oc.integer("vp", 1)
+        self.occupy_key = oc.text("key", self.occupy.text)
+
+        sv = data.sub("scenario-vp", frozenset({"rule", "side", "hexes", "scenarios"}))
+        sv.require("side", "hexes", "scenarios")
+        self.sc_rule = sv.rule("rule", "scenario")
+        self.sc_side = sv.side("side")
+        self.fortified = sv.hexset("hexes").hexes
+        self.scenarios = [self._scenario(sv.sub("scenarios"), k) for k in sv.sub("scenarios")]
+
+    def _scenario(self, s: Section, key: str) -> Scenario:
+        e = s.sub(key, SCENARIO_KEYS)
+        boxes: dict[str, tuple[frozenset[Hex], int]] = {}
+        bx = e.sub("boxes")
+        for name in bx:
+            hexes = bx.key_hexes("boxes", name)
+            boxes[name] = (hexes, bx.integer(name, lo=0))
+        if not boxes and "vp" not in e:
+            raise e.err(None, "gives no VP", expected="vp (per hex) or boxes (VP per hex of each box)")
+        return Scenario(key, e.text("name", key), e.integer("vp", 0), boxes)
 
     # --- helpers ---------------------------------------------------------------------------------
+    def side_name(self, side: str) -> str:
+        return self.game.side(side).name
+
     def _active_index(self, active_from: str | None) -> int | None:
         if active_from is None:
             return None
         idx = self.turn_index(active_from)
         if idx is None:
-            raise ValueError(f"minefield active_from {active_from!r} is not a turn of {self.game}")
+            raise GameDataError(f"minefield active_from {active_from!r} is not a turn of {self.game.id}",
+                                file=self.map.source_dir, expected="a label of the game's turn record")
         return idx
-
-    def _zone(self, name: str) -> frozenset[Hex] | None:
-        try:
-            return self.map.zone(name).hexes
-        except KeyError:
-            self.notes.append(f"map has no zone {name!r}")
-            return None
-
-    def _hex_or_none(self, label: str) -> Hex | None:
-        try:
-            return self.map.hex(label)
-        except ValueError:
-            return None
 
     def minefield_active(self, ctx: Context, start: int | None) -> bool:
         """14.0: a minefield built during the battle has no effect before its turn.
@@ -219,258 +196,184 @@ class GazalaRG(RulesPlugin):
                     out.add(_opposite_side(m, br.hexside))
         return out
 
-    def blocked_sides(self, ctx: Context, side: str) -> set[Hexside]:
-        """Hexsides ``side`` may not trace across: escarpments off roads; for the Axis also un-breached
-        Allied minefield hexsides (5.0, 14.0, 14.2)."""
-        blocked: set[Hexside] = set(self.escarpment_blocks)
-        if side == AXIS:
-            blocked |= self.active_minefield_sides(ctx) - self.breached_sides(ctx)
-        return blocked
+    def supply_blocks(self, ctx: Context, side: str) -> tuple[frozenset[Hex], frozenset[Hexside]]:
+        """5.0, 14.0, 14.2: the owner's enemies may not cross its un-breached minefield hexsides."""
+        if side == self.mf_owner:
+            return frozenset(), frozenset()
+        return frozenset(), frozenset(self.active_minefield_sides(ctx) - self.breached_sides(ctx))
 
     def trace_cost(self, ctx: Context, side: str) -> BlockCost:
-        """5.0 / 14.2 trace cost for ``side``: 1 per hex; no entering enemy-occupied hexes or
-        impassable terrain, no crossing :meth:`blocked_sides`. Enemy ZOC does not block (5.0); the
-        prohibited zone does not block Allied supply (5.0)."""
+        """5.0 / 14.2 trace cost for ``side``: the data's supply trace (1 per hex; no entering
+        enemy-occupied hexes or impassable terrain, no escarpment off a road) and the minefields."""
+        ss = self.data.supply.sides[side] if self.data.supply is not None else None
+        _h, mines = self.supply_blocks(ctx, side)
         return BlockCost(
             self.topology,
-            hexes=self.impassable | ctx.hexes_of.get(self.enemy(side), set()),
-            sides=self.blocked_sides(ctx, side),
+            hexes=self.impassable | ctx.enemy_hexes(side),
+            sides=(ss.trace.sides if ss is not None else frozenset()) | mines,
         )
 
     # --- hooks -----------------------------------------------------------------------------------
-    def exerts_zoc(self, ctx: Context, unit: Unit) -> bool:
-        """9.0: non-disrupted units (Isolated and Out of Supply ones too) exert a ZOC."""
-        return not unit.has(DISRUPTED)
-
-    def zoc_projects(self, a: Hex, b: Hex) -> bool:
-        """9.0: no ZOC up an escarpment (from the low side ``a`` into the high side ``b``)."""
-        ups = self.zoc_up.get(a)
-        return ups is None or b not in ups
-
     def checks(self) -> Sequence[Check]:
-        return (
-            self.check_on_map,
-            self.check_enemy_share,
-            self.check_stacking,
-            self.check_8_1_prohibited_zone,
-            self.check_8_2_69th_brigade,
-            self.check_14_1_breaches,
-            self.check_7_0_activations,
-        )
+        return (*super().checks(), self.check_8_2_restricted_area, self.check_14_1_breaches,
+                self.check_7_0_activations)
 
-    # --- position legality -----------------------------------------------------------------------
-    def check_on_map(self, ctx: Context) -> Iterable[Finding]:
-        turns = {normalise_turn(t) for t in TURNS}
-
-        def box_ok(u: Unit) -> bool:
-            b = (u.box or "").strip().lower()
-            return b in OFF_MAP_BOXES or normalise_turn(b) in turns
-
-        return check_on_map(ctx, "8.3", box_ok)
-
-    def check_enemy_share(self, ctx: Context) -> Iterable[Finding]:
-        # No rule lets a unit enter or be placed in an enemy-occupied hex (11.1, 15.0); cited as 10.0.
-        return check_enemy_share(ctx, "10.0")
-
-    def check_stacking(self, ctx: Context) -> Iterable[Finding]:
-        def problem(units: list[Unit]) -> str | None:
-            big = [u for u in units if _in(u.formation, ("Pavia", "Brescia"))]
-            if big:
-                return (f"{', '.join(u.id for u in big)} ({big[0].formation}) fills the hex: no unit may stack with it; "
-                        f"the owner eliminates {len(units) - 1} unit(s) of his choice")
-            if len(units) > STACK_LIMIT:
-                return (f"{len(units)} units over-stacked (limit {STACK_LIMIT}); the owner eliminates "
-                        f"{len(units) - STACK_LIMIT} of his choice (a retreat may go on to a legal hex, 11.1)")
-            return None
-
-        # 10.0: "the owning player eliminates ... units of his choice": a side's own units stack.
-        return check_stacking(ctx, "10.0", problem, per_side=True)
-
-    def check_8_1_prohibited_zone(self, ctx: Context) -> Iterable[Finding]:
-        if self.prohibited is None:
-            return
-        for u in ctx.on_map(ALLIED):
-            if u.hex in self.prohibited:
-                yield Finding("8.1", Severity.ERROR,
-                              f"Allied {u.id} is in the Allied Prohibited Movement Zone at {ctx.label(u.hex)}",
-                              units=(u.id,), hexes=(ctx.label(u.hex),))
-
-    def check_8_2_69th_brigade(self, ctx: Context) -> Iterable[Finding]:
+    def check_8_2_restricted_area(self, ctx: Context) -> Iterable[Finding]:
         """8.2: two units of the 69th Brigade stay in the 0104-0801-north-edge area.
 
         The two are the units printed with a bracketed movement allowance (``restricted`` in the
         manifest); with no such flag, any two. Interpretation: eliminated or off-map units cannot be
         there, so the requirement is min(2, those units on the map).
         """
-        if self.area_69 is None:
+        if not self.area:
             return
-        units = [u for u in ctx.units(ALLIED) if formation_key(u.formation) == "69"]
+        units = [u for u in ctx.units() if self.names.same(u.formation, self.area_formation)]
         if any(u.restricted for u in units):
             units = [u for u in units if u.restricted]
         if not units:
             return
         on_map = [u for u in units if u.hex is not None]
-        inside = [u for u in on_map if u.hex in self.area_69]
-        need = min(2, len(on_map))
+        inside = [u for u in on_map if u.hex in self.area]
+        need = min(self.area_units, len(on_map))
         if len(inside) < need:
-            outside = [u for u in on_map if u.hex not in self.area_69]
-            yield Finding("8.2", Severity.ERROR,
-                          f"only {len(inside)} of the 69th Brigade's units are in its area (0104-0801 and the north "
-                          f"edge); {need} must stay there",
+            outside = [u for u in on_map if u.hex not in self.area]
+            yield Finding(self.area_rule, Severity.ERROR,
+                          f"only {len(inside)} of the {self.area_formation} units are in {self.area_what}; "
+                          f"{need} must stay there",
                           units=tuple(u.id for u in outside), hexes=ctx.labels(u.hex for u in outside if u.hex))
 
     # --- 14.1 breaches ---------------------------------------------------------------------------
     def check_14_1_breaches(self, ctx: Context) -> Iterable[Finding]:
         pos = ctx.position
+        rule = self.mf_rule
         if not pos.breaches:
             return
-        if ctx.turn_index is not None and ctx.turn_index < (self.turn_index(FIRST_BREACH_TURN) or 0):
-            yield Finding("14.1", Severity.ERROR, f"breach markers before the {FIRST_BREACH_TURN} turn",
+        first = self.turn_name(self.first_breach)
+        if ctx.turn_index is not None and ctx.turn_index < self.first_breach:
+            yield Finding(rule, Severity.ERROR, f"breach markers before the {first} turn",
                           hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
-        elif ctx.turn_index is not None and ctx.turn_index <= (self.turn_index(FIRST_BREACH_TURN) or 0):
-            # a breach placed in the May 28 Minefield Phase is made at the next turn's (14.1)
+        elif ctx.turn_index is not None and ctx.turn_index <= self.first_breach:
+            # a breach placed in the first breach turn's Minefield Phase is made at the next turn's (14.1)
             done = [b for b in pos.breaches if b.state is BreachState.BREACHED]
             if done:
-                yield Finding("14.1", Severity.ERROR,
-                              f"breached markers on the {FIRST_BREACH_TURN} turn: a breach started then is made at the "
+                yield Finding(rule, Severity.ERROR,
+                              f"breached markers on the {first} turn: a breach started then is made at the "
                               "start of the next turn's Minefield Phase",
                               hexes=ctx.labels(h for b in done for h in b.hexside.hexes))
-        if len(pos.breaches) > BREACH_COUNTERS:
-            yield Finding("14.1", Severity.ERROR,
-                          f"{len(pos.breaches)} breach markers: the game provides {BREACH_COUNTERS}",
+        if len(pos.breaches) > self.breach_counters:
+            yield Finding(rule, Severity.ERROR,
+                          f"{len(pos.breaches)} breach markers: the game provides {self.breach_counters}",
                           hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
         building = [b for b in pos.breaches if b.state is BreachState.UNDER_CONSTRUCTION]
-        if len(building) > BREACHES_PER_TURN:
-            yield Finding("14.1", Severity.ERROR,
-                          f"{len(building)} breaches under construction: the Axis may place only {BREACHES_PER_TURN} a turn",
+        if len(building) > self.breaches_per_turn:
+            breaker = self.side_name(self.enemy(self.mf_owner))
+            yield Finding(rule, Severity.ERROR,
+                          f"{len(building)} breaches under construction: the {breaker} may place only "
+                          f"{self.breaches_per_turn} a turn",
                           hexes=ctx.labels(h for b in building for h in b.hexside.hexes))
         mf = self.active_minefield_sides(ctx)
         for br in pos.breaches:
             side_label = self.map.grid.hexside_label(br.hexside)
             if br.hexside not in mf:
-                yield Finding("14.1", Severity.ERROR, f"breach marker at {side_label} points at no (active) minefield hexside",
+                yield Finding(rule, Severity.ERROR, f"breach marker at {side_label} points at no (active) minefield hexside",
                               hexes=ctx.labels(br.hexside.hexes))
                 continue
             if br.state is BreachState.UNDER_CONSTRUCTION:
                 yield from self._breach_outcome(ctx, br, side_label)
 
     def _breach_outcome(self, ctx: Context, br: Breach, side_label: str) -> Iterable[Finding]:
+        rule = self.mf_rule
+        owner = self.mf_owner
+        breaker = self.enemy(owner)
         m = self.minefield_hex_of(ctx, br.hexside, br.at)
         if m is None:
-            yield Finding("14.1", Severity.WARNING, f"breach at {side_label}: cannot tell which hex is the minefield box",
+            yield Finding(rule, Severity.WARNING, f"breach at {side_label}: cannot tell which hex is the minefield box",
                           hexes=ctx.labels(br.hexside.hexes))
             return
         origin = br.hexside.other(m)
-        infantry = [u for u in ctx.by_hex.get(origin, []) if u.side == AXIS and unit_kind(u) == "infantry"]
+        infantry = [u for u in ctx.by_hex.get(origin, []) if u.side == breaker and u.type in self.breach_types]
         if not infantry:
-            yield Finding("14.1", Severity.WARNING,
-                          f"breach under construction at {side_label} but no Axis infantry unit in {ctx.label(origin)}",
+            yield Finding(rule, Severity.WARNING,
+                          f"breach under construction at {side_label} but no {self.side_name(breaker)} infantry unit "
+                          f"in {ctx.label(origin)}",
                           hexes=(ctx.label(origin),))
-        allied_in_m = [u.id for u in ctx.by_hex.get(m, []) if u.side == ALLIED]
-        if allied_in_m:
-            yield Finding("14.1", Severity.INFO,
-                          f"breach {side_label} will fail: Allied {', '.join(allied_in_m)} in {ctx.label(m)}; "
-                          "the marker is removed",
-                          units=tuple(allied_in_m), hexes=(ctx.label(m),))
+        defenders = [u.id for u in ctx.by_hex.get(m, []) if u.side == owner]
+        if defenders:
+            yield Finding(rule, Severity.INFO,
+                          f"breach {side_label} will fail: {self.side_name(owner)} {', '.join(defenders)} in "
+                          f"{ctx.label(m)}; the marker is removed",
+                          units=tuple(defenders), hexes=(ctx.label(m),))
             return
         far = _opposite_side(m, br.hexside)
         far_label = self.map.grid.hexside_label(far)
         if far in self.active_minefield_sides(ctx):
-            beside = [u.id for h in far.hexes for u in ctx.by_hex.get(h, []) if u.side == ALLIED]
+            beside = [u.id for h in far.hexes for u in ctx.by_hex.get(h, []) if u.side == owner]
             if beside:
-                yield Finding("14.1", Severity.INFO,
+                yield Finding(rule, Severity.INFO,
                               f"breach {side_label} will succeed into {ctx.label(m)}; the far side {far_label} stays "
-                              f"closed (Allied {', '.join(beside)} adjacent)",
+                              f"closed ({self.side_name(owner)} {', '.join(beside)} adjacent)",
                               units=tuple(beside), hexes=ctx.labels((m, *far.hexes)))
                 return
-            yield Finding("14.1", Severity.INFO,
+            yield Finding(rule, Severity.INFO,
                           f"breach {side_label} will succeed into {ctx.label(m)} and through {far_label} "
-                          "(no Allied unit adjacent): place the marker in the box",
+                          f"(no {self.side_name(owner)} unit adjacent): place the marker in the box",
                           hexes=ctx.labels((m, *far.hexes)))
             return
-        yield Finding("14.1", Severity.INFO, f"breach {side_label} will succeed into {ctx.label(m)}", hexes=(ctx.label(m),))
+        yield Finding(rule, Severity.INFO, f"breach {side_label} will succeed into {ctx.label(m)}", hexes=(ctx.label(m),))
 
     # --- 7.0 activation limits ---------------------------------------------------------------------
     def check_7_0_activations(self, ctx: Context) -> Iterable[Finding]:
         acts = ctx.position.activations
         if not acts:
             return
-        first = ctx.turn_index is not None and ctx.turn_index < len(FIRST_TURNS)
+        rule = self.act_rule
+        first = ctx.turn_index is not None and ctx.turn_index in self.first_turns
         for formation, n in sorted(acts.items()):
-            if n > MAX_ACTIVATIONS:
-                yield Finding("7.0", Severity.ERROR, f"{formation} activated {n} times: no formation more than twice a turn")
-            if first and _in(formation, ONCE_FIRST_TURNS) and n > 1:
-                yield Finding("7.0", Severity.ERROR, f"{formation} activated {n} times on {ctx.position.turn}: only once")
-            if first and _in(formation, NO_ACTIVATION_FIRST_TURNS) and n > 0:
-                yield Finding("7.0", Severity.ERROR, f"{formation} may not be activated on {ctx.position.turn}")
-
-    # --- 5.0 supply ------------------------------------------------------------------------------
-    def supply(self, ctx: Context) -> SupplyOutcome:
-        out = SupplyOutcome(status={})
-        for side in self.sides:
-            units = ctx.units(side)
-            if not units:
-                continue
-            res = trace(ctx, self.sources[side], self.trace_cost(ctx, side))
-            out.reached[side] = res
-            for u in units:
-                if u.hex is None:  # 8.3: units off the map return in full supply
-                    out.status[u.id] = SupplyStatus.IN
-                    continue
-                if u.has(OUT_OF_SUPPLY) and u.has(ISOLATED):
-                    out.findings.append(Finding("5.0", Severity.ERROR, f"{u.id} carries both Out of Supply and Isolated",
-                                                units=(u.id,), hexes=(ctx.label(u.hex),)))
-                status, change = marker_flow(u, u.hex in res, "5.0")
-                out.status[u.id] = status
-                if change is not None:
-                    out.markers.append(change)
-                    what = " and ".join(
-                        x for x in (f"remove {change.remove}" if change.remove else "",
-                                    f"add {change.add}" if change.add else "") if x)
-                    out.findings.append(Finding("5.0", Severity.WARNING,
-                                                f"supply phase: {u.id} at {ctx.label(u.hex)} is {status.value} supply: {what}"
-                                                if status is SupplyStatus.IN else
-                                                f"supply phase: {u.id} at {ctx.label(u.hex)} cannot trace supply "
-                                                f"({status.value}): {what}",
-                                                units=(u.id,), hexes=(ctx.label(u.hex),)))
-                elif status is not SupplyStatus.IN:
-                    out.findings.append(Finding("5.0", Severity.INFO,
-                                                f"{u.id} at {ctx.label(u.hex)} stays Isolated",
-                                                units=(u.id,), hexes=(ctx.label(u.hex),)))
-        return out
+            if n > self.act_max:
+                yield Finding(rule, Severity.ERROR,
+                              f"{formation} activated {n} times: no formation more than {_times(self.act_max)} a turn")
+            if first and self.names.any_of(formation, self.once_first) and n > 1:
+                yield Finding(rule, Severity.ERROR, f"{formation} activated {n} times on {ctx.position.turn}: only once")
+            if first and self.names.any_of(formation, self.none_first) and n > 0:
+                yield Finding(rule, Severity.ERROR, f"{formation} may not be activated on {ctx.position.turn}")
 
     # --- 14.2 LOC --------------------------------------------------------------------------------
     def loc_hexes(self, ctx: Context) -> list[Hex]:
         """Breachable minefield hexes of the line 0104-1118 (14.2).
 
         Interpretation: the minefield hexes that border the Allied Prohibited Movement Zone (the
-        8.1 line from 0104 to 1119), without 1119, which 14.2 leaves out.
+        8.1 line from 0104 to 1119), without the data's ``exclude`` (1119, which 14.2 leaves out).
         """
-        if self.prohibited is None:
+        if not self.prohibited:
             return []
         boxes = self.active_minefield_hexes(ctx)
         adj = self.topology.neighbours
         return sorted(
             h for h in boxes
-            if h != self.loc_last and h not in self.prohibited and any(n in self.prohibited for n in adj[h])
+            if h not in self.loc_exclude and h not in self.prohibited and any(n in self.prohibited for n in adj[h])
         )
 
     def loc(self, ctx: Context) -> tuple[LocReport | None, list[Finding]]:
-        if not self.turn_at_least(ctx, ONE_LOC_TURN):
-            return LocReport(required=0, traced=0), []  # before May 29 (or turn unknown): none required
-        required = 2 if self.turn_at_least(ctx, TWO_LOC_TURN) else 1
-        prohibited = self.prohibited or frozenset()
-        cost = self.trace_cost(ctx, AXIS)
+        required = 0
+        for start, n in self.loc_required:
+            if ctx.turn_reached(start):
+                required = n
+        if required == 0:
+            return LocReport(required=0, traced=0), []  # before the first LOC turn (or turn unknown): none required
+        side = self.loc_side
+        need = self.loc_units
+        prohibited = self.prohibited
+        cost = self.trace_cost(ctx, side)
         # 14.2: "may not cross into a breached minefield hex and then back into the Allied Prohibited
         # Movement Area": the LOC reaches the prohibited hex beside its breached hex without passing
         # any minefield hex (round the south end of the line and back in through another breach is no LOC)
         west_cost = BlockCost(self.topology, hexes=cost.blocked_hexes | self.active_minefield_hexes(ctx), sides=cost.sides)
         # ... and not through enemy units, its first (west-edge) hex included
         west = multi_source_search(self.topology, self.loc_sources - west_cost.blocked_hexes, west_cost)
-        axis_at: dict[Hex, list[str]] = {}
-        for u in ctx.on_map(AXIS):
+        own_at: dict[Hex, list[str]] = {}
+        for u in ctx.on_map(side):
             assert u.hex is not None
-            axis_at.setdefault(u.hex, []).append(u.id)
+            own_at.setdefault(u.hex, []).append(u.id)
         adj = self.topology.neighbours
         candidates: list[tuple[Hex, Hex, SearchResult, frozenset[str]]] = []
         for m in self.loc_hexes(ctx):
@@ -482,59 +385,48 @@ class GazalaRG(RulesPlugin):
             # ... so the rest of the LOC stays out of it (and does not come back through m)
             beyond = BlockCost(self.topology, hexes=cost.blocked_hexes | prohibited | {m}, sides=cost.sides)
             east = multi_source_search(self.topology, exits, beyond)
-            units = frozenset(uid for h in (m, *east.dist) for uid in axis_at.get(h, ()))
+            units = frozenset(uid for h in (m, *east.dist) for uid in own_at.get(h, ()))
             entry = min(entries, key=lambda p: (west.distance(p) or 0, p))
             candidates.append((m, entry, east, units))
         candidates.sort(key=lambda c: (-len(c[3]), c[0]))
-        chosen: list[tuple[Hex, Hex, SearchResult, frozenset[str]]] = []
-        good = [c for c in candidates if len(c[3]) >= LOC_UNITS]
-        if required == 2:
-            for i, a in enumerate(good):
-                for b in good[i + 1:]:
-                    if len(a[3] | b[3]) >= 2 * LOC_UNITS:  # Hall: 8 distinct units for each LOC
-                        chosen = [a, b]
-                        break
-                if chosen:
-                    break
-            if not chosen and good:
-                chosen = [good[0]]
-        elif good:
-            chosen = [good[0]]
-        paths = self._loc_paths(ctx, chosen, west, axis_at)
+        good = [c for c in candidates if len(c[3]) >= need]
+        chosen = _choose(good, required, need)
+        paths = self._loc_paths(ctx, chosen, west, own_at)
         traced = len(chosen)
         lost = traced < required
         findings: list[Finding] = []
+        who = self.side_name(side)
         if lost:
             findings.append(Finding(
-                "14.2", Severity.WARNING,
-                f"the Axis traces {traced} of the {required} LOC(s) required (each through a different breached "
-                f"minefield hex 0104-1118 to {LOC_UNITS} Axis units): Axis actions are reduced by one this turn",
+                self.loc_rule, Severity.WARNING,
+                f"the {who} traces {traced} of the {required} LOC(s) required (each through a different breached "
+                f"minefield hex to {need} {who} units): {who} actions are reduced by one this turn",
                 hexes=tuple(p.via for p in paths)))
         else:
-            findings.append(Finding("14.2", Severity.INFO,
-                                    f"Axis LOC traced via {', '.join(p.via for p in paths)}",
+            findings.append(Finding(self.loc_rule, Severity.INFO,
+                                    f"{who} LOC traced via {', '.join(p.via for p in paths)}",
                                     hexes=tuple(p.via for p in paths)))
         return LocReport(required=required, traced=traced, paths=tuple(paths), action_lost=lost), findings
 
     def _loc_paths(self, ctx: Context, chosen: list[tuple[Hex, Hex, SearchResult, frozenset[str]]],
-                   west: SearchResult, axis_at: dict[Hex, list[str]]) -> list[LocPath]:
+                   west: SearchResult, own_at: dict[Hex, list[str]]) -> list[LocPath]:
         paths: list[LocPath] = []
         taken: set[str] = set()
         others = [c[3] for c in chosen]
         for i, (m, entry, east, units) in enumerate(chosen):
             rest = frozenset().union(*(o for j, o in enumerate(others) if j != i))
             order = sorted(units, key=lambda uid: (uid in rest, uid))  # own units first, shared ones last
-            mine = [uid for uid in order if uid not in taken][:LOC_UNITS]
+            mine = [uid for uid in order if uid not in taken][:self.loc_units]
             taken.update(mine)
             mine_set = set(mine)
-            far = [h for h in east.dist if any(uid in mine_set for uid in axis_at.get(h, ()))]
+            far = [h for h in east.dist if any(uid in mine_set for uid in own_at.get(h, ()))]
             tail: list[Hex] = []
             if far:
                 end = max(far, key=lambda h: (east.dist[h], h))
                 tail = list(reversed(east.path(end)))
             hexes = [*reversed(west.path(entry)), m, *tail]
             paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine))))
-            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units", hexes, side=AXIS)
+            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units", hexes, side=self.loc_side)
         return paths
 
     # --- 16.0 / 17.0 victory points ----------------------------------------------------------------
@@ -545,42 +437,64 @@ class GazalaRG(RulesPlugin):
         (supply status is only adjusted in the Supply Phase, 5.0).
         """
         findings: list[Finding] = []
-        north = [u for u in ctx.on_map(AXIS) if u.hex in self.north_edge
+        side, rule = self.vp_side, self.vp_rule
+        who = self.side_name(side)
+        north = [u for u in ctx.on_map(side) if u.hex in self.north_edge
                  and not u.has(OUT_OF_SUPPLY) and not u.has(ISOLATED)]
-        north_vp = 1 if len(north) >= NORTH_EDGE_UNITS else 0
-        vp_hex = self._hex_or_none(VP_HEX)
-        in_2803 = [u for u in ctx.on_map(AXIS) if vp_hex is not None and u.hex == vp_hex]
-        hex_vp = 1 if in_2803 else 0
+        north_vp = self.north_vp if len(north) >= self.north_units else 0
+        held_hex = [u for u in ctx.on_map(side) if u.hex in self.occupy]
+        hex_vp = self.occupy_vp if held_hex else 0
         if north_vp:
-            findings.append(Finding("16.0", Severity.INFO,
-                                    f"Axis scores 1 VP: {len(north)} in-supply units on north-edge hexes",
+            findings.append(Finding(rule, Severity.INFO,
+                                    f"{who} scores {north_vp} VP: {len(north)} in-supply units on north-edge hexes",
                                     units=tuple(u.id for u in north), hexes=ctx.labels(u.hex for u in north if u.hex)))
         if hex_vp:
-            findings.append(Finding("16.0", Severity.INFO, f"Axis scores 1 VP: {in_2803[0].id} occupies {VP_HEX}",
-                                    units=tuple(u.id for u in in_2803), hexes=(VP_HEX,)))
+            findings.append(Finding(rule, Severity.INFO, f"{who} scores {hex_vp} VP: {held_hex[0].id} occupies "
+                                    f"{self.occupy_key}",
+                                    units=tuple(u.id for u in held_hex), hexes=ctx.labels(self.occupy.hexes)))
         held: dict[str, str] = {}
         for h in sorted(self.fortified, key=ctx.label):
             sides = {u.side for u in ctx.by_hex.get(h, [])}
             if sides:
-                held[ctx.label(h)] = "allied" if sides == {ALLIED} else "axis" if sides == {AXIS} else "contested"
-        allied_forts = sorted(k for k, v in held.items() if v == ALLIED)
-        vp = {
-            "axis_vp_phase": north_vp + hex_vp,
+                held[ctx.label(h)] = next(iter(sides)) if len(sides) == 1 else "contested"
+        mine = sorted(k for k, v in held.items() if v == self.sc_side)
+        mine_hexes = {self.map.hex(k) for k in mine}
+        vp: dict[str, object] = {
+            f"{side}_vp_phase": north_vp + hex_vp,
             "north_edge": {"units": [u.id for u in north], "scored": bool(north_vp)},
-            VP_HEX: {"units": [u.id for u in in_2803], "scored": bool(hex_vp)},
+            self.occupy_key: {"units": [u.id for u in held_hex], "scored": bool(hex_vp)},
             "fortified": held,
-            # 17.0 Scenario One: 1 VP for each Allied-occupied fortified hex (of the map); the
-            # campaign: the VP of the hexes it names
-            "allied_scenario_one": len(allied_forts),
-            "allied_campaign": sum(CAMPAIGN_FORT_VP.get(k, 0) for k in allied_forts),
         }
-        if allied_forts:
-            findings.append(Finding("17.0", Severity.INFO,
-                                    f"Allied-occupied fortified hexes: {', '.join(allied_forts)} "
-                                    f"(Scenario One {vp['allied_scenario_one']} VP, campaign {vp['allied_campaign']} VP "
-                                    "at the end of the game)",
-                                    hexes=tuple(allied_forts)))
+        scored: list[str] = []
+        for sc in self.scenarios:
+            if sc.boxes:
+                got = sum(per for hexes, per in sc.boxes.values() for h in hexes if h in mine_hexes)
+            else:
+                got = sc.vp * len(mine)
+            vp[f"{self.sc_side}_{sc.id.replace('-', '_')}"] = got
+            scored.append(f"{sc.name} {got} VP")
+        if mine:
+            findings.append(Finding(self.sc_rule, Severity.INFO,
+                                    f"{self.side_name(self.sc_side)}-occupied fortified hexes: {', '.join(mine)} "
+                                    f"({', '.join(scored)} at the end of the game)",
+                                    hexes=tuple(mine)))
         return vp, findings
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _choose(good: list[tuple[Hex, Hex, SearchResult, frozenset[str]]], required: int,
+            need: int) -> list[tuple[Hex, Hex, SearchResult, frozenset[str]]]:
+    """``required`` LOCs through different breached hexes, each to ``need`` distinct units (Hall's
+    condition for two: together ``2 * need``); fewer if not possible."""
+    if required >= 2:
+        for i, a in enumerate(good):
+            for b in good[i + 1:]:
+                if len(a[3] | b[3]) >= 2 * need:
+                    return [a, b]
+    return good[:1]
 
 
 def _opposite_side(h: Hex, side: Hexside) -> Hexside:

@@ -1,13 +1,13 @@
-"""Cauldron (SPI 1976 / Decision Games), exclusive rules 15.0-18.0: data tables and rule hooks.
+"""Cauldron (SPI 1976 / Decision Games), exclusive rules 15.0-18.0: the rule hooks data cannot say.
 
 Section numbers are the exclusive rules' (``../shared/seeds/003_...txt``); the series' standard
 rules (movement, ZOC, stacking, 12.0 supply effects) are not in our text. Interpretations are
 marked ``Interpretation:`` and listed in ``docs/referee-dg-spi-bg.md``.
 
-Map facts (``load_map("cauldron-spi")``, the DG map with SPI zones): roads and trails
-(``paths``), the west-edge road/trail entries (zone ``axis-supply-entries``, else west-edge hexes
-on a road or trail), the east edge (zone ``allied-supply``, else the grid's east edge), Tobruk 0608,
-sea hexes and escarpment hexsides.
+The facts are data (``mapdata/cauldron-spi/game.yaml``, ``rules:``): 16.0 supply is the generic
+supply rule (the Axis 16.1 path to the road/trail network joined to the west edge, the Allied 16.2
+path to the east edge, 16.3 automatic supply), and this plugin's keys give 17.0 command control,
+18.1 unit values, 18.2 Tobruk, 18.3 exits and the 18.4 levels of victory.
 
 Position extras (top-level keys of the position YAML this plugin declares in ``extra_keys``; the core
 keeps them in ``Position.extra``):
@@ -19,60 +19,29 @@ last to pass through an empty Tobruk, 18.21).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from gazala_tools.hexes import Hex
-from gazala_tools.mapdata.model import GameMap, HexsideKind
-from gazala_tools.referee.engine import (
-    Check,
-    Context,
-    RulesPlugin,
-    SupplyOutcome,
-    check_enemy_share,
-    check_on_map,
-)
+from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.generic import box_in, eliminated, moved, obstructed, supplied, supply_search
 from gazala_tools.referee.position import Unit
-from gazala_tools.referee.report import SupplyStatus
-from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
-from gazala_tools.rules import register
-from gazala_tools.rules.dg import (
-    ELIMINATED_BOXES,
-    REINFORCEMENT_BOXES,
-    STACKING_RULE,
-    box_in,
-    eliminated,
-    hex_or_none,
-    moved,
-    printed_values,
-    side_steps,
-    turn_number_index,
-)
+from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
+from gazala_tools.referee.turns import game_turn
+from gazala_tools.referee.units import printed_values
 
-AXIS: Final = "axis"
-ALLIED: Final = "allied"
-AXIS_SUPPLY_HEXES: Final = 10  # 16.1: a path of 10 or fewer hexes to a connected trail/road hex
-#: 16.3: each side is automatically supplied through the end of this game-turn.
-AUTOMATIC_SUPPLY: Final = {AXIS: 3, ALLIED: 7}
-COMMAND_TURN: Final = 1  # 17.0
-COMMAND_RANGE: Final = 3  # 17.0: within three hexes of an Axis unit
-TOBRUK: Final = "0608"  # 18.2
-TOBRUK_VP: Final = 100  # 18.21 / 18.22
-EXIT_WAIT: Final = 2  # 18.32: arrive on turn 6, exit from turn 8
-EXITED_BOXES: Final = ("exited",)
-#: 18.4: (lowest net VP, level) for each side, best first. Net 0 is a draw either way.
-AXIS_LEVELS: Final = ((36, "Axis Decisive"), (21, "Axis Substantive"), (5, "Axis Marginal"), (0, "Draw"))
-ALLIED_LEVELS: Final = ((41, "Allied Decisive"), (26, "Allied Substantive"), (10, "Allied Marginal"), (0, "Draw"))
+Levels = tuple[tuple[int, str], ...]
 
 
-def level_of_victory(axis_vp: int, allied_vp: int) -> str:
-    """18.4: the level of victory from both totals (net = larger minus smaller)."""
-    net = axis_vp - allied_vp
-    table = AXIS_LEVELS if net >= 0 else ALLIED_LEVELS
+def level_of_victory(first_vp: int, second_vp: int, first_levels: Levels, second_levels: Levels) -> str:
+    """18.4: the level of victory from both totals (net = larger minus smaller); each table is
+    (lowest net VP, level), best first, ending at 0."""
+    net = first_vp - second_vp
+    table = first_levels if net >= 0 else second_levels
     for lowest, level in table:
         if abs(net) >= lowest:
             return level
-    return "Draw"  # pragma: no cover - the tables end at 0
+    return "Draw"
 
 
 def unit_vp(kind: str, numbers: Sequence[int]) -> int:
@@ -80,157 +49,99 @@ def unit_vp(kind: str, numbers: Sequence[int]) -> int:
     return sum(numbers[:3]) if kind == "art" else sum(numbers[:2])
 
 
-@register
 class CauldronSPI(RulesPlugin):
     """Cauldron (SPI 1976)."""
 
-    game: ClassVar[str] = "cauldron-spi"
-    sides: ClassVar[tuple[str, str]] = (AXIS, ALLIED)
+    data_keys: ClassVar[frozenset[str]] = frozenset({"command-control", "unit-values", "tobruk", "exits", "levels"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"attacked", "exited", "arrived", "values", "tobruk"})
 
-    def __init__(self, game_map: GameMap) -> None:
-        super().__init__(game_map)
-        m = game_map
-        self.impassable = frozenset(h for h in m.hexes() if not m.passable(h))
-        self.path_sides = m.path_sides("road", "track")
-        self.path_hexes = m.path_hexes("road", "track")
-        # Interpretation: "unobstructed" includes the escarpment hexsides units may cross only by trail
-        # or road (the DG redesign's 16.0 on the same map).
-        self.escarpment_sides = frozenset(s for s in m.feature_sides(HexsideKind.ESCARPMENT)
-                                          if s not in self.path_sides)
-        self.road_steps = side_steps(self.path_sides)
-        self.west_entries = self._zone_or("axis-supply-entries",
-                                          lambda: [h for h in m.grid.edge_hexes("W") if h in self.path_hexes])
-        self.east_edge = self._zone_or("allied-supply", lambda: m.grid.edge_hexes("E"))
-        self.tobruk = hex_or_none(m, TOBRUK)
+    def read_data(self, data: Section) -> None:
+        cc = data.sub("command-control", frozenset({"rule", "turn", "side", "within", "of"}))
+        cc.require("turn", "side", "within", "of")
+        self.cc_rule = cc.rule("rule", "command-control")
+        self.cc_turn = cc.turn("turn")
+        self.cc_side = cc.side("side")
+        self.cc_range = cc.integer("within", lo=0)
+        self.cc_of = cc.side("of")
+        uv = data.sub("unit-values", frozenset({"rule", "kills-rule"}))
+        self.values_rule = uv.rule("rule", "unit-values")
+        self.kills_rule = uv.rule("kills-rule", self.values_rule)
+        tb = data.sub("tobruk", frozenset({"rule", "other-rule", "end-rule", "hexes", "vp", "supply-side"}))
+        tb.require("hexes", "vp", "supply-side")
+        self.tobruk_rule = tb.rule("rule", "tobruk")
+        self.tobruk_other_rule = tb.rule("other-rule", self.tobruk_rule)
+        self.tobruk_end_rule = tb.rule("end-rule", self.tobruk_rule)
+        self.tobruk_set: HexSet = tb.hexset("hexes")
+        self.tobruk: Hex | None = min(self.tobruk_set.hexes) if self.tobruk_set else None
+        self.tobruk_vp = tb.integer("vp", lo=0)
+        self.tobruk_side = tb.side("supply-side")
+        ex = data.sub("exits", frozenset({"rule", "wait-rule", "other-rule", "side", "wait"}))
+        ex.require("side", "wait")
+        self.exit_rule = ex.rule("rule", "exits")
+        self.exit_wait_rule = ex.rule("wait-rule", self.exit_rule)
+        self.exit_other_rule = ex.rule("other-rule", self.exit_rule)
+        self.exit_side = ex.side("side")
+        self.exit_wait = ex.integer("wait", lo=0)
+        lv = data.sub("levels", frozenset({"rule", *self.sides}))
+        self.levels_rule = lv.rule("rule", "levels")
+        self.levels: dict[str, Levels] = {s: self._levels(lv, s) for s in self.sides}
 
-    def _zone_or(self, name: str, default: Callable[[], Iterable[Hex]]) -> frozenset[Hex]:
-        try:
-            return self.map.zone(name).hexes
-        except KeyError:
-            return frozenset(default())
-
-    def turn_index(self, label: str | None) -> int | None:
-        return turn_number_index(label, None)
+    def _levels(self, lv: Section, side: str) -> Levels:
+        rows: list[tuple[int, str]] = []
+        for i, row in enumerate(lv.r.doc.seq(lv.m[side], lv.what(side)) if side in lv else []):
+            cells = lv.r.doc.seq(row, f"{lv.what(side)}[{i}]")
+            if len(cells) != 2:
+                raise lv.r.doc.err(row, f"{lv.what(side)}[{i}]: {len(cells)} cells", expected="[lowest net VP, level]")
+            rows.append((lv.r.doc.integer(cells[0], f"{lv.what(side)}[{i}][0]", lo=0),
+                         lv.r.doc.scalar(cells[1], f"{lv.what(side)}[{i}][1]")))
+        if not rows or rows[-1][0] != 0 or [r[0] for r in rows] != sorted((r[0] for r in rows), reverse=True):
+            raise lv.err(side, "levels must run from the best down to 0", expected="[[36, ...], ..., [0, Draw]]")
+        return tuple(rows)
 
     def game_turn(self, ctx: Context) -> int | None:
-        return ctx.turn_index + 1 if ctx.turn_index is not None else None
+        return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
-        return (self.check_on_map, self.check_enemy_share, self.check_17_0_command_control)
+        return (*super().checks(), self.check_17_0_command_control)
 
-    def check_on_map(self, ctx: Context) -> Iterable[Finding]:
-        return check_on_map(ctx, "terrain", lambda u: box_in(u, REINFORCEMENT_BOXES + ELIMINATED_BOXES + EXITED_BOXES))
-
-    def check_enemy_share(self, ctx: Context) -> Iterable[Finding]:
-        return check_enemy_share(ctx, STACKING_RULE)
-
-    # --- 16.0 supply ---------------------------------------------------------------------------------
-    def obstructed(self, ctx: Context, side: str) -> dict[Hex, str]:
-        """16.1/16.2 "unobstructed": hexes a ``side`` supply path may not enter, with the reason.
-
-        Interpretation (standard SPI supply): enemy-occupied hexes, and hexes in an enemy ZOC
-        unless a friendly unit occupies them; sea. ZOC: every unit, into its six neighbours.
-        """
-        enemy = self.enemy(side)
-        own = ctx.hexes_of.get(side, set())
-        why = {h: "in enemy ZOC" for h in ctx.zoc(enemy) if h not in own}
-        why.update({h: "enemy-occupied" for h in ctx.hexes_of.get(enemy, set())})
-        why.update({h: "sea" for h in self.impassable})
-        return why
-
-    def trace_cost(self, why: Mapping[Hex, str]) -> BlockCost:
-        """One step of a supply path: not into an obstructed hex, not across an escarpment hexside
-        without a trail or road."""
-        return BlockCost(self.topology, hexes=why, sides=self.escarpment_sides)
-
-    def road_network(self, why: Mapping[Hex, str]) -> SearchResult:
-        """16.1: trail/road hexes joined by an unobstructed trail/road to a west-edge entry."""
-        road = self.road_steps
-        empty: frozenset[Hex] = frozenset()
-
-        def along(a: Hex, b: Hex) -> int | None:
-            return 1 if b not in why and b in road.get(a, empty) else None
-
-        return multi_source_search(self.topology, [h for h in self.west_entries if h not in why], along)
-
-    def axis_trace(self, ctx: Context) -> SearchResult:
-        """16.1: distance of each hex to the connected road/trail network (supplied if <= 10,
-        :func:`axis_supplied`). One breadth-first search from the whole network."""
-        why = self.obstructed(ctx, AXIS)
-        net = self.road_network(why)
-        return multi_source_search(self.topology, net.dist, self.trace_cost(why), reverse=True)
-
-    def allied_trace(self, ctx: Context) -> SearchResult:
-        """16.2: hexes with a path of any length to the east edge."""
-        why = self.obstructed(ctx, ALLIED)
-        return multi_source_search(self.topology, [h for h in self.east_edge if h not in why],
-                                   self.trace_cost(why), reverse=True)
-
-    def supplied(self, side: str, res: SearchResult, h: Hex) -> bool:
-        d = res.distance(h)
-        return d is not None and (side == ALLIED or d <= AXIS_SUPPLY_HEXES)
-
-    def supply(self, ctx: Context) -> SupplyOutcome:
-        out = SupplyOutcome(status={})
-        turn = self.game_turn(ctx)
-        for side in self.sides:
-            units = [u for u in ctx.units(side) if u.hex is not None or box_in(u, REINFORCEMENT_BOXES)]
-            if not units:
-                continue
-            if turn is not None and turn <= AUTOMATIC_SUPPLY[side]:
-                out.status.update({u.id: SupplyStatus.IN for u in units})
-                out.findings.append(Finding("16.3", Severity.INFO,
-                                            f"{side} units are automatically supplied through game-turn "
-                                            f"{AUTOMATIC_SUPPLY[side]} (now {turn})"))
-                continue
-            res = self.axis_trace(ctx) if side == AXIS else self.allied_trace(ctx)
-            out.reached[side] = res
-            rule = "16.1" if side == AXIS else "16.2"
-            for u in units:
-                ok = u.hex is None or self.supplied(side, res, u.hex)
-                out.status[u.id] = SupplyStatus.IN if ok else SupplyStatus.OUT
-                if not ok:
-                    assert u.hex is not None
-                    goal = (f"{AXIS_SUPPLY_HEXES} hexes to a trail/road joined to the west edge" if side == AXIS
-                            else "the east edge")
-                    out.findings.append(Finding(rule, Severity.WARNING,
-                                                f"{u.id} at {ctx.label(u.hex)} is unsupplied: no unobstructed path to {goal}",
-                                                units=(u.id,), hexes=(ctx.label(u.hex),)))
-        return out
+    # --- 16.0 supply (the generic data rules; the 18.21 Tobruk path uses them) -----------------------
+    def side_supply(self, side: str) -> SideSupply | None:
+        return self.data.supply.sides.get(side) if self.data.supply is not None else None
 
     # --- 17.0 command control ------------------------------------------------------------------------
     def may_move_turn_1(self, ctx: Context) -> set[str]:
         """17.0: Allied units within three hexes of an Axis unit, or attacked (``attacked`` extra)."""
-        axis = list(ctx.hexes_of.get(AXIS, set()))
+        near = list(ctx.hexes_of.get(self.cc_of, set()))
         attacked = set(ctx.position.extra.get("attacked") or ())
-        return {u.id for u in ctx.on_map(ALLIED)
-                if u.id in attacked or any(u.hex is not None and u.hex.distance(a) <= COMMAND_RANGE for a in axis)}
+        return {u.id for u in ctx.on_map(self.cc_side)
+                if u.id in attacked or any(u.hex is not None and u.hex.distance(a) <= self.cc_range for a in near)}
 
     def check_17_0_command_control(self, ctx: Context) -> Iterable[Finding]:
-        if self.game_turn(ctx) != COMMAND_TURN:
+        if ctx.turn_index != self.cc_turn:
             return
         free = sorted(self.may_move_turn_1(ctx))
-        held = [u for u in ctx.on_map(ALLIED) if u.id not in free]
-        yield Finding("17.0", Severity.INFO,
-                      f"game-turn 1 Allied movement: {len(free)} unit(s) may move (within {COMMAND_RANGE} hexes of an "
-                      f"Axis unit or attacked): {', '.join(free) or 'none'}; {len(held)} may not",
-                      units=tuple(free), hexes=ctx.labels(u.hex for u in ctx.on_map(ALLIED) if u.id in free and u.hex))
+        held = [u for u in ctx.on_map(self.cc_side) if u.id not in free]
+        yield Finding(self.cc_rule, Severity.INFO,
+                      f"{self.turn_name(self.cc_turn)} {self.cc_side} movement: {len(free)} unit(s) may move (within "
+                      f"{self.cc_range} hexes of an {self.cc_of} unit or attacked): {', '.join(free) or 'none'}; "
+                      f"{len(held)} may not",
+                      units=tuple(free),
+                      hexes=ctx.labels(u.hex for u in ctx.on_map(self.cc_side) if u.id in free and u.hex))
 
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """17.0 with two positions: ``before`` at the start of the Allied Movement Phase of game-turn 1."""
-        turn = self.game_turn(after) or self.game_turn(before)
-        if turn != COMMAND_TURN:
+        turn = after.turn_index if after.turn_index is not None else before.turn_index
+        if turn != self.cc_turn:
             return
         free = self.may_move_turn_1(before) | set(after.position.extra.get("attacked") or ())
-        for u in moved(before, after, ALLIED):
+        for u in moved(before, after, self.cc_side):
             if u.id not in free:
                 assert u.hex is not None
                 now = after.position.unit(u.id).hex
-                yield Finding("17.0", Severity.ERROR,
-                              f"command control: {u.id} moved on game-turn 1 but was not within {COMMAND_RANGE} hexes "
-                              "of an Axis unit nor attacked",
+                yield Finding(self.cc_rule, Severity.ERROR,
+                              f"command control: {u.id} moved on {self.turn_name(self.cc_turn)} but was not within "
+                              f"{self.cc_range} hexes of an {self.cc_of} unit nor attacked",
                               units=(u.id,), hexes=before.labels([u.hex, *([now] if now is not None else [])]))
 
     # --- 18.0 victory points -------------------------------------------------------------------------
@@ -242,27 +153,28 @@ class CauldronSPI(RulesPlugin):
         return unit_vp(*got) if got is not None else None
 
     def tobruk_control(self, ctx: Context) -> tuple[str | None, bool, str]:
-        """18.21: (side controlling Tobruk, Axis supply path from it, how control was decided)."""
+        """18.21: (side controlling Tobruk, supply path from it, how control was decided)."""
         if self.tobruk is None:
-            return None, False, "the map has no hex 0608"
+            return None, False, f"the map has no {self.tobruk_set.text or 'hex for 18.21'}"
         sides = {u.side for u in ctx.by_hex.get(self.tobruk, [])}
         holder: str | None
         if sides:
-            holder = AXIS if AXIS in sides else ALLIED
+            holder = self.tobruk_side if self.tobruk_side in sides else sorted(sides)[0]
             how = f"occupied by {holder} units"
         else:
             last = ctx.position.extra.get("tobruk")
-            holder = str(last) if last in (AXIS, ALLIED) else None
+            holder = str(last) if last in self.sides else None
             how = f"empty; last passed through by {holder}" if holder else "empty; nobody recorded as last through"
         path = False
-        if holder == AXIS:
-            why = self.obstructed(ctx, AXIS)
-            path = self.tobruk not in why and self.supplied(AXIS, self.axis_trace(ctx), self.tobruk)
+        ss = self.side_supply(self.tobruk_side)
+        if holder == self.tobruk_side and ss is not None:
+            why = obstructed(self, ctx, ss)
+            path = self.tobruk not in why and supplied(ss, supply_search(self, ctx, ss, why), self.tobruk)
         return holder, path, how
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         findings: list[Finding] = []
-        score = {AXIS: 0, ALLIED: 0}
+        score = dict.fromkeys(self.sides, 0)
         unknown: list[str] = []
 
         def worth(u: Unit) -> int:
@@ -272,67 +184,79 @@ class CauldronSPI(RulesPlugin):
                 return 0
             return v
 
-        killed = {side: eliminated(ctx, side) for side in self.sides}
+        killed = {side: eliminated(self, ctx, side) for side in self.sides}
         for side in self.sides:
-            got = sum(worth(u) for u in killed[self.enemy(side)])
+            enemy = self.enemy(side)
+            got = sum(worth(u) for u in killed[enemy])
             score[side] += got
-            if killed[self.enemy(side)]:
-                findings.append(Finding("18.12", Severity.INFO,
-                                        f"{side} scores {got} VP for {len(killed[self.enemy(side)])} eliminated enemy unit(s)",
-                                        units=tuple(u.id for u in killed[self.enemy(side)])))
+            if killed[enemy]:
+                findings.append(Finding(self.kills_rule, Severity.INFO,
+                                        f"{side} scores {got} VP for {len(killed[enemy])} eliminated enemy unit(s)",
+                                        units=tuple(u.id for u in killed[enemy])))
         exited_vp, exit_findings = self.exits(ctx, worth)
-        score[ALLIED] += exited_vp
+        score[self.exit_side] += exited_vp
         findings.extend(exit_findings)
         holder, path, how = self.tobruk_control(ctx)
-        tobruk_side = AXIS if holder == AXIS and path else ALLIED
-        score[tobruk_side] += TOBRUK_VP
-        findings.append(Finding("18.21" if tobruk_side == AXIS else "18.22", Severity.INFO,
-                                f"Tobruk {TOBRUK} ({how}"
-                                + (f", Axis supply path {'traced' if path else 'not traced'}" if holder == AXIS else "")
-                                + f"): {TOBRUK_VP} VP to {tobruk_side}", hexes=(TOBRUK,)))
-        if tobruk_side == AXIS:
-            findings.append(Finding("18.23", Severity.INFO,
-                                    "the Axis controls Tobruk with a supply path: at the end of an Allied Combat Phase "
-                                    "the game ends now", hexes=(TOBRUK,)))
+        ts = self.tobruk_side
+        tobruk_side = ts if holder == ts and path else self.enemy(ts)
+        score[tobruk_side] += self.tobruk_vp
+        where = ctx.label(self.tobruk) if self.tobruk is not None else "?"
+        name = self.tobruk_set.text
+        findings.append(Finding(self.tobruk_rule if tobruk_side == ts else self.tobruk_other_rule, Severity.INFO,
+                                f"{name} {where} ({how}"
+                                + (f", {ts} supply path {'traced' if path else 'not traced'}" if holder == ts else "")
+                                + f"): {self.tobruk_vp} VP to {tobruk_side}", hexes=(where,)))
+        if tobruk_side == ts:
+            findings.append(Finding(self.tobruk_end_rule, Severity.INFO,
+                                    f"the {ts} side controls {name} with a supply path: at the end of an "
+                                    f"{self.enemy(ts)} Combat Phase the game ends now", hexes=(where,)))
         if unknown:
-            findings.append(Finding("18.11", Severity.WARNING,
+            findings.append(Finding(self.values_rule, Severity.WARNING,
                                     f"no printed strengths for {', '.join(sorted(unknown))}: counted as 0 VP "
                                     "(give values: {id: VP} or a manifest unit)", units=tuple(sorted(unknown))))
-        level = level_of_victory(score[AXIS], score[ALLIED])
-        findings.append(Finding("18.4", Severity.INFO,
-                                f"VP Axis {score[AXIS]}, Allied {score[ALLIED]} (net {abs(score[AXIS] - score[ALLIED])}): {level}"))
-        return {"axis": score[AXIS], "allied": score[ALLIED], "tobruk": tobruk_side, "exited": exited_vp,
-                "level": level}, findings
+        first, second = self.sides[0], self.sides[1]
+        level = level_of_victory(score[first], score[second], self.levels[first], self.levels[second])
+        findings.append(Finding(self.levels_rule, Severity.INFO,
+                                f"VP {first.capitalize()} {score[first]}, {second.capitalize()} {score[second]} "
+                                f"(net {abs(score[first] - score[second])}): {level}"))
+        return {**score, "tobruk": tobruk_side, "exited": exited_vp, "level": level}, findings
 
     def exits(self, ctx: Context, worth: Callable[[Unit], int]) -> tuple[int, list[Finding]]:
-        """18.31-18.33: VP for Allied units exited off the east edge; reinforcements wait a full turn."""
+        """18.31-18.33: VP for units of the exit side exited off the map; reinforcements wait a full turn."""
         findings: list[Finding] = []
         exited_at = _turns(ctx.position.extra.get("exited"))
         arrived_at = _turns(ctx.position.extra.get("arrived"))
         total = 0
         for u in ctx.units():
-            if not box_in(u, EXITED_BOXES):
+            if not box_in(u, self.data.boxes.exited):
                 continue
-            if u.side == AXIS:
-                findings.append(Finding("18.33", Severity.INFO, f"{u.id} exited: no VP for Axis units", units=(u.id,)))
+            if u.side != self.exit_side:
+                findings.append(Finding(self.exit_other_rule, Severity.INFO,
+                                        f"{u.id} exited: no VP for {u.side.capitalize()} units", units=(u.id,)))
                 continue
             out, came = exited_at.get(u.id), arrived_at.get(u.id)
             # without its exit turn, a unit exited at the latest on the position's game-turn
             out = out if out is not None else self.game_turn(ctx)
-            if out is not None and came is not None and out < came + EXIT_WAIT:
+            if out is not None and came is not None and out < came + self.exit_wait:
                 when = f"on {out}" if u.id in exited_at else f"by game-turn {out}"
-                findings.append(Finding("18.32", Severity.ERROR,
+                findings.append(Finding(self.exit_wait_rule, Severity.ERROR,
                                         f"{u.id} arrived on game-turn {came} and exited {when}: reinforcements must "
-                                        f"stay a full game-turn (exit from game-turn {came + EXIT_WAIT}); no VP",
+                                        f"stay a full game-turn (exit from game-turn {came + self.exit_wait}); no VP",
                                         units=(u.id,)))
                 continue
             total += worth(u)
         if total:
-            findings.append(Finding("18.31", Severity.INFO, f"Allied units exited off the east edge: {total} VP"))
+            findings.append(Finding(self.exit_rule, Severity.INFO,
+                                    f"{self.exit_side.capitalize()} units exited off the map: {total} VP"))
         return total, findings
 
 
 def _turns(value: object) -> dict[str, int]:
     if not isinstance(value, Mapping):
         return {}
-    return {str(k): int(v) for k, v in value.items() if isinstance(v, int) or str(v).isdigit()}
+    out: dict[str, int] = {}
+    for k, v in value.items():
+        n = game_turn(v)
+        if n is not None:
+            out[str(k)] = n
+    return out

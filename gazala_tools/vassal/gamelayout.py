@@ -1,13 +1,14 @@
-"""The VASSAL map layout of one of our games: the same grid the module export writes.
+"""The VASSAL map layout of a game (built-in or a game folder): the same grid the module export writes.
 
-``layout_for_game("gazala-rg")`` gives a :class:`~gazala_tools.vassal.grid.MapLayout` whose
-single board carries the game's HexGrid and HexGridNumbering, so ``gazala grid locate gazala-rg X Y``
+``layout_for_game(game)`` (a built-in id or a game folder) gives a :class:`~gazala_tools.vassal.grid.MapLayout`
+whose single board carries the game's HexGrid and HexGridNumbering, so ``gazala grid locate GAME X Y``
 answers exactly what VASSAL will answer for our module.
 """
 
 from __future__ import annotations
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.games import Game
 from gazala_tools.vassal.grid import Board, MapLayout
 
 #: The names the module exporter gives the main map and its board.
@@ -15,7 +16,7 @@ MAIN_MAP = "Main Map"
 MAIN_BOARD = "Board"
 
 
-def layout_for_game(game: str) -> MapLayout:
+def layout_for_game(game: str | Game) -> MapLayout:
     try:
         from gazala_tools.mapdata import load_map
     except ImportError as exc:  # pragma: no cover - the map-data package is part of the install

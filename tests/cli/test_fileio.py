@@ -39,3 +39,67 @@ def test_refuse_overwrite_of_an_input(tmp_path: Path) -> None:
     with pytest.raises(GazalaError, match="overwrite an input"):
         refuse_overwrite(src, [src])
     refuse_overwrite(tmp_path / "other.vsav", [src])
+
+
+def test_an_output_may_not_be_any_input_read_by_the_command(tmp_path: Path) -> None:
+    from gazala_tools.fileio import command_scope, note_input
+
+    src = tmp_path / "grid.yaml"
+    src.write_text("x")
+    link = tmp_path / "alias.yaml"
+    link.symlink_to(src)
+    with command_scope():
+        note_input(src)
+        for target in (src, link, tmp_path / "." / "grid.yaml"):
+            with pytest.raises(GazalaError, match="overwrite an input"):
+                atomic_write_text(target, "y")
+        atomic_write_text(tmp_path / "out.yaml", "ok")
+    assert src.read_text() == "x"
+    atomic_write_text(tmp_path / "out.yaml", "outside a command, nothing was read")
+
+
+def test_a_directory_is_not_an_output(tmp_path: Path) -> None:
+    with pytest.raises(GazalaError, match="is a directory"):
+        atomic_write_text(tmp_path, "x")
+
+
+def test_an_unwritable_place_is_a_clean_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(GazalaError, match="cannot"):
+        atomic_write_text(blocker / "sub" / "out.txt", "y")
+
+
+def test_without_proc_the_finished_file_is_copied_into_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gazala_tools.fileio as fio
+
+    def no_proc(fd: int, target: Path) -> None:
+        raise FileNotFoundError(2, "no /proc")
+
+    monkeypatch.setattr(fio, "_link_tmpfile", no_proc)
+    atomic_write_text(tmp_path / "out.txt", "hello " * 100_000)
+    assert (tmp_path / "out.txt").read_text() == "hello " * 100_000
+    assert [q.name for q in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_a_killed_writer_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out.bin"
+    out.write_bytes(b"old")
+    code = (
+        "import sys, time\n"
+        "from gazala_tools.fileio import atomic_open\n"
+        "with atomic_open(sys.argv[1]) as fh:\n"
+        "    fh.write(b'x' * 1_000_000); fh.flush(); print('writing', flush=True); time.sleep(60)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(out)], stdout=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"writing"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    time.sleep(0.05)
+    assert out.read_bytes() == b"old"
+    assert [q.name for q in tmp_path.iterdir()] == ["out.bin"]

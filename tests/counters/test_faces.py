@@ -5,10 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gazala_tools.counters import GAMES, load_manifest, parse_manifest
+from gazala_tools.counters import load_manifest, parse_manifest
 from gazala_tools.counters.model import UNIT_TYPES
+from gazala_tools.games import builtin_ids
 from gazala_tools.render.counters import contact_sheet, face_pixels, render_face
 from gazala_tools.render.symbols import SYMBOL_TYPES, draw_unit_symbol
+
+GAMES = builtin_ids()
 
 RED = (200, 16, 46)
 

@@ -10,8 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gazala_tools.counters import GAMES, ManifestError, load_manifest, marker_ids, parse_manifest, parse_size
+from gazala_tools.counters import ManifestError, load_manifest, marker_ids, parse_manifest, parse_size
 from gazala_tools.counters.loader import ID_RE
+from gazala_tools.errors import GazalaError
+from gazala_tools.games import builtin_ids
+
+GAMES = builtin_ids()
 
 RG = "gazala-rg"
 
@@ -192,7 +196,7 @@ def test_ids_are_stable_unique_and_units_say_where_values_come_from(game: str) -
 BASE = """
 game: test
 counter_size: 1/2 in
-value_style: adm
+value_style: attack-defence-move
 nationalities:
   de: {name: German, side: axis, color: "#999999"}
 units:
@@ -227,7 +231,7 @@ def test_adding_a_unit_renumbers_nothing() -> None:
         (("counter_size: 1/2 in", "counter_size: half an inch"), "not a length"),
         (("values: [1, 2, 6]", "values: [1, 2, -6]"), "line 9.*not a whole number"),
         (("values: [1, 2, 6]", "values: [1, 2, 6], roles: [attack, luck, move]"), "line 9.*role 'luck'"),
-        (("value_style: adm", "value_style: adm\nartillery_roles: [fire]"), "artillery_roles"),
+        (("value_style: attack-defence-move", "value_style: attack-defence-move\nartillery_roles: [fire]"), "artillery_roles"),
         (("counter_size: 1/2 in", "counter_size: 0"), "not positive"),
     ],
 )
@@ -239,7 +243,7 @@ def test_bad_manifests_name_file_line_and_expectation(change: tuple[str, str], m
 
 
 def test_unknown_game_is_an_error() -> None:
-    with pytest.raises(ManifestError, match="unknown game"):
+    with pytest.raises(GazalaError, match="no game 'no-such-game'"):
         load_manifest("no-such-game")
 
 
@@ -261,8 +265,8 @@ def test_load_manifest_is_cached_until_the_file_changes(tmp_path: Path) -> None:
 
     from gazala_tools.counters.loader import manifest_file
 
-    src = manifest_file("batalha").read_text(encoding="utf-8")
-    f = tmp_path / "counters.yaml"
+    src = 'game: batalha\ntitle: "A title"\n' + manifest_file("batalha").read_text(encoding="utf-8")
+    f = tmp_path / "counters.yaml"  # a stand-alone manifest (no game.yaml beside it) names its game
     f.write_text(src, encoding="utf-8")
     first = load_manifest(f)
     assert load_manifest(f) is first  # parsed once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gazala_tools.digitize.synthetic import SyntheticBoard, synthetic_board
+from tools.scans.synthetic import SyntheticBoard, synthetic_board
 
 
 @pytest.fixture(scope="session")

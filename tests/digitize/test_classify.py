@@ -7,9 +7,9 @@ from PIL import ImageDraw
 
 from gazala_tools.digitize.classify import Legend, classify_hexes, detect_hexsides, legend_from_data
 from gazala_tools.digitize.image import to_rgb_array
-from gazala_tools.digitize.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for, synthetic_board
 from gazala_tools.errors import GazalaError
 from gazala_tools.render.board import hex_polygon
+from tools.scans.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for, synthetic_board
 
 
 def legend(kinds: tuple[str, ...] = DEFAULT_KINDS) -> Legend:

@@ -1,4 +1,4 @@
-"""detect-grid and calibrate on harsh synthetic scans of printed maps (gazala_tools.digitize.harsh).
+"""detect-grid and calibrate on harsh synthetic scans of printed maps (tools.scans.harsh).
 
 Thin low-contrast grid lines (grey, dark, or white on dark terrain), dense terrain art painted over
 them, 20-30% sea without a grid, a margin with a title, ruled tables and a turn track, hex numbers
@@ -14,10 +14,10 @@ import statistics
 import pytest
 
 from gazala_tools.digitize.calibrate import Ref, calibrate
-from gazala_tools.digitize.harsh import HarshScan, harsh_scan
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
 from gazala_tools.numbering import SCHEMES
 from gazala_tools.vassal.grid import HexGridGeometry
+from tools.scans.harsh import HarshScan, harsh_scan
 
 RG = SCHEMES["rg"]
 

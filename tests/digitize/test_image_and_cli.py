@@ -11,8 +11,8 @@ from PIL import Image
 
 from gazala_tools.cli import main
 from gazala_tools.digitize.image import MAX_PIXELS, open_image, tiles
-from gazala_tools.digitize.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for
 from gazala_tools.errors import GazalaError
+from tools.scans.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for
 
 
 def test_pixel_cap_is_checked_before_decoding(tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ import math
 import pytest
 from PIL import Image
 
-from gazala_tools.digitize import synthetic as syn
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import SCHEMES
 from gazala_tools.vassal.grid import HexGridGeometry
+from tools.scans import synthetic as syn
 
 
 def origin_error(fit: LatticeFit, geo: HexGridGeometry) -> float:

@@ -10,8 +10,11 @@ from gazala_tools.digitize.classify import Legend, classify_hexes
 from gazala_tools.digitize.image import to_rgb_array
 from gazala_tools.digitize.lattice import detect_grid, number_lattice
 from gazala_tools.errors import GazalaError
-from gazala_tools.mapdata import GAMES, load_map
+from gazala_tools.games import builtin_ids
+from gazala_tools.mapdata import load_map
 from gazala_tools.render.board import board_geometry, exact_center, render_board, terrain_colour
+
+GAMES = builtin_ids()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from gazala_tools.mapdata import GameMap
-from gazala_tools.mapdata import checks as c
+
+from . import rulerefs as c
 
 
 def test_2_1_the_map_has_400_hexes(bg: GameMap) -> None:

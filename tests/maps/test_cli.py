@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from gazala_tools.cli import main
+from gazala_tools.games import find_game
 
 
 @pytest.mark.parametrize("game", ["gazala-rg", "cauldron-dg", "cauldron-spi", "batalha"])
@@ -20,13 +22,17 @@ def test_map_info_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["map", "info", "gazala-rg", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["game"] == "gazala-rg" and info["columns"] == 29 and info["rows"] == 22
-    assert info["hexes"] == 638 and info["numbering"] == "rg" and info["hexsides"] > info["hexes"]
+    assert info["hexes"] == 638 and info["numbering"] == "VASSAL default" and info["hexsides"] > info["hexes"]
 
 
 def test_map_check_exits_non_zero_on_a_failing_map(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = (Path(__file__).resolve().parents[2] / "mapdata/gazala-rg/map.yaml").read_text()
+    from . import rulerefs  # registers the RG rule references with `map check`
+
+    assert rulerefs.run_checks
+    shutil.copytree(find_game("gazala-rg").folder, tmp_path, dirs_exist_ok=True)
+    src = (tmp_path / "map.yaml").read_text()
     bad = src.replace('"1314", "1315", "1316", "1317"', '"1315", "1316", "1317"')
     assert bad != src
     (tmp_path / "map.yaml").write_text(bad)
@@ -50,9 +56,9 @@ def test_map_geojson_writes_a_file(tmp_path: Path) -> None:
 
 
 def test_map_geojson_refuses_to_overwrite_the_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = Path(__file__).resolve().parents[2] / "mapdata/batalha/map.yaml"
+    shutil.copytree(find_game("batalha").folder, tmp_path, dirs_exist_ok=True)
+    src = find_game("batalha").map_file
     copy = tmp_path / "map.yaml"
-    copy.write_bytes(src.read_bytes())
     assert main(["map", "geojson", str(tmp_path), "-o", str(copy)]) == 2
     assert copy.read_bytes() == src.read_bytes()
     assert "overwrite" in capsys.readouterr().err

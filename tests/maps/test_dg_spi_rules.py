@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from gazala_tools.mapdata import GameMap, HexsideKind
-from gazala_tools.mapdata import checks as c
+
+from . import rulerefs as c
 
 
 def test_19_0_every_setup_hex_is_on_the_map_in_non_sea_terrain(dg: GameMap) -> None:

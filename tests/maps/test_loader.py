@@ -12,8 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.errors import MapDataError
-from gazala_tools.mapdata import GAMES, GameMap, dump_map, load_map, load_map_text, map_to_data
+from gazala_tools.games import builtin_ids, find_game
+from gazala_tools.mapdata import GameMap, dump_map, load_map, load_map_text, map_to_data
 from gazala_tools.mapdata.loader import compress, map_file
+
+GAMES = builtin_ids()
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "gazala_tools/mapdata/schema.json").read_text())
 
@@ -22,7 +25,7 @@ game: test
 provenance: reconstructed
 grid:
   orientation: flat
-  numbering: rg
+  numbering: vassal-default
   columns: [1, 6]
   rows: [1, 5]
   pixels: {dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 500, board_height: 500}
@@ -36,7 +39,7 @@ terrain:
 def test_yaml_load_dump_load_is_equal(game: str) -> None:
     m = load_map(game)
     text = dump_map(m)
-    again = load_map_text(text, f"{game}.yaml")
+    again = load_map_text(text, f"{game}.yaml", game=find_game(game))
     assert again == m
     assert dump_map(again) == text
 
@@ -170,7 +173,8 @@ def test_unknown_game_is_a_one_line_error() -> None:
 def _grid_only(game: str) -> dict[str, object]:
     data = map_to_data(load_map(game))
     terrain = {"default": data["terrain"]["default"], "types": data["terrain"]["types"]}
-    return {"game": "p", "provenance": "reconstructed", "grid": data["grid"], "terrain": terrain}
+    return {"game": "p", "provenance": "reconstructed", "grid": {**data["grid"], "numbering": game},
+            "terrain": terrain}
 
 
 @settings(max_examples=60, deadline=None)
@@ -188,7 +192,7 @@ def test_compressed_hex_lists_expand_to_the_same_set(data: st.DataObject) -> Non
 @settings(max_examples=40, deadline=None)
 @given(
     orientation=st.sampled_from(["flat", "pointy"]),
-    scheme=st.sampled_from(["vassal-default", "rg", "dg", "spi", "bg"]),
+    scheme=st.sampled_from(["vassal-default", *GAMES]),
     cols=st.integers(min_value=1, max_value=12),
     rows=st.integers(min_value=1, max_value=12),
     first_col=st.integers(min_value=0, max_value=3),
@@ -199,7 +203,7 @@ def test_random_grids_round_trip_labels_and_yaml(
 ) -> None:
     text = (
         MINIMAL.replace("orientation: flat", f"orientation: {orientation}")
-        .replace("numbering: rg", f"numbering: {scheme}")
+        .replace("numbering: vassal-default", f"numbering: {scheme}")
         .replace("columns: [1, 6]", f"columns: [{first_col}, {first_col + cols - 1}]")
         .replace("rows: [1, 5]", f"rows: [{first_row}, {first_row + rows - 1}]")
     )

@@ -9,8 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 from gazala_tools.hexes import Hexside
-from gazala_tools.mapdata import GameMap, HexsideKind
-from gazala_tools.mapdata import checks as c
+from gazala_tools.mapdata import GameMap, HexsideKind, checks
+
+from . import rulerefs as c
 
 
 def _without_box(m: GameMap, name: str) -> GameMap:
@@ -123,7 +124,7 @@ def test_grid_bir_hacheim_1118_1218_1219_1318_is_a_compact_cluster(rg: GameMap) 
 
 def test_8_0_escarpments_are_crossed_by_roads_and_have_up_sides(rg: GameMap) -> None:
     assert c.rg_8_0_roads_cross_escarpments_somewhere(rg) == []
-    assert c.escarpments_have_an_up_side(rg) == []
+    assert checks.escarpments_have_an_up_side(rg) == []
     f = next(f for f in rg.all_features() if f.kind is HexsideKind.ESCARPMENT)
     assert f.up is not None
     down = f.side.other(f.up)

@@ -9,21 +9,25 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from gazala_tools.games import builtin_ids
+from gazala_tools.vassal.module.pieces import KEY_FLIP
 from gazala_tools.vassal.module.spec import (
-    BREACH,
     CHIT,
     MARKER,
     UNIT,
     BoardSpec,
     DeckSpec,
     DiceSpec,
+    FacingSpec,
     ModuleSpec,
     PieceSpec,
     ScenarioSpec,
+    StatusSpec,
     TrackSpec,
 )
+from gazala_tools.vassal.module.traits import CTRL, SHIFT, key
 
-GAMES = ("gazala-rg", "cauldron-dg", "cauldron-spi", "batalha")
+GAMES = builtin_ids()
 
 
 def _png(colour: str, size: int = 40) -> bytes:
@@ -49,7 +53,8 @@ def small_spec() -> ModuleSpec:
         PieceSpec("allied-1ff-marine", "Marine, 1 FF", UNIT, "Allied", "1 FF", "infantry", ("b1.png",), ("u1.png",)),
         PieceSpec("disrupted", "Disrupted", MARKER, "Neutral", "", "disrupted", ("m.png",)),
         PieceSpec("out-of-supply", "Out Of", MARKER, "Neutral", "", "supply", ("m.png", "m2.png")),
-        PieceSpec("breach", "Breach", BREACH, "Axis", "", "breach", ("m.png", "m2.png")),
+        PieceSpec("breach", "Breach", MARKER, "Axis", "", "breach", ("m.png", "m2.png"),
+                  facing=FacingSpec("Breach", ("under construction", "breached"), "Breached / under construction", key("B"))),
         PieceSpec("axis-action-15pz-21pz-1", "15 PZ / 21 PZ", CHIT, "Axis", "", "action", ("c1.png", "c2.png"), mask="mask.png"),
         PieceSpec("allied-tac-combat-1", "Combat", CHIT, "Allied", "", "tactical", ("c1.png",), mask="mask.png"),
     )
@@ -77,8 +82,18 @@ def small_spec() -> ModuleSpec:
         help_html="<html><body><h1>Test</h1></body></html>",
         images=images,
         track=track,
+        status=STATUS,
         vassal_version="3.6.0",
     )
+
+
+#: the status layers of the small module (a build configuration's prototypes.status)
+STATUS = (
+    StatusSpec("Disrupted", key("D", CTRL + SHIFT), "status-disrupted.png"),
+    StatusSpec("Out of Supply", key("O"), "status-oos.png"),
+    StatusSpec("Isolated", key("I"), "status-isolated.png"),
+)
+assert KEY_FLIP not in {s.key for s in STATUS}
 
 
 def _board_png(w: int, h: int) -> bytes:

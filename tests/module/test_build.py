@@ -140,12 +140,25 @@ def test_setup_save_places_each_unit_in_its_hex(small_vmod: Path, small_spec: Mo
     assert save.container.module_name == small_spec.name
 
 
-def test_vmod_bytes_differ_only_in_the_save_date(small_spec: ModuleSpec) -> None:
+def test_two_builds_of_the_same_spec_are_the_same_bytes(small_spec: ModuleSpec) -> None:
     a, _ = build_vmod(small_spec)
     b, _ = build_vmod(small_spec)
-    with zipfile.ZipFile(io.BytesIO(a)) as za, zipfile.ZipFile(io.BytesIO(b)) as zb:
-        assert za.namelist() == zb.namelist()
-        assert za.read("buildFile.xml") == zb.read("buildFile.xml")
-        for n in za.namelist():
-            if n.startswith("images/"):
-                assert za.read(n) == zb.read(n)
+    assert a == b
+    with zipfile.ZipFile(io.BytesIO(a)) as za:
+        names = za.namelist()
+        assert names[:2] == ["buildFile.xml", "moduledata"] and names[2:] == sorted(names[2:])
+        assert {i.date_time for i in za.infolist()} == {(2026, 1, 1, 0, 0, 0)}
+        save = zipfile.ZipFile(io.BytesIO(za.read(small_spec.scenarios[0].file)))
+        assert {i.date_time for i in save.infolist()} == {(2026, 1, 1, 0, 0, 0)}
+
+
+def test_set_up_pieces_are_the_palette_pieces_as_the_engine_parses_them(small_vmod: Path, small_spec: ModuleSpec) -> None:
+    """The set-ups are made from the pieces in memory; a parse of the written buildFile gives the same pieces."""
+    from gazala_tools.vassal.module.setups import slot_pieces
+
+    built = build_buildfile(small_spec)
+    ours = slot_pieces(small_spec, built)
+    parsed = {p.gpid: p for p in module_pieces(small_vmod)}
+    assert len(ours) == len(parsed) == len(small_spec.pieces)
+    for pid, piece in ours.items():
+        assert parsed[piece.gpid] == piece, pid

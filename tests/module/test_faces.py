@@ -15,7 +15,7 @@ def manifest():  # type: ignore[no-untyped-def]
 
 def test_faces_have_the_counter_size(manifest) -> None:  # type: ignore[no-untyped-def]
     c = manifest["axis-21pz-5-1-s3"]
-    assert faces.face_image(manifest, c, "front", dpi=100, size=62).size == (62, 62)
+    assert faces.face_image(c, "front", dpi=100, size=62).size == (62, 62)
 
 
 @pytest.mark.parametrize("broken", [None, "raises"])
@@ -25,7 +25,7 @@ def test_a_missing_or_failing_renderer_gives_a_plain_face(manifest, monkeypatch,
 
     monkeypatch.setattr(faces, "_renderer", lambda: None if broken is None else boom)
     for c in (manifest["axis-21pz-5-1-s3"], manifest["breach-1"], manifest["axis-tac-combat-1"]):
-        img = faces.face_image(manifest, c, "back", dpi=100, size=62)
+        img = faces.face_image(c, "back", dpi=100, size=62)
         assert img.size == (62, 62)
 
 

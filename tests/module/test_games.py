@@ -1,4 +1,8 @@
-"""Each game's module data follows its rules: set-ups (RG 17.0), dice, turns, steps, cups."""
+"""Each game's module data follows its rules: set-ups (RG 17.0, DG 19.0, BG 11.1), dice, turns, steps, cups.
+
+The set-ups are game data (``scenarios.yaml``): the tests read the rules texts and compare them with
+the data, then check that the module places every unit where the data says.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,12 @@ from typing import Any
 
 import pytest
 
+from gazala_tools.games import find_game
+from gazala_tools.games.scenarios import Placement
 from gazala_tools.mapdata import load_map
-from gazala_tools.vassal.module.games import RG_SETUP
 from gazala_tools.vassal.module.spec import ModuleSpec, PieceSpec
+
+RG_TEXT, BG_TEXT, DG_TEXT = "000_0907a829c7518a88.txt", "001_8e2c3d1165a6b9a0.txt", "002_0cc14fa2691c9c54.txt"
 
 GameModule = Callable[[str], tuple[Path, Any]]
 
@@ -50,21 +57,49 @@ def test_11_0_armor_steps_german_3_allied_and_italian_2(rg: ModuleSpec) -> None:
     assert all(len(u.used) == u.steps for u in units.values())
 
 
+def _rg_setup() -> tuple[Placement, ...]:
+    return find_game("gazala-rg").scenarios()[0].setup
+
+
+def test_17_0_scenarios_are_the_rules_text(shared_dir: Path) -> None:
+    """Every set-up rule, turn and start value of scenarios.yaml is what 17.0 prints."""
+    text = " ".join((shared_dir / "seeds" / RG_TEXT).read_text(encoding="utf-8").split())
+    block = text[text.index("17.0 Scenarios Scenario One"):text.index("18.0 Players Notes")]
+    numbers = {"one": 1}
+    within = {(f.strip(), int(numbers.get(n, n)), h) for f, n, h in
+              re.findall(r"((?:\d+ )?[A-Z][A-Za-z]*)\s?-\s?all units within (\d|one) hexe?s? of (\d{4})", block)}
+    ours = {(p.formation, p.distance, p.centre) for p in _rg_setup() if p.centre and not p.units}
+    assert ours == within and len(within) == 10
+    motor = re.search(r"7 Motor \((\d+ RB), (\d+ KRR)\) within (\d) hexes of (\d{4}) used side up", block)
+    (seven,) = [p for p in _rg_setup() if p.formation == "7 Motor"]
+    assert motor and (seven.distance, seven.centre, seven.used) == (int(motor.group(3)), motor.group(4), True)
+    assert {p.formation: p.hexes for p in _rg_setup() if p.hexes} == {
+        "9 Ind": tuple(re.findall(r"9 Ind-3/12 FR in (\d{4})", block)),
+        "1 FF": tuple(re.search(r"1 FF -all units in hexes ([\d,]+)", block).group(1).split(",")),  # type: ignore[union-attr]
+        "201 Gd": tuple(re.findall(r"\d{4}", re.search(r"201 Gd-all units ([\d, ]+) two units per hex", block).group(1))),  # type: ignore[union-attr]
+    }
+    assert [p.per_hex for p in _rg_setup() if p.formation == "201 Gd"] == [2]
+    one, campaign = find_game("gazala-rg").scenarios()
+    turns = re.findall(r"First Turn: (.+?) Last Turn: (\w+ [\d-]+) ", block)
+    assert [(one.start, one.end), (campaign.start, campaign.end)] == turns
+    assert "The Axis player starts with 2VP" in block and [(t.side, t.value) for t in one.tracks] == [("axis", 2)]
+    assert "Set Up: same as Scenario One" in block and campaign.setup == one.setup and not campaign.tracks
+
+
 def test_17_0_scenario_one_sets_up_each_formation_within_its_radius(rg: ModuleSpec) -> None:
     game_map = load_map("gazala-rg")
     units = _units(rg)
     scenario = rg.scenarios[0]
     placed = dict(scenario.placements)
-    for rule in RG_SETUP:
-        members = [u for u in units.values() if u.formation == rule.formation
-                   and (not rule.units or u.properties.get("Designation") in rule.units)]
+    for rule in _rg_setup():
+        members = [u for u in units.values() if u.formation == rule.formation and (not rule.units or u.id in rule.units)]
         assert members and all(u.id in placed for u in members), rule.formation
         for u in members:
             h = game_map.hex(placed[u.id])
             if rule.hexes:
                 assert placed[u.id] in rule.hexes
             else:
-                assert h.distance(game_map.hex(rule.centre)) <= rule.radius, (u.id, placed[u.id])
+                assert h.distance(game_map.hex(rule.centre)) <= rule.distance, (u.id, placed[u.id])
 
 
 def test_17_0_allies_one_unit_per_hex_except_201_guards_two(rg: ModuleSpec) -> None:
@@ -106,16 +141,32 @@ def test_rg_chit_cups_per_side_and_kind(rg: ModuleSpec) -> None:
     assert len(chits["allied-tac-combat-1"].faces) == 1 and chits["allied-tac-combat-1"].mask
 
 
-def test_breach_marker_rotates_and_has_both_states(rg: ModuleSpec) -> None:
-    (breach,) = [p for p in rg.pieces if p.kind == "breach"]
-    assert len(breach.faces) == 2
+def test_14_1_breach_marker_faces_a_hexside_and_has_both_states(rg: ModuleSpec) -> None:
+    (breach,) = [p for p in rg.pieces if p.facing is not None]
+    assert len(breach.faces) == 2 and breach.type == "breach"
+    assert breach.facing is not None and breach.facing.states == ("under construction", "breached")
 
 
-def test_dg_setup_uses_the_manifest_hexes(game_module: GameModule) -> None:
+def test_19_0_dg_setup_is_the_rules_list_unit_for_unit(game_module: GameModule, shared_dir: Path) -> None:
+    """(nation, values, hex) of every unit the module sets up is a line of 19.0's lists, and back."""
+    from gazala_tools.counters import load_manifest
+
+    text = (shared_dir / "seeds" / DG_TEXT).read_text(encoding="utf-8")
+    start = text.index("### 19.0 SCENARIOS")
+    rules: Counter[tuple[str, str, str]] = Counter()
+    nation = ""
+    for line in text[start:text.index("## 20.0 GAME NOTES", start)].splitlines():
+        h = re.match(r"#### (GERMANY|ITALY|UNITED KINGDOM)", line)
+        nation = {"GERMANY": "de", "ITALY": "it", "UNITED KINGDOM": "uk"}[h.group(1)] if h else nation
+        v = re.match(r"(\d+-\d+-\d+)\t(\d+)", line)
+        if v:
+            rules[(nation, v.group(1), v.group(2).zfill(4))] += 1
     spec: ModuleSpec = game_module("cauldron-dg")[1].spec
-    placed = dict(spec.scenarios[0].placements)
-    assert placed["axis-15pz-8-1"] == "2723"  # 19.0 set-up 4-5-15 in 2723
-    assert len(placed) >= 70
+    manifest = {c.unit_id: c for c in load_manifest("cauldron-dg").units}
+    ours = Counter((manifest[uid].nationality, "-".join(v.text() for v in manifest[uid].front.values), label)
+                   for uid, label in spec.scenarios[0].placements)
+    assert ours == rules and sum(rules.values()) == 72
+    assert dict(spec.scenarios[0].placements)["axis-15pz-8-1"] == "2723"
 
 
 def test_bg_rolls_2d6_with_a_total(game_module: GameModule) -> None:
@@ -196,20 +247,24 @@ def test_18_0_spi_vp_markers_back_adds_a_hundred(game_module: GameModule) -> Non
 
 
 # --- BG set-up (11.1) ---------------------------------------------------------------------------
-def test_11_1_bg_setup_is_every_unit_the_rules_place_by_name(game_module: GameModule, shared_dir: Path) -> None:
-    from gazala_tools.vassal.module.games import BG_SETUP
+def _bg_setup() -> list[tuple[str, str, str]]:
+    """(unit id, place, rule) of the BG set-up in scenarios.yaml."""
+    (scenario,) = find_game("batalha").scenarios()
+    return [(p.units[0], p.place, p.source) for p in scenario.setup]
 
-    text = (shared_dir / "seeds" / "001_8e2c3d1165a6b9a0.txt").read_text(encoding="utf-8")
+
+def test_11_1_bg_setup_is_every_unit_the_rules_place_by_name(game_module: GameModule, shared_dir: Path) -> None:
+    text = (shared_dir / "seeds" / BG_TEXT).read_text(encoding="utf-8")
     block = text[text.index("11.1.1 – Colocação Inicial Aliada"):text.index("11.1.3 – Reforços Aliados")]
     named = [(unit.strip(), place.strip()) for unit, place in re.findall(r"^- (.+?) – ([^;\n]+);", block, re.M)
              if not place.startswith("Livre")]
-    assert [place.lower() for _u, place in named] == [place.lower() for _id, place, _src in BG_SETUP]
+    assert [place.lower() for _u, place in named] == [place.lower() for _id, place, _src in _bg_setup()]
     spec: ModuleSpec = game_module("batalha")[1].spec
     units = _units(spec)
-    for (rule_unit, _place), (uid, _p, _src) in zip(named, BG_SETUP, strict=True):
+    for (rule_unit, _place), (uid, _p, _src) in zip(named, _bg_setup(), strict=True):
         # the rule's number (1ª, 150ª, 22ª, 7ª, 201ª, 1ª, 9º) is the number the counter is designated by
         assert re.findall(r"^\d+", units[uid].properties["Designation"]) == re.findall(r"^\d+", rule_unit), uid
     (scenario,) = spec.scenarios
     game_map = load_map("batalha")
     assert [(uid, label) for uid, label in scenario.placements] == [
-        (uid, game_map.label(game_map.place(place).hex)) for uid, place, _src in BG_SETUP]
+        (uid, game_map.label(game_map.place(place).hex)) for uid, place, _src in _bg_setup()]

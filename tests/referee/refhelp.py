@@ -1,8 +1,10 @@
 """Small hand-made maps and positions for the referee tests, written as data.
 
 ``make_map(yaml_fragment)`` builds an RG-sized (29 x 22, XXYY) clear map with only the boxes,
-hexsides, paths and zones the test names; ``pos(...)`` builds a position from compact unit tuples
-``(id, side, type, hex[, formation[, markers]])``.
+hexsides, paths and zones the test names, plus the zones the RG rules data names for supply and
+16.0 VP (``DEFAULTS``: as on the real map); ``pos(...)`` builds a position from compact unit tuples
+``(id, side, type, hex[, formation[, markers]])``. ``RG`` is the game, ``rules(map)`` its rules
+bound to a test map.
 """
 
 from __future__ import annotations
@@ -10,12 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gazala_tools.games import find_game
 from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
-from gazala_tools.referee.engine import Referee
+from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.position import Position, parse_position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.rg import GazalaRG
+from gazala_tools.rules import rules_for
+from tests.referee_rules import with_defaults
+
+RG = find_game("gazala-rg")
 
 BASE = """\
 game: gazala-rg
@@ -23,7 +29,7 @@ title: referee test map
 provenance: test data
 grid:
   orientation: flat
-  numbering: rg
+  numbering: gazala-rg
   columns: [1, 29]
   rows: [1, 22]
   pixels: {dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 2200, board_height: 1700}
@@ -35,8 +41,23 @@ terrain:
 """
 
 
+#: what the RG rules data names beyond what a test names (the real map's entries)
+DEFAULTS = """\
+zones:
+  - {name: axis-supply, source: RG 5.0, hexes: ["0106..0122"]}
+  - {name: allied-supply, source: RG 5.0, edges: [N, E]}
+  - {name: north-edge, source: RG 16.0, edges: [N]}
+  - {name: vp-2803, source: RG 16.0, hexes: ["2803"]}
+"""
+
+
 def make_map(fragment: str = "") -> GameMap:
-    return load_map_text(BASE + fragment, "test-map.yaml")
+    return load_map_text(with_defaults(BASE + fragment, DEFAULTS), "test-map.yaml")
+
+
+def rules(game_map: GameMap) -> RulesPlugin:
+    """The RG rules on a test map (names the map lacks count as no hexes)."""
+    return rules_for(RG, game_map)
 
 
 UnitRow = tuple[Any, ...]
@@ -74,7 +95,7 @@ def pos(
 
 
 def check(game_map: GameMap, units: Iterable[UnitRow] = (), **kw: Any) -> Report:
-    return Referee(GazalaRG(game_map)).check(pos(game_map, units, **kw))
+    return Referee(rules(game_map)).check(pos(game_map, units, **kw))
 
 
 def rules_of(report: Report, severity: str | None = None) -> list[str]:

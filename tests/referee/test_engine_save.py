@@ -52,7 +52,7 @@ def test_engine_save_gives_the_same_report_as_the_yaml(vassal_engine, rg_map, tm
     assert a == b
     assert {f["rule"] for f in a["findings"] if f["severity"] == "error"} == {"10.0"}
     assert a["supply"]["axis-21pz-5-1"] == "out"
-    # The Turn Tracker of the engine's new game: VASSAL 3.6 leaves a ListTurnLevel at its field
+    # The Turn Tracker of the engine's new game: VASSAL (3.6 and 3.7.26) leaves a ListTurnLevel at its field
     # default current = 1 (TurnLevel.current) until the tracker is reset. Our list starts with a
     # pre-game "Set-up" entry, so that index is the first turn of the record.
     assert check_file(save, module=vmod).position.turn == "May 27 AM"

@@ -59,7 +59,7 @@ def test_bad_positions_name_file_and_place(rg_map, data, words):
 def test_bad_yaml_names_the_line(tmp_path):
     f = tmp_path / "bad.yaml"
     f.write_text("game: gazala-rg\nunits: [\n")
-    with pytest.raises(GazalaError, match=r"bad.yaml:line \d"):
+    with pytest.raises(GazalaError, match=r"bad.yaml:3:1: malformed YAML"):
         read_yaml(f)
 
 

@@ -13,7 +13,7 @@ from refhelp import pos
 
 from gazala_tools.referee.engine import Referee
 from gazala_tools.render.report import SEVERITY_COLOURS, render_html, render_json, render_png, render_text
-from gazala_tools.rules.rg import GazalaRG
+from tests.referee_rules import rg_rules
 
 EAST = ["1405", "1406", "1407", "1408", "1409", "1410", "1411", "1412"]
 
@@ -25,7 +25,7 @@ def checked(rg_map):
     units += [("cut", "axis", "armor", "2010", "", ["out-of-supply"])]
     units += [(f"r{i}", "allied", "infantry", h) for i, h in enumerate(["2009", "2011", "1909", "2109", "1910", "2110"])]
     p = pos(rg_map, units, turn="May 29", breaches=[{"hexside": "0817/0916", "state": "breached", "through": True}])
-    return p, Referee(GazalaRG(rg_map)).check(p)
+    return p, Referee(rg_rules(rg_map)).check(p)
 
 
 def colour_count(img: Image.Image, rgb: tuple[int, int, int], tol: int = 30) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from refhelp import check, make_map, rules_of
 
 from gazala_tools.referee.findings import Severity
+from tests.referee_rules import rg_rules
 
 ZONES = """\
 zones:
@@ -142,7 +143,6 @@ def test_8_2_the_two_bracketed_units_must_stay(rg_map):
     from gazala_tools.counters import load_manifest
     from gazala_tools.referee.engine import Referee
     from gazala_tools.referee.position import parse_position, unit_specs
-    from gazala_tools.rules.rg import GazalaRG
 
     specs = unit_specs(load_manifest("gazala-rg"))
     ids = sorted(k for k, v in specs.items() if v["formation"] == "69 Inf" and k == v["unit_id"])
@@ -152,7 +152,7 @@ def test_8_2_the_two_bracketed_units_must_stay(rg_map):
 
     def run(hexes):
         data = {"game": "gazala-rg", "units": [{"id": i, "hex": h} for i, h in zip(ids, hexes, strict=True)]}
-        return Referee(GazalaRG(rg_map)).check(parse_position(data, labels=rg_map.grid, manifest=specs)).by_rule("8.2")
+        return Referee(rg_rules(rg_map)).check(parse_position(data, labels=rg_map.grid, manifest=specs)).by_rule("8.2")
 
     where = {i: "0101" if i in bracketed else "1510" for i in ids}
     assert run([where[i] for i in ids]) == []

@@ -7,7 +7,7 @@ from refhelp import check, make_map, pos
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import SupplyStatus
-from gazala_tools.rules.rg import GazalaRG
+from tests.referee_rules import rg_rules
 
 BOX_1510 = 'boxes:\n  - {name: box, kind: minefield, owner: allied, source: test, hexes: ["1510"]%s}\n'
 
@@ -70,7 +70,7 @@ def test_14_1_rulebook_breach_example(rg_map):
 def test_14_1_rulebook_breach_example_a_turn_later(rg_map):
     breaches = [{"hexside": "1216/1315", "state": "breached"},
                 {"hexside": "1217/1316", "state": "breached", "through": True}]
-    rules = GazalaRG(rg_map)
+    rules = rg_rules(rg_map)
     ctx = Context(rules, pos(rg_map, EXAMPLE_UNITS, turn="May 29", breaches=breaches))
     assert sorted(rg_map.grid.hexside_label(s) for s in rules.breached_sides(ctx)) == [
         "1216/1315", "1217/1316", "1316/1416"]

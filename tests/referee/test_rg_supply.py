@@ -6,8 +6,9 @@ from refhelp import check, make_map, pos
 
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.rules.rg import AXIS, GazalaRG
+from tests.referee_rules import rg_rules
 
+AXIS = "axis"
 RING_1510 = ["1509", "1511", "1410", "1610", "1411", "1611"]  # the six neighbours of 1510
 
 
@@ -19,13 +20,17 @@ def escarpment_pocket(road: bool = False) -> str:
     return text
 
 
-def test_5_0_axis_sources_are_west_edge_hexes_south_of_0105(open_map):
-    r = GazalaRG(open_map)
-    assert sorted(open_map.label(h) for h in r.sources[AXIS]) == [f"01{n:02d}" for n in range(6, 23)]
+def sources(rules, side):
+    return rules.data.supply.sides[side].sources.hexes
 
 
-def test_5_0_allied_sources_are_north_and_east_edge_hexes(open_map):
-    labels = {open_map.label(h) for h in GazalaRG(open_map).sources["allied"]}
+def test_5_0_axis_sources_are_west_edge_hexes_south_of_0105(rg_map):
+    r = rg_rules(rg_map)
+    assert sorted(rg_map.label(h) for h in sources(r, AXIS)) == [f"01{n:02d}" for n in range(6, 23)]
+
+
+def test_5_0_allied_sources_are_north_and_east_edge_hexes(rg_map):
+    labels = {rg_map.label(h) for h in sources(rg_rules(rg_map), "allied")}
     assert {"0101", "1501", "2901", "2910", "2922"} <= labels and "0110" not in labels and "1522" not in labels
 
 
@@ -138,13 +143,13 @@ def test_5_0_one_search_per_side_matches_per_unit_traces(open_map):
 
     units = [("a", "axis", "armor", "1510"), *[(f"e{i}", "allied", "infantry", h) for i, h in enumerate(RING_1510)],
              ("c", "axis", "infantry", "2015")]
-    rules = GazalaRG(open_map)
+    rules = rg_rules(open_map)
     ctx = Context(rules, pos(open_map, units))
     cost = rules.trace_cost(ctx, AXIS)
     for uid in ("a", "c"):
         start = ctx.position.unit(uid).hex
         single = multi_source_search(rules.topology, [start], cost)
-        traced = any(s in single for s in rules.sources[AXIS])
+        traced = any(s in single for s in sources(rules, AXIS))
         assert traced == (check(open_map, units).supply[uid] is SupplyStatus.IN)
 
 

@@ -57,10 +57,13 @@ def test_16_0_units_off_the_map_do_not_count(rg_map):
 
 def test_17_0_scenario_one_scores_every_fortified_hex_of_the_map():
     """17.0 Scenario One: "one victory point for each Allied-occupied fortified hex" (the map's
-    fortified hexes); the campaign names its hexes (1504, 1605, 2705: 2 VP; 1118, 1218, 1219, 1318: 3 VP)."""
+    fortified boxes); the campaign's hexes (1504, 1605, 2705: 2 VP; 1118, 1218, 1219, 1318: 3 VP) are
+    those of the Knightsbridge, El Adem and Bir Hacheim boxes, so the game data names the boxes and the
+    map alone says which hexes they hold: a fortified box the campaign does not name scores 0 there."""
     from refhelp import make_map
 
-    m = make_map('boxes:\n  - {name: fort, kind: fortified, source: test, hexes: ["0810", "1118"]}\n')
+    m = make_map("boxes:\n  - {name: fort, kind: fortified, source: test, hexes: [\"0810\"]}\n"
+                 "  - {name: Bir Hacheim, kind: fortified, source: test, hexes: [\"1118\"]}\n")
     r = check(m, [("a", "allied", "infantry", "0810"), ("b", "allied", "infantry", "1118")])
     assert r.vp["allied_scenario_one"] == 2
     assert r.vp["allied_campaign"] == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gazala_tools.referee.api import check_file
+from tests.referee_rules import rg_rules
 
 #: (unit id, hex, active layers, step level) and the same as position YAML
 UNITS = [
@@ -158,21 +159,18 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
 
 
 def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
-    from types import SimpleNamespace
-
     from gazala_tools.referee.engine import Referee
     from gazala_tools.referee.saves import position_from_pieces
-    from gazala_tools.rules.rg import GazalaRG
+    from gazala_tools.vassal.saves import PieceView
 
     props = {"Kind": "unit", "UnitId": "allied-3ind-2-lcr", "Side": "Allied", "Type": "motorized-infantry",
              "Formation": "3 Ind", "Steps": "1"}
     x, y = rg_map.geometry().hex_center(rg_map.hex("1520"))
-    on_grid = SimpleNamespace(id="1", map="Main Map", x=x, y=y, location=None, properties=props)
-    below = SimpleNamespace(id="2", map="Main Map", x=300, y=rg_map.pixels.board_height + 500, location=None,
-                            properties={**props, "UnitId": "allied-3ind-11-cav"})
-    elsewhere = SimpleNamespace(id="3", map="Notes", x=5, y=5, location=None,
-                                properties={**props, "UnitId": "allied-3ind-18-cav"})
-    rules = GazalaRG(rg_map)
+    on_grid = PieceView(id="1", name="2 Lcr", map="Main Map", x=x, y=y, properties=props)
+    below = PieceView(id="2", name="11 Cav", map="Main Map", x=300, y=rg_map.pixels.board_height + 500,
+                      properties={**props, "UnitId": "allied-3ind-11-cav"})
+    elsewhere = PieceView(id="3", name="18 Cav", map="Notes", x=5, y=5, properties={**props, "UnitId": "allied-3ind-18-cav"})
+    rules = rg_rules(rg_map)
     p = position_from_pieces([on_grid, below, elsewhere], rules=rules)
     assert [(u.id, rg_map.label(u.hex) if u.hex else u.box) for u in p.units] == [
         ("allied-3ind-2-lcr", "1520"), ("allied-3ind-11-cav", "turn-record"), ("allied-3ind-18-cav", "Notes")]
@@ -192,3 +190,29 @@ def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
     write_new_save(save, tree, module_name="Gazala: The Cauldron")
     assert check_file(save, module=module_file).position.turn == "May 29"
     assert check_file(save, module=module_file, turn="June 1-2").position.turn == "June 1-2"
+
+
+def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypatch):
+    """Game detection, the position and --fix all use the one ``read_save`` of the command (issue 15,
+    part 7): the container is opened and the commands decoded once."""
+    import gazala_tools.vassal.saves as saves
+    import gazala_tools.vassal.saves.container as container
+    from gazala_tools.cli import main
+    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+
+    slots = _slot_by_unit_id(module_file)
+    sp, _ = slots["axis-21pz-5-1"]
+    save, fixed = tmp_path / "in.vsav", tmp_path / "fixed.vsav"
+    placements = [_placement(slots, rg_map, "axis-21pz-5-1", "1510", _set_layers(sp, ("Out of Supply",), 1))]
+    write_new_save(save, new_save_tree(placements, first_id=1000), module_name="Gazala: The Cauldron")
+    calls: list[str] = []
+    real = container.read_container
+
+    def counting(source, **kw):
+        calls.append(str(source))
+        return real(source, **kw)
+
+    monkeypatch.setattr(saves, "read_container", counting)
+    monkeypatch.setattr(container, "read_container", counting)
+    assert main(["referee", "check", str(save), "--module", str(module_file), "--fix", "-o", str(fixed)]) == 0
+    assert calls == [str(save)]

@@ -12,7 +12,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.bg import BatalhaDeGazala
+from tests.referee_rules import bg_rules
 
 BASE = """\
 game: batalha
@@ -20,7 +20,7 @@ title: BG referee test map
 provenance: test data
 grid:
   orientation: flat
-  numbering: bg
+  numbering: batalha
   columns: [0, 24]
   rows: [1, 16]
   pixels: {dx: 69.28, dy: 80.0, x0: 70, y0: 100, board_width: 1820, board_height: 1420}
@@ -60,8 +60,8 @@ def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: int | 
     data: dict[str, Any] = {"game": "batalha", "units": units, **extra}
     if turn is not None:
         data["turn"] = str(turn)
-    return position_from_data(BatalhaDeGazala(game_map), data)
+    return position_from_data(bg_rules(game_map), data)
 
 
 def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:
-    return Referee(BatalhaDeGazala(game_map)).check(pos(game_map, rows, **kw))
+    return Referee(bg_rules(game_map)).check(pos(game_map, rows, **kw))

@@ -9,7 +9,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Context, Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.bg import BatalhaDeGazala
+from tests.referee_rules import bg_rules
 
 # --- 4.1.1 / 4.1.2 / terrain ---------------------------------------------------------------------
 
@@ -46,7 +46,7 @@ def test_4_1_2_adjacent_enemies_are_engaged(open_map):
 
 
 def test_4_1_2_armor_ignores_infantry_engagement_zones(open_map):
-    rules = BatalhaDeGazala(open_map)
+    rules = bg_rules(open_map)
     ctx = Context(rules, pos(open_map, [("i", "allied", "infantry", "M08"), ("t", "allied", "armor", "R08")]))
     ring_i = {open_map.hex(x) for x in ("M07", "M09")}
     ring_t = {open_map.hex(x) for x in ("R07", "R09")}
@@ -165,7 +165,7 @@ def test_11_2_eliminated_units(open_map):
 
 def test_11_2_nationality_from_the_counter_manifest(open_map):
     r = check(open_map, [])
-    rules = BatalhaDeGazala(open_map)
+    rules = bg_rules(open_map)
     data = {"game": "batalha", "units": [{"id": "axis-15pz-8-pz", "box": "eliminated"}]}
     p = position_from_data(rules, data, manifest=manifest_specs("batalha"))
     assert Referee(rules).check(p).vp["allied"] == r.vp["allied"] + 5

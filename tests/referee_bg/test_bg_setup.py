@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Referee
-from gazala_tools.rules.bg import BatalhaDeGazala
+from tests.referee_rules import bg_rules
 
 #: 11.1.1 / 11.1.2: units that start in named places (manifest ids)
 SETUP_11_1 = {
@@ -19,7 +19,7 @@ SETUP_11_1 = {
 
 
 def test_11_1_named_set_up_is_legal_and_the_allies_hold_every_objective(bg_map):
-    rules = BatalhaDeGazala(bg_map)
+    rules = bg_rules(bg_map)
     units = [{"id": uid, "hex": bg_map.label(bg_map.place(place).hex)} for uid, place in SETUP_11_1.items()]
     position = position_from_data(rules, {"game": "batalha", "turn": "1", "units": units},
                              manifest=manifest_specs("batalha"))

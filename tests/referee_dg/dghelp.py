@@ -17,7 +17,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.dg import CauldronDG
+from tests.referee_rules import dg_rules, with_defaults
 
 BASE = """\
 game: cauldron-dg
@@ -25,7 +25,7 @@ title: DG referee test map
 provenance: test data
 grid:
   orientation: flat
-  numbering: dg
+  numbering: cauldron-dg
   columns: [1, 29]
   rows: [1, 34]
   north: left
@@ -38,8 +38,20 @@ terrain:
 """
 
 
+#: the places and zones the DG rules data names (as on the real map)
+DEFAULTS = """\
+places:
+  - {name: Tobruk, source: DG 18.0, hexes: ["0608"]}
+  - {name: Tobruk airfield, source: DG 15.0, hexes: ["0709"]}
+  - {name: British supply 1201, source: DG 12.0, hexes: ["1201"]}
+zones:
+  - {name: allied-supply-symbols, source: DG 12.0, hexes: ["1201", "1410"]}
+  - {name: axis-supply-symbols, source: DG 12.0, hexes: ["0734", "2924"]}
+"""
+
+
 def make_map(fragment: str = "") -> GameMap:
-    return load_map_text(BASE + fragment, "dg-test-map.yaml")
+    return load_map_text(with_defaults(BASE + fragment, DEFAULTS), "dg-test-map.yaml")
 
 
 def ring(game_map: GameMap, label: str) -> list[str]:
@@ -56,11 +68,11 @@ def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: str | 
     data: dict[str, Any] = {"game": game, "units": units, **extra}
     if turn is not None:
         data["turn"] = turn
-    return position_from_data(rules or CauldronDG(game_map), data)
+    return position_from_data(rules or dg_rules(game_map), data)
 
 
 def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:
-    return Referee(CauldronDG(game_map)).check(pos(game_map, rows, **kw))
+    return Referee(dg_rules(game_map)).check(pos(game_map, rows, **kw))
 
 
 def rules_of(report: Report, severity: str | None = None) -> list[str]:

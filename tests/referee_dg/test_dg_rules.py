@@ -7,7 +7,8 @@ from dghelp import check, make_map, pos, ring, rules_of, victory
 
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.dg import CauldronDG, downgrade, support_fire, victory_level
+from gazala_tools.rules.dg import downgrade, support_fire, victory_level
+from tests.referee_rules import dg_rules
 
 # --- stacking and terrain ------------------------------------------------------------------------
 
@@ -120,7 +121,7 @@ def test_11_4_free_arrival_hexes_give_no_finding(open_map):
 def feint(open_map, turn: str, moves: dict[str, str]):
     start = [("g", "axis", "armor", "1010"), ("near", "allied", "infantry", ring(open_map, "1010")[0]),
              ("far", "allied", "infantry", "2020")]
-    rules = CauldronDG(open_map)
+    rules = dg_rules(open_map)
     before = pos(open_map, start, turn=turn, rules=rules)
     after = pos(open_map, [(i, s, t, moves.get(i, h)) for i, s, t, h in start], turn=turn, rules=rules)
     return Referee(rules).check(after, before=before)
@@ -241,7 +242,7 @@ def test_18_0_losses_given_in_the_position_override_the_count(open_map):
 
 
 def test_turn_labels_are_game_turn_numbers(open_map):
-    rules = CauldronDG(open_map)
+    rules = dg_rules(open_map)
     assert [rules.turn_index(t) for t in ("1", "Turn 6", "GT26", "27", "May 29", None)] == [0, 5, 25, None, None, None]
 
 

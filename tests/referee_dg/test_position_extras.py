@@ -6,33 +6,33 @@ import pytest
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.referee.api import position_from_data
+from gazala_tools.referee.turns import game_turn
 from gazala_tools.rules.bg import BatalhaDeGazala
-from gazala_tools.rules.dg import CauldronDG, game_turn
-from gazala_tools.rules.spi import CauldronSPI
+from tests.referee_rules import dg_rules, spi_rules
 
 UNITS = [{"id": "a", "side": "axis", "type": "armor", "hex": "1010"}]
 
 
 def test_extras_land_in_position_extra(open_map):
-    p = position_from_data(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["a"],
+    p = position_from_data(spi_rules(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["a"],
                                                "exited": {"a": 8}, "tobruk": "axis"})
     assert p.extra == {"attacked": ["a"], "exited": {"a": 8}, "tobruk": "axis"}
 
 
 def test_extras_must_name_units_of_the_position(open_map):
     with pytest.raises(GazalaError, match="attacked: unknown unit id"):
-        position_from_data(CauldronSPI(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["zz"]})
+        position_from_data(spi_rules(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["zz"]})
 
 
 def test_a_key_no_rule_knows_is_still_refused(open_map):
     with pytest.raises(GazalaError, match="unknown key"):
-        position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "reduced": ["a"]})
+        position_from_data(dg_rules(open_map), {"game": "cauldron-dg", "units": UNITS, "reduced": ["a"]})
 
 
 def test_extra_mappings_take_unit_ids_or_sides(open_map):
-    position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"axis": 2}})
+    position_from_data(dg_rules(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"axis": 2}})
     with pytest.raises(GazalaError, match="losses: unknown key"):
-        position_from_data(CauldronDG(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"germans": 2}})
+        position_from_data(dg_rules(open_map), {"game": "cauldron-dg", "units": UNITS, "losses": {"germans": 2}})
 
 
 def test_bg_declares_reduced_units_and_cleared_hexes():

@@ -12,7 +12,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from gazala_tools.rules.spi import CauldronSPI
+from tests.referee_rules import spi_rules, with_defaults
 
 BASE = """\
 game: cauldron-spi
@@ -20,7 +20,7 @@ title: SPI referee test map
 provenance: test data
 grid:
   orientation: flat
-  numbering: spi
+  numbering: cauldron-spi
   columns: [1, 29]
   rows: [1, 34]
   north: left
@@ -35,8 +35,15 @@ ROAD = "paths:\n  - {name: west road, kind: road, source: test, hexes: [" + ", "
     f'"10{r:02d}"' for r in range(34, 19, -1)) + "]}\n"
 
 
+#: the place the SPI rules data names (as on the real map)
+DEFAULTS = """\
+places:
+  - {name: Tobruk, source: SPI 18.2, hexes: ["0608"]}
+"""
+
+
 def make_map(fragment: str = "") -> GameMap:
-    return load_map_text(BASE + fragment, "spi-test-map.yaml")
+    return load_map_text(with_defaults(BASE + fragment, DEFAULTS), "spi-test-map.yaml")
 
 
 def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: int | None = None,
@@ -49,11 +56,11 @@ def pos(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), *, turn: int | 
     data: dict[str, Any] = {"game": "cauldron-spi", "units": units, **extra}
     if turn is not None:
         data["turn"] = str(turn)
-    return position_from_data(rules or CauldronSPI(game_map), data)
+    return position_from_data(rules or spi_rules(game_map), data)
 
 
 def check(game_map: GameMap, rows: Iterable[tuple[str, ...]] = (), **kw: Any) -> Report:
-    return Referee(CauldronSPI(game_map)).check(pos(game_map, rows, **kw))
+    return Referee(spi_rules(game_map)).check(pos(game_map, rows, **kw))
 
 
 def ring(game_map: GameMap, label: str, side: str, prefix: str = "e") -> list[tuple[str, ...]]:

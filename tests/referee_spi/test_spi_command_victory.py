@@ -8,7 +8,8 @@ from spihelp import ROAD, check, make_map, pos
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.spi import CauldronSPI, level_of_victory, unit_vp
+from gazala_tools.rules.spi import level_of_victory, unit_vp
+from tests.referee_rules import spi_rules
 
 # --- 17.0 command control ------------------------------------------------------------------------
 START = [("g", "axis", "armor", "1010"), ("at3", "allied", "infantry", "1013"), ("at4", "allied", "infantry", "1014"),
@@ -26,7 +27,7 @@ def test_17_0_not_after_game_turn_1(open_map):
 
 
 def moved(open_map, turn, moves, **extra):
-    rules = CauldronSPI(open_map)
+    rules = spi_rules(open_map)
     before = pos(open_map, START, turn=turn, rules=rules)
     after = pos(open_map, [(i, s, t, moves.get(i, h)) for i, s, t, h in START], turn=turn, rules=rules, **extra)
     return [f for f in Referee(rules).check(after, before=before).by_rule("17.0") if f.severity is Severity.ERROR]
@@ -61,8 +62,10 @@ def test_18_11_artillery_value_is_barrage_fpf_defence():
      (0, 25, "Allied Marginal"), (100, 126, "Allied Substantive"), (0, 40, "Allied Substantive"),
      (0, 41, "Allied Decisive")],
 )
-def test_18_4_levels_of_victory(axis, allied, level):
-    assert level_of_victory(axis, allied) == level
+def test_18_4_levels_of_victory(open_map, axis, allied, level):
+    """The 18.4 table is the game's data (``rules.levels`` in game.yaml)."""
+    levels = spi_rules(open_map).levels
+    assert level_of_victory(axis, allied, levels["axis"], levels["allied"]) == level
 
 
 def test_18_12_eliminating_an_axis_4_5_15_gives_the_allies_nine(open_map):
@@ -71,7 +74,7 @@ def test_18_12_eliminating_an_axis_4_5_15_gives_the_allies_nine(open_map):
 
 
 def test_18_12_values_from_the_counter_manifest(open_map):
-    rules = CauldronSPI(open_map)
+    rules = spi_rules(open_map)
     data = {"game": "cauldron-spi", "units": [{"id": "axis-15pz-8-1", "box": "eliminated"}]}
     position = position_from_data(rules, data, manifest=manifest_specs("cauldron-spi"))
     assert Referee(rules).check(position).vp["allied"] == 9 + 100  # a 4-5-15 in the manifest
@@ -130,11 +133,12 @@ def test_18_4_level_reported(open_map):
 
 
 def test_18_11_strength_codes_in_type_or_id(open_map):
+    from gazala_tools.games import find_game
     from gazala_tools.referee.position import Unit
-    from gazala_tools.rules.dg import printed_values
+    from gazala_tools.referee.units import printed_values
 
     def vp(uid: str, type_: str) -> int | None:
-        got = printed_values(Unit(id=uid, side="axis", type=type_), "cauldron-spi")
+        got = printed_values(Unit(id=uid, side="axis", type=type_), find_game("cauldron-spi"))
         return unit_vp(*got) if got is not None else None
 
     assert vp("de-01-1-2-12", "infantry") == 3  # the last three numbers of the id

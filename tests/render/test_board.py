@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from gazala_tools.games import find_game
 from gazala_tools.hexes import Orientation
 from gazala_tools.mapdata.model import GameMap, HexsideKind
 from gazala_tools.render.board import (
@@ -126,7 +127,7 @@ def test_minefield_sides_are_dotted_red_and_fortified_sides_heavy() -> None:
 def test_turn_track_grows_the_canvas_downwards_only() -> None:
     m = small_map()
     plain = scene_from_map(m)
-    tracked = scene_from_map(m, turn_track=True)
+    tracked = scene_from_map(m, turn_track=find_game("gazala-rg").turns)
     assert tracked.geometry == plain.geometry
     assert tracked.size[0] == plain.size[0] and tracked.size[1] >= plain.size[1]
     assert tracked.boxes[0].entries[0].startswith("May 27") and tracked.boxes[0].entries[-1].endswith("13-14")

@@ -1,7 +1,7 @@
 """Against the real VASSAL engine (marker ``vassal``): our piece lists equal the engine's.
 
 * the corpus save (3.7.9), read by the engine and by us;
-* saves the engine writes from placements (3.6 style: ``null`` map for upper stacked pieces);
+* saves the engine (VASSAL 3.7.26) writes from placements (3.7 style: every stacked piece with its map and ``UniqueID``);
 * a save we write loads in the engine with exactly our pieces.
 
 The Ragnarok module ships without images; the engine then gives its boards 0x0 bounds and every

@@ -1,11 +1,13 @@
-"""VASSAL module export: a complete ``.vmod`` per game (docs/module.md).
+"""VASSAL module export: a complete ``.vmod`` of any game folder (docs/module.md).
 
 >>> from gazala_tools.vassal.module import build_game_module
->>> result = build_game_module("gazala-rg", "modules/gazala-rg.vmod")   # doctest: +SKIP
+>>> result = build_game_module("path/to/my-game", "my-game.vmod")            # doctest: +SKIP
+>>> result = build_game_module("path/to/my-game/module.yaml", "my-game.vmod")  # doctest: +SKIP
 
-Layers: :mod:`.spec` (plain data) <- :mod:`.games` (our map, counters, rules) ; :mod:`.traits`
-(trait strings) -> :mod:`.pieces` (palette pieces, prototypes) -> :mod:`.build` (buildFile.xml) ;
-:mod:`.setups` (predefined set-ups, written by the save writer) ; :mod:`.package` (the zip).
+Layers: :mod:`.spec` (plain data) <- :mod:`.games` (a game folder and its build configuration,
+:mod:`.config`) ; :mod:`.traits` (trait strings) -> :mod:`.pieces` (palette pieces, prototypes) ->
+:mod:`.build` (buildFile.xml) ; :mod:`.setups` (predefined set-ups, made by the save writer) ;
+:mod:`.package` (the zip). Everything is built in memory, and the bytes are reproducible.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gazala_tools.vassal.module.build import HELP_FILE, RULES_FILE, Built, build_buildfile
+from gazala_tools.games import Game
+from gazala_tools.vassal.module.build import HELP_FILE, Built, build_buildfile
+from gazala_tools.vassal.module.config import ModuleConfig
 from gazala_tools.vassal.module.package import moduledata, vmod_bytes, write_vmod
 from gazala_tools.vassal.module.spec import ModuleSpec
 
@@ -31,7 +35,7 @@ class BuildResult:
     timings: dict[str, float] = field(default_factory=dict)
 
     def kinds(self) -> dict[str, int]:
-        """Palette pieces by kind (unit, marker, breach, chit)."""
+        """Palette pieces by kind (unit, marker, chit)."""
         kinds: dict[str, int] = {}
         for p in self.spec.pieces:
             kinds[p.kind] = kinds.get(p.kind, 0) + 1
@@ -64,23 +68,46 @@ def build_vmod(spec: ModuleSpec) -> tuple[bytes, Built]:
     files = dict(spec.images)
     if spec.help_html:
         files[HELP_FILE] = spec.help_html.encode("utf-8")
-    if spec.rules_html:
-        files[RULES_FILE] = spec.rules_html.encode("utf-8")
+    for page in spec.help_pages:
+        files[page.name] = page.data
     files.update(setup_saves(spec, built))
     meta = moduledata(spec.name, spec.version, spec.vassal_version, spec.description)
     return vmod_bytes(built.xml, meta, files), built
 
 
-def build_game_module(game: str, out: str | Path | None = None, *, dpi: float | None = None) -> BuildResult:
-    """Build ``game``'s module; write it atomically to ``out`` when given."""
-    from gazala_tools.vassal.module.games import module_spec
+def build_game_module(game: str | Path | Game, out: str | Path | None = None, *, dpi: float | None = None) -> BuildResult:
+    """Build the module of ``game`` (a built-in id, a game folder, or a build configuration YAML);
+    write it atomically to ``out`` when given (never over one of the game's files)."""
+    from gazala_tools.vassal.module.games import game_and_config, module_spec
 
     t0 = time.perf_counter()
-    spec = module_spec(game, dpi=dpi)
+    g, cfg = game_and_config(game)
+    if out is not None:  # before the work: an output that would replace an input is refused at once
+        _refuse_inputs(out, g, cfg)
+    spec = module_spec(g, dpi=dpi, config=cfg)
     t1 = time.perf_counter()
     data, built = build_vmod(spec)
     t2 = time.perf_counter()
     if out is not None:
-        write_vmod(out, data)
+        art = {c.art(side) for c in g.counters() for side in ("front", "back") if c.art(side)}
+        write_vmod(out, data, inputs=[*_inputs(g, cfg), *sorted(art)])
     t3 = time.perf_counter()
     return BuildResult(data, built, spec, {"render": t1 - t0, "assemble": t2 - t1, "write": t3 - t2, "total": t3 - t0})
+
+
+def _inputs(game: Game, cfg: ModuleConfig) -> list[Path]:
+    files = [p for p in (game.source_file, game.map_file, game.counters_file, game.scenarios_file, game.tables_file,
+                         game.module_config) if p is not None]
+    if cfg.file:
+        files.append(Path(cfg.file))
+    if cfg.board_art is not None:
+        files.append(cfg.board_art)
+    files += [h.file for h in cfg.help]
+    return files
+
+
+def _refuse_inputs(out: str | Path, game: Game, cfg: ModuleConfig) -> None:
+    """Refuse an output path that is one of the build's inputs (the game folder's files)."""
+    from gazala_tools.fileio import refuse_overwrite
+
+    refuse_overwrite(out, _inputs(game, cfg))

@@ -15,14 +15,13 @@ from lxml import etree
 from gazala_tools.vassal.gamelayout import MAIN_BOARD, MAIN_MAP
 from gazala_tools.vassal.module.gpids import assign_gpids, next_piece_slot_id
 from gazala_tools.vassal.module.pieces import piece_slot_text, prototypes
-from gazala_tools.vassal.module.spec import BREACH, CHIT, MARKER, UNIT, ModuleSpec, PieceSpec, turn_labels
+from gazala_tools.vassal.module.spec import CHIT, UNIT, ModuleSpec, PieceSpec, TrackSpec, turn_labels
 from gazala_tools.vassal.module.traits import se
 from gazala_tools.vassal.module.xml import BOARDS, MAP, MODULE, WIDGET, element, serialize
 
 CUPS_MAP = "Chit Cups"
 CUPS_BOARD = "Cups"
 HELP_FILE = "help/module.html"
-RULES_FILE = "help/rules.html"
 PIECE_SIZE = 64  #: palette slot size (pixels)
 
 #: Map children a new map gets in the editor, with no attributes needed (§2.5 Map).
@@ -102,6 +101,7 @@ def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) 
     element(picker, f"{BOARDS}.Board", {"color": "230,220,200", "height": 200, "name": CUPS_BOARD, "reversible": False,
                                         "width": width})
     _map_tools(m, zoom="0.5,1.0", zoom_start=1)
+    by_id = {p.id: p for p in spec.pieces}
     for i, deck in enumerate(spec.decks):
         pile = element(
             m,
@@ -126,12 +126,12 @@ def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) 
             },
         )
         for pid in deck.pieces:
-            _slot(pile, spec.piece(pid), gpids[pid])
+            _slot(pile, by_id[pid], gpids[pid])
 
 
-def _track_map(root: etree._Element, spec: ModuleSpec) -> None:
-    """The VP track: a map whose board is the track image, each box a Zone named as its location."""
-    track = spec.track
+def _track_map(root: etree._Element, track: TrackSpec | None) -> None:
+    """A track (or the holding boxes): a map whose board is the track image, each box a Zone named
+    as its location."""
     if track is None:
         return
     m = _map(root, track.map_name, launch=True, mark_moved="Never")  # a toolbar button shows it
@@ -175,15 +175,14 @@ def _palette(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) -
             group = p.group or p.formation or "Units"
         elif p.kind == CHIT:
             section, group = "Chits", p.group or p.side or "Chits"
-        elif p.kind in (MARKER, BREACH):
-            section, group = "Markers", p.group or ("Breach" if p.kind == BREACH else "Markers")
         else:
-            section, group = "Other", p.group or "Other"
+            section, group = "Markers", p.group or "Markers"
         sections.setdefault(section, {}).setdefault(group, []).append(p)
     for section, groups in sections.items():
         lst = element(tabs, f"{WIDGET}.ListWidget", {"divider": 150, "entryName": section, "height": 0, "scale": 1.0, "width": 0})
         for group, members in groups.items():
-            panel = element(lst, f"{WIDGET}.PanelWidget", {"entryName": group, "fixed": False, "nColumns": 6, "scale": 1.0,
+            panel = element(lst, f"{WIDGET}.PanelWidget", {"entryName": group, "fixed": False,
+                                                          "nColumns": spec.palette_columns, "scale": 1.0,
                                                           "vert": False})
             for p in members:
                 _slot(panel, p, gpids[p.id])
@@ -269,9 +268,9 @@ def build_buildfile(spec: ModuleSpec) -> Built:
     if spec.help_html:
         element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": HELP_FILE, "fileType": "archive",
                                                           "title": f"{spec.name}: module help"})
-    if spec.rules_html:
-        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": RULES_FILE, "fileType": "archive",
-                                                          "title": "Rules summary"})
+    for page in spec.help_pages:
+        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": page.name, "fileType": "archive",
+                                                          "title": page.title})
     roster = element(root, f"{MODULE}.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
                                                       "buttonToolTip": "Switch sides, become observer, or release faction"})
     for side in spec.sides:
@@ -281,12 +280,14 @@ def build_buildfile(spec: ModuleSpec) -> Built:
     element(root, f"{MODULE}.Chatter")
     element(root, f"{MODULE}.KeyNamer")
     protos = element(root, f"{MODULE}.PrototypesContainer")
-    for proto in prototypes():
+    facing_keys = sorted({p.facing.key for p in spec.pieces if p.facing is not None})
+    for proto in prototypes(spec.status, facing_keys):
         element(protos, f"{MODULE}.PrototypeDefinition", {"description": proto.description, "name": proto.name},
                 text=proto.text)
     _main_map(root, spec)
     _cups_map(root, spec, gpids)
-    _track_map(root, spec)
+    _track_map(root, spec.track)
+    _track_map(root, spec.holding)
     _palette(root, spec, gpids)
     _toolbar(root, spec)
     _charts(root, spec)

@@ -1,327 +1,440 @@
-"""A :class:`~.spec.ModuleSpec` for each of our games, from map data, counter manifest and rules.
+"""A :class:`~.spec.ModuleSpec` of any game folder: its data plus its build configuration.
 
-* Board: ``render_board(load_map(game))`` and the map's HexGrid/HexGridNumbering.
-* Pieces: one palette piece per **unit** (the manifest has one counter per step; the module shows
+Nothing here is about one game. What a module holds comes from the game folder (``docs/games.md``)
+and its build configuration (:mod:`.config`, ``docs/module.md``):
+
+* board: rendered from ``map.yaml`` (:func:`~gazala_tools.render.board.render_board`), or the given
+  image (a scan) on the grid of ``map.yaml``'s ``grid.pixels``; HexGridNumbering from ``game.yaml``;
+* pieces: one palette piece per **unit** (the manifest has one counter per step; the module shows
   the steps as levels of a "Step" layer and the used sides as a "Used" layer), one per marker kind,
-  and one card per physical chit (chits go into the cups).
-* Set-ups: RG scenarios from rule 17.0 (each unit in its own hex within the rule's radius, in a
-  fixed order: centre first, then by distance and label); DG from the 19.0 hexes the manifest
-  records per unit; BG from the places 11.1 names (the map data's place hexes).
-* Charts: the rules' tables (:mod:`.charts`) and an order of battle per side.
-* VP track: a map of its own with a x1 and a x10 marker per side (:class:`TrackInfo`).
+  one card per physical chit (chits go into the cups); faces drawn, or the counters' own art;
+* sides, side colours and the turn track: ``game.yaml``;
+* set-ups: ``scenarios.yaml`` resolved to one hex (or box) per unit
+  (:func:`gazala_tools.games.scenarios.resolve_setup`), track markers at their start values;
+* charts: ``tables.yaml`` drawn as pages (:mod:`.charts`) and an order of battle per side;
+* dice, cups, prototypes' status layers, facing markers, track, boxes, help pages: the config.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import io
 import logging
+import multiprocessing
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from gazala_tools.errors import GazalaError
-from gazala_tools.hexes import Hex
+from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.games import Game, find_game
+from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.vassal.module import faces
-from gazala_tools.vassal.module.charts import game_tables, render_table
-from gazala_tools.vassal.module.pieces import status_images
+from gazala_tools.vassal.module.charts import render_table
+from gazala_tools.vassal.module.config import (
+    BoxesConfig,
+    ModuleConfig,
+    TrackConfig,
+    config_game_ref,
+    default_config,
+    read_config,
+)
 from gazala_tools.vassal.module.spec import (
-    BREACH,
     CHIT,
     MARKER,
     UNIT,
     BoardSpec,
     ChartSpec,
     DeckSpec,
-    DiceSpec,
+    FacingSpec,
+    HelpSpec,
     ModuleSpec,
     PieceSpec,
     ScenarioSpec,
+    StatusSpec,
     TrackSpec,
+    slug,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.counters.model import Counter, Manifest
+    from gazala_tools.mapdata.model import GameMap
 
 log = logging.getLogger(__name__)
 
-MODULE_VERSION = "1.0"
-#: what issue 6 asks for: every VASSAL from 3.6.0 on loads the module without a prompt. The test
-#: oracle is a 3.6.0 *pre-release* (3.6.0-SNAPSHOT ranks below 3.6.0), so it alone shows a
-#: "Version Mismatch" notice, which the engine tests recognise and allow (and nothing else).
-VASSAL_VERSION = "3.6.0"
-
-
-#: marker types drawn blind from a cup like chits (SPI's random-number counters replace a die)
-CUP_MARKERS = ("random-number",)
-
-SIDE_NAMES = {"axis": "Axis", "allied": "Allied", "neutral": "Neutral"}
-
-
-@dataclass(frozen=True)
-class SetupRule:
-    """Units of ``formation`` (or only ``units``) go one per hex within ``radius`` of ``centre``,
-    or into ``hexes`` (``per_hex`` units each), as a rule says."""
-
-    formation: str
-    source: str
-    centre: str = ""
-    radius: int = 0
-    hexes: tuple[str, ...] = ()
-    per_hex: int = 1
-    units: tuple[str, ...] = ()  #: designations; empty = the whole formation
-    used: bool = False
-
-
-#: RG 17.0 Scenario One (the Campaign Game sets up the same way).
-RG_SETUP: tuple[SetupRule, ...] = (
-    SetupRule("3 Ind", "RG 17.0: all units within 1 hex of 1520", "1520", 1),
-    SetupRule("7 Motor", "RG 17.0: 2 RB, 9 KRR within 2 hexes of 2720, used side up", "2720", 2, units=("2 RB", "9 KRR"), used=True),
-    SetupRule("9 Ind", "RG 17.0: 3/12 FR in 2705", hexes=("2705",), units=("3/12 FR",)),
-    SetupRule("1 FF", "RG 17.0: all units in hexes 1218, 1219, 1318, 1118", hexes=("1218", "1219", "1318", "1118")),
-    SetupRule("201 Gd", "RG 17.0: all units 1504, 1605, two units per hex", hexes=("1504", "1605"), per_hex=2),
-    SetupRule("150 Inf", "RG 17.0: all units within 2 hexes of 0810", "0810", 2),
-    SetupRule("22 Arm", "RG 17.0: all units within 1 hex of 1310", "1310", 1),
-    SetupRule("4 Arm", "RG 17.0: all units within 3 hexes of 2615", "2615", 3),
-    SetupRule("2 Arm", "RG 17.0: all units within 1 hex of 1901", "1901", 1),
-    SetupRule("1 ATB", "RG 17.0: all units within 1 hex of 0806", "0806", 1),
-    SetupRule("69 Inf", "RG 17.0: all units within 3 hexes of 0201", "0201", 3),
-    SetupRule("Trieste", "RG 17.0: all units within 3 hexes of 0517", "0517", 3),
-    SetupRule("Ariete", "RG 17.0: all units within one hex of 1321", "1321", 1),
-    SetupRule("Pavia", "RG 17.0: all units within 2 hexes of 0110", "0110", 2),
-)
-
-
-#: RG rules summary (16.0, 15.1, 17.0 in our words; the tables are on the player chart we lack).
-RG_RULES_SUMMARY = """<html><head><title>Rules summary</title></head><body>
-<h1>Gazala: The Cauldron - rules summary</h1>
-<p>A summary of the scenario, reinforcement and victory rules (sections 15.1, 16.0, 17.0 of the 2nd
-edition rules). The combat and terrain tables are printed on the player chart, which is not included.</p>
-<h2>Turns</h2><p>May 27 AM, May 27 PM, May 28, May 29, May 30, May 31, June 1-2, June 3-4 ... June 13-14
-(May 30 and May 31 are inferred: the Turn Record Track is not in the rules text). The d10 reads 0-9.</p>
-<h2>Scenarios (17.0)</h2>
-<ul><li><b>Scenario One</b>: May 27 AM to June 1-2. The Axis starts with 2 VP. At the end the Allies
-score 1 VP per Allied-occupied fortified hex.</li>
-<li><b>Campaign Game</b>: May 27 AM to June 13-14. At the end the Allies score 2 VP per hex for 1504,
-1605, 2705 and 3 VP per hex for 1118, 1218, 1219, 1318.</li></ul>
-<p>Allies set up first, one unit per hex, unused side up: 3 Ind within 1 hex of 1520; 7 Motor (2 RB,
-9 KRR) within 2 hexes of 2720, used side up; 9 Ind 3/12 FR in 2705; 1 FF in 1118, 1218, 1219, 1318;
-201 Gd two units per hex in 1504 and 1605; 150 Inf within 2 hexes of 0810; 22 Arm within 1 hex of 1310;
-4 Arm within 3 hexes of 2615; 2 Arm within 1 hex of 1901; 1 ATB within 1 hex of 0806; 69 Inf within 3
-hexes of 0201. Axis (may stack, unused side up): Trieste within 3 hexes of 0517; Ariete within 1 hex of
-1321; Pavia within 2 hexes of 0110. The predefined set-ups place every unit in a legal hex; adjust
-within the limits before play.</p>
-<h2>Reinforcements (15.1)</h2>
-<ul><li>May 27 AM: 21 PZ in 1321, 1422, 1521, 1622, 1721; 15 PZ in 1622, 1721, 1822, 1921, 2022;
-90 Lt in 1721, 1822, 1921, 2022, 2121.</li>
-<li>May 27 PM: 7 Motor (2 KRR). May 29: 29 Ind, 3 tank replacements. June 1-2: 151 Inf (9 Dur Lt),
-2 tank replacements. June 3-4: 10 Ind, 9 Ind (3/9 Jat, 2 WY), Indep (Cumber.). June 5-6: 32 ATB.
-June 7-8: Brescia in 0108, 0109, 0110. June 9-10: 1 tank replacement.</li>
-<li>Allied reinforcements enter in north or east map-edge hexes.</li></ul>
-<h2>Victory (16.0)</h2>
-<p>Each VP phase the Axis scores 1 VP if at least four Axis units that are not Out of Supply or
-Isolated are in north-edge hexes, and 1 VP if an Axis unit occupies 2803 (at most 19 VP in the game).
-At the end the Axis scores 1 VP and the Allies 2 VP per enemy step eliminated (replaced steps do not
-count). Most VP wins; equal VP is a tie.</p>
-</body></html>
-"""
-
-
-#: BG 11.1.1 / 11.1.2: the units the rules set up at named places (unit id, place, rule line).
-#: The other units start on positions printed on the board, which we do not have; the artillery of
-#: XIII, XXX Corps and 8th Army and both engineer regiments set up freely (Livre), so not here.
-BG_SETUP: tuple[tuple[str, str, str], ...] = (
-    ("allied-1atb", "Sidi Muftah", "11.1.1: 1ª Bgda de Tanques – Sidi Muftah"),
-    ("allied-50-150", "Got el Ualeb", "11.1.1: 150ª Bgda – Got El Ualeb"),
-    ("allied-1arm-22", "Bir el Harmat", "11.1.1: 22ª Bgda Blda – Bir El Harmat"),
-    ("allied-7arm-7mot", "Retma", "11.1.1: 7ª Bgda Mtz – Retma"),
-    ("allied-201g", "Knightsbridge", "11.1.1: 201ª Bgda de Guardas – Knightsbridge"),
-    ("allied-1fl", "Bir Hacheim", "11.1.1: 1ª Bgda Franceses Livres – Bir Hacheim"),
-    ("axis-9b", "Sidi Breghisc", "11.1.2: 9º Regimento Bersaglieri – Sidi Breghisc"),
-)
-
-
-def place_setup(game_map: Any, pieces: Sequence[PieceSpec], rules: Iterable[tuple[str, str, str]]) -> tuple[tuple[str, str], ...]:
-    """Each unit in the (main) hex of the place its rule names."""
-    ids = {p.id for p in pieces if p.kind == UNIT}
-    out: list[tuple[str, str]] = []
-    for uid, place, source in rules:
-        if uid not in ids:
-            raise GazalaError(f"set-up names unit {uid!r}, which has no palette piece", place=source,
-                              expected="a unit id of the counter manifest")
-        try:
-            hex_ = game_map.place(place).hex
-        except KeyError:
-            raise GazalaError(f"set-up names place {place!r}, which the map lacks", place=source,
-                              expected="a place of the map data") from None
-        out.append((uid, game_map.label(hex_)))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class TrackInfo:
-    """A game's VP (or losses) track: boxes ``prefix 0`` .. ``prefix boxes-1``, one marker per side and
-    scale (x1, x10); the value a side holds is the sum of box x ``TrackScale`` (+ ``TrackFlipBonus``
-    when a two-sided marker is flipped)."""
-
-    map_name: str
-    title: str
-    prefix: str
-    marker: str  #: marker name after the side ("VP", "units lost")
-    marker_type: str  #: its ``MarkerType`` (the manifest's VP markers are type ``vp``)
-    source: str
-    boxes: int = 20
-
-
-TRACKS: dict[str, TrackInfo] = {
-    "gazala-rg": TrackInfo("VP Track", "Victory point track (16.0: Axis VP for 2803 and the north edge; 17.0 scenario VP)",
-                           "VP", "VP", "vp", "RG 16.0, 17.0"),
-    "cauldron-spi": TrackInfo("VP Track", "Victory point track (18.0; levels of victory 18.4)", "VP", "VP", "vp", "SPI 18.0"),
-    "batalha": TrackInfo("VP Track", "Pontos de vitória (11.2: objectives, destroyed units)", "VP", "VP", "vp", "BG 11.2"),
-    "cauldron-dg": TrackInfo("Losses Track", "Units eliminated (18.0: twice as many lost downgrades the result)",
-                             "Lost", "units lost", "units-lost", "DG 18.0"),
-}
-TRACK_COLOURS = {"Axis": (163, 169, 173), "Allied": (210, 180, 140)}
+#: the side of markers that belong to no side, as the palette and the Side property show it
+NEUTRAL_NAME = "Neutral"
+#: a track marker of a side without a colour in game.yaml
+DEFAULT_SIDE_COLOUR = (200, 200, 200)
+#: largest board image read (bytes, pixels): checked before it is decoded
+MAX_BOARD_BYTES = 256 * 1024 * 1024
+MAX_BOARD_PIXELS = 400_000_000
+MAX_HELP_BYTES = 4 * 1024 * 1024
+BOARD_FORMATS = {"PNG": "png", "JPEG": "jpg", "GIF": "gif"}
+#: a two-sided marker whose back adds to its box ("VP +10") says so in its back title
 _FLIP_BONUS = re.compile(r"\+\s*(\d+)")
 
 
-def track_pieces(info: TrackInfo, pieces: list[PieceSpec], images: dict[str, bytes], size: int) -> TrackSpec:
-    """The track and its markers: each side's x1 marker (the manifest's, if it has one) and x10 marker."""
-    track = TrackSpec(info.map_name, info.title, tuple(f"{info.prefix} {i}" for i in range(info.boxes)),
-                      tuple(str(i) for i in range(info.boxes)), image=f"{info.map_name.lower().replace(' ', '-')}.png")
-    images["images/" + track.image] = faces.png_bytes(faces.track_board(
-        track.title, [(track.rect(i), n) for i, n in enumerate(track.numbers)], track.width, track.height))
-    index = {p.id: i for i, p in enumerate(pieces)}
-    for side, colour in TRACK_COLOURS.items():
-        for scale in (1, 10):
-            pid = f"{side.lower()}-{info.marker_type}" + ("" if scale == 1 else f"-x{scale}")
-            props = {"MarkerType": info.marker_type, "Track": info.map_name, "TrackScale": str(scale)}
-            if pid in index:  # the manifest's marker: keep its faces, say how to read it
-                p = pieces[index[pid]]
-                pieces[index[pid]] = replace(p, group="Track", properties={**p.properties, **props})
-                continue
-            name = f"{pid}.png"
-            label = info.marker.upper() if scale == 1 else f"{info.marker.upper()} x{scale}"
-            images["images/" + name] = faces.png_bytes(faces.track_marker(label, side.upper(), colour, size))
-            title = f"{side} {info.marker}" + ("" if scale == 1 else f" x{scale}")
-            pieces.append(PieceSpec(pid, title, MARKER, side, "", info.marker_type, (name,), group="Track",
-                                    properties=props))
-    return track
+# --- which game, which configuration ----------------------------------------------------------------
+def game_and_config(ref: str | Path | Game) -> tuple[Game, ModuleConfig]:
+    """What ``gazala module build REF`` builds: a built-in id, a game folder (``module.yaml`` in it),
+    or a build configuration YAML whose ``game:`` names the game (an id, or a folder relative to it)."""
+    if not isinstance(ref, Game):
+        p = Path(ref)
+        if p.suffix.lower() in (".yaml", ".yml") and p.is_file() and p.name != "game.yaml":
+            name, folder = config_game_ref(p)
+            game = find_game(folder if folder is not None else name)
+            return game, read_config(p, game)
+    game = find_game(ref)
+    if game.module_config is None:
+        return game, default_config()
+    return game, read_config(game.module_config, game)
 
 
-def start_vp(game: str, scenario: str, piece_id: str) -> int:
-    """The box a track marker starts in: RG 17.0, Scenario One: "The Axis player starts with 2VP"."""
-    return 2 if game == "gazala-rg" and scenario.startswith("Scenario One") and piece_id == "axis-vp" else 0
-
-
+# --- sides --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GameInfo:
-    dice: tuple[DiceSpec, ...]
-    turns: tuple[str, ...] = ()
-    scenarios: tuple[tuple[str, str], ...] = ()  #: (name, set-up kind)
-    rules_html: str = ""
+class _Sides:
+    game: Game
+
+    def name(self, side_id: str) -> str:
+        """A side as the module shows it (game.yaml's name; markers of no side: Neutral)."""
+        try:
+            return self.game.side(side_id).name
+        except KeyError:
+            return NEUTRAL_NAME if side_id == "neutral" else side_id.replace("-", " ").title()
+
+    def colour(self, side_id: str) -> tuple[int, int, int]:
+        c = self.game.side(side_id).color
+        return (int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)) if c else DEFAULT_SIDE_COLOUR
 
 
-def _rg_turns() -> tuple[str, ...]:
-    try:
-        from gazala_tools.rules.rg import TURNS
-    except ImportError:  # pragma: no cover - rules are part of the package
-        return ()
-    return tuple(TURNS)
-
-
-GAME_INFO: dict[str, GameInfo] = {
-    "gazala-rg": GameInfo(
-        (DiceSpec("d10", 1, 10, -1, tooltip="Roll a d10 (0-9, 0 is zero)"),),
-        _rg_turns(),
-        (("Scenario One (May 27 AM - June 1-2)", "rg"), ("Campaign Game (May 27 AM - June 13-14)", "rg")),
-        RG_RULES_SUMMARY,
-    ),
-    "cauldron-dg": GameInfo((DiceSpec("1d6", 1, 6),), (), (("Scenario (19.0 set-up)", "manifest"),)),
-    "cauldron-spi": GameInfo((DiceSpec("1d6", 1, 6),), (), (("Scenario (19.0 set-up)", "manifest"),)),
-    "batalha": GameInfo(
-        (DiceSpec("2d6", 2, 6, report_total=True, tooltip="Roll 2d6"),),
-        tuple(f"Turn {i}" for i in range(1, 15)),
-        (("Set-up (11.1: units at named places)", "bg"),),
-    ),
-}
-
-
-def _image_name(counter_id: str, side: str) -> str:
-    return f"{counter_id}-{side}.png"
-
-
-def _unit_name(c: Any) -> str:
+# --- pieces -----------------------------------------------------------------------------------------
+def _unit_name(c: Counter) -> str:
     return f"{c.designation} ({c.formation})" if c.formation else c.designation or c.id
 
 
-def _generic_back(c: Any) -> bool:
-    """A chit whose back only names its side ("Axis", "Allied") is a back, not a second face."""
-    return c.back.title.strip().lower() in (c.side, SIDE_NAMES.get(c.side, "").lower(), "")
+def _panel(c: Counter, manifest: Manifest, panels: str) -> str:
+    if panels == "formation":
+        return c.formation or "Units"
+    if panels == "type":
+        return c.type.replace("-", " ").capitalize() or "Units"
+    if panels == "nationality":
+        nat = manifest.nationality(c)
+        return nat.name if nat is not None else "Units"
+    return "Units"
 
 
-def _pieces(manifest: Any, images: dict[str, bytes], *, dpi: float, size: int) -> tuple[list[PieceSpec], list[DeckSpec]]:
-    pieces: list[PieceSpec] = []
-    decks: dict[tuple[str, str], list[str]] = {}
+#: faces to draw before the work is shared among processes (below it, starting them costs more)
+PARALLEL_FACES = 1500
 
-    def image(c: Any, side: str) -> str:
-        name = _image_name(c.id, side)
-        if "images/" + name not in images:
-            images["images/" + name] = faces.png_bytes(faces.face_image(manifest, c, side, dpi=dpi, size=size))
+
+def _draw(batch: Sequence[tuple[Counter, str]], dpi: float, size: int) -> list[bytes]:
+    """PNG bytes of each (counter, side) of ``batch`` (run in a worker process for large games)."""
+    return [faces.png_bytes(faces.face_image(c, side, dpi=dpi, size=size)) for c, side in batch]
+
+
+def _jobs() -> int:
+    """Processes to draw faces with: ``GAZALA_JOBS``, else the CPUs this process may use (at most 4)."""
+    env = os.environ.get("GAZALA_JOBS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+class _Look:
+    """What a face looks like: the counter without its names, and the side; hashed once (a
+    counter's hash walks all its faces and values, and every face is looked up three times)."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, c: Counter, side: str) -> None:
+        self.key = (replace(c, id="", unit_id="", provenance=""), side)
+        self._hash = hash(self.key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Look) and self._hash == other._hash and self.key == other.key
+
+
+class _Faces:
+    """Face images of counters, named ``<id>-<side>.png``. Asking for a face names it; :meth:`draw`
+    then draws every face once (counters that look the same, eight Disrupted markers, share one
+    drawing), in several processes for a large game. The bytes do not depend on how it was shared."""
+
+    def __init__(self, images: dict[str, bytes], *, dpi: float, size: int, art_only: bool, file: str) -> None:
+        self.images = images
+        self.file = file
+        self.dpi = dpi
+        self.size = size
+        self.art_only = art_only
+        self.wanted: dict[str, _Look] = {}  #: image name -> what it looks like
+        self.todo: dict[_Look, tuple[Counter, str]] = {}  #: a look -> a counter showing it
+
+    def __call__(self, c: Counter, side: str) -> str:
+        name = f"{c.id}-{side}.png"
+        if name not in self.wanted:
+            if self.art_only and not c.art(side):
+                raise GameDataError(f"counter {c.id!r} has no art (the build configuration says counters.art: images)",
+                                    file=self.file, expected=f"{c.id}-{side}.png in the manifest's art folder, or art: in counters.yaml")
+            look = _Look(c, side)
+            self.todo.setdefault(look, (c, side))
+            self.wanted[name] = look
         return name
 
-    units: dict[str, list[Any]] = {}
+    def draw(self) -> None:
+        sigs = list(self.todo)
+        batch = [self.todo[sig] for sig in sigs]
+        jobs = _jobs() if len(batch) >= PARALLEL_FACES else 1
+        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            step = -(-len(batch) // (4 * jobs))
+            chunks = [batch[i:i + step] for i in range(0, len(batch), step)]
+            ctx = multiprocessing.get_context("fork")
+            with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+                drawn = [blob for part in pool.map(_draw, chunks, [self.dpi] * len(chunks), [self.size] * len(chunks))
+                         for blob in part]
+        else:
+            drawn = _draw(batch, self.dpi, self.size)
+        by_sig = dict(zip(sigs, drawn, strict=True))
+        for name, sig in self.wanted.items():
+            self.images["images/" + name] = by_sig[sig]
+        self.todo.clear()
+
+
+def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str, bytes], face: _Faces,
+            sides: _Sides) -> tuple[list[PieceSpec], list[DeckSpec]]:
+    pieces: list[PieceSpec] = []
+    decks: dict[tuple[str, str], list[str]] = {}
+    units: dict[str, list[Counter]] = {}
     for c in manifest.counters:
         if c.kind == "unit":
             units.setdefault(c.unit_id or c.id, []).append(c)
     seen_markers: set[str] = set()
     for c in manifest.counters:
-        side = SIDE_NAMES.get(c.side, c.side.title())
+        side = sides.name(c.side)
         if c.kind == "unit":
             uid = c.unit_id or c.id
             if uid not in units:
                 continue
             steps = sorted(units.pop(uid), key=lambda x: -x.step)  # full strength first
-            fronts = tuple(image(s, "front") for s in steps)
+            fronts = tuple(face(s, "front") for s in steps)
             backs: tuple[str, ...] = ()
-            if all(s.back.state == "used" for s in steps):  # RG: the back is the used side of that step
-                backs = tuple(image(s, "back") for s in steps)
-            elif len(steps) == 1 and c.reduced_back:  # DG, BG: the back is the reduced step
-                fronts = (image(c, "front"), image(c, "back"))
+            if all(s.back.state == "used" for s in steps):  # the back is the used side of that step
+                backs = tuple(face(s, "back") for s in steps)
+            elif len(steps) == 1 and c.reduced_back:  # the back is the reduced step
+                fronts = (face(c, "front"), face(c, "back"))
             pieces.append(PieceSpec(uid, _unit_name(c), UNIT, side, c.formation, c.type, fronts, backs,
+                                    group=_panel(c, manifest, cfg.panels),
                                     properties={"Size": c.size, "Designation": c.designation,
-                                                "Nationality": c.nationality}))
-        elif c.kind == "chit" or c.type in CUP_MARKERS:
-            two_sided = not _generic_back(c)
-            faces_ = (image(c, "front"), image(c, "back")) if two_sided else (image(c, "front"),)
+                                                "Nationality": c.nationality, "SideId": c.side}))
+        elif c.kind == "chit" or c.type in cfg.cup_markers:
+            # a chit whose back only names its side ("Axis") is a back, not a second face
+            two_sided = c.back.title.strip().lower() not in (c.side, side.lower(), "")
+            faces_ = (face(c, "front"), face(c, "back")) if two_sided else (face(c, "front"),)
             mask_name = f"mask-{c.side}-{c.type}.png"
             if "images/" + mask_name not in images:
                 images["images/" + mask_name] = faces.png_bytes(
-                    faces.mask(f"{side} {c.type}".upper(), c.back.color or c.front.color, size))
-            pieces.append(PieceSpec(c.id, f"{c.front.title} ({side} {c.type})" if not two_sided else
-                                    f"{c.front.title} / {c.back.title} ({side} {c.type})",
-                                    CHIT, side, "", c.type, faces_, mask=mask_name, group=f"{side} {c.type}",
-                                    properties={"ChitType": c.type}))
+                    faces.mask(f"{side} {c.type}".upper(), c.back.color or c.front.color, face.size))
+            title = f"{c.front.title} / {c.back.title}" if two_sided else c.front.title
+            pieces.append(PieceSpec(c.id, f"{title} ({side} {c.type})", CHIT, side, "", c.type, faces_, mask=mask_name,
+                                    group=f"{side} {c.type}", properties={"ChitType": c.type, "SideId": c.side}))
             decks.setdefault((side, c.type), []).append(c.id)
         else:
             key = c.unit_id or c.id
             if key in seen_markers:
                 continue
             seen_markers.add(key)
-            kind = BREACH if c.type == "breach" else MARKER
             has_back = c.back.state != "blank" and (c.back.title or c.back.values) and c.back != c.front
-            faces_ = (image(c, "front"), image(c, "back")) if has_back else (image(c, "front"),)
+            faces_ = (face(c, "front"), face(c, "back")) if has_back else (face(c, "front"),)
             title = c.front.title.title() if c.front.title else c.type
-            props = {"MarkerType": c.type}
+            props = {"MarkerType": c.type, "SideId": c.side}
             bonus = _FLIP_BONUS.search(c.back.title or "") if len(faces_) > 1 else None
             if bonus:  # a track marker whose back adds to its box ("VP +10")
                 props["TrackFlipBonus"] = bonus.group(1)
-            pieces.append(PieceSpec(key, title + (f" ({side})" if c.side in ("axis", "allied") else ""), kind, side,
-                                    "", c.type, faces_, properties=props))
+            fm = cfg.facing_marker(c.type)
+            facing = None if fm is None else FacingSpec(fm.layer, fm.states, fm.menu, fm.key.code)
+            named = title + (f" ({side})" if c.side in game.side_ids else "")
+            pieces.append(PieceSpec(key, named, MARKER, side, "", c.type, faces_, properties=props, facing=facing,
+                                    group=fm.layer if fm is not None else ""))
     deck_specs = [
-        DeckSpec(f"{side} {kind} chits" if side != "Neutral" else f"{kind.capitalize()} chits", tuple(ids))
+        DeckSpec(f"{side} {kind} chits" if side != NEUTRAL_NAME else f"{kind.capitalize()} chits", tuple(ids))
         for (side, kind), ids in decks.items()
     ]
     return pieces, deck_specs
 
 
-def _charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> list[ChartSpec]:
+# --- tracks and boxes ---------------------------------------------------------------------------------
+def _track(info: TrackConfig, game: Game, sides: _Sides, pieces: list[PieceSpec], images: dict[str, bytes],
+           size: int) -> TrackSpec:
+    """The track and its markers: each side's x1 marker (the manifest's, if it has one) and x10 marker."""
+    track = TrackSpec(info.map, info.title, tuple(f"{info.box} {i}" for i in range(info.boxes)),
+                      tuple(str(i) for i in range(info.boxes)), image=f"{slug(info.map)}.png", id=info.id)
+    images["images/" + track.image] = faces.png_bytes(faces.track_board(
+        track.title, [(track.rect(i), n) for i, n in enumerate(track.numbers)], track.width, track.height))
+    index = {p.id: i for i, p in enumerate(pieces)}
+    for side in game.sides:
+        name = side.name
+        for scale in (1, 10):
+            pid = f"{side.id}-{info.marker_type}" + ("" if scale == 1 else f"-x{scale}")
+            props = {"MarkerType": info.marker_type, "Track": info.map, "TrackScale": str(scale), "SideId": side.id}
+            if pid in index:  # the manifest's marker: keep its faces, say how to read it
+                p = pieces[index[pid]]
+                pieces[index[pid]] = replace(p, group="Track", properties={**p.properties, **props})
+                continue
+            image = f"{pid}.png"
+            label = info.marker.upper() if scale == 1 else f"{info.marker.upper()} x{scale}"
+            images["images/" + image] = faces.png_bytes(faces.track_marker(label, name.upper(), sides.colour(side.id), size))
+            title = f"{name} {info.marker}" + ("" if scale == 1 else f" x{scale}")
+            pieces.append(PieceSpec(pid, title, MARKER, name, "", info.marker_type, (image,), group="Track",
+                                    properties=props))
+    return track
+
+
+def _holding(info: BoxesConfig, images: dict[str, bytes]) -> TrackSpec:
+    """Named holding boxes on a map of their own (a box per name, the name as its location)."""
+    columns = min(5, len(info.names))
+    boxes = TrackSpec(info.map, info.title, info.names, info.names, image=f"{slug(info.map)}.png", columns=columns,
+                      box=160, id="boxes")
+    images["images/" + boxes.image] = faces.png_bytes(faces.track_board(
+        boxes.title, [(boxes.rect(i), n) for i, n in enumerate(boxes.numbers)], boxes.width, boxes.height))
+    return boxes
+
+
+def _track_starts(s: Scenario, track: TrackSpec | None, info: TrackConfig | None, game: Game,
+                  pieces: Sequence[PieceSpec]) -> tuple[tuple[str, int], ...]:
+    """Each side's x1 marker in its start box (0 unless the scenario says); a value past the last box
+    puts the x10 marker on the tens."""
+    if track is None or info is None:
+        if s.tracks:
+            first = s.tracks[0]
+            raise GameDataError(f"scenario {s.id!r} starts track {first.track!r}, but the module has no track",
+                                file=s.file, place=first.at, expected="a track in the build configuration")
+        return ()
+    start = {side.id: 0 for side in game.sides}
+    for ts in s.tracks:
+        if ts.track != info.id:
+            raise GameDataError(f"scenario {s.id!r}: track {ts.track!r} is not the module's track", file=s.file,
+                                place=ts.at, expected=f"track: {info.id}")
+        start[ts.side] = ts.value
+    ids = {p.id for p in pieces}
+    out: list[tuple[str, int]] = []
+    for side_id, value in start.items():
+        ones, tens = f"{side_id}-{info.marker_type}", f"{side_id}-{info.marker_type}-x10"
+        if value >= len(track.boxes):
+            if value // 10 >= len(track.boxes):
+                raise GameDataError(f"scenario {s.id!r}: {side_id} starts at {value}", file=s.file,
+                                    expected=f"at most {10 * len(track.boxes) - 1} on a track of {len(track.boxes)} boxes")
+            out += [(ones, value % 10), (tens, value // 10)]
+        else:
+            out.append((ones, value))
+    missing = [pid for pid, _ in out if pid not in ids]
+    if missing:  # pragma: no cover - _track makes every marker
+        raise GameDataError(f"no track marker {missing[0]!r}")
+    return tuple(out)
+
+
+# --- set-ups ------------------------------------------------------------------------------------------
+def _scenarios(game: Game, cfg: ModuleConfig, game_map: GameMap, manifest: Manifest, pieces: Sequence[PieceSpec],
+               track: TrackSpec | None, holding: TrackSpec | None) -> list[ScenarioSpec]:
+    units = [(c.unit_id or c.id, c.formation) for c in manifest.units if c.step == c.steps]
+    palette = {p.id for p in pieces if p.kind == UNIT}
+    wanted = cfg.scenarios
+    chosen = [s for s in game.scenarios() if wanted is None or s.id in wanted]
+    if wanted is not None:
+        chosen.sort(key=lambda s: wanted.index(s.id))
+    box_names = set(holding.boxes) if holding is not None else set()
+    out: list[ScenarioSpec] = []
+    for s in chosen:
+        for p in s.setup:
+            if p.box and p.box not in box_names:
+                raise GameDataError(f"scenario {s.id!r} puts units in box {p.box!r}, which the module lacks",
+                                    file=s.file, place=p.at,
+                                    expected=("one of " + ", ".join(holding.boxes)) if holding is not None
+                                    else "boxes: in the build configuration")
+        setup = resolve_setup(s, game_map, units)
+        missing = [uid for uid, _ in (*setup.hexes, *setup.boxes) if uid not in palette]
+        if missing:  # pragma: no cover - every manifest unit has a palette piece
+            raise GazalaError(f"set-up places {missing[0]!r}, which has no palette piece")
+        out.append(ScenarioSpec(s.name, setup.hexes, s.start, s.source, used=setup.used,
+                                track=_track_starts(s, track, cfg.track, game, pieces), boxes=setup.boxes))
+    return out
+
+
+# --- board ----------------------------------------------------------------------------------------------
+def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, int]]:
+    """A board image as it is (no re-encoding): checked (size, format, pixels) before it is decoded,
+    and its size must be the board size of ``map.yaml``'s ``grid.pixels``."""
+    from PIL import Image
+
+    data = path.read_bytes() if path.stat().st_size <= MAX_BOARD_BYTES else b""
+    if not data:
+        raise GazalaError(f"board image is {path.stat().st_size:,} bytes", file=path,
+                          expected=f"at most {MAX_BOARD_BYTES:,} bytes (empty files neither)")
+    try:
+        with Image.open(io.BytesIO(data)) as im:  # the header only
+            fmt, (w, h) = im.format, im.size
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise GazalaError(f"board image cannot be read ({exc})", file=path, expected="a PNG, JPEG or GIF image") from None
+    if fmt not in BOARD_FORMATS:
+        raise GazalaError(f"board image is {fmt}", file=path, expected="PNG, JPEG or GIF")
+    if w * h > MAX_BOARD_PIXELS:
+        raise GazalaError(f"board image is {w} x {h} pixels", file=path, expected=f"at most {MAX_BOARD_PIXELS:,} pixels")
+    px = game_map.pixels
+    if (w, h) != (px.board_width, px.board_height):
+        raise GazalaError(f"board image is {w} x {h} pixels, but map.yaml's grid.pixels says {px.board_width} x "
+                          f"{px.board_height}", file=path, expected="the image the grid was measured on")
+    return f"board.{BOARD_FORMATS[fmt]}", data, (w, h)
+
+
+def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
+           images: dict[str, bytes]) -> tuple[BoardSpec, float, Any]:
+    """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
+    board as an image when it was drawn here (else its file's bytes), for the About screen."""
+    if cfg.board_art is not None:
+        if dpi is not None:
+            log.warning("--dpi is ignored: the board is the given image %s", cfg.board_art)
+        name, data, (w, h) = _given_board(cfg.board_art, game_map)
+        images["images/" + name] = data
+        picture: Any = data
+        geometry = game_map.geometry()
+        board_dpi = float(game_map.pixels.dpi or 100)
+    else:
+        from gazala_tools.render.board import board_geometry, render_board
+
+        dpi = dpi if dpi is not None else cfg.board_dpi
+        img = render_board(game_map, dpi=dpi)
+        geometry = board_geometry(game_map, dpi=dpi)
+        name, (w, h) = "board.png", img.size
+        images["images/board.png"] = faces.png_bytes(img)
+        picture = img
+        board_dpi = float(dpi or game_map.pixels.dpi or 100)
+    board = BoardSpec(name, w, h, geometry.vassal_attrs(), game_map.grid.numbering.vassal_attrs(),
+                      game_map.pixels.edge_width, game_map.pixels.edge_height)
+    return board, board_dpi, picture
+
+
+# --- charts and help ----------------------------------------------------------------------------------
+def _table_charts(game: Game, cfg: ModuleConfig, images: dict[str, bytes]) -> list[ChartSpec]:
+    """A chart page per rules table (tables.yaml), in the configuration's order, drawn as a PNG."""
+    tables = {t.name: t for t in game.tables()}
+    names = cfg.chart_tables if cfg.chart_tables is not None else tuple(tables)
+    out: list[ChartSpec] = []
+    for name in names:
+        table = tables[name]
+        images["images/" + table.image] = faces.png_bytes(render_table(table))
+        out.append(ChartSpec(table.name, table.image))
+    return out
+
+
+def _oob_charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> list[ChartSpec]:
     """An order-of-battle chart per side: each formation's units at full strength."""
     charts: list[ChartSpec] = []
     for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT):
@@ -329,88 +442,26 @@ def _charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) ->
         for p in pieces:
             if p.kind == UNIT and p.side == side:
                 rows.setdefault(p.formation or "Units", []).append(images["images/" + p.faces[0]])
-        name = f"oob-{side.lower()}.png"
+        name = f"oob-{slug(side)}.png"
         images["images/" + name] = faces.png_bytes(faces.order_of_battle(f"{side} order of battle", list(rows.items()), size))
         charts.append(ChartSpec(f"{side} order of battle", name))
     return charts
 
 
-def _table_charts(game: str, images: dict[str, bytes]) -> list[ChartSpec]:
-    """A chart page per rules table of the game (charts.py), drawn as a PNG."""
-    out: list[ChartSpec] = []
-    for table in game_tables(game):
-        images["images/" + table.image] = faces.png_bytes(render_table(table))
-        out.append(ChartSpec(table.name, table.image))
-    return out
-
-
-def _status_images(images: dict[str, bytes], size: int) -> None:
-    for name, text, colour in status_images():
-        images["images/" + name] = faces.png_bytes(faces.badge(text, colour, size))
-
-
-def _formation_units(pieces: Sequence[PieceSpec], rule: SetupRule) -> list[PieceSpec]:
-    out = [p for p in pieces if p.kind == UNIT and p.formation == rule.formation]
-    if rule.units:
-        out = [p for p in out if p.properties.get("Designation") in rule.units]
-        missing = set(rule.units) - {p.properties.get("Designation") for p in out}
-        if missing:
-            raise GazalaError(f"set-up names units the manifest lacks: {sorted(missing)}", place=rule.source,
-                              expected="every named unit in the counter manifest")
-    return out
-
-
-def rule_setup(game_map: Any, pieces: Sequence[PieceSpec], rules: Iterable[SetupRule]) -> tuple[tuple[str, str], ...]:
-    """Each unit of each rule in a hex of its own (or ``per_hex`` a hex) within the rule's area."""
-    taken: set[Hex] = set()
-    out: list[tuple[str, str]] = []
-    for rule in rules:
-        units = _formation_units(pieces, rule)
-        if rule.hexes:
-            slots = [h for h in rule.hexes for _ in range(rule.per_hex)]
-            if len(units) > len(slots):
-                raise GazalaError(f"{rule.formation}: {len(units)} units for {len(slots)} places", place=rule.source)
-            out += [(u.id, label) for u, label in zip(units, slots, strict=False)]
-            taken.update(game_map.hex(label) for label in slots)
-            continue
-        centre = game_map.hex(rule.centre)
-        cands = sorted(
-            (h for h in centre.within(rule.radius) if game_map.grid.contains(h) and h not in taken),
-            key=lambda h: (centre.distance(h), game_map.label(h)),
-        )
-        if len(cands) < len(units):
-            raise GazalaError(f"{rule.formation}: not enough free hexes within {rule.radius} of {rule.centre}", place=rule.source)
-        for u, h in zip(units, cands, strict=False):
-            out.append((u.id, game_map.label(h)))
-            taken.add(h)
+def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
+    out: list[HelpSpec] = []
+    for page in cfg.help:
+        size = page.file.stat().st_size
+        if size > MAX_HELP_BYTES:
+            raise GazalaError(f"help page is {size:,} bytes", file=page.file, expected=f"at most {MAX_HELP_BYTES:,} bytes")
+        out.append(HelpSpec(page.title, page.name, page.file.read_bytes()))
     return tuple(out)
 
 
-_SETUP_HEX = re.compile(r"set-up [^;,]*? in (\d{4})\b")
-
-
-def manifest_setup(manifest: Any, pieces: Sequence[PieceSpec], game_map: Any) -> tuple[tuple[str, str], ...]:
-    """Set-up hexes recorded in the manifest's per-unit provenance ("19.0 set-up 4-5-15 in 2723")."""
-    ids = {p.id for p in pieces if p.kind == UNIT}
-    out: list[tuple[str, str]] = []
-    for c in manifest.units:
-        uid = c.unit_id or c.id
-        m = _SETUP_HEX.search(c.provenance or "")
-        if uid in ids and m and c.step == c.steps:
-            label = m.group(1)
-            try:
-                game_map.hex(label)
-            except GazalaError:
-                log.warning("%s: set-up hex %s is not on the map; left off the set-up", uid, label)
-                continue
-            out.append((uid, label))
-    return tuple(out)
-
-
-def help_page(spec_name: str, game: str, sides: Sequence[str], pieces: Sequence[PieceSpec], scenarios: Sequence[ScenarioSpec],
-              game_map: Any, provenance: str, track: TrackSpec | None = None, charts: Sequence[ChartSpec] = ()) -> str:
-    from html import escape
-
+def help_page(spec_name: str, game: Game, cfg: ModuleConfig, pieces: Sequence[PieceSpec], scenarios: Sequence[ScenarioSpec],
+              game_map: GameMap, track: TrackSpec | None = None, charts: Sequence[ChartSpec] = (),
+              has_decks: bool = False) -> str:
+    """The module's own help page: what it holds and the commands of its pieces."""
     track_html = "" if track is None else (
         f"<h2>{escape(track.map_name)}</h2><p>{escape(track.title)}. The {escape(track.map_name)} window (toolbar button) has "
         f"boxes {escape(track.boxes[0])} to {escape(track.boxes[-1])}; each side has a x1 and a x10 marker. A side's total "
@@ -418,99 +469,92 @@ def help_page(spec_name: str, game: str, sides: Sequence[str], pieces: Sequence[
         "flipped marker. The set-ups start the x1 markers on the track.</p>")
     charts_html = "" if not charts else (
         "<h2>Charts</h2><ul>" + "".join(f"<li>{escape(c.name)}</li>" for c in charts) + "</ul>")
-
     units = [p for p in pieces if p.kind == UNIT]
     rows = "".join(
-        f"<tr><td>{escape(s.name)}</td><td>{len(s.placements)}</td><td>{escape(s.source)}</td></tr>" for s in scenarios
+        f"<tr><td>{escape(s.name)}</td><td>{len(s.placements) + len(s.boxes)}</td><td>{escape(s.source)}</td></tr>"
+        for s in scenarios
     )
+    unit_keys = ["Ctrl+L lose a step, Ctrl+R recover a step (multi-step units)", "Ctrl+U used / unused side",
+                 *(f"{s.key.text} {escape(s.name)}" for s in cfg.status), "Ctrl+D delete"]
+    marker_keys = [f"{escape(f.layer)} markers ({escape(f.type)}): Ctrl+] / Ctrl+[ turn to point at a hexside, "
+                   f"{f.key.text} {escape(f.menu)}" for f in cfg.facing]
+    marker_keys.append("Two-sided markers and chits: Ctrl+F flip")
+    if has_decks:
+        marker_keys.append('Chit cups: the "Chit Cups" window holds one shuffled cup per side and chit type')
+    layers = ", ".join(["Step", "Used", *(s.name for s in cfg.status)])
     return f"""<html><head><title>{escape(spec_name)}</title></head><body>
 <h1>{escape(spec_name)}</h1>
-<p>Built by gazala-tools from reconstructed data ({escape(provenance)}): map {escape(game_map.title)},
+<p>Built by gazala-tools from the game's data ({escape(game.provenance)}): map {escape(game_map.title)},
 {len(game_map.grid)} hexes; {len(units)} units, {len(pieces) - len(units)} markers and chits.</p>
-<h2>Sides</h2><p>{escape(", ".join(sides))}</p>
+<h2>Sides</h2><p>{escape(", ".join(s.name for s in game.sides))}</p>
 <h2>Unit commands</h2>
-<ul><li>Ctrl+L lose a step, Ctrl+R recover a step (multi-step units)</li>
-<li>Ctrl+U used / unused side</li>
-<li>Ctrl+Shift+D Disrupted, Ctrl+O Out of Supply, Ctrl+I Isolated</li>
-<li>Ctrl+D delete</li></ul>
+<ul>{"".join(f"<li>{k}</li>" for k in unit_keys)}</ul>
 <h2>Markers and chits</h2>
-<ul><li>Breach markers: Ctrl+] / Ctrl+[ turn to point at a hexside, Ctrl+B breached / under construction</li>
-<li>Two-sided markers and chits: Ctrl+F flip</li>
-<li>Chit cups: the "Chit Cups" window holds one shuffled cup per side and chit type</li></ul>
+<ul>{"".join(f"<li>{k}</li>" for k in marker_keys)}</ul>
 <h2>Set-ups (File, New game)</h2><table border="1"><tr><th>set-up</th><th>units</th><th>source</th></tr>{rows}</table>
 {track_html}{charts_html}
-<h2>For programs</h2><p>Every piece carries the Marker properties UnitId (our stable id), Kind, Side, Formation,
-Type and Steps (track markers also Track, TrackScale, TrackFlipBonus); layers Step, Used, Disrupted, Out of Supply, Isolated report their state as
+<h2>For programs</h2><p>Every piece carries the Marker properties UnitId (our stable id), Kind, Side, SideId, Formation,
+Type and Steps (track markers also Track, TrackScale, TrackFlipBonus); layers {escape(layers)} report their state as
 &lt;layer&gt;_Level and &lt;layer&gt;_Active.</p>
 </body></html>
 """
 
 
-def module_spec(game: str, *, dpi: float | None = None) -> ModuleSpec:
-    """Everything the module of ``game`` holds (board image rendered, counter faces rendered)."""
-    from gazala_tools.counters import load_manifest
-    from gazala_tools.mapdata import load_map
-    from gazala_tools.render.board import board_geometry, render_board
-
-    info = GAME_INFO.get(game)
-    if info is None:
-        raise GazalaError(f"unknown game {game!r}", expected=", ".join(GAME_INFO))
-    game_map = load_map(game)
-    manifest = load_manifest(game)
-    board_img = render_board(game_map, dpi=dpi)
-    geometry = board_geometry(game_map, dpi=dpi)
-    images: dict[str, bytes] = {"images/board.png": faces.png_bytes(board_img)}
-    board_dpi = float(dpi or game_map.pixels.dpi or 100)
-    size = max(24, round(manifest.counter_size_mm / 25.4 * board_dpi))
-    pieces, decks = _pieces(manifest, images, dpi=board_dpi, size=size)
-    track = track_pieces(TRACKS[game], pieces, images, size) if game in TRACKS else None
-    _status_images(images, size)
-    board = BoardSpec(
-        "board.png",
-        board_img.size[0],
-        board_img.size[1],
-        geometry.vassal_attrs(),
-        game_map.grid.numbering.vassal_attrs(),
-        game_map.pixels.edge_width,
-        game_map.pixels.edge_height,
-    )
-    scenarios: list[ScenarioSpec] = []
-    for name, kind in info.scenarios:
-        if kind == "rg":
-            placements = rule_setup(game_map, pieces, RG_SETUP)
-            scenarios.append(ScenarioSpec(name, placements, "May 27 AM", "RG 17.0",
-                                          used=tuple(p.id for r in RG_SETUP if r.used for p in _formation_units(pieces, r))))
-        elif kind == "bg":
-            scenarios.append(ScenarioSpec(name, place_setup(game_map, pieces, BG_SETUP), "Turn 1", "BG 11.1.1, 11.1.2"))
-        elif kind == "manifest":
-            scenarios.append(ScenarioSpec(name, manifest_setup(manifest, pieces, game_map), "", "set-up hexes of the counter manifest"))
-    sides = tuple(dict.fromkeys(p.side for p in pieces if p.kind == UNIT and p.side))
-    name = manifest.title or game_map.title
-    charts = _table_charts(game, images) + _charts(pieces, images, size)
+# --- the whole module -----------------------------------------------------------------------------------
+def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
+                progress: Callable[[str], None] | None = None) -> ModuleSpec:
+    """Everything the module of ``game`` holds (a built-in id, a game folder or a build configuration
+    YAML; ``config`` overrides the game's own configuration)."""
+    if config is None:
+        g, cfg = game_and_config(game)
+    else:  # the caller read the configuration already (build_game_module): not read again
+        g, cfg = (game if isinstance(game, Game) else game_and_config(game)[0]), config
+    note = progress or (lambda _what: None)
+    sides = _Sides(g)
+    game_map = g.map()
+    manifest = g.counters()
+    images: dict[str, bytes] = {}
+    board, board_dpi, picture = _board(game_map, cfg, dpi, images)
+    note("board")
+    size = cfg.counter_size_px or max(24, round(manifest.counter_size_mm / 25.4 * board_dpi))
+    face = _Faces(images, dpi=board_dpi, size=size, art_only=cfg.counter_art == "images",
+                  file=manifest.source_file)
+    pieces, decks = _pieces(g, manifest, cfg, images, face, sides)
+    face.draw()
+    note("counters")
+    track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
+    holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
+    status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
+    for s, spec_s in zip(cfg.status, status, strict=True):
+        images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
+    scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
+    note("set-ups")
+    name = cfg.name or g.name
+    charts = _table_charts(g, cfg, images) + (_oob_charts(pieces, images, size) if cfg.order_of_battle else [])
+    n_units = sum(p.kind == UNIT for p in pieces)
     images["images/about.png"] = faces.png_bytes(faces.about(
-        name, [f"{sum(p.kind == UNIT for p in pieces)} units, {len(game_map.grid)} hexes; map and counters reconstructed",
-               "built by gazala-tools"], images["images/board.png"]))
-    if track is not None:  # each side's x1 marker on the track at start (RG Scenario One: Axis 2 VP, 17.0)
-        ones = [p.id for p in pieces if p.properties.get("Track") and p.properties.get("TrackScale") == "1"]
-        scenarios = [replace(s, track=tuple((pid, start_vp(game, s.name, pid)) for pid in ones)) for s in scenarios]
-    spec_scenarios = tuple(scenarios)
+        name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
+    note("charts")
     return ModuleSpec(
-        game=game,
+        game=g.id,
         name=name,
-        version=MODULE_VERSION,
-        description=f"{name}: board, {sum(p.kind == UNIT for p in pieces)} units, markers, chits, set-ups (gazala-tools)",
-        sides=sides,
+        version=cfg.version,
+        description=cfg.description or f"{name}: board, {n_units} units, markers, chits, set-ups (gazala-tools)",
+        sides=tuple(s.name for s in g.sides),
         board=board,
         pieces=tuple(pieces),
-        turns=info.turns,
-        dice=info.dice,
+        turns=g.turns,
+        dice=cfg.dice,
         decks=tuple(decks),
-        scenarios=spec_scenarios,
+        scenarios=tuple(scenarios),
         charts=tuple(charts),
         track=track,
-        rules_html=info.rules_html,
+        holding=holding,
+        status=status,
+        palette_columns=cfg.columns,
+        help_pages=_help_pages(cfg),
         about_image="about.png",
-        help_html=help_page(name, game, sides, pieces, spec_scenarios, game_map, manifest.provenance, track, charts),
+        help_html=help_page(name, g, cfg, pieces, scenarios, game_map, track, charts, bool(decks)),
         images=images,
-        vassal_version=VASSAL_VERSION,
+        vassal_version=cfg.vassal_version,
     )

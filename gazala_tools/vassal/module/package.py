@@ -1,40 +1,67 @@
 """The ``.vmod`` zip (vassal-format.md §2.1-2.3): ``buildFile.xml``, ``moduledata``, ``images/``,
-the help page and the predefined set-ups; written atomically, never over an input.
+the help pages and the predefined set-ups; written atomically, never over an input.
+
+Reproducible: two builds of the same input give the same bytes. Entries are in a fixed order
+(``buildFile.xml``, ``moduledata``, then sorted by name), every entry has the same timestamp and
+mode, ``dateSaved`` is fixed, and images are encoded without time stamps. The date is
+``SOURCE_DATE_EPOCH`` when it is set (the reproducible-builds convention), else 2026-01-01.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import time
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
 from gazala_tools.vassal.saves.writer import metadata_xml
 
-#: fixed zip timestamp, so two builds of the same data give the same bytes
-ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+
+def _build_epoch() -> int:
+    try:
+        epoch = int(os.environ.get("SOURCE_DATE_EPOCH", ""))
+    except ValueError:
+        epoch = 0
+    return epoch if 315_532_800 <= epoch < 4_102_444_800 else 1_767_225_600  # zip dates: 1980-2099
+
+
+BUILD_EPOCH = _build_epoch()
+#: ``dateSaved`` of the module and its set-up saves (milliseconds)
+BUILD_DATE_MS = BUILD_EPOCH * 1000
+#: the zip timestamp of every entry
+ZIP_DATE = time.gmtime(BUILD_EPOCH)[:6]
+#: already-compressed files stored as they are (deflating them again gains nothing)
+STORED = (".png", ".jpg", ".jpeg", ".gif", ".vsav")
 
 
 def moduledata(name: str, version: str, vassal_version: str, description: str, *, date_ms: int | None = None) -> bytes:
     """``moduledata`` (§2.3); its ``<name>`` equals the buildFile root ``name``."""
-    date = str(int(time.time() * 1000) if date_ms is None else date_ms)
+    date = str(BUILD_DATE_MS if date_ms is None else date_ms)
     fields = {"version": version, "VassalVersion": vassal_version, "dateSaved": date, "description": description,
               "name": name}
     return metadata_xml(fields, with_name=True)
 
 
-def vmod_bytes(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes]) -> bytes:
-    """The zip: ``buildFile.xml`` and ``moduledata`` first, then ``files`` (already-compressed PNGs stored)."""
+def zip_bytes(entries: Sequence[tuple[str, bytes]], *, stored: tuple[str, ...] = STORED) -> bytes:
+    """A zip of ``entries`` in the order given: same timestamp and mode for all, names ending in
+    ``stored`` not compressed, the others deflated."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in [("buildFile.xml", buildfile), ("moduledata", metadata), *sorted(files.items())]:
+        for name, data in entries:
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_STORED if name.lower().endswith((".png", ".jpg", ".gif", ".vsav")) else zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED if name.lower().endswith(stored) else zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
+            info.create_system = 3  # unix, whatever the building machine
             zf.writestr(info, data)
     return buf.getvalue()
+
+
+def vmod_bytes(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes]) -> bytes:
+    """The zip: ``buildFile.xml`` and ``moduledata`` first, then ``files`` by name."""
+    return zip_bytes([("buildFile.xml", buildfile), ("moduledata", metadata), *sorted(files.items())])
 
 
 def write_vmod(out: str | Path, data: bytes, *, inputs: Iterable[str | Path] = ()) -> None:

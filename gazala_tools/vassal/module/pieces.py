@@ -1,37 +1,30 @@
-"""Palette pieces and prototypes: the trait chains of units, markers, breach markers and chits.
+"""Palette pieces and prototypes: the trait chains of units, markers, facing markers and chits.
 
 Every piece carries a ``Marker`` (``mark;``) with our stable id and its game data, so a reader of any
 save of the module (the referee) names each piece without guessing from images or names:
-``UnitId``, ``Kind``, ``Side``, ``Formation``, ``Type``, ``Steps`` (+ the piece's own properties).
-State a player changes lives in layers whose VASSAL properties are ``<layer>_Level`` /
-``<layer>_Active``: ``Step`` (1 = full strength), ``Used``, ``Disrupted``, ``Out of Supply``,
-``Isolated``; breach markers add ``Breach`` (1 under construction, 2 breached) and a facing.
+``UnitId``, ``Kind``, ``Side``, ``SideId``, ``Formation``, ``Type``, ``Steps`` (+ the piece's own
+properties). State a player changes lives in layers whose VASSAL properties are ``<layer>_Level`` /
+``<layer>_Active``: ``Step`` (1 = full strength), ``Used``, the status layers of the build
+configuration (``Disrupted``, ``Out of Supply`` ...); a facing marker adds its state layer
+(``Breach``: 1 under construction, 2 breached) and a facing. Which status layers and facing markers
+a module has is data (:mod:`.config`); the keys below are the module's own commands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gazala_tools.vassal.module import traits as t
-from gazala_tools.vassal.module.spec import BREACH, CHIT, MARKER, UNIT, PieceSpec
+from gazala_tools.vassal.module.spec import CHIT, MARKER, UNIT, PieceSpec, StatusSpec
 
-#: keys (plain keystrokes, see :mod:`.traits`)
+#: keys of the module's own commands (plain keystrokes, see :mod:`.traits`); config.RESERVED_KEYS
+#: names them so that a build configuration cannot take one for a status layer
 KEY_DELETE = t.key("D")
 KEY_STEP_LOSS = t.key("L")
 KEY_STEP_RECOVER = t.key("R")
 KEY_USED = t.key("U")
-KEY_DISRUPTED = t.key("D", t.CTRL + t.SHIFT)
-KEY_OUT_OF_SUPPLY = t.key("O")
-KEY_ISOLATED = t.key("I")
 KEY_FLIP = t.key("F")
-KEY_BREACH = t.key("B")
-
-#: status layers of every unit (prototype "Unit"): (layer name, menu text, key, image)
-STATUS_LAYERS: tuple[tuple[str, str, str, str], ...] = (
-    ("Disrupted", "Disrupted", KEY_DISRUPTED, "status-disrupted.png"),
-    ("Out of Supply", "Out of Supply", KEY_OUT_OF_SUPPLY, "status-oos.png"),
-    ("Isolated", "Isolated", KEY_ISOLATED, "status-isolated.png"),
-)
 
 REPORT_FORMAT = "$location$: $newPieceName$ $menuCommand$ *"
 
@@ -43,49 +36,36 @@ class Prototype:
     name: str
     description: str
     text: str  #: +/null/TYPE/STATE
+    traits: tuple[t.Trait, ...] = ()  #: the chain, outermost first (BasicPiece last)
 
 
-def prototypes() -> list[Prototype]:
-    """The module's prototype definitions (innermost piece: the empty BasicPiece ``piece;;;;``)."""
+def prototypes(status: Sequence[StatusSpec] = (), marker_keys: Sequence[str] = ()) -> list[Prototype]:
+    """The module's prototype definitions (innermost piece: the empty BasicPiece ``piece;;;;``).
+
+    ``status``: the status layers every unit has; ``marker_keys``: keys of the facing markers'
+    state layers (reported like a flip)."""
     empty = t.basic_piece("")
-    status = [
-        t.layer(
-            name,
-            [image],
-            [f"+ ({name.lower()})"],
-            activate=(menu, keystroke),
-            always_active=False,
-            description=f"{name} marker",
-        )
-        for name, menu, keystroke, image in STATUS_LAYERS
+    layers = [
+        t.layer(s.name, [s.image], [f"+ ({s.name.lower()})"], activate=(s.name, s.key), always_active=False,
+                description=f"{s.name} marker")
+        for s in status
     ]
-    unit_keys = [KEY_STEP_LOSS, KEY_STEP_RECOVER, KEY_USED, *(k for _n, _m, k, _i in STATUS_LAYERS)]
-    unit = [
-        t.report(unit_keys, REPORT_FORMAT, "report unit changes"),
-        t.delete("Delete", KEY_DELETE),
-        *status,
-        empty,
-    ]
-    mark = [t.report([KEY_FLIP, KEY_BREACH], REPORT_FORMAT, "report marker changes"), t.delete("Delete", KEY_DELETE), empty]
-    chit = [t.delete("Delete", KEY_DELETE), empty]
+    unit_keys = [KEY_STEP_LOSS, KEY_STEP_RECOVER, KEY_USED, *(s.key for s in status)]
+    unit = (t.report(unit_keys, REPORT_FORMAT, "report unit changes"), t.delete("Delete", KEY_DELETE), *layers, empty)
+    mark = (t.report([KEY_FLIP, *marker_keys], REPORT_FORMAT, "report marker changes"), t.delete("Delete", KEY_DELETE), empty)
+    chit = (t.delete("Delete", KEY_DELETE), empty)
+    names = " / ".join(s.name for s in status)
     return [
-        Prototype(PROTO_UNIT, "combat unit: delete, report, Disrupted / Out of Supply / Isolated", t.piece_text(unit)),
-        Prototype(PROTO_MARKER, "game marker: delete, report", t.piece_text(mark)),
-        Prototype(PROTO_CHIT, "action or tactical chit", t.piece_text(chit)),
+        Prototype(PROTO_UNIT, "combat unit: delete, report" + (f", {names}" if names else ""), t.piece_text(unit), unit),
+        Prototype(PROTO_MARKER, "game marker: delete, report", t.piece_text(mark), mark),
+        Prototype(PROTO_CHIT, "action or tactical chit", t.piece_text(chit), chit),
     ]
-
-
-def status_images() -> list[tuple[str, str, tuple[int, int, int]]]:
-    """(image name, short text, colour) of the status overlays the Unit prototype draws."""
-    colours = {"Disrupted": (200, 30, 30), "Out of Supply": (230, 160, 0), "Isolated": (120, 0, 160)}
-    short = {"Disrupted": "DIS", "Out of Supply": "OOS", "Isolated": "ISO"}
-    return [(image, short[name], colours[name]) for name, _m, _k, image in STATUS_LAYERS]
 
 
 def marker_properties(p: PieceSpec) -> dict[str, str]:
     props = {
         "UnitId": p.id,
-        "Kind": p.kind,
+        "Kind": p.type if p.facing is not None else p.kind,
         "Side": p.side,
         "Formation": p.formation,
         "Type": p.type,
@@ -126,13 +106,14 @@ def piece_traits(p: PieceSpec, gpid: int) -> list[t.Trait]:
                         description="step losses")
             )
             image = ""
-    elif p.kind == BREACH:
+    elif p.facing is not None:
+        f = p.facing
         outer.append(t.prototype(PROTO_MARKER))
         outer.append(t.rotate(6, name="Facing", description="points at one of six hexsides"))
-        names = ["+ (under construction)", "+ (breached)"] + [""] * (len(p.faces) - 2)
         if len(p.faces) > 1:
-            outer.append(t.layer("Breach", list(p.faces), names[: len(p.faces)], increase=("Breached / under construction", KEY_BREACH),
-                                 loop=True, description="breach state"))
+            names = [f"+ ({state})" for state in f.states] + [""] * max(0, len(p.faces) - len(f.states))
+            outer.append(t.layer(f.layer, list(p.faces), names[: len(p.faces)], increase=(f.menu, f.key),
+                                 loop=True, description=f"{f.layer.lower()} state"))
             image = ""
     elif p.kind in (MARKER, CHIT):
         outer.append(t.prototype(PROTO_MARKER if p.kind == MARKER else PROTO_CHIT))
@@ -149,3 +130,17 @@ def piece_traits(p: PieceSpec, gpid: int) -> list[t.Trait]:
 
 def piece_slot_text(p: PieceSpec, gpid: int) -> str:
     return t.piece_text(piece_traits(p, gpid))
+
+
+def expanded_traits(p: PieceSpec, gpid: int, protos: Sequence[Prototype]) -> list[t.Trait]:
+    """``p``'s trait chain with each ``prototype;`` trait replaced by that prototype's traits (its
+    BasicPiece dropped), as VASSAL's ``PieceCloner`` expands a palette piece placed on a map."""
+    by_name = {pr.name: pr.traits for pr in protos}
+    out: list[t.Trait] = []
+    for trait in piece_traits(p, gpid):
+        name = trait.type[len("prototype;"):].split(";", 1)[0] if trait.id == "prototype;" else None
+        if name is not None and name in by_name:
+            out.extend(by_name[name][:-1])
+        else:
+            out.append(trait)
+    return out

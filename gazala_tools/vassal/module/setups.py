@@ -1,33 +1,42 @@
-"""Predefined set-ups: one save per scenario, written by our save writer, stored in the module.
+"""Predefined set-ups: one save per scenario, made in memory by our save writer, stored in the module.
 
-Each unit is a copy of its palette piece (prototypes expanded as ``PieceCloner`` does), placed at the
-VASSAL centre of its hex (§5.5: the point whose location name is the hex label), with the unit id as
-its piece id. The saves carry no ``SETUP_STACK`` and no deck pieces, so VASSAL fills the chit cups
-fresh when a set-up is opened (§4.4).
+Each unit is a copy of its palette piece (prototypes expanded as ``PieceCloner`` does, from the
+pieces' trait chains in memory: nothing is written out and parsed back), placed at the VASSAL centre
+of its hex (§5.5: the point whose location name is the hex label), with the unit id as its piece
+id; track markers at the centre of their box, and units a scenario puts in a holding box at that
+box's centre. The saves carry no ``SETUP_STACK`` and no deck pieces, so VASSAL fills the chit cups
+fresh when a set-up is opened (§4.4). A save's bytes depend only on its content: fixed obfuscation
+key, fixed ``dateSaved`` and zip timestamps (:mod:`.package`).
 """
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
 from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.build import Built
+from gazala_tools.vassal.module.package import BUILD_DATE_MS, zip_bytes
+from gazala_tools.vassal.module.pieces import expanded_traits, prototypes
 from gazala_tools.vassal.module.spec import ModuleSpec, ScenarioSpec, turn_state
-from gazala_tools.vassal.saves.commands import Turn
+from gazala_tools.vassal.saves.commands import Turn, to_text
+from gazala_tools.vassal.saves.container import MODULEDATA_ENTRY, SAVEDATA_ENTRY, SAVEFILE_ENTRY
 from gazala_tools.vassal.saves.traits import decode_piece, join_chain
 from gazala_tools.vassal.saves.writer import (
     Placement,
     SaveEditor,
     SlotPiece,
-    module_pieces,
+    encode_savefile,
+    metadata_xml,
     new_save_tree,
-    write_new_save,
 )
+
+#: the ``!VCSK`` obfuscation key of our set-up saves (any key reads the same; a fixed one keeps
+#: the bytes reproducible)
+SAVE_KEY = 0x47
 
 
 def board_geometry(spec: ModuleSpec) -> HexGridGeometry:
@@ -41,13 +50,25 @@ def hex_point(spec: ModuleSpec, geometry: HexGridGeometry, label: str) -> tuple[
     return x + spec.board.edge_width, y + spec.board.edge_height
 
 
+def slot_pieces(spec: ModuleSpec, built: Built) -> dict[str, SlotPiece]:
+    """Every palette piece as VASSAL clones it onto a map (prototypes expanded), by piece id."""
+    facing_keys = sorted({p.facing.key for p in spec.pieces if p.facing is not None})
+    protos = prototypes(spec.status, facing_keys)
+    out: dict[str, SlotPiece] = {}
+    for p in spec.pieces:
+        gpid = built.gpids[p.id]
+        full_type, full_state = t.chain(expanded_traits(p, gpid, protos))
+        out[p.id] = SlotPiece(p.name, str(gpid), full_type, full_state)
+    return out
+
+
 def _used(piece: SlotPiece) -> str:
     """The piece's state with its "Used" layer active."""
     d = decode_piece(piece.type, piece.state, place=f"piece {piece.name!r}")
-    states = [t.state for t in d.traits]
-    for i, t in enumerate(d.traits):
-        if t.id == "emb2;" and len(t.fields()) > 18 and t.fields()[18] == "Used":
-            states[i] = str(abs(int(t.state or "1")))
+    states = [tr.state for tr in d.traits]
+    for i, tr in enumerate(d.traits):
+        if tr.id == "emb2;" and len(tr.fields()) > 18 and tr.fields()[18] == "Used":
+            states[i] = str(abs(int(tr.state or "1")))
             return join_chain(states)
     raise GazalaError(f"piece {piece.name!r} has no Used layer", expected="a unit with a used side")
 
@@ -69,30 +90,33 @@ def placements(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, Slo
             raise GazalaError(f"set-up {scenario.name!r} puts {piece_id!r} on a track the module lacks")
         x, y = spec.track.centre(box)
         out.append(Placement(slot.type, slot.state, spec.track.map_name, x, y, id=piece_id))
+    for piece_id, name in scenario.boxes:
+        slot = slots.get(piece_id)
+        holding = spec.holding
+        if slot is None or holding is None or name not in holding.boxes:
+            raise GazalaError(f"set-up {scenario.name!r} puts {piece_id!r} in box {name!r}, which the module lacks")
+        x, y = holding.centre(holding.boxes.index(name))
+        state = _used(slot) if piece_id in used else slot.state
+        out.append(Placement(slot.type, state, holding.map_name, x, y, id=piece_id))
     return out
+
+
+def save_bytes(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, SlotPiece]) -> bytes:
+    """The ``.vsav`` of ``scenario``: its pieces, then the turn it opens on."""
+    tree = new_save_tree(placements(spec, scenario, slots), first_id=BUILD_DATE_MS)  # stack ids: fixed, not the clock
+    # open on the scenario's first turn, whatever index the engine starts at
+    SaveEditor(tree, file=scenario.file).insert([Turn(f"TURNTurnTracker0\t{turn_state(spec.turns, scenario.turn)}")])
+    common = {"version": spec.version, "VassalVersion": spec.vassal_version, "dateSaved": str(BUILD_DATE_MS)}
+    return zip_bytes([
+        (SAVEFILE_ENTRY, encode_savefile(to_text(tree), key=SAVE_KEY)),
+        (SAVEDATA_ENTRY, metadata_xml({**common, "description": f"{scenario.name} ({scenario.source})"}, with_name=False)),
+        (MODULEDATA_ENTRY, metadata_xml({**common, "name": spec.name}, with_name=True)),
+    ], stored=())
 
 
 def setup_saves(spec: ModuleSpec, built: Built) -> dict[str, bytes]:
     """``{path in the module: .vsav bytes}`` for every scenario of ``spec``."""
     if not spec.scenarios:
         return {}
-    by_gpid = {str(g): pid for pid, g in built.gpids.items()}
-    out: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix="gazala-setup-") as tmp:
-        (Path(tmp) / "buildFile.xml").write_bytes(built.xml)
-        slots = {by_gpid[s.gpid]: s for s in module_pieces(tmp) if s.gpid in by_gpid}
-        for scenario in spec.scenarios:
-            tree = new_save_tree(placements(spec, scenario, slots))
-            # open on the scenario's first turn, whatever index the engine starts at
-            state = turn_state(spec.turns, scenario.turn)
-            SaveEditor(tree, file=scenario.file).insert([Turn(f"TURNTurnTracker0\t{state}")])
-            data = write_new_save(
-                Path(tmp) / "setup.vsav",
-                tree,
-                module_name=spec.name,
-                module_version=spec.version,
-                vassal_version=spec.vassal_version,
-                description=f"{scenario.name} ({scenario.source})",
-            )
-            out[scenario.file] = data
-    return out
+    slots = slot_pieces(spec, built)
+    return {scenario.file: save_bytes(spec, scenario, slots) for scenario in spec.scenarios}

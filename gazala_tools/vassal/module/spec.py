@@ -1,8 +1,9 @@
 """What a module is built from: plain data, no XML (style principle 8).
 
-:func:`gazala_tools.vassal.module.games.module_spec` fills a :class:`ModuleSpec` from our map data,
-counter manifest, rules and renderers; :func:`gazala_tools.vassal.module.build.build_buildfile`
-turns one into a buildFile. Images are named here and supplied as bytes.
+:func:`gazala_tools.vassal.module.games.module_spec` fills a :class:`ModuleSpec` from a game folder
+(map data, counter manifest, scenarios, tables) and its build configuration;
+:func:`gazala_tools.vassal.module.build.build_buildfile` turns one into a buildFile. Images are
+named here and supplied as bytes.
 """
 
 from __future__ import annotations
@@ -10,16 +11,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-#: What a palette piece is; decides its prototype and behaviour.
-UNIT, MARKER, CHIT, BREACH = "unit", "marker", "chit", "breach"
+from gazala_tools.games.tables import slug
+
+#: What a palette piece is; decides its prototype and behaviour. A marker that faces a hexside
+#: (:class:`FacingSpec`) is of kind MARKER with ``facing`` set; its ``Kind`` property is its type.
+UNIT, MARKER, CHIT = "unit", "marker", "chit"
+
+__all__ = ["CHIT", "MARKER", "UNIT", "slug"]
 
 
-def slug(name: str) -> str:
-    """``name`` as a file name: lower case, runs of other characters as one hyphen."""
-    out = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
-    while "--" in out:
-        out = out.replace("--", "-")
-    return out
+@dataclass(frozen=True)
+class FacingSpec:
+    """A marker that points at one of six hexsides and shows ``states`` in turn (layer ``layer``)."""
+
+    layer: str
+    states: tuple[str, ...]
+    menu: str
+    key: str  #: VASSAL keystroke ``code,modifiers``
+
+
+@dataclass(frozen=True)
+class StatusSpec:
+    """A status layer of every unit (prototype ``Unit``): ``<name>_Active``, a key, its badge image."""
+
+    name: str
+    key: str  #: VASSAL keystroke ``code,modifiers``
+    image: str  #: the badge drawn over the counter (in ``images/``)
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,7 @@ class PieceSpec:
     mask: str | None = None  #: image others see while the chit is hidden (chits drawn from a cup)
     group: str = ""  #: palette panel (default: formation, or the kind for markers/chits)
     properties: Mapping[str, str] = field(default_factory=dict)
+    facing: FacingSpec | None = None  #: a marker pointing at a hexside (faces = its states)
 
     @property
     def steps(self) -> int:
@@ -77,6 +95,7 @@ class ScenarioSpec:
     source: str = ""  #: the rule it follows
     used: tuple[str, ...] = ()  #: piece ids that start used side up
     track: tuple[tuple[str, int], ...] = ()  #: piece id -> box of the VP track (markers at start)
+    boxes: tuple[tuple[str, str], ...] = ()  #: piece id -> holding box name
 
     @property
     def file(self) -> str:
@@ -120,6 +139,7 @@ class TrackSpec:
     image: str = "vp-track.png"
     columns: int = 10
     box: int = 72  #: box side (pixels)
+    id: str = ""  #: the track's id (scenarios' track start values name it)
     margin: int = 20
     top: int = 56  #: room for the title
 
@@ -147,6 +167,15 @@ class TrackSpec:
 
 
 @dataclass(frozen=True)
+class HelpSpec:
+    """A help page of the Help menu: an HTML file stored in the module as ``name`` (``help/...``)."""
+
+    title: str
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class ModuleSpec:
     game: str
     name: str
@@ -160,10 +189,13 @@ class ModuleSpec:
     decks: tuple[DeckSpec, ...] = ()
     scenarios: tuple[ScenarioSpec, ...] = ()
     help_html: str = ""
-    rules_html: str = ""  #: a rules summary page (Help menu)
+    help_pages: tuple[HelpSpec, ...] = ()  #: the game's own help pages (Help menu)
     charts: tuple[ChartSpec, ...] = ()
     about_image: str = ""  #: the About screen (Help menu), an image in ``images/``
     track: TrackSpec | None = None  #: the VP track (a map of its own)
+    holding: TrackSpec | None = None  #: named holding boxes (a map of their own)
+    status: tuple[StatusSpec, ...] = ()  #: status layers of every unit
+    palette_columns: int = 6  #: counters per row in a palette panel
     images: Mapping[str, bytes] = field(default_factory=dict)  #: images/<name> -> bytes
     vassal_version: str = "3.6.0"
 

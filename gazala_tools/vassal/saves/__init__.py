@@ -9,11 +9,13 @@ Typical use::
     save = read_save("game.vsav", module="game.vmod")
     for piece in save.position.on_map():
         print(piece.id, piece.name, piece.map, piece.location)
+    view = save.view()          # typed: pieces with properties, layers, rotation; the turn
+    view.turn.label(game.turns) if view.turn else None
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,15 +23,20 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.vassal.saves.commands import Node, count_kinds, parse, to_text
 from gazala_tools.vassal.saves.container import SaveContainer, read_container
 from gazala_tools.vassal.saves.pieces import Piece, Position, Stack, execute
+from gazala_tools.vassal.saves.view import Layer, PieceView, SaveView, TurnView, save_view
 
 if TYPE_CHECKING:
     from gazala_tools.vassal.grid import MapLayout
 
 __all__ = [
+    "Layer",
     "Piece",
+    "PieceView",
     "Position",
     "Save",
+    "SaveView",
     "Stack",
+    "TurnView",
     "locate_pieces",
     "read_save",
 ]
@@ -42,6 +49,13 @@ class Save:
     container: SaveContainer
     tree: Node
     position: Position
+    _view: SaveView | None = field(default=None, repr=False, compare=False)
+
+    def view(self) -> SaveView:
+        """The save as typed values (pieces with layers and rotation, the turn), decoded once."""
+        if self._view is None:
+            self._view = save_view(self)
+        return self._view
 
     @property
     def file(self) -> str:

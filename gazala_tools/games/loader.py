@@ -1,0 +1,126 @@
+"""Read a game folder's ``game.yaml`` into a :class:`~.model.Game` (format: ``schema.json``, ``docs/games.md``).
+
+Every error names the file, line and column and the bad value (:mod:`gazala_tools.yamlnodes`).
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from gazala_tools.errors import GameDataError
+from gazala_tools.games.model import Game, Side
+from gazala_tools.numbering import Numbering
+from gazala_tools.yamlnodes import Doc, compose, plain
+
+TOP_KEYS: Final = frozenset(
+    {"id", "name", "publisher", "description", "provenance", "sources", "sides", "turns", "numbering", "rules"}
+)
+SIDE_KEYS: Final = frozenset({"id", "name", "color"})
+TURN_KEYS: Final = frozenset({"count", "first", "label"})
+#: VASSAL's HexGridNumbering attribute names (numbering.py maps them to Numbering fields)
+NUMBERING_KEYS: Final = frozenset(Numbering().vassal_attrs())
+COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: a plugin reference: a dotted module path, or a ``.py`` file inside the game folder
+PLUGIN_RE: Final = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[A-Za-z0-9_./-]+\.py)$")
+MAX_TURNS: Final = 1000
+
+
+def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bool = False) -> Game:
+    """Parse and validate one ``game.yaml``; the folder is the file's directory."""
+    doc = Doc(file, GameDataError)
+    root = compose(file, "game.yaml", GameDataError)
+    m = doc.mapping(root, "game.yaml", TOP_KEYS)
+    doc.require(m, root, "game.yaml", "id", "name", "sides", "provenance")
+    game_id = doc.ident(m["id"], "id")
+    sides = _sides(doc, m["sides"])
+    turns = _turns(doc, m["turns"]) if "turns" in m else ()
+    numbering = _numbering(doc, m["numbering"]) if "numbering" in m else Numbering()
+    rules: dict[str, Any] = {}
+    plugin: str | None = None
+    if "rules" in m:
+        rm = doc.mapping(m["rules"], "rules")
+        if "plugin" in rm:
+            plugin = doc.scalar(rm["plugin"], "rules.plugin")
+            if not PLUGIN_RE.match(plugin) or ".." in plugin.split("/"):
+                raise doc.err(rm["plugin"], f"rules.plugin: {plugin!r} is not a plugin reference",
+                              expected="a Python module path (gazala_tools.rules.rg) or a .py file of the game folder")
+        data = plain(m["rules"])
+        assert isinstance(data, dict)
+        data.pop("plugin", None)
+        rules = data
+    return Game(
+        id=game_id,
+        name=doc.string(m, "name", "game.yaml"),
+        folder=file.parent,
+        sides=sides,
+        turns=turns,
+        numbering=numbering,
+        provenance=doc.string(m, "provenance", "game.yaml"),
+        publisher=doc.string(m, "publisher", "game.yaml", ""),
+        description=doc.string(m, "description", "game.yaml", ""),
+        sources=doc.strings(m["sources"], "sources") if "sources" in m else (),
+        plugin=plugin,
+        rules=rules,
+        module_config=module_config,
+        builtin=builtin,
+        source_file=file,
+        rules_node=m.get("rules"),
+    )
+
+
+def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
+    out: list[Side] = []
+    for i, n in enumerate(doc.seq(node, "sides")):
+        what = f"sides[{i}]"
+        sm = doc.mapping(n, what, SIDE_KEYS)
+        doc.require(sm, n, what, "id", "name")
+        color = doc.opt(sm, "color", what) or ""
+        if color and not COLOR_RE.match(color):
+            raise doc.err(sm["color"], f"{what}.color: {color!r} is not a colour", expected="#rrggbb")
+        side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color)
+        if any(s.id == side.id for s in out):
+            raise doc.err(sm["id"], f"{what}.id: side {side.id!r} listed twice")
+        out.append(side)
+    if len(out) < 2:
+        raise doc.err(node, f"sides: {len(out)} side(s)", expected="at least two sides")
+    return tuple(out)
+
+
+def _turns(doc: Doc, node: yaml.Node) -> tuple[str, ...]:
+    if isinstance(node, yaml.SequenceNode):
+        labels = doc.strings(node, "turns")
+        if len(labels) > MAX_TURNS:
+            raise doc.err(node, f"turns: {len(labels)} turns", expected=f"at most {MAX_TURNS}")
+    else:
+        tm = doc.mapping(node, "turns", TURN_KEYS)
+        doc.require(tm, node, "turns", "count")
+        count = doc.integer(tm["count"], "turns.count", lo=1, hi=MAX_TURNS)
+        first = doc.integer(tm["first"], "turns.first", lo=-1000, hi=1000) if "first" in tm else 1
+        label = doc.string(tm, "label", "turns", "{n}")
+        if label.count("{n}") != 1 or "{" in label.replace("{n}", "") or "}" in label.replace("{n}", ""):
+            raise doc.err(tm["label"], f"turns.label: {label!r}", expected="a text with '{n}' once, e.g. 'Turn {n}'")
+        labels = tuple(label.replace("{n}", str(first + i)) for i in range(count))
+    seen: set[str] = set()
+    for t in labels:
+        key = " ".join(t.split()).casefold()
+        if not key or key in seen:
+            raise doc.err(node, f"turns: {t!r} is empty or listed twice", expected="distinct turn labels")
+        seen.add(key)
+    return labels
+
+
+def _numbering(doc: Doc, node: yaml.Node) -> Numbering:
+    nm = doc.mapping(node, "numbering", NUMBERING_KEYS)
+    attrs = {k: doc.scalar(v, f"numbering.{k}") for k, v in nm.items()}
+    for k in ("hLeading", "vLeading", "hOff", "vOff"):
+        if k in attrs:
+            doc.integer(nm[k], f"numbering.{k}", lo=-100_000, hi=100_000 if k.endswith("Off") else 8)
+    try:
+        return Numbering.from_vassal_attrs(attrs)
+    except ValueError as exc:
+        raise doc.err(node, f"numbering: {exc}") from None

@@ -1,0 +1,136 @@
+"""What a game *is*: the facts of its ``game.yaml`` as immutable values, and where its files are.
+
+A :class:`Game` is one game folder (``docs/games.md``): ``game.yaml`` (id, name, sides, turn
+record, numbering, rules data, rules plugin), ``map.yaml``, ``counters.yaml``, ``scenarios.yaml``,
+``tables.yaml`` and, for a module, a build configuration. Everything that asks "which games exist,
+what is their numbering, their sides, their turns, their tables" asks a :class:`Game`, found
+through :func:`gazala_tools.games.find_game`. Loading the other files is lazy and cached.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from gazala_tools.numbering import Numbering
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.counters.model import Manifest
+    from gazala_tools.games.scenarios import Scenario
+    from gazala_tools.games.tables import Table
+    from gazala_tools.mapdata.model import GameMap
+
+GAME_FILE: Final = "game.yaml"
+MAP_FILE: Final = "map.yaml"
+COUNTERS_FILE: Final = "counters.yaml"
+SCENARIOS_FILE: Final = "scenarios.yaml"
+TABLES_FILE: Final = "tables.yaml"
+#: a game folder's own module build configuration (built-in games keep theirs in ``modules/<id>.yaml``)
+MODULE_FILE: Final = "module.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side of the game (``axis``; shown as "Axis")."""
+
+    id: str
+    name: str
+    color: str = ""  #: ``#rrggbb``, used for track markers and reports
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game folder, read. ``folder`` holds the data files; ``module_config`` the build config.
+
+    Compared and hashed by identity: the registry reads each folder once (per modification).
+    """
+
+    id: str
+    name: str  #: the module name, and what saves of its module record
+    folder: Path
+    sides: tuple[Side, ...]
+    turns: tuple[str, ...]  #: the turn record, in order (may be empty)
+    numbering: Numbering
+    provenance: str
+    publisher: str = ""
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    plugin: str | None = None  #: rules plugin: a module path (``gazala_tools.rules.rg``) or a file of the folder
+    rules: Mapping[str, Any] = field(default_factory=dict)  #: the ``rules`` section (docs/games.md)
+    module_config: Path | None = None
+    builtin: bool = False
+    source_file: Path | None = None
+    #: the ``rules:`` section as read from game.yaml (YAML nodes, with their lines and columns), so the
+    #: rules reader (``gazala_tools.referee.ruledata``) never reads the file again
+    rules_node: Any = field(default=None, repr=False)
+
+    # --- files -----------------------------------------------------------------------------------
+    @property
+    def map_file(self) -> Path:
+        return self.folder / MAP_FILE
+
+    @property
+    def counters_file(self) -> Path:
+        return self.folder / COUNTERS_FILE
+
+    @property
+    def scenarios_file(self) -> Path:
+        return self.folder / SCENARIOS_FILE
+
+    @property
+    def tables_file(self) -> Path:
+        return self.folder / TABLES_FILE
+
+    def file(self, relative: str) -> Path:
+        """A file of the folder named by the data (``help/rules.html``); never outside the folder."""
+        from gazala_tools.errors import GazalaError
+
+        p = (self.folder / relative).resolve()
+        root = self.folder.resolve()
+        if p != root and root not in p.parents:
+            raise GazalaError(f"path {relative!r} leaves the game folder", file=self.source_file,
+                              expected="a path inside the game folder")
+        return p
+
+    # --- sides and turns -------------------------------------------------------------------------
+    @property
+    def side_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.sides)
+
+    def side(self, side_id: str) -> Side:
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(side_id)
+
+    # --- the other files (lazy, cached by their loaders) ------------------------------------------
+    def map(self) -> GameMap:
+        """The game's map (``map.yaml`` read with this game's numbering)."""
+        from gazala_tools.mapdata.loader import load_game_map
+
+        return load_game_map(self)
+
+    def counters(self) -> Manifest:
+        """The game's counter manifest (``counters.yaml``)."""
+        from gazala_tools.counters.loader import load_game_manifest
+
+        return load_game_manifest(self)
+
+    def scenarios(self) -> tuple[Scenario, ...]:
+        """The game's scenarios (``scenarios.yaml``; none without one)."""
+        from gazala_tools.games.scenarios import load_scenarios
+
+        return load_scenarios(self)
+
+    def tables(self) -> tuple[Table, ...]:
+        """The game's rules tables (``tables.yaml``; none without one)."""
+        from gazala_tools.games.tables import load_tables
+
+        return load_tables(self)
+
+    def __str__(self) -> str:
+        return self.id

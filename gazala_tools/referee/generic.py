@@ -1,0 +1,435 @@
+"""The generic rules: what the ``rules:`` data of any game says, checked on a position.
+
+Every function here takes the bound rules (``rules.data`` is the typed data of
+:mod:`.ruledata`) and a :class:`~gazala_tools.referee.engine.Context`; every finding cites the
+rule section the data gives for that rule. The four built-in plugins use these too:
+
+* :func:`check_on_map` (boxes), :func:`check_enemy_share`, :func:`check_stacking`,
+  :func:`check_prohibited`, :func:`check_reinforcements`: position legality;
+* :func:`exerts_zoc` / :func:`zoc_projects`: zones of control;
+* :func:`supply`, :func:`supply_search`, :func:`obstructed`: one multi-source trace per side;
+* helpers every plugin needs: :func:`trace`, :func:`marker_flow`, :func:`find_path`,
+  :func:`box_in`, :func:`eliminated`, :func:`moved`, :func:`side_steps`.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Unit
+from gazala_tools.referee.report import MarkerChange, SupplyStatus
+from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules
+from gazala_tools.referee.search import BlockCost, Cost, SearchResult, Topology, multi_source_search
+from gazala_tools.referee.units import values_code
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.referee.engine import Check, Context, RulesPlugin
+
+
+@dataclass
+class SupplyOutcome:
+    status: dict[str, SupplyStatus]
+    markers: list[MarkerChange] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    reached: dict[str, SearchResult] = field(default_factory=dict)
+
+
+def checks(rules: RulesPlugin) -> tuple[Check, ...]:
+    """The generic position checks the game's data calls for."""
+    d = rules.data
+    out: list[Check] = [lambda ctx: check_on_map(rules, ctx), lambda ctx: check_enemy_share(rules, ctx)]
+    if d.stacking is not None:
+        out.append(lambda ctx: check_stacking(rules, ctx))
+    if d.prohibited:
+        out.append(lambda ctx: check_prohibited(rules, ctx))
+    if d.reinforcements is not None:
+        out.append(lambda ctx: check_reinforcements(rules, ctx))
+    return tuple(out)
+
+
+# --- boxes, enemies, stacking ---------------------------------------------------------------------
+def box_in(unit: Unit, names: Iterable[str]) -> bool:
+    """Is the unit off the map in one of the boxes ``names`` (lower case)?"""
+    return unit.hex is None and (unit.box or "").strip().lower() in names
+
+
+def box_allowed(rules: RulesPlugin, unit: Unit) -> bool:
+    b = rules.data.boxes
+    name = (unit.box or "").strip().lower()
+    if name in b.all:
+        return True
+    return b.turn_boxes and rules.turns.is_label(name)
+
+
+def check_on_map(rules: RulesPlugin, ctx: Context, rule: str | None = None,
+                 box_ok: Callable[[Unit], bool] | None = None) -> Iterable[Finding]:
+    """Units stand on passable map hexes, or in an off-map box the data allows (``boxes``)."""
+    rule = rule or rules.data.boxes.rule
+    ok = box_ok or (lambda u: box_allowed(rules, u))
+    for u in ctx.position.units:
+        if u.hex is None:
+            if not ok(u):
+                yield Finding(rule, Severity.ERROR, f"{u.id} is off the map in {u.box!r}, not a box the rules allow",
+                              units=(u.id,))
+        elif u.hex not in ctx.topology:
+            yield Finding(rule, Severity.ERROR, f"{u.id} is off the map at {ctx.label(u.hex)}",
+                          units=(u.id,), hexes=(ctx.label(u.hex),))
+        elif not ctx.map.passable(u.hex):
+            yield Finding(rule, Severity.ERROR, f"{u.id} stands in impassable terrain at {ctx.label(u.hex)}",
+                          units=(u.id,), hexes=(ctx.label(u.hex),))
+
+
+def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None) -> Iterable[Finding]:
+    """Enemy units never share a hex."""
+    rule = rule or rules.data.enemy_rule
+    for h, us in ctx.by_hex.items():
+        sides = {u.side for u in us}
+        if len(sides) > 1:
+            yield Finding(rule, Severity.ERROR,
+                          f"enemy units share hex {ctx.label(h)}: " + ", ".join(f"{u.id} ({u.side})" for u in us),
+                          units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
+
+
+def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> list[str]:
+    """What is wrong with one side's stack in one hex (the data's ``stacking`` rules)."""
+    side = units[0].side
+
+    def note(excess: int) -> str:
+        return f"; {s.note.format(excess=excess)}" if s.note else ""
+
+    if s.alone is not None:
+        big = [u for u in units if s.alone.matches(u, rules.names)]
+        if big and len(units) > 1:
+            what = big[0].formation or big[0].type
+            return [f"{', '.join(u.id for u in big)} ({what}) fills the hex: no unit may stack with it" + note(len(units) - 1)]
+    out: list[str] = []
+    if s.limit is not None:
+        limit = s.limit.get(side)
+        if limit is not None and len(units) > limit:
+            out.append(f"{len(units)} {side} units in one hex (limit {limit})" + note(len(units) - limit))
+    for tl in s.types:
+        n = sum(1 for u in units if u.type in tl.types)
+        if n > tl.limit:
+            out.append(f"{n} {side} {tl.name} units in one hex (limit {tl.limit} {tl.name})" + note(n - tl.limit))
+    return out
+
+
+def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Each side's units of a hex against the data's ``stacking`` limits (enemy units in one hex are
+    :func:`check_enemy_share`'s finding, not an over-stack)."""
+    s = rules.data.stacking
+    if s is None:
+        return
+    for h, all_units in ctx.by_hex.items():
+        for side in sorted({u.side for u in all_units}):
+            us = [u for u in all_units if u.side == side]
+            for msg in stack_problems(rules, s, us):
+                yield Finding(s.rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
+                              hexes=(ctx.label(h),))
+
+
+def check_prohibited(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Units standing where the data's ``prohibited`` entries say they may not be."""
+    for p in rules.data.prohibited:
+        if not p.enter:
+            continue
+        for u in ctx.on_map():
+            h = u.hex
+            if h is not None and h in p.enter and p.units.matches(u, rules.names):
+                yield Finding(p.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {p.what} at {ctx.label(h)}",
+                              units=(u.id,), hexes=(ctx.label(h),))
+
+
+def may_enter(rules: RulesPlugin, unit: Unit, h: Hex) -> Finding | None:
+    """Why ``unit`` may not enter hex ``h`` (a ``prohibited`` entry), or None (movement hooks)."""
+    for p in rules.data.prohibited:
+        if h in p.enter and p.units.matches(unit, rules.names):
+            return Finding(p.rule, Severity.ERROR, f"{unit.id} may not enter {p.what}", units=(unit.id,))
+    return None
+
+
+def may_cross(rules: RulesPlugin, unit: Unit, a: Hex, b: Hex) -> Finding | None:
+    """Why ``unit`` may not step from ``a`` to adjacent ``b`` (a ``prohibited`` crossing or hex), or None."""
+    side = Hexside.between(a, b)
+    for p in rules.data.prohibited:
+        if side in p.cross and p.units.matches(unit, rules.names):
+            return Finding(p.rule, Severity.ERROR, f"{unit.id} may not cross {p.what}", units=(unit.id,))
+    return may_enter(rules, unit, b)
+
+
+# --- reinforcements -------------------------------------------------------------------------------
+def may_be(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+    """Could ``unit`` be (one of) the reinforcement(s) of ``arrival``? By id, or by printed values
+    (unknown values: maybe)."""
+    if arrival.side is not None and unit.side != arrival.side:
+        return False
+    if arrival.units:
+        return unit.id in arrival.units
+    got = values_code(unit, rules.game)
+    return got is None or got == arrival.values
+
+
+def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """The data's reinforcement schedule: a scheduled unit (named by id) on the map before its turn
+    (error); an entry whose hexes all hold enemy units when reinforcements are due there, or later
+    while one may still wait off the map (warning: they may not arrive)."""
+    r = rules.data.reinforcements
+    if r is None:
+        return
+    turn = ctx.turn_index
+    units = {u.id: u for u in ctx.position.units}
+    waiting = [u for u in ctx.units() if box_in(u, rules.data.boxes.reinforcements)]
+    blocked: dict[frozenset[Hex], tuple[list[str], list[Arrival]]] = {}
+    for a in r.schedule:
+        if turn is None:
+            continue
+        for uid in a.units:
+            u = units.get(uid)
+            if u is not None and u.hex is not None and turn < a.turn:
+                here = u.hex
+                yield Finding(r.rule, Severity.ERROR,
+                              f"{uid} is on the map on {rules.turn_name(turn)}: it arrives on {rules.turn_name(a.turn)}"
+                              + (f" at {', '.join(ctx.labels(a.enter.hexes))}" if a.enter else ""),
+                              units=(uid,), hexes=(ctx.label(here),))
+        if a.turn > turn or not a.enter:
+            continue
+        side = a.side or next((units[i].side for i in a.units if i in units), None)
+        if side is None:
+            continue
+        if a.turn < turn and not any(may_be(rules, u, a) for u in waiting):
+            continue
+        enemies = [u.id for h in sorted(a.enter.hexes) for u in ctx.by_hex.get(h, []) if u.side != side]
+        if all(any(u.side != side for u in ctx.by_hex.get(h, [])) for h in a.enter.hexes):
+            got = blocked.setdefault(a.enter.hexes, ([], []))
+            got[0].extend(e for e in enemies if e not in got[0])
+            got[1].append(a)
+    for hexes, (enemies, arrivals) in blocked.items():
+        now = [a for a in arrivals if a.turn == turn] or arrivals
+        what = ", ".join(f"{a.what} ({rules.turn_name(a.turn)})" for a in now)
+        where = "/".join(ctx.labels(hexes))
+        yield Finding(r.entry_rule, Severity.WARNING,
+                      f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
+                      "until no enemy unit occupies it",
+                      units=tuple(enemies), hexes=ctx.labels(hexes))
+
+
+# --- zones of control -----------------------------------------------------------------------------
+def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
+    z = rules.data.zoc
+    return z.exert and not (unit.markers & z.unless_markers) and z.units.matches(unit, rules.names)
+
+
+def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
+    z = rules.data.zoc
+    if b in z.into:
+        return False
+    ups = z.uphill.get(a)
+    if ups is not None and b in ups:
+        return False
+    return not z.sides or Hexside.between(a, b) not in z.sides
+
+
+# --- supply ---------------------------------------------------------------------------------------
+def obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
+    """Hexes a ``ss.side`` supply path may not enter, with the reason (the data's ``trace``)."""
+    t = ss.trace
+    side = ss.side
+    why: dict[Hex, str] = {}
+    if t.enemy_zoc:
+        own = ctx.hexes_of.get(side, set()) if t.friendly_negates_zoc else set()
+        why.update({h: "in enemy ZOC" for h in ctx.enemy_zoc(side) if h not in own})
+    for h in t.hexes:
+        why[h] = "blocked terrain"
+    if t.enemy_units:
+        why.update({h: "enemy-occupied" for h in ctx.enemy_hexes(side)})
+    if t.impassable:
+        why.update({h: "impassable" for h in rules.impassable})
+    return why
+
+
+def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
+                  why: Mapping[Hex, str] | None = None) -> SearchResult:
+    """One backwards search from all of ``ss.side``'s sources (through its road/trail network when
+    the data gives one): the distance of every hex to supply."""
+    if why is None:
+        why = obstructed(rules, ctx, ss)
+    extra_hexes, extra_sides = rules.supply_blocks(ctx, ss.side)
+    blocked = set(why) | extra_hexes
+    sides = ss.trace.sides | extra_sides
+    sources = [h for h in ss.sources.hexes if h not in blocked]
+    if ss.network is not None:  # the sources on the network, and the network hexes joined to them
+        network = ss.network - sides
+        sources = [h for h in sources if h in ss.network_hexes]
+
+        def along(a: Hex, b: Hex) -> int | None:
+            return 1 if b not in blocked and Hexside.between(a, b) in network else None
+
+        sources = list(multi_source_search(rules.topology, sources, along).dist)
+    cost = BlockCost(rules.topology, hexes=blocked, sides=sides)
+    return multi_source_search(rules.topology, sources, cost, reverse=True)
+
+
+def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:
+    d = res.distance(h)
+    return d is not None and (ss.trace.max_length is None or d <= ss.trace.max_length)
+
+
+def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
+    """Supply of every unit, as the data's ``supply`` section says (None: the game has no supply rule)."""
+    data = rules.data.supply
+    if data is None:
+        return None
+    out = SupplyOutcome(status={})
+    reinf = rules.data.boxes.reinforcements
+    for side in rules.sides:
+        ss = data.sides.get(side)
+        if ss is None:
+            continue
+        units = [u for u in ctx.units(side)
+                 if u.hex is not None or data.off_map == "in" or (data.off_map == "reinforcements" and box_in(u, reinf))]
+        if not units:
+            continue
+        if ss.automatic_through is not None and ctx.turn_index is not None and ctx.turn_index <= ss.automatic_through:
+            out.status.update({u.id: SupplyStatus.IN for u in units})
+            out.findings.append(Finding(ss.automatic_rule, Severity.INFO,
+                                        f"{side} units are automatically supplied through "
+                                        f"{rules.turn_name(ss.automatic_through)} (now {rules.turn_name(ctx.turn_index)})"))
+            continue
+        res = supply_search(rules, ctx, ss)
+        out.reached[side] = res
+        for u in units:
+            if u.hex is None:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
+                out.status[u.id] = SupplyStatus.IN
+                continue
+            ok = supplied(ss, res, u.hex)
+            if data.markers:
+                _marker_status(out, ctx, ss, u, ok)
+            else:
+                out.status[u.id] = SupplyStatus.IN if ok else SupplyStatus.OUT
+                if not ok:
+                    out.findings.append(Finding(ss.rule, Severity.WARNING,
+                                                f"{u.id} at {ctx.label(u.hex)} is unsupplied: no unobstructed path to "
+                                                f"{ss.goal}", units=(u.id,), hexes=(ctx.label(u.hex),)))
+    return out
+
+
+def _marker_status(out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit, traced: bool) -> None:
+    assert u.hex is not None
+    where = ctx.label(u.hex)
+    if u.has(OUT_OF_SUPPLY) and u.has(ISOLATED):
+        out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both Out of Supply and Isolated",
+                                    units=(u.id,), hexes=(where,)))
+    status, change = marker_flow(u, traced, ss.rule)
+    out.status[u.id] = status
+    if change is not None:
+        out.markers.append(change)
+        what = " and ".join(x for x in (f"remove {change.remove}" if change.remove else "",
+                                        f"add {change.add}" if change.add else "") if x)
+        out.findings.append(Finding(ss.rule, Severity.WARNING,
+                                    f"supply phase: {u.id} at {where} is {status.value} supply: {what}"
+                                    if status is SupplyStatus.IN else
+                                    f"supply phase: {u.id} at {where} cannot trace supply ({status.value}): {what}",
+                                    units=(u.id,), hexes=(where,)))
+    elif status is not SupplyStatus.IN:
+        out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays Isolated",
+                                    units=(u.id,), hexes=(where,)))
+
+
+def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[[Hex], bool] | None = None) -> SearchResult:
+    """One multi-source search from ``sources``, traced from a unit towards them (reverse)."""
+    return multi_source_search(ctx.topology, sources, cost, reverse=True, within=within)
+
+
+def marker_flow(unit: Unit, traced: bool, rule: str) -> tuple[SupplyStatus, MarkerChange | None]:
+    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family).
+
+    Traced: in supply, any marker removed. Not traced: Out of Supply, or Isolated if the unit was
+    already Out of Supply (or Isolated).
+    """
+    had_out, had_iso = unit.has(OUT_OF_SUPPLY), unit.has(ISOLATED)
+    if traced:
+        if had_iso:
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=ISOLATED, rule=rule)
+        if had_out:
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule)
+        return SupplyStatus.IN, None
+    if had_iso:  # an Out of Supply marker beside the Isolated one goes: the unit is now Isolated
+        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule) if had_out else None)
+    if had_out:
+        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=ISOLATED, remove=OUT_OF_SUPPLY, rule=rule)
+    return SupplyStatus.OUT, MarkerChange(unit.id, add=OUT_OF_SUPPLY, rule=rule)
+
+
+# --- helpers for plugins --------------------------------------------------------------------------
+def eliminated(rules: RulesPlugin, ctx: Context, side: str) -> list[Unit]:
+    """Units of ``side`` in an eliminated box (the data's ``boxes.eliminated``)."""
+    return [u for u in ctx.units(side) if box_in(u, rules.data.boxes.eliminated)]
+
+
+def moved(before: Context, after: Context, side: str) -> list[Unit]:
+    """Units of ``side`` (as in ``before``) standing on a map hex there and elsewhere in ``after``."""
+    now = {u.id: u.hex for u in after.position.units}
+    return [u for u in before.units(side) if u.hex is not None and u.id in now and now[u.id] != u.hex]
+
+
+def side_steps(sides: Iterable[Hexside]) -> dict[Hex, frozenset[Hex]]:
+    """Hexsides as steps: ``a -> {b, ...}`` for each side between a and b (both directions)."""
+    out: dict[Hex, set[Hex]] = {}
+    for s in sides:
+        a, b = s.hexes
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class PathAnswer:
+    """A path found (``path``, start first) or why there is none (``reason``, ``blockers``)."""
+
+    path: tuple[Hex, ...] | None
+    reason: str = ""
+    blockers: tuple[Hex, ...] = ()
+
+    def labels(self, ctx: Context) -> list[str]:
+        return [ctx.label(h) for h in self.path or ()]
+
+    def to_dict(self, ctx: Context) -> dict[str, object]:
+        if self.path is not None:
+            return {"found": True, "hexes": self.labels(ctx)}
+        return {"found": False, "reason": self.reason, "blockers": list(ctx.labels(self.blockers))}
+
+
+def find_path(ctx: Context, start: Hex, targets: Sequence[Hex], cost: Cost, why: Mapping[Hex, str],
+              side_reason: str = "behind a blocked hexside") -> PathAnswer:
+    """Shortest path from ``start`` to any of ``targets``; if none, the reason and the hexes that block.
+
+    ``why`` says why a hex cannot be on the path; the start and the targets must be allowed too.
+    ``side_reason`` names what stops a step into an allowed hex (the cost hook's hexside rules).
+    """
+    if start in why:
+        return PathAnswer(None, f"{ctx.label(start)} itself is {why[start]}", (start,))
+    res = multi_source_search(ctx.topology, [start], cost)
+    got = [t for t in targets if t in res]
+    if got:
+        best = min(got, key=lambda t: (res.dist[t], t))
+        return PathAnswer(tuple(reversed(res.path(best))))
+    bad = [f"{ctx.label(t)} is {why[t]}" for t in targets if t in why]
+    if bad:
+        return PathAnswer(None, "; ".join(bad), tuple(t for t in targets if t in why))
+    edge = frontier(ctx.topology, res)
+    kinds = sorted({why.get(h, side_reason) for h in edge})
+    return PathAnswer(None, f"every route is cut: {len(res.dist)} hexes reachable, bounded by hexes "
+                            f"{', '.join(kinds)}", tuple(sorted(edge)))
+
+
+def frontier(topology: Topology, res: SearchResult) -> set[Hex]:
+    """Hexes just outside the reached region (the ones that stopped the search)."""
+    adj = topology.neighbours
+    return {n for h in res.dist for n in adj[h] if n not in res.dist}

@@ -1,0 +1,251 @@
+"""Read data YAML as nodes, so every error names the file, line, column and the bad value.
+
+Every data format of a game folder (``game.yaml``, ``map.yaml``, ``scenarios.yaml``, ``tables.yaml``,
+module configs) is read through :func:`compose` and :class:`Doc`: the text is composed into
+``yaml`` nodes (never constructed into Python objects first), so a reader can say
+``game.yaml:12:5: sides[1].id: 'Axis' is not an id (expected lowercase words and digits joined by '-')``.
+Size and nesting are capped before anything else is built. Pure Python (PyYAML only).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Final, TypeVar
+
+import yaml
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import note_input
+
+#: largest data file we read (a 1,000-hex map is about 40 KB)
+MAX_BYTES: Final = 8 * 1024 * 1024
+#: deepest nesting of lists and mappings a data file may have
+MAX_DEPTH: Final = 64
+#: longest scalar (a label, a number, a line of text)
+MAX_SCALAR: Final = 4000
+ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+E = TypeVar("E", bound=GazalaError)
+T = TypeVar("T")
+
+
+def show(node: yaml.Node) -> str:
+    """How a bad value is quoted in a message."""
+    if isinstance(node, yaml.ScalarNode):
+        text = str(node.value)
+        return repr(text if len(text) <= 60 else text[:57] + "...")
+    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+
+
+def place_of(node: yaml.Node | None) -> str | None:
+    if node is None:
+        return None
+    m = node.start_mark
+    return f"{m.line + 1}:{m.column + 1}"
+
+
+def _depth_ok(node: yaml.Node) -> bool:
+    """Nesting within :data:`MAX_DEPTH`, and no node inside itself (a recursive alias ``&x [*x]``)."""
+    todo: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
+    state: dict[int, bool] = {}  # id -> True while its children are being visited, False once done
+    while todo:
+        n, d, leaving = todo.pop()
+        if leaving:
+            state[id(n)] = False
+            continue
+        if d > MAX_DEPTH:
+            return False
+        visiting = state.get(id(n))
+        if visiting:  # reached again from inside itself
+            return False
+        if visiting is not None:  # YAML aliases share nodes; visit each once
+            continue
+        state[id(n)] = True
+        todo.append((n, d, True))
+        if isinstance(n, yaml.SequenceNode):
+            todo.extend((c, d + 1, False) for c in n.value)
+        elif isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                todo.append((k, d + 1, False))
+                todo.append((v, d + 1, False))
+    return True
+
+
+def read_text(file: Path, what: str, error: type[E]) -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_BYTES` (recorded as an input)."""
+    note_input(file)
+    try:
+        if not file.is_file():
+            raise error(f"{what} is not a regular file" if file.exists() else f"{what} not found", file=file)
+        with file.open("rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise error(f"cannot read {what} ({exc.strerror})", file=file) from None
+    if len(data) > MAX_BYTES:
+        raise error(f"{what} is larger than {MAX_BYTES // (1024 * 1024)} MiB", file=file, expected="a data file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} is not UTF-8 text (byte {exc.start})", file=file) from None
+
+
+def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml.Node:
+    """One YAML document as nodes (safe: no tags beyond YAML's own, no Python objects)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        raise error(f"malformed YAML: {exc.problem}", file=file, place=place_of_mark(exc.problem_mark)) from None
+    except yaml.YAMLError as exc:
+        raise error(f"malformed YAML: {exc}", file=file) from None
+    except RecursionError:
+        raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
+    if node is None:
+        raise error(f"empty {what}", file=file, expected="a mapping")
+    if not _depth_ok(node):
+        raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels")
+    return node
+
+
+def place_of_mark(mark: yaml.Mark | None) -> str | None:
+    return f"{mark.line + 1}:{mark.column + 1}" if mark is not None else None
+
+
+def compose(file: Path, what: str, error: type[E]) -> yaml.Node:
+    """Read and compose a data file (size-capped, UTF-8, nesting-capped)."""
+    return compose_text(read_text(file, what, error), file, what, error)
+
+
+class Doc:
+    """Typed access to the nodes of one file; every failure is an ``error`` naming file:line:col."""
+
+    def __init__(self, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
+        self.file = file
+        self.error = error
+
+    def err(self, node: yaml.Node | None, problem: str, expected: str | None = None) -> GazalaError:
+        return self.error(problem, file=self.file, place=place_of(node), expected=expected)
+
+    def mapping(self, node: yaml.Node, what: str, allowed: frozenset[str] | None = None) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.err(node, f"{what} must be a mapping, got {show(node)}")
+        out: dict[str, yaml.Node] = {}
+        for k, v in node.value:
+            if not isinstance(k, yaml.ScalarNode):
+                raise self.err(k, f"{what}: keys must be plain names")
+            if allowed is not None and k.value not in allowed:
+                raise self.err(k, f"{what}: unknown key {show(k)}", expected=", ".join(sorted(allowed)))
+            if k.value in out:
+                raise self.err(k, f"{what}: duplicate key {show(k)}")
+            out[k.value] = v
+        return out
+
+    def require(self, m: dict[str, yaml.Node], node: yaml.Node, what: str, *keys: str) -> None:
+        for k in keys:
+            if k not in m:
+                raise self.err(node, f"{what}: missing {k!r}", expected=", ".join(keys))
+
+    def seq(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.err(node, f"{what} must be a list, got {show(node)}")
+        return list(node.value)
+
+    def scalar(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.err(node, f"{what} must be a single value, got {show(node)}")
+        text = str(node.value)
+        if len(text) > MAX_SCALAR:
+            raise self.err(node, f"{what} is {len(text)} characters long", expected=f"at most {MAX_SCALAR}")
+        return text
+
+    def string(self, m: dict[str, yaml.Node], key: str, what: str, default: str | None = None) -> str:
+        if key not in m:
+            if default is None:
+                raise self.error(f"{what}: missing {key!r}", file=self.file)
+            return default
+        return self.scalar(m[key], f"{what}.{key}")
+
+    def opt(self, m: dict[str, yaml.Node], key: str, what: str) -> str | None:
+        return self.scalar(m[key], f"{what}.{key}") if key in m else None
+
+    def ident(self, node: yaml.Node, what: str) -> str:
+        text = self.scalar(node, what)
+        if not ID_RE.match(text):
+            raise self.err(node, f"{what}: {text!r} is not an id", expected="lowercase words and digits joined by '-'")
+        return text
+
+    def integer(self, node: yaml.Node, what: str, *, lo: int | None = None, hi: int | None = None) -> int:
+        text = self.scalar(node, what)
+        if len(text.strip()) > 18:  # also keeps int() away from 4,300-digit strings
+            raise self.err(node, f"{what} must be an integer, got {show(node)}", expected="at most 18 digits")
+        try:
+            value = int(text)
+        except ValueError:
+            raise self.err(node, f"{what} must be an integer, got {text!r}") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            rng = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+            raise self.err(node, f"{what}: {value} is out of range", expected=rng)
+        return value
+
+    def number(self, node: yaml.Node, what: str) -> float:
+        import math
+
+        text = self.scalar(node, what)
+        try:
+            value = float(text) if len(text) <= 40 else math.nan
+        except ValueError:
+            raise self.err(node, f"{what} must be a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise self.err(node, f"{what} must be a finite number, got {text!r}")
+        return value
+
+    def boolean(self, node: yaml.Node, what: str) -> bool:
+        text = self.scalar(node, what).lower()
+        if text in ("true", "yes", "on"):
+            return True
+        if text in ("false", "no", "off"):
+            return False
+        raise self.err(node, f"{what} must be true or false, got {text!r}")
+
+    def choice(self, node: yaml.Node, what: str, options: tuple[str, ...]) -> str:
+        text = self.scalar(node, what)
+        if text not in options:
+            raise self.err(node, f"{what}: {text!r} is not allowed", expected="one of " + ", ".join(options))
+        return text
+
+    def strings(self, node: yaml.Node, what: str) -> tuple[str, ...]:
+        return tuple(self.scalar(n, f"{what}[{i}]") for i, n in enumerate(self.seq(node, what)))
+
+    def each(self, node: yaml.Node, what: str, read: Callable[[yaml.Node, str], T]) -> Iterator[T]:
+        for i, n in enumerate(self.seq(node, what)):
+            yield read(n, f"{what}[{i}]")
+
+
+_SCALARS: Final = {
+    "tag:yaml.org,2002:int": int,
+    "tag:yaml.org,2002:float": float,
+    "tag:yaml.org,2002:bool": bool,
+    "tag:yaml.org,2002:null": type(None),
+}
+
+
+def plain(node: yaml.Node) -> object:
+    """A node as plain Python data, for free-form sections: lists, dicts with string keys, and
+    scalars as YAML resolves them (int, float, bool, None), any other scalar as its text."""
+    if isinstance(node, yaml.SequenceNode):
+        return [plain(n) for n in node.value]
+    if isinstance(node, yaml.MappingNode):
+        return {str(k.value): plain(v) for k, v in node.value}
+    if node.tag in _SCALARS:
+        loader = yaml.SafeLoader("")
+        try:
+            value = loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, OverflowError):
+            return str(node.value)
+        finally:
+            loader.dispose()
+        if isinstance(value, float) and value != value:
+            return str(node.value)
+        return value
+    return str(node.value)

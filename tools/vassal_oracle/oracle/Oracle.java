@@ -1,0 +1,1091 @@
+// The real VASSAL engine as a test oracle: one command per JVM, one JSON object on stdout.
+//
+// Compiled and run by tools/vassal_oracle/engine.py (javac against the VASSAL 3.7.26 engine jar +
+// the Debian jars of its debian-jars.txt, run under Xvfb with a private VASSAL.conf, tmpdir and
+// logback config). GameModule is a process-wide singleton, so every call is a fresh JVM that loads
+// exactly one module. VASSAL >= 3.7 carries the NetBeans wizard library in its own jar: a wizard
+// it shows (e.g. "Choose side" when a game starts) is a dialog like any other, recorded and closed.
+//
+//   module     M.vmod                      build errors, dialogs, maps/boards/grids, piece slots,
+//                                          buildFile round trip (dropped attributes/elements)
+//   locate     M.vmod POINTS               POINTS: one "map<TAB>x<TAB>y" per line (map coordinates);
+//                                          Map.locationName + Map.snapTo + Map.findBoard per point
+//   read-save  M.vmod G.vsav               decodeSavedGame + execute; every piece and stack
+//   write-save M.vmod OUT.vsav PLACE.json  new game, clone palette pieces, place them, save
+//
+// All VASSAL work runs on the Swing event dispatch thread, one step at a time.
+//
+// Options (system properties): oracle.timeout (seconds, default 120).
+// Everything VASSAL prints on stdout is redirected to stderr; stdout carries only the JSON line.
+
+import java.awt.AWTEvent;
+import java.awt.Component;
+import java.awt.Container;
+import java.awt.Dialog;
+import java.awt.Dimension;
+import java.awt.Point;
+import java.awt.Rectangle;
+import java.awt.Toolkit;
+import java.awt.Window;
+import java.awt.event.WindowEvent;
+import java.io.File;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import javax.swing.AbstractButton;
+import javax.swing.JLabel;
+import javax.swing.JOptionPane;
+import javax.swing.SwingUtilities;
+import javax.swing.text.JTextComponent;
+
+import org.slf4j.LoggerFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NamedNodeMap;
+import org.w3c.dom.Node;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.AppenderBase;
+
+import VASSAL.Info;
+import VASSAL.build.AbstractBuildable;
+import VASSAL.build.Buildable;
+import VASSAL.build.Builder;
+import VASSAL.build.Configurable;
+import VASSAL.build.GameModule;
+import VASSAL.build.module.Chatter;
+import VASSAL.build.module.GameState;
+import VASSAL.build.module.PrototypeDefinition;
+import VASSAL.build.module.map.BoardPicker;
+import VASSAL.build.module.map.boardPicker.Board;
+import VASSAL.build.module.map.boardPicker.board.MapGrid;
+import VASSAL.build.widget.PieceSlot;
+import VASSAL.command.Command;
+import VASSAL.counters.GamePiece;
+import VASSAL.counters.PieceCloner;
+import VASSAL.counters.Stack;
+import VASSAL.launch.StandardConfig;
+import VASSAL.tools.DataArchive;
+
+public final class Oracle {
+    private static final List<Object> DIALOGS = Collections.synchronizedList(new ArrayList<>());
+    private static final List<Object> LOG = Collections.synchronizedList(new ArrayList<>());
+
+    private Oracle() {
+    }
+
+    public static void main(String[] args) {
+        final PrintStream out = System.out;
+        System.setOut(System.err);
+        final int timeout = Integer.getInteger("oracle.timeout", 120);
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(timeout * 1000L);
+            }
+            catch (InterruptedException e) {
+                return;
+            }
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("ok", false);
+            r.put("error", "oracle watchdog: no result after " + timeout + " s");
+            r.put("dialogs", snapshot(DIALOGS));
+            r.put("log", snapshot(LOG));
+            r.put("threads", threadDump());
+            out.println(Json.write(r));
+            out.flush();
+            Runtime.getRuntime().halt(3);
+        }, "oracle-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+
+        Map<String, Object> result = new LinkedHashMap<>();
+        int code = 0;
+        try {
+            if (args.length < 2) {
+                throw new IllegalArgumentException("usage: Oracle module|locate|read-save|write-save MODULE [ARGS]");
+            }
+            // Swing is single-threaded: every VASSAL call runs on the event dispatch thread (as in
+            // VASSAL itself), one step at a time, with the queue drained between steps. Driving it
+            // from the main thread deadlocks now and then (layout vs. the chat document lock).
+            switch (args[0]) {
+            case "module":
+            case "locate":
+            case "read-save":
+            case "write-save":
+                need(args, args[0].equals("write-save") ? 4 : args[0].equals("module") ? 2 : 3);
+                break;
+            default:
+                throw new IllegalArgumentException("unknown command " + args[0]);
+            }
+            edt(Oracle::bootstrap);
+            result.put("ok", true);
+            result.put("command", args[0]);
+            result.put("vassal_version", Info.getVersion());
+            final File module = new File(args[1]);
+            edt(() -> loadModule(module, result));
+            switch (args[0]) {
+            case "module":
+                edt(() -> describeModule(module, result));
+                break;
+            case "locate":
+                startNewGame();
+                edt(() -> locate(new File(args[2]), result));
+                break;
+            case "read-save":
+                edt(() -> executeSave(new File(args[2])));
+                edt(() -> {
+                    result.put("game_started", GameModule.getGameModule().getGameState().isGameStarted());
+                    listPieces(result);
+                });
+                break;
+            default: // write-save
+                startNewGame();
+                edt(() -> placePieces(new File(args[3]), result));
+                edt(() -> GameModule.getGameModule().getGameState().saveGame(new File(args[2])));
+                edt(() -> {
+                    result.put("saved", args[2]);
+                    result.put("maps", boardsInUse());
+                });
+            }
+        }
+        catch (Throwable t) {
+            result.put("ok", false);
+            result.put("error", describe(t));
+            code = 2;
+        }
+        result.put("dialogs", snapshot(DIALOGS));
+        result.put("log", snapshot(LOG));
+        final String[] chat = {""};
+        try {
+            edt(() -> chat[0] = chatText());
+        }
+        catch (Throwable t) {
+            chat[0] = "(chat unavailable: " + t + ")";
+        }
+        result.put("chat", chat[0]);
+        out.println(Json.write(result));
+        out.flush();
+        Runtime.getRuntime().halt(code);
+    }
+
+    /** The stacks of the threads that matter when a call hangs (main, the AWT event queue). */
+    private static Map<String, Object> threadDump() {
+        Map<String, Object> out = new TreeMap<>();
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            String name = e.getKey().getName();
+            if (!name.equals("main") && !name.startsWith("AWT-EventQueue")) {
+                continue;
+            }
+            List<String> frames = new ArrayList<>();
+            StackTraceElement[] st = e.getValue();
+            for (int i = 0; i < Math.min(st.length, 40); i++) {
+                frames.add(st[i].toString());
+            }
+            out.put(name, frames);
+        }
+        return out;
+    }
+
+    private static void need(String[] args, int n) {
+        if (args.length < n) {
+            throw new IllegalArgumentException(args[0] + " needs " + (n - 1) + " arguments");
+        }
+    }
+
+    private static List<Object> snapshot(List<?> list) {
+        synchronized (list) {
+            return new ArrayList<>(list);
+        }
+    }
+
+    private static String describe(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (sb.length() > 0) {
+                sb.append(" <- ");
+            }
+            sb.append(c.getClass().getName()).append(": ").append(c.getMessage());
+            StackTraceElement[] st = c.getStackTrace();
+            if (st.length > 0) {
+                sb.append(" at ").append(st[0]);
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // bootstrap: config, menu manager, dialog killer, log capture
+
+    /**
+     * VASSAL's standard configuration, except that the "java" it would launch is a no-op: after a
+     * save VASSAL starts a second JVM (ModuleManagerUpdateHelper) to tell the Module Manager, and
+     * that JVM knows nothing of our private VASSAL.conf (it would write ~/.VASSAL).
+     */
+    static final class OracleConfig extends StandardConfig {
+        OracleConfig() throws java.io.IOException {
+            super();
+        }
+
+        @Override
+        public java.nio.file.Path getJavaBinPath() {
+            return java.nio.file.Path.of(System.getProperty("oracle.noop", "/bin/true"));
+        }
+    }
+
+    private static void bootstrap() throws Exception {
+        Info.setConfig(new OracleConfig());
+        Constructor<?> mm = Class.forName("VASSAL.launch.Player$PlayerMenuManager").getDeclaredConstructor();
+        mm.setAccessible(true);
+        mm.newInstance();
+
+        Toolkit.getDefaultToolkit().addAWTEventListener(ev -> {
+            if (ev.getID() != WindowEvent.WINDOW_OPENED) {
+                return;
+            }
+            Window w = ((WindowEvent) ev).getWindow();
+            if (!(w instanceof Dialog)) {
+                return;
+            }
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("title", ((Dialog) w).getTitle());
+            List<String> texts = new ArrayList<>();
+            collectText(w, texts);
+            d.put("text", String.join("\n", texts));
+            DIALOGS.add(d);
+            w.setVisible(false);
+            w.dispose();
+        }, AWTEvent.WINDOW_EVENT_MASK);
+
+        ch.qos.logback.classic.Logger root =
+            (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        AppenderBase<ILoggingEvent> capture = new AppenderBase<ILoggingEvent>() {
+            @Override
+            protected void append(ILoggingEvent e) {
+                if (!e.getLevel().isGreaterOrEqual(Level.WARN)) {
+                    return;
+                }
+                StringBuilder sb = new StringBuilder();
+                sb.append(e.getLevel()).append(' ').append(e.getLoggerName()).append(": ").append(e.getFormattedMessage());
+                for (IThrowableProxy tp = e.getThrowableProxy(); tp != null; tp = tp.getCause()) {
+                    sb.append(" | ").append(tp.getClassName()).append(": ").append(tp.getMessage());
+                }
+                LOG.add(sb.toString());
+            }
+        };
+        capture.setContext(root.getLoggerContext());
+        capture.start();
+        root.addAppender(capture);
+    }
+
+    private static void collectText(Component c, List<String> texts) {
+        String t = null;
+        if (c instanceof JLabel) {
+            t = ((JLabel) c).getText();
+        }
+        else if (c instanceof JTextComponent) {
+            t = ((JTextComponent) c).getText();
+        }
+        else if (c instanceof AbstractButton) {
+            t = null; // button captions are not the message
+        }
+        else if (c instanceof JOptionPane) {
+            Object m = ((JOptionPane) c).getMessage();
+            if (m instanceof String) {
+                t = (String) m;
+            }
+        }
+        if (t != null && !t.isBlank() && !texts.contains(t.strip())) {
+            texts.add(t.strip());
+        }
+        if (c instanceof Container) {
+            for (Component child : ((Container) c).getComponents()) {
+                collectText(child, texts);
+            }
+        }
+    }
+
+    private static String chatText() {
+        try {
+            GameModule gm = GameModule.getGameModule();
+            if (gm == null || gm.getChatter() == null) {
+                return "";
+            }
+            Chatter ch = gm.getChatter();
+            Field f = Chatter.class.getDeclaredField("doc");
+            f.setAccessible(true);
+            javax.swing.text.Document doc = (javax.swing.text.Document) f.get(ch);
+            return doc == null ? "" : doc.getText(0, doc.getLength()).strip();
+        }
+        catch (Throwable t) {
+            return "(chat unavailable: " + t + ")";
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /** Run one step on the event dispatch thread, then let the events it queued run too. */
+    private static void edt(Step step) throws Exception {
+        final Throwable[] failure = new Throwable[1];
+        SwingUtilities.invokeAndWait(() -> {
+            try {
+                step.run();
+            }
+            catch (Throwable t) {
+                failure[0] = t;
+            }
+        });
+        flushEdt();
+        if (failure[0] instanceof Exception) {
+            throw (Exception) failure[0];
+        }
+        if (failure[0] instanceof Error) {
+            throw (Error) failure[0];
+        }
+    }
+
+    private static void flushEdt() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            SwingUtilities.invokeAndWait(() -> { });
+        }
+    }
+
+    private static void loadModule(File module, Map<String, Object> result) throws Exception {
+        if (!module.isFile()) {
+            throw new IllegalArgumentException("module not found: " + module);
+        }
+        long t0 = System.nanoTime();
+        GameModule.init(new GameModule(new DataArchive(module.getPath())));
+        result.put("load_seconds", (System.nanoTime() - t0) / 1e9);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // module
+
+    private static void describeModule(File module, Map<String, Object> result) throws Exception {
+        GameModule gm = GameModule.getGameModule();
+        Map<String, Object> mod = new LinkedHashMap<>();
+        mod.put("name", gm.getAttributeValueString("name"));
+        mod.put("version", gm.getAttributeValueString("version"));
+        mod.put("VassalVersion", gm.getAttributeValueString("VassalVersion"));
+        result.put("module", mod);
+
+        List<Object> maps = new ArrayList<>();
+        for (VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+            maps.add(mapJson(m));
+        }
+        result.put("maps", maps);
+
+        List<Object> slots = new ArrayList<>();
+        for (PieceSlot s : gm.getAllDescendantComponentsOf(PieceSlot.class)) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("name", s.getConfigureName());
+            o.put("gpid", s.getGpId());
+            GamePiece p = s.getPiece();
+            o.put("valid", p != null);
+            if (p != null) {
+                o.put("piece_name", p.getName());
+                o.put("type", p.getType());
+                o.put("state", p.getState());
+            }
+            slots.add(o);
+        }
+        result.put("piece_slots", slots);
+
+        List<Object> protos = new ArrayList<>();
+        for (PrototypeDefinition d : gm.getAllDescendantComponentsOf(PrototypeDefinition.class)) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("name", d.getConfigureName());
+            GamePiece p = null;
+            try {
+                p = d.getPiece();
+            }
+            catch (RuntimeException e) {
+                o.put("error", describe(e));
+            }
+            o.put("valid", p != null);
+            if (p != null) {
+                o.put("type", p.getType());
+                o.put("state", p.getState());
+            }
+            protos.add(o);
+        }
+        result.put("prototypes", protos);
+
+        Map<String, Integer> counts = new TreeMap<>();
+        countComponents(gm, counts);
+        result.put("component_counts", counts);
+
+        result.put("roundtrip", roundTrip(module, gm));
+    }
+
+    private static void countComponents(Buildable b, Map<String, Integer> counts) {
+        counts.merge(b.getClass().getName(), 1, Integer::sum);
+        if (b instanceof AbstractBuildable) {
+            for (Buildable c : ((AbstractBuildable) b).getBuildables()) {
+                countComponents(c, counts);
+            }
+        }
+    }
+
+    private static Map<String, Object> attrs(Object o) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        if (o instanceof AbstractBuildable) {
+            AbstractBuildable b = (AbstractBuildable) o;
+            for (String n : b.getAttributeNames()) {
+                try {
+                    a.put(n, b.getAttributeValueString(n));
+                }
+                catch (RuntimeException e) {
+                    a.put(n, null);
+                }
+            }
+        }
+        return a;
+    }
+
+    private static Map<String, Object> mapJson(VASSAL.build.module.Map m) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("name", m.getMapName());
+        o.put("id", m.getIdentifier());
+        o.put("class", m.getClass().getName());
+        Dimension edge = m.getEdgeBuffer();
+        o.put("edge", List.of(edge.width, edge.height));
+        BoardPicker picker = m.getBoardPicker();
+        List<Object> boards = new ArrayList<>();
+        if (picker != null) {
+            for (String bn : picker.getAllowableBoardNames()) {
+                Board b = picker.getBoard(bn);
+                if (b != null) {
+                    boards.add(boardJson(b, false));
+                }
+            }
+        }
+        o.put("boards", boards);
+        List<Object> inUse = new ArrayList<>();
+        for (Board b : m.getBoards()) {
+            inUse.add(boardJson(b, true));
+        }
+        o.put("boards_in_use", inUse);
+        return o;
+    }
+
+    private static Map<String, Object> boardJson(Board b, boolean withBounds) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("name", b.getName());
+        Dimension size = b.getSize();
+        o.put("width", size.width);
+        o.put("height", size.height);
+        o.put("reversible", b.getAttributeValueString("reversible"));
+        o.put("image", b.getAttributeValueString("image"));
+        if (withBounds) {
+            Rectangle r = b.bounds();
+            o.put("bounds", List.of(r.x, r.y, r.width, r.height));
+            o.put("reversed", b.isReversed());
+        }
+        MapGrid g = b.getGrid();
+        o.put("grid", g == null ? null : componentJson(g));
+        return o;
+    }
+
+    /** A component with its class, attributes and (recursively) its child components. */
+    private static Map<String, Object> componentJson(Object c) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("class", c.getClass().getName());
+        o.put("attrs", attrs(c));
+        List<Object> children = new ArrayList<>();
+        if (c instanceof AbstractBuildable) {
+            for (Buildable child : ((AbstractBuildable) c).getBuildables()) {
+                children.add(componentJson(child));
+            }
+        }
+        o.put("children", children);
+        return o;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // buildFile round trip: what the engine writes back vs what the module file says
+
+    private static Document originalBuildFile(File module) throws Exception {
+        try (ZipFile zf = new ZipFile(module)) {
+            String entry = "buildFile.xml";
+            ZipEntry md = zf.getEntry("moduledata");
+            if (md != null) {
+                String text = new String(zf.getInputStream(md).readAllBytes(), StandardCharsets.UTF_8);
+                java.util.regex.Matcher mt =
+                    java.util.regex.Pattern.compile("<VassalVersion>\\s*(\\d+)\\.(\\d+)").matcher(text);
+                if (mt.find()) {
+                    int major = Integer.parseInt(mt.group(1));
+                    int minor = Integer.parseInt(mt.group(2));
+                    if (major < 3 || (major == 3 && minor < 5)) {
+                        entry = "buildFile";
+                    }
+                }
+            }
+            if (zf.getEntry(entry) == null) {
+                entry = zf.getEntry("buildFile.xml") != null ? "buildFile.xml" : "buildFile";
+            }
+            try (InputStream in = zf.getInputStream(zf.getEntry(entry))) {
+                return Builder.createDocument(in);
+            }
+        }
+    }
+
+    private static Map<String, Object> roundTrip(File module, GameModule gm) throws Exception {
+        Document orig = originalBuildFile(module);
+        Document out = Builder.createNewDocument();
+        out.appendChild(gm.getBuildElement(out));
+        Map<String, List<Object>> diff = new LinkedHashMap<>();
+        for (String k : List.of("dropped_elements", "dropped_attributes", "changed_attributes", "changed_text",
+                                "added_elements", "added_attributes")) {
+            diff.put(k, new ArrayList<>());
+        }
+        compare(orig.getDocumentElement(), out.getDocumentElement(), label(orig.getDocumentElement(), 0), diff);
+        Map<String, Object> r = new LinkedHashMap<>(diff);
+        return r;
+    }
+
+    private static String label(Element e, int index) {
+        String tag = e.getTagName();
+        String simple = tag.substring(tag.lastIndexOf('.') + 1);
+        String name = null;
+        for (String key : List.of("name", "mapName", "entryName", "configureName")) {
+            if (e.hasAttribute(key) && !e.getAttribute(key).isEmpty()) {
+                name = e.getAttribute(key);
+                break;
+            }
+        }
+        return simple + "[" + index + "]" + (name == null ? "" : "(" + name + ")");
+    }
+
+    private static List<Element> childElements(Element e) {
+        List<Element> list = new ArrayList<>();
+        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element) {
+                list.add((Element) n);
+            }
+        }
+        return list;
+    }
+
+    private static void compare(Element a, Element b, String path, Map<String, List<Object>> diff) {
+        NamedNodeMap aa = a.getAttributes();
+        for (int i = 0; i < aa.getLength(); i++) {
+            Node at = aa.item(i);
+            String n = at.getNodeName();
+            if (!b.hasAttribute(n)) {
+                diff.get("dropped_attributes").add(List.of(path, n, at.getNodeValue()));
+            }
+            else if (!b.getAttribute(n).equals(at.getNodeValue())) {
+                diff.get("changed_attributes").add(List.of(path, n, at.getNodeValue(), b.getAttribute(n)));
+            }
+        }
+        NamedNodeMap ba = b.getAttributes();
+        for (int i = 0; i < ba.getLength(); i++) {
+            Node at = ba.item(i);
+            if (!a.hasAttribute(at.getNodeName())) {
+                diff.get("added_attributes").add(List.of(path, at.getNodeName(), at.getNodeValue()));
+            }
+        }
+        List<Element> ac = childElements(a);
+        List<Element> bc = childElements(b);
+        if (ac.isEmpty() && bc.isEmpty()) {
+            String ta = Builder.getText(a);
+            String tb = Builder.getText(b);
+            if (!ta.equals(tb)) {
+                diff.get("changed_text").add(List.of(path, ta, tb));
+            }
+        }
+        // match the k-th child with a given key to the k-th child with the same key, where the key is
+        // the tag plus the element's name (so reordered named children such as GlobalOptions'
+        // <option name=...> still pair up)
+        Map<String, List<Element>> byKey = new HashMap<>();
+        for (Element e : bc) {
+            byKey.computeIfAbsent(key(e), k -> new ArrayList<>()).add(e);
+        }
+        Map<String, Integer> seen = new HashMap<>();
+        Map<String, Integer> tagIndex = new HashMap<>();
+        for (Element e : ac) {
+            int k = seen.merge(key(e), 1, Integer::sum) - 1;
+            int t = tagIndex.merge(e.getTagName(), 1, Integer::sum) - 1;
+            List<Element> cands = byKey.getOrDefault(key(e), List.of());
+            String childPath = path + "/" + label(e, t);
+            if (k < cands.size()) {
+                compare(e, cands.get(k), childPath, diff);
+            }
+            else {
+                diff.get("dropped_elements").add(childPath);
+            }
+        }
+        for (Map.Entry<String, List<Element>> en : byKey.entrySet()) {
+            int have = seen.getOrDefault(en.getKey(), 0);
+            for (int k = have; k < en.getValue().size(); k++) {
+                diff.get("added_elements").add(path + "/" + label(en.getValue().get(k), k));
+            }
+        }
+    }
+
+    private static String key(Element e) {
+        String name = e.hasAttribute("name") ? e.getAttribute("name") : "";
+        return e.getTagName() + " | " + name;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // games
+
+    /** A new game (GameState.setup(true)); a map whose board was not chosen gets its first board. */
+    private static void startNewGame() throws Exception {
+        edt(() -> GameModule.getGameModule().getGameState().setup(true));
+        edt(Oracle::chooseMissingBoards);
+    }
+
+    private static void chooseMissingBoards() {
+        for (VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+            if (m.getBoardCount() == 0 && m.getBoardPicker() != null) {
+                String[] names = m.getBoardPicker().getAllowableBoardNames();
+                if (names.length > 0) {
+                    Board b = m.getBoardPicker().getBoard(names[0]);
+                    b.setLocation(0, 0);
+                    m.getBoardPicker().setBoards(List.of(b));
+                }
+            }
+        }
+    }
+
+    private static VASSAL.build.module.Map findMap(String name) {
+        VASSAL.build.module.Map m = VASSAL.build.module.Map.getMapById(name);
+        if (m != null) {
+            return m;
+        }
+        for (VASSAL.build.module.Map x : VASSAL.build.module.Map.getMapList()) {
+            if (name.equals(x.getMapName())) {
+                return x;
+            }
+        }
+        throw new IllegalArgumentException("no map named " + name);
+    }
+
+    private static List<Object> boardsInUse() {
+        List<Object> maps = new ArrayList<>();
+        for (VASSAL.build.module.Map m : VASSAL.build.module.Map.getMapList()) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("name", m.getMapName());
+            o.put("id", m.getIdentifier());
+            Dimension edge = m.getEdgeBuffer();
+            o.put("edge", List.of(edge.width, edge.height));
+            List<Object> boards = new ArrayList<>();
+            for (Board b : m.getBoards()) {
+                Rectangle r = b.bounds();
+                Map<String, Object> bo = new LinkedHashMap<>();
+                bo.put("name", b.getName());
+                bo.put("bounds", List.of(r.x, r.y, r.width, r.height));
+                bo.put("reversed", b.isReversed());
+                boards.add(bo);
+            }
+            o.put("boards", boards);
+            maps.add(o);
+        }
+        return maps;
+    }
+
+    private static void locate(File points, Map<String, Object> result) throws Exception {
+        result.put("maps", boardsInUse());
+        List<Object> out = new ArrayList<>();
+        Map<String, VASSAL.build.module.Map> cache = new HashMap<>();
+        int lineNo = 0;
+        for (String line : Files.readAllLines(points.toPath(), StandardCharsets.UTF_8)) {
+            lineNo++;
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split("\t");
+            if (f.length != 3) {
+                throw new IllegalArgumentException(points + " line " + lineNo + ": expected map<TAB>x<TAB>y");
+            }
+            VASSAL.build.module.Map m = cache.computeIfAbsent(f[0], Oracle::findMap);
+            Point p = new Point(Integer.parseInt(f[1].strip()), Integer.parseInt(f[2].strip()));
+            String name = m.locationName(new Point(p));
+            Point s = m.snapTo(new Point(p));
+            Board b = m.findBoard(new Point(p));
+            List<Object> row = new ArrayList<>();
+            row.add(name);
+            row.add(s.x);
+            row.add(s.y);
+            row.add(b == null ? null : b.getName());
+            out.add(row);
+        }
+        result.put("fields", List.of("location", "snap_x", "snap_y", "board"));
+        result.put("points", out);
+    }
+
+    private static Map<String, Object> pieceJson(GamePiece p) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("id", p.getId());
+        o.put("name", p.getName());
+        VASSAL.build.module.Map m = p.getMap();
+        o.put("map", m == null ? null : m.getIdentifier());
+        Point pos = p.getPosition();
+        o.put("x", pos.x);
+        o.put("y", pos.y);
+        Board b = m == null ? null : m.findBoard(new Point(pos));
+        o.put("board", b == null ? null : b.getName());
+        o.put("location", m == null ? null : m.locationName(new Point(pos)));
+        Object ln = p.getProperty("LocationName");
+        o.put("location_property", ln == null ? null : ln.toString());
+        Stack parent = p.getParent();
+        o.put("stack", parent == null ? null : parent.getId());
+        o.put("type", p.getType());
+        o.put("state", p.getState());
+        return o;
+    }
+
+    private static void listPieces(Map<String, Object> result) {
+        GameState gs = GameModule.getGameModule().getGameState();
+        List<Object> pieces = new ArrayList<>();
+        List<Object> stacks = new ArrayList<>();
+        for (GamePiece p : gs.getAllPieces()) {
+            if (p instanceof Stack) {
+                Stack s = (Stack) p;
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("id", s.getId());
+                o.put("class", s.getClass().getName());
+                o.put("map", s.getMap() == null ? null : s.getMap().getIdentifier());
+                o.put("x", s.getPosition().x);
+                o.put("y", s.getPosition().y);
+                List<Object> kids = new ArrayList<>();
+                for (int i = 0; i < s.getPieceCount(); i++) {
+                    kids.add(s.getPieceAt(i).getId());
+                }
+                o.put("pieces", kids);
+                stacks.add(o);
+            }
+            else {
+                pieces.add(pieceJson(p));
+            }
+        }
+        result.put("pieces", pieces);
+        result.put("stacks", stacks);
+        result.put("maps", boardsInUse());
+    }
+
+    private static void executeSave(File save) throws Exception {
+        GameState gs = GameModule.getGameModule().getGameState();
+        Command c = gs.decodeSavedGame(save);
+        if (c == null) {
+            throw new IllegalArgumentException("not a saved game: " + save);
+        }
+        c.execute();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void placePieces(File placementsFile, Map<String, Object> result) throws Exception {
+        Object parsed = Json.parse(new String(Files.readAllBytes(placementsFile.toPath()), StandardCharsets.UTF_8));
+        if (!(parsed instanceof Map)) {
+            throw new IllegalArgumentException(placementsFile + ": expected a JSON object {\"pieces\": [...]}");
+        }
+        Map<String, Object> spec = (Map<String, Object>) parsed;
+        GameModule gm = GameModule.getGameModule();
+        List<PieceSlot> slots = gm.getAllDescendantComponentsOf(PieceSlot.class);
+        List<Object> placed = new ArrayList<>();
+        Object list = spec.getOrDefault("pieces", List.of());
+        int i = 0;
+        for (Object item : (List<Object>) list) {
+            Map<String, Object> pl = (Map<String, Object>) item;
+            String slotKey = String.valueOf(pl.get("slot"));
+            PieceSlot slot = null;
+            for (PieceSlot s : slots) {
+                if (slotKey.equals(s.getGpId())) {
+                    slot = s;
+                    break;
+                }
+            }
+            if (slot == null) {
+                for (PieceSlot s : slots) {
+                    if (slotKey.equals(s.getConfigureName())) {
+                        slot = s;
+                        break;
+                    }
+                }
+            }
+            if (slot == null || slot.getPiece() == null) {
+                throw new IllegalArgumentException("placement " + i + ": no valid piece slot with gpid or name " + slotKey);
+            }
+            VASSAL.build.module.Map m = findMap(String.valueOf(pl.get("map")));
+            Point p = new Point(((Number) pl.get("x")).intValue(), ((Number) pl.get("y")).intValue());
+            if (Boolean.TRUE.equals(pl.get("snap"))) {
+                p = m.snapTo(p);
+            }
+            GamePiece piece = PieceCloner.getInstance().clonePiece(slot.getPiece());
+            if (pl.get("id") != null) {
+                piece.setId(String.valueOf(pl.get("id")));
+            }
+            m.placeOrMerge(piece, p);
+            Map<String, Object> o = pieceJson(piece);
+            o.put("slot", slotKey);
+            placed.add(o);
+            i++;
+        }
+        result.put("pieces", placed);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // a small JSON writer/reader (the oracle has no dependencies besides VASSAL's own)
+
+    static final class Json {
+        private final String s;
+        private int i;
+
+        private Json(String s) {
+            this.s = s;
+        }
+
+        static String write(Object o) {
+            StringBuilder sb = new StringBuilder();
+            write(o, sb);
+            return sb.toString();
+        }
+
+        @SuppressWarnings("unchecked")
+        private static void write(Object o, StringBuilder sb) {
+            if (o == null) {
+                sb.append("null");
+            }
+            else if (o instanceof String) {
+                quote((String) o, sb);
+            }
+            else if (o instanceof Boolean || o instanceof Integer || o instanceof Long) {
+                sb.append(o);
+            }
+            else if (o instanceof Number) {
+                double d = ((Number) o).doubleValue();
+                sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
+            }
+            else if (o instanceof Map) {
+                sb.append('{');
+                boolean first = true;
+                for (Map.Entry<Object, Object> e : ((Map<Object, Object>) o).entrySet()) {
+                    if (!first) {
+                        sb.append(',');
+                    }
+                    first = false;
+                    quote(String.valueOf(e.getKey()), sb);
+                    sb.append(':');
+                    write(e.getValue(), sb);
+                }
+                sb.append('}');
+            }
+            else if (o instanceof Collection) {
+                sb.append('[');
+                boolean first = true;
+                for (Object x : (Collection<Object>) o) {
+                    if (!first) {
+                        sb.append(',');
+                    }
+                    first = false;
+                    write(x, sb);
+                }
+                sb.append(']');
+            }
+            else {
+                quote(o.toString(), sb);
+            }
+        }
+
+        private static void quote(String str, StringBuilder sb) {
+            sb.append('"');
+            for (int k = 0; k < str.length(); k++) {
+                char c = str.charAt(k);
+                switch (c) {
+                case '"':
+                    sb.append("\\\"");
+                    break;
+                case '\\':
+                    sb.append("\\\\");
+                    break;
+                case '\n':
+                    sb.append("\\n");
+                    break;
+                case '\r':
+                    sb.append("\\r");
+                    break;
+                case '\t':
+                    sb.append("\\t");
+                    break;
+                default:
+                    if (c < 0x20 || c >= 0x7f) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    }
+                    else {
+                        sb.append(c);
+                    }
+                }
+            }
+            sb.append('"');
+        }
+
+        static Object parse(String text) {
+            Json p = new Json(text);
+            Object v = p.value();
+            p.ws();
+            if (p.i != p.s.length()) {
+                throw p.error("trailing text");
+            }
+            return v;
+        }
+
+        private IllegalArgumentException error(String what) {
+            return new IllegalArgumentException("bad JSON at offset " + i + ": " + what);
+        }
+
+        private void ws() {
+            while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+                i++;
+            }
+        }
+
+        private Object value() {
+            ws();
+            if (i >= s.length()) {
+                throw error("unexpected end");
+            }
+            char c = s.charAt(i);
+            if (c == '{') {
+                i++;
+                Map<String, Object> m = new LinkedHashMap<>();
+                ws();
+                if (s.charAt(i) == '}') {
+                    i++;
+                    return m;
+                }
+                while (true) {
+                    ws();
+                    String k = string();
+                    ws();
+                    expect(':');
+                    m.put(k, value());
+                    ws();
+                    if (s.charAt(i) == ',') {
+                        i++;
+                        continue;
+                    }
+                    expect('}');
+                    return m;
+                }
+            }
+            if (c == '[') {
+                i++;
+                List<Object> l = new ArrayList<>();
+                ws();
+                if (s.charAt(i) == ']') {
+                    i++;
+                    return l;
+                }
+                while (true) {
+                    l.add(value());
+                    ws();
+                    if (s.charAt(i) == ',') {
+                        i++;
+                        continue;
+                    }
+                    expect(']');
+                    return l;
+                }
+            }
+            if (c == '"') {
+                return string();
+            }
+            if (s.startsWith("true", i)) {
+                i += 4;
+                return Boolean.TRUE;
+            }
+            if (s.startsWith("false", i)) {
+                i += 5;
+                return Boolean.FALSE;
+            }
+            if (s.startsWith("null", i)) {
+                i += 4;
+                return null;
+            }
+            int start = i;
+            while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
+                i++;
+            }
+            if (start == i) {
+                throw error("unexpected character " + c);
+            }
+            String num = s.substring(start, i);
+            if (num.contains(".") || num.contains("e") || num.contains("E")) {
+                return Double.parseDouble(num);
+            }
+            return Long.parseLong(num);
+        }
+
+        private void expect(char c) {
+            if (i >= s.length() || s.charAt(i) != c) {
+                throw error("expected " + c);
+            }
+            i++;
+        }
+
+        private String string() {
+            expect('"');
+            StringBuilder sb = new StringBuilder();
+            while (i < s.length()) {
+                char c = s.charAt(i++);
+                if (c == '"') {
+                    return sb.toString();
+                }
+                if (c == '\\') {
+                    char e = s.charAt(i++);
+                    switch (e) {
+                    case 'n':
+                        sb.append('\n');
+                        break;
+                    case 't':
+                        sb.append('\t');
+                        break;
+                    case 'r':
+                        sb.append('\r');
+                        break;
+                    case 'b':
+                        sb.append('\b');
+                        break;
+                    case 'f':
+                        sb.append('\f');
+                        break;
+                    case 'u':
+                        sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        i += 4;
+                        break;
+                    default:
+                        sb.append(e);
+                    }
+                }
+                else {
+                    sb.append(c);
+                }
+            }
+            throw error("unterminated string");
+        }
+    }
+}
