@@ -23,6 +23,29 @@ def register(parser: argparse.ArgumentParser) -> None:
     show.add_argument("--json", action="store_true", help="JSON output")
     show.set_defaults(func=_show)
 
+    new = verbs.add_parser(
+        "new",
+        help="make a game folder from a scan: fitted VASSAL grid, the scan as board art, starter counters",
+        description="Fit the VASSAL grid to the scan (detected, or from --ref hexes, or --grid), then write "
+        "DIR: game.yaml, map.yaml (grid + terrain), the scan as board art, a starter counters.yaml, "
+        "scenarios.yaml and module.yaml. Then: gazala module build DIR -o DIR.vmod.",
+    )
+    new.add_argument("folder", metavar="DIR", help="the new game folder (must not exist, or be empty)")
+    new.add_argument("--image", required=True, help="the scan of the map (PNG, JPEG or GIF; becomes the board)")
+    new.add_argument("--ref", action="append", default=[], metavar="LABEL=X,Y",
+                     help="the printed label of the hex whose centre is at pixel X,Y (repeat; one fixes the names)")  # fmt: skip
+    new.add_argument("--numbering", default="vassal-default",
+                     help="how hexes are named: vassal-default, a game id or folder, or HexGridNumbering "
+                     "attributes as KEY=VALUE,... (e.g. first=V,sep=-,vType=A)")  # fmt: skip
+    new.add_argument("--grid", help="a grid YAML (digitize calibrate/detect-grid -o) instead of detecting")
+    new.add_argument("--legend", help="a colour legend YAML: classify each hex's terrain into map.yaml")
+    new.add_argument("--name", help="the game's name (default: the folder name)")
+    new.add_argument("--id", dest="game_id", help="the game id (default: from the folder name)")
+    new.add_argument("--sides", default="First Side,Second Side", help="the two sides' names, comma separated")
+    new.add_argument("--turns", type=int, default=10, help="turns on the turn record (default 10)")
+    new.add_argument("--json", action="store_true", help="print what was written as JSON")
+    new.set_defaults(func=_new)
+
 
 def _summary(game: Any) -> dict[str, Any]:
     files = {
@@ -76,3 +99,71 @@ def _show(args: argparse.Namespace) -> int:
     for name, path in g["files"].items():
         print(f"  {name:<9} {path or '-'}")
     return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.newgame import (
+        ID_RE,
+        NewGame,
+        board_name_for,
+        fit_scan,
+        folder_files,
+        slug,
+        write_folder,
+    )  # fmt: skip
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.fileio import note_input
+
+    folder, image = Path(args.folder), Path(args.image)
+    sides = tuple(s.strip() for s in args.sides.split(","))
+    if len(sides) != 2 or not all(sides):
+        raise GazalaError(f"bad --sides {args.sides!r}", place="--sides", expected="two names separated by a comma")
+    if not 1 <= args.turns <= 1000:
+        raise GazalaError(f"bad --turns {args.turns}", place="--turns", expected="1 to 1000")
+    game_id = args.game_id or slug(folder.resolve().name)
+    if not ID_RE.match(game_id):
+        raise GazalaError(f"bad game id {game_id!r}", place="--id", expected="lower-case letters, digits and single hyphens")
+    board_name = board_name_for(image)
+    note_input(image)
+    img = open_image(image)
+    spec, notes = fit_scan(img, refs=args.ref, numbering=args.numbering, grid_file=args.grid)
+    terrain = None
+    if args.legend:
+        terrain = _classified(img, spec, args.legend, image.name)
+    new = NewGame(folder=folder, game_id=game_id, name=args.name or folder.resolve().name, sides=(sides[0], sides[1]),
+                  turns=args.turns, provenance=f"digitized from {image.name}", terrain=terrain, notes=tuple(notes))  # fmt: skip
+    files = folder_files(spec, new, board_name)
+    inputs = [image] + [Path(p) for p in (args.grid, args.legend) if p]
+    write_folder(folder, files, image, board_name, inputs)
+    g = spec.grid
+    summary: dict[str, Any] = {
+        "folder": str(folder), "id": game_id, "files": sorted([*files, board_name]),
+        "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "notes": notes,
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    for n in notes:
+        print(f"note: {n}")
+    print(f"wrote {folder}/: {', '.join(summary['files'])} ({summary['hexes']} hexes, "
+          f"columns {g.columns[0]}-{g.columns[1]}, rows {g.rows[0]}-{g.rows[1]})")  # fmt: skip
+    print("next:")
+    print(f"  1. check the grid by eye:  gazala digitize overlay {image} --map {folder} -o overlay.png")
+    print(f"  2. edit {folder}/game.yaml (sides, turns, rules), map.yaml (terrain, hexsides, places),")
+    print("     counters.yaml (your counter mix) and scenarios.yaml (where units start)")
+    print(f"  3. build the module:       gazala module build {folder} -o {game_id}.vmod")
+    return 0
+
+
+def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[str, Any]:
+    from gazala_tools.digitize.classify import classify_hexes, read_legend
+    from gazala_tools.digitize.image import to_rgb_array
+    from gazala_tools.digitize.mapyaml import terrain_data
+
+    legend = read_legend(legend_file)
+    results = classify_hexes(to_rgb_array(img), spec.geometry, list(spec.grid.hexes()), legend)
+    terrain, _comments = terrain_data(spec, results, legend, source=f"digitized from {image_name}")
+    return terrain

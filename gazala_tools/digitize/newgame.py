@@ -1,0 +1,307 @@
+"""``gazala game new``: from a scan of a printed map to a game folder (docs/games.md, "From a scan").
+
+The folder holds everything a module build needs, as data the owner then edits:
+
+* ``game.yaml``: id, name, two sides, a turn record, and the numbering the grid was fitted with;
+* ``map.yaml``: the fitted VASSAL grid (``grid.pixels``) over the whole scan, one default terrain
+  (or the terrain ``classify`` found, given a legend);
+* ``board.<ext>``: the scan itself, byte for byte, as the module's board art;
+* ``counters.yaml`` and ``scenarios.yaml``: three example units a side, set up on hexes of the map,
+  so the first build already shows pieces on the board;
+* ``module.yaml``: the module build configuration (board art = the scan).
+
+Nothing is written unless all of it is: the folder is assembled beside its destination and renamed
+into place; an existing non-empty folder is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from gazala_tools.digitize.gridfile import GridSpec
+from gazala_tools.errors import GazalaError
+from gazala_tools.hexes import Hex
+from gazala_tools.numbering import SCHEMES, Numbering
+
+ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: the board image suffixes VASSAL shows (and the module builder copies as they are)
+BOARD_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
+UNITS_PER_SIDE: Final = 3
+SIDE_COLORS: Final = ("#c03030", "#3050c0")
+COUNTER_COLORS: Final = (("#e8a0a0", "#f6dede"), ("#a0b4e8", "#dee5f6"))
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What ``game new`` is asked to make."""
+
+    folder: Path
+    game_id: str
+    name: str
+    sides: tuple[str, str] = ("First Side", "Second Side")
+    turns: int = 10
+    provenance: str = "digitized"
+    terrain: dict[str, Any] | None = None  #: a classify ``terrain`` section, else one default terrain
+    notes: tuple[str, ...] = field(default=())  #: lines for map.yaml's header (how the grid was found)
+
+
+def slug(text: str) -> str:
+    """A game id from a folder or game name: lower case, digits and single hyphens."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "my-game"
+
+
+def resolve_numbering(value: str) -> tuple[Numbering, str]:
+    """``--numbering``: a scheme name (``vassal-default``), a game id or game folder (its numbering),
+    or VASSAL ``HexGridNumbering`` attributes as ``key=value`` pairs separated by commas."""
+    if value in SCHEMES:
+        return SCHEMES[value], value
+    if "=" in value:
+        attrs: dict[str, str] = {}
+        for part in value.split(","):
+            k, sep, v = part.partition("=")
+            if not sep or not k.strip():
+                raise GazalaError(f"bad numbering attribute {part!r}", place="--numbering", expected="KEY=VALUE pairs, e.g. first=V,sep=-")
+            attrs[k.strip()] = v.strip()
+        try:
+            return Numbering.from_vassal_attrs(attrs), "custom"
+        except ValueError as exc:
+            raise GazalaError(str(exc), place="--numbering", expected="VASSAL HexGridNumbering attributes") from None
+    from gazala_tools.games import find_game
+
+    try:
+        game = find_game(value)
+    except GazalaError:
+        raise GazalaError(
+            f"unknown numbering {value!r}",
+            place="--numbering",
+            expected=f"{', '.join(SCHEMES)}, a game id or folder, or KEY=VALUE HexGridNumbering attributes",
+        ) from None
+    return game.numbering, "custom"
+
+
+def fit_scan(
+    image: Any, *, refs: Sequence[str], numbering: str, grid_file: str | None
+) -> tuple[GridSpec, list[str]]:
+    """The VASSAL grid of the scan, and notes on how it was found.
+
+    ``grid_file``: a grid YAML made before (its numbering wins). Else the lattice is detected; one
+    reference names its hexes, two or more are fitted by least squares (the detected lattice breaks
+    the ties two references leave). With no reference the names start at the detected top-left hex.
+    """
+    from gazala_tools.digitize.calibrate import calibrate, parse_ref
+    from gazala_tools.digitize.gridfile import read_grid_file, spec_for
+    from gazala_tools.digitize.lattice import detect_grid, number_lattice
+
+    size = image.size
+    dpi = _dpi(image)
+    if grid_file:
+        spec = read_grid_file(grid_file)
+        if spec.board != size:
+            raise GazalaError(
+                f"the grid is for a {spec.board[0]}x{spec.board[1]} board, the scan is {size[0]}x{size[1]}",
+                file=grid_file, place="grid.pixels", expected="board_width/board_height equal to the scan's size",
+            )  # fmt: skip
+        return spec, [f"grid from {Path(grid_file).name}"]
+    num, num_name = resolve_numbering(numbering)
+    parsed = [parse_ref(r) for r in refs]
+    fit = detect_grid(image)
+    notes = [f"lattice detected: dx={fit.dx:.3f} dy={fit.dy:.3f}, confidence {fit.confidence:.2f}, "
+             f"rms {fit.rms_px:.2f} px over {fit.hexes_measured} hexes"]  # fmt: skip
+    notes += list(fit.notes)
+    if len(parsed) >= 2:
+        hint = (fit.dx / fit.dy, fit.sideways) if fit.confidence >= 0.3 else None
+        cal = calibrate(parsed, num, board=size, shape_hint=hint)
+        geo, used = cal.geometry, cal.numbering
+        notes.append(f"fitted to {len(parsed)} reference hexes: rms {cal.rms:.2f} px"
+                     + ("; ambiguous: add a reference far from the others" if cal.ambiguous else ""))  # fmt: skip
+    else:
+        if fit.confidence < 0.3:
+            raise GazalaError(
+                f"the hex grid could not be found with confidence (confidence {fit.confidence:.2f})",
+                file=getattr(image, "filename", "") or "", expected="two or more --ref LABEL=X,Y, or --grid GRID.yaml",
+            )  # fmt: skip
+        if parsed:
+            ref = parsed[0]
+            geo, used = number_lattice(fit, num, ref.label, ref.x, ref.y, board=size)
+            notes.append(f"hex names fixed by {ref.label} at ({ref.x:g}, {ref.y:g})")
+        else:
+            geo, used = fit.geometry(num), num
+            notes.append("no --ref: hex names start at the detected top-left hex; give --ref LABEL=X,Y for the printed names")
+    return spec_for(geo, used, num_name if used == num else "custom", size, dpi=dpi), notes
+
+
+def _dpi(image: Any) -> int:
+    dpi = getattr(image, "info", {}).get("dpi")
+    try:
+        return max(1, round(float(dpi[0]))) if dpi else 100
+    except (TypeError, ValueError, IndexError):
+        return 100
+
+
+def _starter_hexes(spec: GridSpec, count: int) -> tuple[list[Hex], list[Hex]]:
+    """``count`` hexes for each side: side one in the west third, side two in the east third, along
+    the middle row band, never the same hex twice."""
+    geo = spec.geometry
+    hexes = list(spec.grid.hexes())
+    if len(hexes) < 2 * count:
+        raise GazalaError(
+            f"the fitted grid has only {len(hexes)} hexes", expected=f"at least {2 * count} hexes on the scan"
+        )
+    centres = {h: geo.hex_center(h) for h in hexes}
+    xs = sorted(x for x, _ in centres.values())
+    ys = sorted(y for _, y in centres.values())
+    mid_y = ys[len(ys) // 2]
+    west, east = xs[len(xs) // 6], xs[5 * len(xs) // 6]
+
+    def nearest(x: float, taken: set[Hex]) -> list[Hex]:
+        ranked = sorted(
+            (h for h in hexes if h not in taken), key=lambda h: (abs(centres[h][0] - x) + abs(centres[h][1] - mid_y), h)
+        )
+        return ranked[:count]
+
+    a = nearest(west, set())
+    b = nearest(east, set(a))
+    return a, b
+
+
+def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str]:
+    """The text files of the new game folder, by name (the board image is copied separately)."""
+    g = spec.grid
+    side_ids = [slug(s) if slug(s) not in ("", "neutral") else f"side-{i + 1}" for i, s in enumerate(new.sides)]
+    if side_ids[0] == side_ids[1]:
+        side_ids = ["side-1", "side-2"]
+    dump = _dump
+    game_doc: dict[str, Any] = {
+        "id": new.game_id,
+        "name": new.name,
+        "provenance": new.provenance,
+        "sides": [{"id": i, "name": n, "color": c} for i, n, c in zip(side_ids, new.sides, SIDE_COLORS, strict=True)],
+        "turns": {"count": new.turns, "label": "Turn {n}"},
+        "numbering": _numbering_data(g.numbering),
+    }
+    grid: dict[str, Any] = {
+        "orientation": g.orientation.value,
+        "columns": list(g.columns),
+        "rows": list(g.rows),
+        "north": g.north,
+    }
+    if g.max_rows:
+        grid["max_rows"] = g.max_rows
+    if g.max_columns:
+        grid["max_columns"] = g.max_columns
+    grid["pixels"] = spec.to_data()["pixels"]
+    terrain = new.terrain or {"default": "clear", "types": {"clear": {"description": "every hex until you classify or edit"}}}
+    map_doc = {"title": new.name, "provenance": new.provenance, "grid": grid, "terrain": terrain}
+
+    a, b = _starter_hexes(spec, UNITS_PER_SIDE)
+    nats = {f"n{i + 1}": {"name": n, "side": sid, "color": col, "box_color": box}
+            for i, (n, sid, (col, box)) in enumerate(zip(new.sides, side_ids, COUNTER_COLORS, strict=True))}  # fmt: skip
+    units: list[dict[str, Any]] = []
+    setup: list[dict[str, Any]] = []
+    for i, (sid, hexes) in enumerate(zip(side_ids, (a, b), strict=True)):
+        for k, hx in enumerate(hexes, start=1):
+            uid = f"{sid}-unit-{k}"
+            units.append({"id": uid, "nationality": f"n{i + 1}", "formation": "Example", "designation": f"{k}",
+                          "type": "infantry", "size": "II", "values": [4, 4, 4], "provenance": "example"})  # fmt: skip
+            setup.append({"unit": uid, "hex": g.label(hx), "source": "example set-up (game new)"})
+    counters_doc = {
+        "provenance": "example",
+        "sources": ["written by gazala game new: replace with the game's counter mix"],
+        "counter_size": "1/2 in",
+        "value_style": "attack-defence-move",
+        "total": len(units),
+        "nationalities": nats,
+        "units": units,
+    }
+    scenarios_doc = {
+        "scenarios": [
+            {
+                "id": "example",
+                "name": "Example set-up",
+                "source": "game new",
+                "start": "Turn 1",
+                "end": f"Turn {new.turns}",
+                "setup": setup,
+            }
+        ]
+    }
+    module_doc = {
+        "version": "0.1",
+        "vassal_version": "3.6.0",
+        "board": {"art": board_name, "dpi": spec.dpi},
+        "counters": {"art": "render"},
+        "palette": {"panels": "formation", "columns": 6},
+    }
+    head = "# Written by `gazala game new` (docs/games.md, \"From a scan\"). Edit freely.\n"
+    map_head = head + "".join(f"# {n}\n" for n in new.notes)
+    return {
+        "game.yaml": head + "# sides, turns and numbering of your game; add a rules: section for the referee\n" + dump(game_doc),
+        "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
+        "counters.yaml": head + "# example units: replace with your counter mix (docs/counters.md)\n" + dump(counters_doc),
+        "scenarios.yaml": head + "# where each unit starts (docs/games.md, scenarios.yaml)\n" + dump(scenarios_doc),
+        "module.yaml": head + "# how the VASSAL module is built (docs/module.md, \"The build configuration\")\n" + dump(module_doc),
+    }
+
+
+def _numbering_data(numbering: Numbering) -> dict[str, Any]:
+    """The attributes that differ from VASSAL's defaults, typed as game.yaml writes them."""
+    base = Numbering().vassal_attrs()
+    out: dict[str, Any] = {}
+    for k, v in numbering.vassal_attrs().items():
+        if base[k] == v:
+            continue
+        out[k] = v == "true" if v in ("true", "false") else int(v) if k in ("hLeading", "vLeading", "hOff", "vOff") else v
+    return out
+
+
+def _dump(data: Any) -> str:
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
+
+
+def board_name_for(image: Path) -> str:
+    suffix = image.suffix.lower()
+    if suffix not in BOARD_SUFFIXES:
+        raise GazalaError(
+            f"VASSAL cannot show a {suffix or 'suffix-less'} board image", file=image,
+            expected=f"a {', '.join(BOARD_SUFFIXES)} scan (convert it first)",
+        )  # fmt: skip
+    return "board" + (".jpg" if suffix == ".jpeg" else suffix)
+
+
+def write_folder(folder: Path, files: dict[str, str], image: Path, board_name: str, inputs: Sequence[Path]) -> None:
+    """Create ``folder`` with ``files`` and a copy of ``image``, all or nothing."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
+    target = folder.resolve()
+    for src in inputs:
+        with_parents = [src.resolve(), *src.resolve().parents]
+        if target in with_parents:
+            raise GazalaError("the game folder would hold an input of this command", file=folder, expected="a new folder")
+    parent = target.parent
+    if not parent.is_dir():
+        raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new game")
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    except OSError as exc:
+        raise GazalaError(f"cannot write here ({exc.strerror})", file=parent, expected="a writable folder") from None
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        shutil.copyfile(image, tmp / board_name)
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, target)  # atomic; an empty target folder is replaced
+    except OSError as exc:
+        raise GazalaError(f"cannot write the game folder ({exc.strerror})", file=folder) from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
