@@ -234,3 +234,28 @@ def test_ragnarok_module_in_the_engine_names_and_snaps_as_the_original(
     for a, b in zip(ours, theirs, strict=True):
         assert a.location == b.location
         assert max(abs(p - q) for p, q in zip(a.snap, b.snap, strict=True)) <= 2, (a, b)
+
+
+def test_game_new_with_a_legend_puts_the_classified_terrain_into_the_map(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15 item 4: the optional classify output (terrain per hex) goes into the map data."""
+    from tools.scans.synthetic import DEFAULT_KINDS, legend_for, synthetic_board
+
+    b = synthetic_board(columns=24, rows=18, dx=48.5, dy=56.0, x0=37, y0=45, seed=1)
+    scan = tmp_path / "board.png"
+    b.image.save(scan)
+    legend = tmp_path / "legend.yaml"
+    legend.write_text(yaml.safe_dump({"terrain": {k: "#{:02x}{:02x}{:02x}".format(*c)
+                                                  for k, c in legend_for(DEFAULT_KINDS).items()}, "default": "clear"}))  # fmt: skip
+    x, y = b.geometry.raw_center(0, 0)
+    folder = tmp_path / "g"
+    code, out, _ = run(capsys, "game", "new", str(folder), "--image", str(scan), "--ref", f"0101={x},{y}",
+                       "--legend", str(legend))  # fmt: skip
+    assert code == 0, out
+    game_map = find_game(folder).map()
+    known = [h for h in b.terrain if h in game_map.grid]
+    assert len(known) > 0.9 * len(b.terrain)
+    right = sum(game_map.terrain(h) == b.terrain[h] for h in known)
+    assert right >= 0.98 * len(known)
+    assert {game_map.terrain(h) for h in known} == set(b.terrain.values())
