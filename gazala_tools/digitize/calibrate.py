@@ -6,15 +6,13 @@ raw VASSAL index (c, r), and VASSAL puts its centre at
     u = x0 + dx * c,        v = y0 + dy * r + dy/2 * (c odd)
 
 (u, v) = (x, y), or (y, x) on a sideways grid. That is two independent linear least-squares
-problems, (x0, dx) and (y0, dy). What the labels do not say is fitted by trying every reading:
+problems, (x0, dx) and (y0, dy).
 
-* orientation: flat columns or pointy rows (``sideways``);
-* parity: which label columns are the lower ones. VASSAL's raw odd columns are always the lower
-  ones, so the other parity is the same numbering with ``hOff`` one less (x0 then sits one column
-  further left).
-
-With three or more references spread over the map the residuals decide. Two references fit
-every reading exactly, so the hexes' shape decides: the reading whose dx/dy is nearest the
+The numbering is the user's and is never changed: a label names one raw index under it, with
+VASSAL's own column parity (raw odd columns are the lower ones), so the parity needs no guess.
+The one thing the labels do not say is the orientation, flat columns or pointy rows
+(``sideways``): with three or more references spread over the map the residuals decide; two
+references fit both exactly, so the hexes' shape decides: the reading whose dx/dy is nearest the
 image's own (from :func:`~gazala_tools.digitize.lattice.detect_grid`, when an image is given) or
 else nearest a regular hexagon's (sqrt(3)/2).
 """
@@ -43,7 +41,7 @@ class Ref:
 
 @dataclass(frozen=True)
 class Calibration:
-    geometry: HexGridGeometry  #: with the numbering variant that fits
+    geometry: HexGridGeometry  #: with the given numbering
     numbering: Numbering
     dx: float
     dy: float
@@ -126,66 +124,65 @@ def calibrate(
     fits: list[tuple[float, float, Calibration]] = []
     problems: list[str] = []
     for sideways in (False, True):
-        for variant in (numbering, numbering.with_(h_off=numbering.h_off - 1)):
-            probe = HexGridGeometry(sideways=sideways, numbering=variant)
-            kw = {"sideways": sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
-            try:
-                raws = [variant.parse(r.label, **kw) for r in refs]  # type: ignore[arg-type]
-            except HexNameError as exc:
-                problems.append(str(exc))
-                continue
-            c = np.array([rc[0] for rc in raws], dtype=np.float64)
-            odd = np.array([1.0 if java_odd(rc[0]) else 0.0 for rc in raws])
-            rv = np.array([rc[1] for rc in raws], dtype=np.float64) + odd / 2
-            us = np.array([r.y if sideways else r.x for r in refs])
-            vs = np.array([r.x if sideways else r.y for r in refs])
-            fu, fv = _fit_line(c, us), _fit_line(rv, vs)
-            if fu is None or fv is None:
-                problems.append("the references must differ in column and in row")
-                continue
-            x0, dx, _ = fu
-            x0, dx = float(x0), float(dx)
-            y0, dy, _ = fv
-            # VASSAL shifts odd columns by trunc(dy/2), not dy/2: refit with that offset fixed
-            for _ in range(2):
-                if dy <= 0 or np.ptp(rv - odd / 2) == 0:
-                    break
-                again = _fit_line(rv - odd / 2, vs - odd * math.trunc(dy / 2))
-                if again is None:
-                    break
-                y0, dy, _ = again
-            if dx <= 0 or dy <= 0:
-                continue
-            # float fuzz below an exact value (19.999999999999993) would truncate a pixel short
-            dx, dy = dx * (1 + 1e-12), dy * (1 + 1e-12)
-            # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
-            # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
-            best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
-            for ix in range(round(x0 + 0.5) - 1, round(x0 + 0.5) + 2):
-                for iy in range(round(y0 + 0.5) - 1, round(y0 + 0.5) + 2):
-                    # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
-                    half_dy = math.trunc(dy / 2)
-                    fdx = _interval_mid(c, us - ix, dx)
-                    fdy = _interval_mid(rv - odd / 2, vs - iy - odd * half_dy, dy)
-                    geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=variant)
-                    res = []
-                    for ref, (cc, rr) in zip(refs, raws, strict=True):
-                        px, py = geo.raw_center(cc, rr)
-                        res.append((ref.label, px - ref.x, py - ref.y))
-                    ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
-                    near = abs(ix - x0) + abs(iy - y0)
-                    if best is None or (ss, near) < (best[0], best[1]):
-                        best = (ss, near, geo, res)
-            assert best is not None
-            _, _, geo, res = best
-            rms = math.sqrt(best[0] / len(res))
-            if shape_hint is not None:
-                ratio, hint_sideways = shape_hint
-                shape = abs(math.log((dx / dy) / ratio)) + (0.0 if sideways == hint_sideways else 1.0)
-            else:
-                shape = abs(math.log((dx / dy) / REGULAR))
-            cal = Calibration(geo, variant, dx, dy, x0, y0, tuple(res), rms, False)
-            fits.append((rms, shape, cal))
+        probe = HexGridGeometry(sideways=sideways, numbering=numbering)
+        kw = {"sideways": sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
+        try:
+            raws = [numbering.parse(r.label, **kw) for r in refs]  # type: ignore[arg-type]
+        except HexNameError as exc:
+            problems.append(str(exc))
+            continue
+        c = np.array([rc[0] for rc in raws], dtype=np.float64)
+        odd = np.array([1.0 if java_odd(rc[0]) else 0.0 for rc in raws])
+        rv = np.array([rc[1] for rc in raws], dtype=np.float64) + odd / 2
+        us = np.array([r.y if sideways else r.x for r in refs])
+        vs = np.array([r.x if sideways else r.y for r in refs])
+        fu, fv = _fit_line(c, us), _fit_line(rv, vs)
+        if fu is None or fv is None:
+            problems.append("the references must differ in column and in row")
+            continue
+        x0, dx, _ = fu
+        x0, dx = float(x0), float(dx)
+        y0, dy, _ = fv
+        # VASSAL shifts odd columns by trunc(dy/2), not dy/2: refit with that offset fixed
+        for _ in range(2):
+            if dy <= 0 or np.ptp(rv - odd / 2) == 0:
+                break
+            again = _fit_line(rv - odd / 2, vs - odd * math.trunc(dy / 2))
+            if again is None:
+                break
+            y0, dy, _ = again
+        if dx <= 0 or dy <= 0:
+            continue
+        # float fuzz below an exact value (19.999999999999993) would truncate a pixel short
+        dx, dy = dx * (1 + 1e-12), dy * (1 + 1e-12)
+        # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
+        # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
+        best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
+        for ix in range(round(x0 + 0.5) - 1, round(x0 + 0.5) + 2):
+            for iy in range(round(y0 + 0.5) - 1, round(y0 + 0.5) + 2):
+                # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
+                half_dy = math.trunc(dy / 2)
+                fdx = _interval_mid(c, us - ix, dx)
+                fdy = _interval_mid(rv - odd / 2, vs - iy - odd * half_dy, dy)
+                geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
+                res = []
+                for ref, (cc, rr) in zip(refs, raws, strict=True):
+                    px, py = geo.raw_center(cc, rr)
+                    res.append((ref.label, px - ref.x, py - ref.y))
+                ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
+                near = abs(ix - x0) + abs(iy - y0)
+                if best is None or (ss, near) < (best[0], best[1]):
+                    best = (ss, near, geo, res)
+        assert best is not None
+        _, _, geo, res = best
+        rms = math.sqrt(best[0] / len(res))
+        if shape_hint is not None:
+            ratio, hint_sideways = shape_hint
+            shape = abs(math.log((dx / dy) / ratio)) + (0.0 if sideways == hint_sideways else 1.0)
+        else:
+            shape = abs(math.log((dx / dy) / REGULAR))
+        cal = Calibration(geo, numbering, dx, dy, x0, y0, tuple(res), rms, False)
+        fits.append((rms, shape, cal))
     if not fits:
         raise GazalaError(
             "no grid fits the references" + (f" ({problems[0]})" if problems else ""),
@@ -202,7 +199,6 @@ def calibrate(
     alternatives: tuple[dict[str, object], ...] = tuple(
         {
             "sideways": f[2].geometry.sideways,
-            "h_off": f[2].numbering.h_off,
             "dx": round(f[2].dx, 3),
             "dy": round(f[2].dy, 3),
             "rms_px": round(f[0], 3),

@@ -1,4 +1,4 @@
-"""calibrate: least squares over reference hexes; orientation and parity from the fit."""
+"""calibrate: least squares over reference hexes; the orientation from the fit, the numbering as given."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def max_centre_error(a: HexGridGeometry, b: HexGridGeometry) -> float:
 @pytest.mark.parametrize("h_off", [1, 0])
 def test_two_refs_give_the_grid_within_a_pixel(sideways: bool, h_off: int) -> None:
     truth = HexGridGeometry(dx=55.4, dy=64.0, x0=37, y0=51, sideways=sideways, numbering=RG.with_(h_off=h_off))
-    cal = calibrate(refs_for(truth, ["0101", "3021"]), RG)
+    assert truth.numbering is not None
+    cal = calibrate(refs_for(truth, ["0101", "3021"]), truth.numbering)
     assert cal.geometry.sideways == sideways
     assert cal.numbering == truth.numbering
     assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
@@ -54,12 +55,24 @@ def test_many_noisy_refs_are_least_squares_with_residuals() -> None:
     assert not cal.ambiguous
 
 
-def test_shape_hint_from_the_image_decides_between_exact_fits() -> None:
-    # stretched hexes (dx/dy = 0.75): only the image can tell which parity is right
-    truth = HexGridGeometry(dx=48.0, dy=64.0, x0=30, y0=40, numbering=RG.with_(h_off=0))
+@pytest.mark.parametrize("sideways", [False, True])
+def test_shape_hint_from_the_image_decides_the_orientation_between_exact_fits(sideways: bool) -> None:
+    # stretched hexes (dx/dy = 0.75): two refs fit both orientations exactly; the image decides
+    truth = HexGridGeometry(dx=48.0, dy=64.0, x0=30, y0=40, sideways=sideways, numbering=RG.with_(h_off=0))
+    assert truth.numbering is not None
     refs = refs_for(truth, ["0101", "3021"])
-    cal = calibrate(refs, RG, shape_hint=(0.75, False))
-    assert cal.numbering.h_off == 0 and cal.dy == pytest.approx(64.0, abs=0.1)
+    cal = calibrate(refs, truth.numbering, shape_hint=(0.75, sideways))
+    assert cal.geometry.sideways == sideways and cal.dy == pytest.approx(64.0, abs=0.1)
+
+
+@pytest.mark.parametrize("sideways", [False, True])
+def test_the_given_numbering_is_never_switched_even_when_columns_differ_by_an_even_number(sideways: bool) -> None:
+    # labels 0101 and 1314 are raw columns 0 and 12 under hOff=1 and 1 and 13 under hOff=0: both
+    # fit the same dx, dy; only the given numbering says which hexes they are (issue 12 item 1)
+    truth = HexGridGeometry(dx=82.5, dy=97.4, x0=224, y0=91, sideways=sideways, numbering=RG)
+    cal = calibrate(refs_for(truth, ["0101", "1314"]), RG, shape_hint=(82.5 / 97.4, sideways))
+    assert cal.numbering == RG
+    assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,12 +87,13 @@ def test_shape_hint_from_the_image_decides_between_exact_fits() -> None:
 def test_refs_at_vassal_centres_recover_any_grid_within_a_pixel(
     dx: float, ratio: float, x0: int, y0: int, sideways: bool, h_off: int
 ) -> None:
-    truth = HexGridGeometry(dx=dx, dy=dx / ratio, x0=x0, y0=y0, sideways=sideways, numbering=RG.with_(h_off=h_off))
-    # two refs fit every reading exactly: the image's hex shape (here measured 1% off) decides
-    cal = calibrate(refs_for(truth, ["0101", "3021"]), RG, shape_hint=(ratio * 1.01, sideways))
+    numbering = RG.with_(h_off=h_off)
+    truth = HexGridGeometry(dx=dx, dy=dx / ratio, x0=x0, y0=y0, sideways=sideways, numbering=numbering)
+    # two refs fit both orientations exactly: the image's hex shape (here measured 1% off) decides
+    cal = calibrate(refs_for(truth, ["0101", "3021"]), numbering, shape_hint=(ratio * 1.01, sideways))
     assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
     # three refs spread over the map decide by their residuals alone
-    cal = calibrate(refs_for(truth, ["0101", "3021", "1522"]), RG)
+    cal = calibrate(refs_for(truth, ["0101", "3021", "1522"]), numbering)
     assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
 
 
