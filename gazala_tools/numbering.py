@@ -6,8 +6,8 @@ names **raw** VASSAL grid indices ``(raw_col, raw_row)``: raw column ``c`` runs 
 Pixels are not involved here (see :mod:`gazala_tools.vassal.grid`), except that *descending*
 numbering needs VASSAL's ``maxRows``/``maxColumns``, which the caller passes in.
 
-Every game's scheme is such a value (:data:`SCHEMES`), so a game's labels and the names VASSAL
-shows for the same hexes are the same by construction.
+Every game's scheme is such a value (its folder's ``game.yaml``), so a game's labels and the
+names VASSAL shows for the same hexes are the same by construction.
 """
 
 from __future__ import annotations
@@ -316,21 +316,12 @@ def _compiled_regex(n: Numbering) -> tuple[re.Pattern[str], int, int]:
     return result
 
 
-#: Named schemes. Each game's map YAML names one (or spells out its own attributes).
+#: Named schemes: only VASSAL's default. A game's numbering is in its folder's ``game.yaml``
+#: (``gazala_tools.games.registry.find_game(id).numbering``), never named here.
 SCHEMES: Final[dict[str, Numbering]] = {
     # VASSAL's defaults: 4-digit CCRR; column 01 is raw column 0; under stagger the even raw
     # columns (odd label columns) sit half a hex lower than their neighbours of the same number.
     "vassal-default": Numbering(),
-    # RG, Gazala: The Cauldron: XXYY, column 01 west, row 01 north, odd label columns half a hex
-    # lower than even ones. With hOff=1, label column 01 is raw column 0 (even raw columns are the
-    # lower ones under stagger), which is exactly VASSAL's default numbering.
-    "rg": Numbering(),
-    # DG and SPI: CCRR, CC north->south and RR east->west on the printed map, which SPI numbered
-    # left to right, top to bottom (north on the left, east at the top). Same digit layout.
-    "dg": Numbering(),
-    "spi": Numbering(),
-    # BG: the rules print no numbers; ours is column letter + row number, e.g. "K12".
-    "bg": Numbering(h_type="A", h_off=0, v_leading=1, v_off=1),
 }
 
 

@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 def register(parser: argparse.ArgumentParser) -> None:
     from gazala_tools.digitize.image import MAX_PIXELS
-    from gazala_tools.numbering import SCHEMES
 
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
@@ -40,16 +39,25 @@ def register(parser: argparse.ArgumentParser) -> None:
         )
         p.add_argument("--json", action="store_true", help="print the result as JSON")
 
+    def numbering_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--numbering",
+            default="vassal-default",
+            metavar="GAME|DIR|ATTRS",
+            help="the hex numbering the labels use: vassal-default, a built-in game id, a game folder, or "
+            "VASSAL HexGridNumbering attributes ('hType=A hOff=0 vDescend=true'); never changed by the fit",
+        )
+
     cal = verbs.add_parser(
         "calibrate",
         help="fit the grid to reference hexes (least squares), print residuals, write the grid YAML",
-        description="Fit dx, dy, x0, y0, orientation and parity to two or more reference hexes "
+        description="Fit dx, dy, x0, y0 and the orientation to two or more reference hexes "
         "(LABEL=X,Y: the pixel centre of that hex on the scan). Writes the grid section of a map YAML and "
         "prints the VASSAL HexGrid/HexGridNumbering attributes.",
     )
     common(cal)
     cal.add_argument("--ref", action="append", required=True, metavar="LABEL=X,Y", help="a reference hex (repeat)")
-    cal.add_argument("--numbering", default="vassal-default", choices=sorted(SCHEMES), help="numbering scheme")
+    numbering_arg(cal)
     cal.add_argument("--no-detect", action="store_true", help="do not look at the image to choose between fits")
     cal.add_argument("-o", "--output", help="write the grid YAML here (default: print it)")
     cal.set_defaults(func=_calibrate)
@@ -58,11 +66,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "detect-grid",
         help="find the hex lattice automatically (dx, dy, x0, y0, orientation, confidence)",
         description="Find the hex grid from the periodicity of hex edges. With one --ref LABEL=X,Y and "
-        "--numbering the hex names (and so x0/y0 = raw hex 0,0 and the parity) are fixed too.",
+        "--numbering the hex names (and so x0/y0 = raw hex 0,0) are fixed too.",
     )
     common(det)
     det.add_argument("--ref", metavar="LABEL=X,Y", help="one hex whose label fixes the numbering")
-    det.add_argument("--numbering", default="vassal-default", choices=sorted(SCHEMES), help="numbering scheme")
+    numbering_arg(det)
     det.add_argument("-o", "--output", help="write the grid YAML here")
     det.set_defaults(func=_detect)
 
@@ -114,11 +122,11 @@ def _stage_printer() -> Callable[[str], None]:
 # --- verbs ---------------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
-    from gazala_tools.digitize.gridfile import spec_for, write_yaml
+    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.lattice import detect_grid
-    from gazala_tools.numbering import SCHEMES
 
+    numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     refs = [parse_ref(r) for r in args.ref]
     img = open_image(args.image, max_pixels=args.max_pixels)
     hint = None
@@ -129,8 +137,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                 hint = (fit.dx / fit.dy, fit.sideways)
         except GazalaError as exc:
             log.warning("could not detect the grid on the image (%s); choosing by hex shape", exc)
-    cal = calibrate(refs, SCHEMES[args.numbering], board=img.size, shape_hint=hint)
-    spec = spec_for(cal.geometry, cal.numbering, args.numbering if cal.numbering == SCHEMES[args.numbering] else "custom", img.size, dpi=_dpi(img))
+    cal = calibrate(refs, numbering, board=img.size, shape_hint=hint)
+    spec = spec_for(cal.geometry, cal.numbering, name, img.size, dpi=_dpi(img))
     if args.output:
         _emit(write_yaml({"grid": spec.to_data()}), args.output, args.image)
     if args.json:
@@ -155,25 +163,20 @@ def _dpi(img: Any) -> int:
 
 def _detect(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import parse_ref
-    from gazala_tools.digitize.gridfile import spec_for, write_yaml
+    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
-    from gazala_tools.numbering import SCHEMES
 
+    numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
+    ref = parse_ref(args.ref) if args.ref else None
     img = open_image(args.image, max_pixels=args.max_pixels)
     fit = detect_grid(img, progress=_stage_printer())
     out: dict[str, Any] = fit.as_dict()
-    numbering = SCHEMES[args.numbering]
     geo = fit.geometry(numbering)
-    name = args.numbering
-    if args.ref:
-        ref = parse_ref(args.ref)
-        geo, used = number_lattice(fit, numbering, ref.label, ref.x, ref.y, board=img.size)
-        if used != numbering:
-            name = "custom"
+    if ref is not None:
+        geo, _ = number_lattice(fit, numbering, ref.label, ref.x, ref.y, board=img.size)
         out["x0"], out["y0"] = geo.x0, geo.y0
-        out["numbering"] = used.vassal_attrs()
-        numbering = used
+        out["numbering"] = numbering.vassal_attrs()
     spec = spec_for(geo, numbering, name, img.size, dpi=_dpi(img))
     out["vassal"] = spec.vassal()
     if args.output:

@@ -18,7 +18,7 @@ import yaml
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import GameGrid, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
-from gazala_tools.numbering import SCHEMES, Numbering
+from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
 
 
@@ -34,9 +34,13 @@ class GridSpec:
 
     def to_data(self) -> dict[str, Any]:
         g, geo = self.grid, self.geometry
-        numbering: Any = self.numbering_name if self.numbering_name in SCHEMES and SCHEMES[
-            self.numbering_name
-        ] == g.numbering else g.numbering.vassal_attrs()
+        numbering: Any = g.numbering.vassal_attrs()
+        if self.numbering_name != "custom":
+            try:
+                if numbering_from(self.numbering_name)[0] == g.numbering:
+                    numbering = self.numbering_name
+            except GazalaError:
+                pass
         data: dict[str, Any] = {
             "orientation": g.orientation.value,
             "numbering": numbering,
@@ -103,17 +107,50 @@ def spec_for(
     return GridSpec(grid, geo, numbering_name, board, dpi)
 
 
-def numbering_from(value: Any, *, file: str | Path = "", place: str = "grid.numbering") -> tuple[Numbering, str]:
+DEFAULT_NUMBERING = "vassal-default"
+
+
+def numbering_from(
+    value: Any, *, file: str | Path = "", place: str = "grid.numbering", allow_path: bool = False
+) -> tuple[Numbering, str]:
+    """A numbering and its name, as a map YAML's ``grid.numbering`` gives it.
+
+    ``vassal-default``; a built-in game id (that game's numbering, from its ``game.yaml``);
+    ``allow_path``: a game folder (a name of a file to open, so never from inside a data file);
+    VASSAL ``HexGridNumbering`` attributes, as a mapping or as text ``"hType=A hOff=0"`` (spaces
+    or commas between). The name is ``"custom"`` for attributes and folders of no built-in game.
+    """
+    from gazala_tools.games.registry import find_game, is_builtin
+
+    if isinstance(value, str) and "=" in value:
+        pairs = [p for p in value.replace(",", " ").split() if p]
+        try:
+            value = dict(p.split("=", 1) for p in pairs)
+        except ValueError:
+            raise GazalaError(f"bad numbering attributes {value!r}", file=file, place=place,
+                              expected="KEY=VALUE pairs, e.g. 'hType=A hOff=0'") from None
     if isinstance(value, str):
-        if value not in SCHEMES:
-            raise GazalaError(f"unknown numbering {value!r}", file=file, place=place, expected=", ".join(SCHEMES))
-        return SCHEMES[value], value
+        if value == DEFAULT_NUMBERING:
+            return Numbering(), value
+        try:
+            game = find_game(value, allow_path=allow_path)
+        except GazalaError as exc:
+            raise GazalaError(f"unknown numbering {value!r} ({exc.problem})", file=file, place=place,
+                              expected=f"{DEFAULT_NUMBERING!r}, a built-in game id"
+                              + (", a game folder" if allow_path else "") + " or HexGridNumbering attributes") from None
+        return game.numbering, value if is_builtin(value) else "custom"
     if isinstance(value, dict):
+        known = set(Numbering().vassal_attrs())
+        unknown = sorted(str(k) for k in value if str(k) not in known)
+        if unknown:
+            raise GazalaError(f"unknown HexGridNumbering attribute {unknown[0]!r}", file=file, place=place,
+                              expected=", ".join(sorted(known)))
         try:
             return Numbering.from_vassal_attrs({str(k): str(v) for k, v in value.items()}), "custom"
         except ValueError as exc:
             raise GazalaError(str(exc), file=file, place=place) from None
-    raise GazalaError(f"bad numbering {value!r}", file=file, place=place, expected="a scheme name or VASSAL attributes")
+    raise GazalaError(f"bad numbering {value!r}", file=file, place=place,
+                      expected="a game id or HexGridNumbering attributes")
 
 
 def read_grid_file(path: str | Path) -> GridSpec:

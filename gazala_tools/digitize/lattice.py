@@ -34,7 +34,6 @@ from scipy import ndimage, signal
 
 from gazala_tools.digitize.image import FloatImage, downsample, factor_for, to_grey
 from gazala_tools.errors import GazalaError
-from gazala_tools.grid import hex_to_raw
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
 
@@ -833,39 +832,47 @@ def _first_hex(o: Vec, u: Vec, v: Vec, inliers: NDArray[np.int64]) -> tuple[floa
 def number_lattice(
     fit: LatticeFit, numbering: Numbering, label: str, x: float, y: float, *, board: tuple[int, int] = (0, 0)
 ) -> tuple[HexGridGeometry, Numbering]:
-    """Fix raw (0, 0) and parity from one reference hex: the label ``label`` is at pixel (x, y).
+    """Fix raw (0, 0) from one reference hex: the hex under pixel (x, y) is named ``label``.
 
-    The lattice knows which hexes exist but not their names; the label's raw index under the
-    numbering (or under the same numbering with ``hOff`` one less, which flips the column parity)
-    must land on the lattice hex nearest (x, y). Returns the VASSAL grid and the numbering used.
+    The numbering is the user's and is never changed; the label is a raw index (c, r) under it
+    with VASSAL's own column parity (raw odd columns are half a hex toward +v). A hex grid has no
+    intrinsic parity, so any label at any hex gives one origin: the lattice hex nearest (x, y)
+    is raw (c, r), so raw (0, 0) is at its centre minus ``c*dx`` along u and ``r*dy`` (plus half
+    a hex when c is odd) along v. VASSAL draws its grid and names points on that continuous
+    lattice (only snapping truncates), so x0, y0 are the fitted origin rounded. ``board`` (the
+    image size) matters only for descending numberings (VASSAL's maxRows/maxColumns).
+
+    Returns the VASSAL grid and the numbering (the given one).
     """
-    geo0 = fit.geometry()
-    ref_hex = geo0.hex_at(x, y)
-    ci, ri = hex_to_raw(ref_hex, geo0.orientation)  # raw index relative to the detected origin
-    last: Exception | None = None
-    for variant in (numbering, numbering.with_(h_off=numbering.h_off - 1)):
-        tmp = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=0, y0=0, sideways=fit.sideways, numbering=variant)
-        kw = {"sideways": fit.sideways, "max_rows": tmp.max_rows(board[1]), "max_columns": tmp.max_columns(board[0])}
-        try:
-            c, r = variant.parse(label, **kw)  # type: ignore[arg-type]
-        except ValueError as exc:
-            last = exc
-            continue
-        if (c - ci) % 2:
-            continue
-        # the detected lattice's raw (ci, ri) is the label's raw (c, r); the column shift is even,
-        # so raw (0, 0) is detected (ci - c, ri - r), whose centre is x0 + dx*(ci - c), y0 + dy*(ri - r)
-        geo = HexGridGeometry(
-            dx=fit.dx,
-            dy=fit.dy,
-            x0=round(fit.x0 + fit.dx * (ci - c)),
-            y0=round(fit.y0 + fit.dy * (ri - r)),
-            sideways=fit.sideways,
-            numbering=variant,
-        )
-        return geo, variant
-    raise GazalaError(
-        f"reference hex {label!r} cannot be placed on the detected grid",
-        place="--ref",
-        expected=f"a label of the numbering ({last})" if last else "a label of the numbering",
-    )
+    uc, vc = _nearest_centre(fit, *((y, x) if fit.sideways else (x, y)))
+    probe = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=0, y0=0, sideways=fit.sideways, numbering=numbering)
+    kw = {"sideways": fit.sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
+    try:
+        c, r = numbering.parse(label, **kw)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise GazalaError(
+            f"reference hex {label!r} is not a label of the numbering",
+            place="--ref",
+            expected=f"a name like {numbering.format_name(0, 0)!r} ({numbering.describe()})",
+        ) from exc
+    u0 = uc - c * fit.dx
+    v0 = vc - r * fit.dy - (fit.dy / 2 if c % 2 else 0.0)
+    geo = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=round(u0), y0=round(v0), sideways=fit.sideways, numbering=numbering)
+    return geo, numbering
+
+
+def _nearest_centre(fit: LatticeFit, u: float, v: float) -> tuple[float, float]:
+    """The fitted lattice's hex centre (u, v) nearest the point (u, v) (grid axes)."""
+    best: tuple[float, float, float] | None = None
+    k0 = round((u - fit.x0) / fit.dx)
+    for k in (k0 - 1, k0, k0 + 1):
+        shift = fit.dy / 2 if k % 2 else 0.0
+        j = round((v - fit.y0 - shift) / fit.dy)
+        cu, cv = fit.x0 + k * fit.dx, fit.y0 + j * fit.dy + shift
+        d = math.hypot(cu - u, cv - v)
+        if best is None or d < best[0]:
+            best = (d, cu, cv)
+    assert best is not None
+    return best[1], best[2]
+
+

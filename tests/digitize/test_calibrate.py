@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from gazala_tools.digitize.calibrate import Ref, calibrate, parse_ref
 from gazala_tools.errors import GazalaError
-from gazala_tools.numbering import SCHEMES
+from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
 
-RG = SCHEMES["rg"]
+RG = Numbering()  # VASSAL's default, also RG's
 
 
 def refs_for(geo: HexGridGeometry, labels: list[str], noise: float = 0.0, seed: int = 0) -> list[Ref]:

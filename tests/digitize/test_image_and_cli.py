@@ -12,6 +12,7 @@ from PIL import Image
 from gazala_tools.cli import main
 from gazala_tools.digitize.image import MAX_PIXELS, open_image, tiles
 from gazala_tools.errors import GazalaError
+from gazala_tools.numbering import Numbering
 from tools.scans.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for
 
 
@@ -135,3 +136,31 @@ def test_cli_errors_exit_2(scan: Path, tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2 and "two references" in err
     code, _, err = run(capsys, "digitize", "overlay", str(scan), "-o", str(scan), "--grid", str(tmp_path / "none.yaml"))
     assert code == 2
+
+
+def test_numbering_is_a_game_id_a_game_folder_or_vassal_attributes() -> None:
+    from gazala_tools.digitize.gridfile import numbering_from
+    from gazala_tools.games.registry import find_game, mapdata_root
+
+    bg = find_game("batalha").numbering
+    assert bg.h_type == "A"
+    assert numbering_from("batalha", allow_path=True) == (bg, "batalha")
+    assert numbering_from(str(mapdata_root() / "batalha"), allow_path=True)[0] == bg
+    assert numbering_from("hType=A, hOff=0 vLeading=1") == (bg, "custom")
+    assert numbering_from({"hType": "A", "hOff": 0, "vLeading": 1}) == (bg, "custom")
+    assert numbering_from("vassal-default") == (Numbering(), "vassal-default")
+    with pytest.raises(GazalaError, match="unknown numbering"):
+        numbering_from(str(mapdata_root() / "batalha"))  # a folder only where a path may be given
+    with pytest.raises(GazalaError, match="hTyp"):
+        numbering_from("hTyp=A")
+
+
+def test_cli_detect_grid_one_ref_under_a_games_numbering(scan: Path, flat_board: SyntheticBoard, capsys: pytest.CaptureFixture[str]) -> None:
+    g = flat_board.geometry
+    bg = Numbering(h_type="A", h_off=0, v_leading=1, v_off=1)  # Batalha's game.yaml
+    x, y = g.raw_center(5, 4)
+    code, out, _ = run(capsys, "digitize", "detect-grid", str(scan), "--ref", f"{bg.name(5, 4)}={x},{y}", "--numbering", "batalha", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["x0"], data["y0"]) == (g.x0, g.y0)
+    assert Numbering.from_vassal_attrs(data["vassal"]["HexGridNumbering"]) == bg

@@ -3,34 +3,34 @@
 from __future__ import annotations
 
 import math
+import random
+from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
 from gazala_tools.errors import GazalaError
-from gazala_tools.numbering import SCHEMES
+from gazala_tools.grid import hex_to_raw
+from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
+from tests.hexes.test_numbering import numberings
 from tools.scans import synthetic as syn
+
+
+def _continuous_centre(geo: HexGridGeometry, c: int, r: int) -> tuple[float, float]:
+    """Where VASSAL draws raw hex (c, r)'s centre (its grid lines are continuous; only snapping truncates)."""
+    u = geo.x0 + c * geo.dx
+    v = geo.y0 + r * geo.dy + (geo.dy / 2 if c % 2 else 0.0)
+    return (v, u) if geo.sideways else (u, v)
 
 
 def origin_error(fit: LatticeFit, geo: HexGridGeometry) -> float:
     """Distance from the detected centre (x0, y0) to the nearest true hex centre (continuous lattice)."""
-    h = geo.hex_at(fit.cx, fit.cy)
-    cx, cy = geo.raw_center(*_raw(geo, h))
-    # raw_center truncates; the drawn lattice is continuous
-    u = geo.dx * _raw(geo, h)[0] + geo.x0
-    c, r = _raw(geo, h)
-    v = geo.dy * r + geo.dy / 2 * (c % 2) + geo.y0
-    tx, ty = (v, u) if geo.sideways else (u, v)
-    del cx, cy
+    tx, ty = _continuous_centre(geo, *hex_to_raw(geo.hex_at(fit.cx, fit.cy), geo.orientation))
     return math.hypot(fit.cx - tx, fit.cy - ty)
-
-
-def _raw(geo: HexGridGeometry, h):  # type: ignore[no-untyped-def]
-    from gazala_tools.grid import hex_to_raw
-
-    return hex_to_raw(h, geo.orientation)
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def _raw(geo: HexGridGeometry, h):  # type: ignore[no-untyped-def]
         dict(dx=300.0, dy=346.0, x0=220, y0=240, columns=22, rows=16),  # a 600 dpi scan (6740x5796 px)
     ],
 )
-def test_detect_grid_round_trip_within_half_a_pixel(kw: dict) -> None:
+def test_detect_grid_round_trip_within_half_a_pixel(kw: dict[str, Any]) -> None:
     b = syn.synthetic_board(**kw)
     fit = detect_grid(b.image)
     g = b.geometry
@@ -88,15 +88,15 @@ def test_detect_grid_survives_scanner_degradation(name: str, board: str, request
 
 @pytest.mark.parametrize("h_off", [1, 0])
 @pytest.mark.parametrize("board", ["flat_board", "pointy_board"])
-def test_one_reference_fixes_numbering_and_parity(board: str, h_off: int, request: pytest.FixtureRequest) -> None:
+def test_one_reference_at_either_column_parity_fixes_the_origin(board: str, h_off: int, request: pytest.FixtureRequest) -> None:
     b = request.getfixturevalue(board)
-    truth = SCHEMES["rg"].with_(h_off=h_off)
+    truth = Numbering(h_off=h_off)
     g = b.geometry
     fit = detect_grid(b.image)
     for raw in ((3, 4), (6, 7)):
         label = truth.name(*raw, sideways=g.sideways)
         x, y = g.raw_center(*raw)
-        geo, used = number_lattice(fit, SCHEMES["rg"], label, x + 3, y - 2)
+        geo, used = number_lattice(fit, truth, label, x + 3, y - 2)
         assert used == truth
         assert (geo.x0, geo.y0) == (g.x0, g.y0)
         # every hex centre VASSAL computes is within a pixel of the truth
@@ -135,3 +135,53 @@ def test_scan_with_a_chart_beside_the_map_noise_and_jpeg() -> None:
     assert fit.dx == pytest.approx(57.3, rel=0.005) and fit.dy == pytest.approx(66.1, rel=0.005)
     assert fit.rotation == pytest.approx(-0.6, abs=0.05)
     assert any("rotated" in n for n in fit.notes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    numbering=numberings,
+    dx=st.floats(20, 120),
+    ratio=st.floats(0.6, 1.4),
+    x0=st.integers(-60, 200),
+    y0=st.integers(-60, 200),
+    sideways=st.booleans(),
+    first=st.tuples(st.integers(0, 6), st.integers(0, 6)),
+    ref=st.tuples(st.integers(0, 24), st.integers(0, 18)),
+    click=st.tuples(st.floats(-0.3, 0.3), st.floats(-0.3, 0.3)),
+    noise=st.tuples(st.floats(-0.2, 0.2), st.floats(-0.2, 0.2)),
+    seed=st.integers(0, 2**16),
+)
+def test_issue_12_item_1_one_reference_under_any_numbering_gives_the_exact_origin_and_vassals_names(
+    numbering: Numbering,
+    dx: float,
+    ratio: float,
+    x0: int,
+    y0: int,
+    sideways: bool,
+    first: tuple[int, int],
+    ref: tuple[int, int],
+    click: tuple[float, float],
+    noise: tuple[float, float],
+    seed: int,
+) -> None:
+    """The label names the hex under the point, under the given numbering with VASSAL's parity: the
+    detector's own first hex (any column parity) does not matter, and the numbering is never changed."""
+    truth = HexGridGeometry(dx=dx, dy=dx / ratio, x0=x0, y0=y0, sideways=sideways, numbering=numbering)
+    board = (int(26 * truth.dy + 300), int(26 * dx + 300)) if sideways else (int(26 * dx + 300), int(20 * truth.dy + 300))
+    kw = {"sideways": sideways, "max_rows": truth.max_rows(board[1]), "max_columns": truth.max_columns(board[0])}
+    label = numbering.name(*ref, **kw)  # type: ignore[arg-type]
+    assume(numbering.parse(label, **kw) == ref)  # type: ignore[arg-type]  # some formats cannot be read back (VASSAL too)
+    # a detector that found the lattice to 0.2 px, reporting a hex of an arbitrary column as its first
+    fx, fy = _continuous_centre(truth, *first)
+    fit = LatticeFit(
+        dx=dx, dy=truth.dy, cx=fx + noise[0], cy=fy + noise[1], sideways=sideways, rotation=0.0,
+        confidence=1.0, rms_px=0.1, hexes_measured=100, edge_score=1.0,
+    )
+    rx, ry = _continuous_centre(truth, *ref)
+    geo, used = number_lattice(fit, numbering, label, rx + click[0] * dx, ry + click[1] * truth.dy, board=board)
+    assert used == numbering
+    assert (geo.x0, geo.y0) == (truth.x0, truth.y0)
+    rng = random.Random(seed)
+    for _ in range(50):
+        px, py = rng.randrange(board[0]), rng.randrange(board[1])
+        assert geo.name_at(px, py, *board) == truth.name_at(px, py, *board)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid, hex_to_raw, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
-from gazala_tools.numbering import SCHEMES, Numbering
+from gazala_tools.numbering import Numbering
 
-RG = GameGrid(Orientation.FLAT, SCHEMES["rg"], (1, 28), (1, 22))
+RG = GameGrid(Orientation.FLAT, Numbering(), (1, 28), (1, 22))
 
 
 def labels(g: GameGrid, *names: str) -> set[Hex]:
@@ -62,7 +62,7 @@ def test_edges_in_compass_terms() -> None:
     assert RG.edges(RG.hex("2822")) == {"S", "E"}
     assert RG.edges(RG.hex("1410")) == frozenset()
     assert len(RG.edge_hexes("W")) == 22
-    dg = GameGrid(Orientation.FLAT, SCHEMES["dg"], (1, 29), (1, 34), north="left")
+    dg = GameGrid(Orientation.FLAT, Numbering(), (1, 29), (1, 34), north="left")
     assert dg.edges(dg.hex("0101")) == {"N", "E"}  # printed map: north on the left, east at the top
 
 

@@ -111,6 +111,5 @@ def test_vassal_attr_defaults_and_bad_integer() -> None:
         Numbering.from_vassal_attrs({"hOff": "x"})
 
 
-def test_schemes_are_known() -> None:
-    assert {"vassal-default", "rg", "dg", "spi", "bg"} <= set(SCHEMES)
-    assert SCHEMES["rg"] == Numbering()
+def test_the_only_named_scheme_is_vassals_default_games_state_theirs_in_game_yaml() -> None:
+    assert {"vassal-default": Numbering()} == SCHEMES

@@ -17,11 +17,11 @@ from gazala_tools.mapdata.model import (
     Place,
     TerrainType,
 )
-from gazala_tools.numbering import SCHEMES
+from gazala_tools.numbering import Numbering
 
 
 def small_map(orientation: Orientation = Orientation.FLAT, *, dx: float = 55.0, dy: float = 64.0) -> GameMap:
-    grid = GameGrid(orientation, SCHEMES["rg"], columns=(1, 10), rows=(1, 8))
+    grid = GameGrid(orientation, Numbering(), columns=(1, 10), rows=(1, 8))
     g = grid.hex
     terrain = {g("0302"): "rough", g("0303"): "rough", g("0506"): "town", g("0101"): "sea", g("0102"): "sea"}
     span_u = dx * 10 + 100
