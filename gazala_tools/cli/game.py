@@ -108,6 +108,7 @@ def _new(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.newgame import (
         ID_RE,
         NewGame,
+        board_image,
         board_name_for,
         fit_scan,
         folder_files,
@@ -129,7 +130,8 @@ def _new(args: argparse.Namespace) -> int:
     board_name = board_name_for(image)
     note_input(image)
     img = open_image(image)
-    spec, notes = fit_scan(img, refs=args.ref, numbering=args.numbering, grid_file=args.grid)
+    fitted = fit_scan(img, refs=args.ref, numbering=args.numbering, grid_file=args.grid)
+    spec, notes = fitted.spec, fitted.notes
     terrain = None
     if args.legend:
         terrain = _classified(img, spec, args.legend, image.name)
@@ -137,7 +139,8 @@ def _new(args: argparse.Namespace) -> int:
                   turns=args.turns, provenance=f"digitized from {image.name}", terrain=terrain, notes=tuple(notes))  # fmt: skip
     files = folder_files(spec, new, board_name)
     inputs = [image] + [Path(p) for p in (args.grid, args.legend) if p]
-    write_folder(folder, files, image, board_name, inputs)
+    board = image if fitted.board == img.size else board_image(img, fitted.board, Path(board_name).suffix)
+    write_folder(folder, files, board, board_name, inputs)
     g = spec.grid
     summary: dict[str, Any] = {
         "folder": str(folder), "id": game_id, "files": sorted([*files, board_name]),

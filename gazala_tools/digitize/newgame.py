@@ -16,6 +16,7 @@ into place; an existing non-empty folder is refused.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -30,7 +31,7 @@ import yaml
 from gazala_tools.digitize.gridfile import GridSpec
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
-from gazala_tools.numbering import SCHEMES, Numbering
+from gazala_tools.numbering import Numbering
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: the board image suffixes VASSAL shows (and the module builder copies as they are)
@@ -61,42 +62,34 @@ def slug(text: str) -> str:
 
 
 def resolve_numbering(value: str) -> tuple[Numbering, str]:
-    """``--numbering``: a scheme name (``vassal-default``), a game id or game folder (its numbering),
-    or VASSAL ``HexGridNumbering`` attributes as ``key=value`` pairs separated by commas."""
-    if value in SCHEMES:
-        return SCHEMES[value], value
-    if "=" in value:
-        attrs: dict[str, str] = {}
-        for part in value.split(","):
-            k, sep, v = part.partition("=")
-            if not sep or not k.strip():
-                raise GazalaError(f"bad numbering attribute {part!r}", place="--numbering", expected="KEY=VALUE pairs, e.g. first=V,sep=-")
-            attrs[k.strip()] = v.strip()
-        try:
-            return Numbering.from_vassal_attrs(attrs), "custom"
-        except ValueError as exc:
-            raise GazalaError(str(exc), place="--numbering", expected="VASSAL HexGridNumbering attributes") from None
-    from gazala_tools.games import find_game
+    """``--numbering``: ``vassal-default``, a game id or game folder (its numbering), or VASSAL
+    ``HexGridNumbering`` attributes as ``KEY=VALUE`` pairs (``digitize.gridfile.numbering_from``)."""
+    from gazala_tools.digitize.gridfile import numbering_from
 
-    try:
-        game = find_game(value)
-    except GazalaError:
-        raise GazalaError(
-            f"unknown numbering {value!r}",
-            place="--numbering",
-            expected=f"{', '.join(SCHEMES)}, a game id or folder, or KEY=VALUE HexGridNumbering attributes",
-        ) from None
-    return game.numbering, "custom"
+    return numbering_from(value, place="--numbering", allow_path=True)
 
 
-def fit_scan(
-    image: Any, *, refs: Sequence[str], numbering: str, grid_file: str | None
-) -> tuple[GridSpec, list[str]]:
-    """The VASSAL grid of the scan, and notes on how it was found.
+@dataclass(frozen=True)
+class ScanFit:
+    """The fitted grid, notes on how it was found, and the board size it needs (the scan's own size,
+    or a few pixels more when a descending numbering needs VASSAL's maxRows/maxColumns one larger)."""
 
-    ``grid_file``: a grid YAML made before (its numbering wins). Else the lattice is detected; one
-    reference names its hexes, two or more are fitted by least squares (the detected lattice breaks
-    the ties two references leave). With no reference the names start at the detected top-left hex.
+    spec: GridSpec
+    notes: list[str]
+    board: tuple[int, int]
+
+
+def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str | None) -> ScanFit:
+    """The VASSAL grid of the scan.
+
+    ``grid_file``: a grid YAML made before (its numbering wins). Else the lattice is detected and the
+    first reference names its hexes (``number_lattice``); every further reference must then name the
+    hex under its point, or the command stops naming it. A descending numbering (``vDescend`` or
+    ``hDescend``) names hexes from VASSAL's maxRows/maxColumns, which VASSAL takes from the board's
+    size: one reference cannot tell which of two board heights (or widths) the printed labels follow,
+    two references in neighbouring columns can, and the board is then extended by less than a hex
+    if it must be. Without a confident lattice two or more references are fitted by least squares.
+    With no reference the names start at the detected top-left hex.
     """
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
     from gazala_tools.digitize.gridfile import read_grid_file, spec_for
@@ -111,33 +104,94 @@ def fit_scan(
                 f"the grid is for a {spec.board[0]}x{spec.board[1]} board, the scan is {size[0]}x{size[1]}",
                 file=grid_file, place="grid.pixels", expected="board_width/board_height equal to the scan's size",
             )  # fmt: skip
-        return spec, [f"grid from {Path(grid_file).name}"]
+        return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
     num, num_name = resolve_numbering(numbering)
     parsed = [parse_ref(r) for r in refs]
     fit = detect_grid(image)
     notes = [f"lattice detected: dx={fit.dx:.3f} dy={fit.dy:.3f}, confidence {fit.confidence:.2f}, "
              f"rms {fit.rms_px:.2f} px over {fit.hexes_measured} hexes"]  # fmt: skip
     notes += list(fit.notes)
-    if len(parsed) >= 2:
-        hint = (fit.dx / fit.dy, fit.sideways) if fit.confidence >= 0.3 else None
+    board = size
+    confident = fit.confidence >= 0.3
+    if parsed and confident:
+        first = parsed[0]
+        wrong: list[tuple[str, str]] = []
+        for board in _boards(size, fit.dx, fit.dy, num):
+            geo, used = number_lattice(fit, num, first.label, first.x, first.y, board=board)
+            wrong = [(f"{r.label} at ({r.x:g}, {r.y:g})", _name(geo, r.x, r.y, board)) for r in parsed[1:]]
+            wrong = [(ref, got) for ref, got in wrong if got != ref.split(" ")[0]]
+            if not wrong:
+                break
+        if wrong:
+            ref, got = wrong[0]
+            raise GazalaError(
+                f"reference {ref}: the grid fitted to {first.label} names that hex {got}",
+                place="--ref", expected="references whose labels are the printed names of the hexes under their points",
+            )  # fmt: skip
+        notes.append(f"hex names fixed by {first.label} at ({first.x:g}, {first.y:g})"
+                     + (f", checked on {len(parsed) - 1} more reference(s)" if len(parsed) > 1 else ""))  # fmt: skip
+        if (num.v_descend or num.h_descend) and len(parsed) == 1:
+            notes.append("descending numbering: the stagger of the labels was taken from the scan's size; "
+                         "give a second --ref in the next column to check it")  # fmt: skip
+        if board != size:
+            notes.append(f"board extended from {size[0]}x{size[1]} to {board[0]}x{board[1]} px so that VASSAL's "
+                         "descending numbering gives the printed labels")  # fmt: skip
+    elif len(parsed) >= 2:
+        hint = (fit.dx / fit.dy, fit.sideways) if confident else None
         cal = calibrate(parsed, num, board=size, shape_hint=hint)
         geo, used = cal.geometry, cal.numbering
         notes.append(f"fitted to {len(parsed)} reference hexes: rms {cal.rms:.2f} px"
                      + ("; ambiguous: add a reference far from the others" if cal.ambiguous else ""))  # fmt: skip
+    elif not confident:
+        raise GazalaError(
+            f"the hex grid could not be found with confidence (confidence {fit.confidence:.2f})",
+            file=getattr(image, "filename", "") or "", expected="two or more --ref LABEL=X,Y, or --grid GRID.yaml",
+        )  # fmt: skip
     else:
-        if fit.confidence < 0.3:
-            raise GazalaError(
-                f"the hex grid could not be found with confidence (confidence {fit.confidence:.2f})",
-                file=getattr(image, "filename", "") or "", expected="two or more --ref LABEL=X,Y, or --grid GRID.yaml",
-            )  # fmt: skip
-        if parsed:
-            ref = parsed[0]
-            geo, used = number_lattice(fit, num, ref.label, ref.x, ref.y, board=size)
-            notes.append(f"hex names fixed by {ref.label} at ({ref.x:g}, {ref.y:g})")
-        else:
-            geo, used = fit.geometry(num), num
-            notes.append("no --ref: hex names start at the detected top-left hex; give --ref LABEL=X,Y for the printed names")
-    return spec_for(geo, used, num_name if used == num else "custom", size, dpi=dpi), notes
+        geo, used = fit.geometry(num), num
+        notes.append("no --ref: hex names start at the detected top-left hex; give --ref LABEL=X,Y for the printed names")
+    return ScanFit(spec_for(geo, used, num_name if used == num else "custom", board, dpi=dpi), notes, board)
+
+
+def _boards(size: tuple[int, int], dx: float, dy: float, numbering: Numbering) -> list[tuple[int, int]]:
+    """Board sizes to try, the scan's own first. VASSAL's maxRows = floor(H/dx + 0.5) and maxColumns
+    = floor(W/dy + 0.5) (docs: vassal-format 5.4); a descending numbering's labels follow their
+    parity, so the other parity (one more) is tried on a board extended by less than a hex."""
+    w, h = size
+
+    def grow(n: int, step: float) -> int:
+        m = math.floor(n / step + 0.5)
+        while math.floor(n / step + 0.5) == m:
+            n += 1
+        return n
+
+    heights = [h, grow(h, dx)] if numbering.v_descend else [h]
+    widths = [w, grow(w, dy)] if numbering.h_descend else [w]
+    return sorted(((ww, hh) for ww in widths for hh in heights), key=lambda b: (b[0] - w) + (b[1] - h))
+
+
+def _name(geo: Any, x: float, y: float, board: tuple[int, int]) -> str:
+    """The name of the hex under (x, y) on ``board``."""
+    c, r = geo.raw_at(x, y)
+    assert geo.numbering is not None
+    return str(geo.numbering.name(c, r, sideways=geo.sideways, max_rows=geo.max_rows(board[1]),
+                                  max_columns=geo.max_columns(board[0])))  # fmt: skip
+
+
+def board_image(image: Any, board: tuple[int, int], suffix: str) -> bytes:
+    """The scan on a board of ``board`` size (the scan at the top left, the rest in the colour of the
+    scan's bottom-right corner), encoded as ``suffix`` (JPEG at quality 95)."""
+    import io
+
+    from PIL import Image
+
+    rgb = image.convert("RGB")
+    canvas = Image.new("RGB", board, rgb.getpixel((rgb.width - 1, rgb.height - 1)))
+    canvas.paste(rgb, (0, 0))
+    buf = io.BytesIO()
+    fmt = {".png": "PNG", ".gif": "GIF"}.get(suffix, "JPEG")
+    canvas.save(buf, fmt, **({"quality": 95} if fmt == "JPEG" else {}))
+    return buf.getvalue()
 
 
 def _dpi(image: Any) -> int:
@@ -278,8 +332,10 @@ def board_name_for(image: Path) -> str:
     return "board" + (".jpg" if suffix == ".jpeg" else suffix)
 
 
-def write_folder(folder: Path, files: dict[str, str], image: Path, board_name: str, inputs: Sequence[Path]) -> None:
-    """Create ``folder`` with ``files`` and a copy of ``image``, all or nothing."""
+def write_folder(
+    folder: Path, files: dict[str, str], board: Path | bytes, board_name: str, inputs: Sequence[Path]
+) -> None:
+    """Create ``folder`` with ``files`` and the board (a copy of the scan, or its bytes), all or nothing."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
     target = folder.resolve()
@@ -297,7 +353,10 @@ def write_folder(folder: Path, files: dict[str, str], image: Path, board_name: s
     try:
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8")
-        shutil.copyfile(image, tmp / board_name)
+        if isinstance(board, bytes):
+            (tmp / board_name).write_bytes(board)
+        else:
+            shutil.copyfile(board, tmp / board_name)
         os.chmod(tmp, 0o755)
         os.rename(tmp, target)  # atomic; an empty target folder is replaced
     except OSError as exc:

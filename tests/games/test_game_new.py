@@ -97,7 +97,7 @@ def test_game_new_writes_a_game_folder_on_the_scans_own_grid(
     units = [(u.unit_id, u.formation) for u in game.counters().units]
     assert len(units) == 6
     setup = resolve_setup(game.scenarios()[0], game_map, units)
-    assert len(setup.hexes) == 6 and len(set(setup.hexes.values())) == 6
+    assert len(dict(setup.hexes)) == 6 and len(set(dict(setup.hexes).values())) == 6
 
 
 def test_game_new_folder_builds_a_module_whose_board_is_the_scan(
@@ -170,27 +170,33 @@ def _ragnarok_truth(corpus_dir: Path) -> Any:
 
 @pytest.fixture(scope="module")
 def ragnarok_game(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """``game new`` on the Ragnarok board with one reference hex named by the module's own grid, then
-    ``module build``."""
+    """``game new`` on the Ragnarok board with two reference hexes in neighbouring columns, named by
+    the module's own grid (its numbering descends, so two references settle the labels' stagger),
+    then ``module build``."""
     truth = _ragnarok_truth(corpus_dir)
-    ref = truth.locate(1200, 900)  # a hex in the middle of the board: its name and centre
+    refs = [truth.locate(1200, 900), truth.locate(1259, 998)]  # a hex mid-board and its neighbour
+    assert refs[0].name[:2] != refs[1].name[:2]  # two columns (sideways: along the screen's y)
     folder = tmp_path_factory.mktemp("ragnarok") / "ragnarok"
     image = corpus_dir / RAGNAROK / "images" / "map.jpg"
-    rx, ry = ref.snapped
-    assert main(["game", "new", str(folder), "--image", str(image), "--numbering", RAGNAROK_NUMBERING,
-                 "--ref", f"{ref.name}={rx},{ry}"]) == 0  # fmt: skip
+    argv = ["game", "new", str(folder), "--image", str(image), "--numbering", RAGNAROK_NUMBERING]
+    for ref in refs:
+        argv += ["--ref", f"{ref.name}={ref.snapped[0]},{ref.snapped[1]}"]
+    assert main(argv) == 0
     vmod = folder.parent / "ragnarok.vmod"
     assert main(["module", "build", str(folder), "-o", str(vmod)]) == 0
     return folder, vmod
 
 
 def _points(corpus_dir: Path) -> list[tuple[int, int]]:
-    """50 points spread over the board, well inside its edges, off the hex centres."""
-    from PIL import Image
-
-    w, h = Image.open(corpus_dir / RAGNAROK / "images" / "map.jpg").size
+    """50 points spread over the printed hex area (the module's "map" zone), each within a quarter of a
+    hex of a hex centre of the Ragnarok module."""
+    truth = _ragnarok_truth(corpus_dir)
     rnd = random.Random(50)
-    return [(rnd.randint(60, w - 60), rnd.randint(60, h - 60)) for _ in range(50)]
+    out = []
+    for _ in range(50):
+        cx, cy = truth.locate(rnd.randint(120, 2950), rnd.randint(120, 1650)).snapped
+        out.append((cx + rnd.randint(-20, 20), cy + rnd.randint(-20, 20)))
+    return out
 
 
 def test_ragnarok_game_names_hexes_as_the_modules_own_grid(ragnarok_game: tuple[Path, Path], corpus_dir: Path) -> None:
@@ -202,6 +208,18 @@ def test_ragnarok_game_names_hexes_as_the_modules_own_grid(ragnarok_game: tuple[
         mine, theirs = ours.locate(x, y), truth.locate(x, y)
         assert mine.name == theirs.name, (x, y)
         assert max(abs(a - b) for a, b in zip(mine.snapped, theirs.snapped, strict=True)) <= 2, (x, y)
+
+
+def test_a_reference_that_contradicts_the_first_is_refused(corpus_dir: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    truth = _ragnarok_truth(corpus_dir)
+    a, b = truth.locate(1200, 900), truth.locate(1259, 998)
+    image = corpus_dir / RAGNAROK / "images" / "map.jpg"
+    code, _, err = run(capsys, "game", "new", str(tmp_path / "g"), "--image", str(image), "--numbering",
+                       RAGNAROK_NUMBERING, "--ref", f"{a.name}={a.snapped[0]},{a.snapped[1]}",
+                       "--ref", f"{a.name}={b.snapped[0]},{b.snapped[1]}")  # fmt: skip
+    assert code == 2 and f"names that hex {b.name}" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.vassal
@@ -216,7 +234,7 @@ def test_ragnarok_module_in_the_engine_names_and_snaps_as_the_original(
     folder, vmod = ragnarok_game
     loaded = vassal_engine.module(vmod)
     assert loaded["dialogs"] == [] and loaded["roundtrip"]["dropped_attributes"] == []
-    original = tmp_path / "ragnarok-original.vmod"
+    original = tmp_path / "ragnarok-original.vmod"  # the Ragnarok module itself, with its board
     src = corpus_dir / RAGNAROK
     with zipfile.ZipFile(original, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("buildFile.xml", (src / "buildFile.xml").read_bytes())
@@ -228,7 +246,10 @@ def test_ragnarok_module_in_the_engine_names_and_snaps_as_the_original(
     assert [p.location for p in ours] == [p.location for p in theirs]
     game_map = find_game(folder).map()
     geo = game_map.geometry()
-    centres = [geo.hex_center(h) for h in random.Random(2).sample(game_map.hexes(), 50)]
+    truth = _ragnarok_truth(corpus_dir)
+    inside = [c for c in map(geo.hex_center, game_map.hexes()) if 60 < c[0] < 3020 and 60 < c[1] < 1700]
+    centres = random.Random(2).sample(inside, 50)
+    assert all(truth.locate(round(x), round(y)).name != "offboard" for x, y in centres)
     ours = vassal_engine.locate(vmod, [(MAIN_MAP, round(x), round(y)) for x, y in centres])
     theirs = vassal_engine.locate(original, [("Main Map", round(x), round(y)) for x, y in centres])
     for a, b in zip(ours, theirs, strict=True):
