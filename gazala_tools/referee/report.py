@@ -45,9 +45,10 @@ class LocPath:
     via: str
     hexes: tuple[str, ...]
     units: tuple[str, ...]
+    breached: tuple[str, ...] = ()  #: the breached minefield hexes the path passes, in order
 
     def to_dict(self) -> dict[str, object]:
-        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units)}
+        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units), "breached": list(self.breached)}
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ def render_text(report: Report) -> str:
         loc = report.loc
         lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
         for p in loc.paths:
-            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units)")
+            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
+                         f"{', '.join(p.breached) or 'none'})")
     for path in report.paths:
         if path.kind != "loc":
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
@@ -247,7 +248,8 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
     if report.loc is not None:
         loc = (f"<h2>LOC (14.2)</h2><p id='loc'>{report.loc.traced} of {report.loc.required} traced"
                + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
-               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units)</li>" for p in report.loc.paths)
+               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units; breached minefield "
+                         f"hexes {e(', '.join(p.breached))})</li>" for p in report.loc.paths)
                + "</ul>")
     other = [p for p in report.paths if p.kind != "loc"]
     if other:

@@ -196,20 +196,34 @@ class GazalaRG(RulesPlugin):
                     out.add(_opposite_side(m, br.hexside))
         return out
 
+    def breached_hexes(self, ctx: Context) -> set[Hex]:
+        """Minefield hexes a *breached* marker leads into (5.0 "minefield hexes ... unless they have
+        been breached"): the box hex behind each breached minefield hexside."""
+        mf = self.active_minefield_sides(ctx)
+        out: set[Hex] = set()
+        for br in ctx.position.breaches:
+            if br.state is BreachState.BREACHED and br.hexside in mf:
+                m = self.minefield_hex_of(ctx, br.hexside, br.at)
+                if m is not None:
+                    out.add(m)
+        return out
+
     def supply_blocks(self, ctx: Context, side: str) -> tuple[frozenset[Hex], frozenset[Hexside]]:
-        """5.0, 14.0, 14.2: the owner's enemies may not cross its un-breached minefield hexsides."""
+        """5.0, 14.0, 14.2: the owner's enemies may not enter its un-breached minefield hexes (boxes
+        and belts, 5.0) nor cross its un-breached minefield hexsides (14.0)."""
         if side == self.mf_owner:
             return frozenset(), frozenset()
-        return frozenset(), frozenset(self.active_minefield_sides(ctx) - self.breached_sides(ctx))
+        return (frozenset(self.active_minefield_hexes(ctx) - self.breached_hexes(ctx)),
+                frozenset(self.active_minefield_sides(ctx) - self.breached_sides(ctx)))
 
     def trace_cost(self, ctx: Context, side: str) -> BlockCost:
         """5.0 / 14.2 trace cost for ``side``: the data's supply trace (1 per hex; no entering
         enemy-occupied hexes or impassable terrain, no escarpment off a road) and the minefields."""
         ss = self.data.supply.sides[side] if self.data.supply is not None else None
-        _h, mines = self.supply_blocks(ctx, side)
+        mine_hexes, mines = self.supply_blocks(ctx, side)
         return BlockCost(
             self.topology,
-            hexes=self.impassable | ctx.enemy_hexes(side),
+            hexes=self.impassable | ctx.enemy_hexes(side) | mine_hexes,
             sides=(ss.trace.sides if ss is not None else frozenset()) | mines,
         )
 
@@ -425,8 +439,12 @@ class GazalaRG(RulesPlugin):
                 end = max(far, key=lambda h: (east.dist[h], h))
                 tail = list(reversed(east.path(end)))
             hexes = [*reversed(west.path(entry)), m, *tail]
-            paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine))))
-            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units", hexes, side=self.loc_side)
+            mined = self.active_minefield_hexes(ctx)
+            breached = tuple(ctx.label(h) for h in hexes if h in mined)  # all breached: the search avoids the others
+            paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine)),
+                                 breached=breached))
+            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units (breached minefield hexes "
+                                f"{', '.join(breached)})", hexes, side=self.loc_side)
         return paths
 
     # --- 16.0 / 17.0 victory points ----------------------------------------------------------------
