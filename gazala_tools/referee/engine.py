@@ -240,7 +240,9 @@ class Referee:
         for check in self.rules.checks():
             findings.extend(check(ctx))
         if before is not None:
-            findings.extend(self.rules.compare(Context(self.rules, before), ctx))
+            earlier = Context(self.rules, before)
+            findings.extend(generic.check_returns(self.rules, earlier, ctx))
+            findings.extend(self.rules.compare(earlier, ctx))
         report.paths = list(ctx.paths)
         report.findings = sorted(findings, key=Finding.sort_key)
         report.zoc_hexes = {s: frozenset(ctx.zoc(s)) for s in self.rules.sides}
