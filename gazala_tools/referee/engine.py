@@ -160,6 +160,9 @@ class Context:
         self._enemy_hexes: dict[str, frozenset[Hex]] = {}
         #: lines the report draws (victory paths, recovery lines...): hooks add them with :meth:`add_path`
         self.paths: list[ReportPath] = []
+        #: the earlier position when two are checked (``check(position, before=...)``): a rule stated
+        #: at the start of a phase reads it (SPI 17.0's "may move" line)
+        self.before: Context | None = None
 
     def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
         """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
@@ -220,6 +223,8 @@ class Referee:
         """Every finding of ``position``; with ``before`` (an earlier position of the same game) also
         the plugin's two-position rules (:meth:`RulesPlugin.compare`)."""
         ctx = Context(self.rules, position)
+        earlier = Context(self.rules, before) if before is not None else None
+        ctx.before = earlier
         report = Report(game=position.game, turn=position.turn, source=position.source)
         findings: list[Finding] = []
         if position.turn is not None and ctx.turn_index is None and self.rules.turns:
@@ -239,8 +244,7 @@ class Referee:
         findings.extend(vp_findings)
         for check in self.rules.checks():
             findings.extend(check(ctx))
-        if before is not None:
-            earlier = Context(self.rules, before)
+        if earlier is not None:
             findings.extend(generic.check_returns(self.rules, earlier, ctx))
             findings.extend(self.rules.compare(earlier, ctx))
         report.paths = list(ctx.paths)
