@@ -89,7 +89,7 @@ def position_from_data(
     """A position-YAML mapping read for ``rules``' game: the common keys and the keys the plugin
     declares (``extra_keys`` / ``extra_hex_keys``, kept in ``Position.extra``); any other key is refused."""
     return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
-                          extra_hex_keys=rules.extra_hex_keys, sides=rules.sides)
+                          extra_hex_keys=rules.extra_hex_keys, sides=rules.sides, extra_names=rules.extra_names())
 
 
 def _yaml_game(data: Mapping[str, Any], file: Path) -> Game:

@@ -15,7 +15,7 @@ directly (``generic.check_stacking(...)``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from gazala_tools.hexes import Hex, Hexside
@@ -87,6 +87,11 @@ class RulesPlugin:
 
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
+
+    def extra_names(self) -> Mapping[str, Collection[str]]:
+        """Extra keys that map *names* of the game's data to a side (BG ``held: {Tobruk: axis}``),
+        with the names each accepts (the position reader refuses any other name or a non-side value)."""
+        return {}
 
     # --- turns and sides -------------------------------------------------------------------------
     def turn_index(self, label: object) -> int | None:

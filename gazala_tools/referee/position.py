@@ -180,6 +180,7 @@ def parse_position(
     extra_keys: Collection[str] = (),
     extra_hex_keys: Collection[str] = (),
     sides: Collection[str] = (),
+    extra_names: Mapping[str, Collection[str]] | None = None,
 ) -> Position:
     """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
 
@@ -227,6 +228,8 @@ def parse_position(
     for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS)):
         if key in extra_hex_keys:
             extra[key] = _hex_list(key, data[key], labels, file)
+        elif extra_names and key in extra_names:
+            extra[key] = _named_sides(key, data[key], extra_names[key], sides, file)
         else:
             _check_extra(key, data[key], seen, sides, file)
             extra[key] = data[key]
@@ -256,6 +259,35 @@ def _hex_list(key: str, value: object, labels: Labels, file: str | Path | None) 
                               expected="a hex of the map")
         out.add(h)
     return frozenset(out)
+
+
+def _named_sides(key: str, value: object, names: Collection[str], sides: Collection[str],
+                 file: str | Path | None) -> dict[str, str]:
+    """An extra key mapping names of the game's data to a side: ``held: {Tobruk: axis}``."""
+    if not isinstance(value, Mapping):
+        raise GazalaError(f"{key}: not a mapping", file=file, place=key,
+                          expected=f"{{NAME: SIDE}} with NAME one of {', '.join(names)}")
+    by_lower = {n.lower(): n for n in names}
+    out: dict[str, str] = {}
+    for k, v in value.items():
+        name = by_lower.get(str(k).strip().lower())
+        if name is None:
+            raise GazalaError(f"{key}: unknown name {k!r}{_did_you_mean(str(k), names)}", file=file,
+                              place=f"{key}.{k}", expected=", ".join(names))
+        if str(v) not in sides:
+            raise GazalaError(f"{key}.{k}: {v!r} is not a side", file=file, place=f"{key}.{k}",
+                              expected=" or ".join(sides))
+        out[name] = str(v)
+    return out
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'Pavia'?)"`` for a close choice, else ``""``."""
+    import difflib
+
+    by_lower = {c.lower(): c for c in choices}
+    got = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[got[0]]!r}?)" if got else ""
 
 
 def _check_extra(key: str, value: object, ids: Collection[str], sides: Collection[str], file: str | Path | None) -> None:
