@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee import generic
-from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
 from gazala_tools.referee.position import Position, Unit, units_by_hex
 from gazala_tools.referee.report import LocReport, Report, ReportPath
@@ -83,10 +83,40 @@ class RulesPlugin:
         self.data: GenericRules
         self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
         self.names = self.data.names
+        self._mentioned_types = frozenset(section.r.mentioned_types)
         self.read_data(section)
+        self._mentioned_types |= section.r.mentioned_types
 
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
+
+    def unit_types(self) -> frozenset[str]:
+        """The game's unit types, for inline units: the data's ``unit-types``, the counter manifest's
+        and every type its rules data names (empty: the game names none, so none is checked)."""
+        from gazala_tools.referee.units import manifest_units
+
+        manifest = {c.type for c in manifest_units(self.game).values() if c.type}
+        return frozenset(self.data.unit_types or ()) | manifest | self._mentioned_types
+
+    def formations(self) -> frozenset[str]:
+        """The game's formations (its counter manifest's), for inline units; empty: not checked."""
+        from gazala_tools.referee.units import manifest_units
+
+        return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
+
+    def turn_rules(self) -> tuple[str, ...]:
+        """The rules that cannot be checked without the position's turn (the report header lists
+        them when the input gives none; ``--strict`` refuses such an input). Plugins add theirs."""
+        out: list[str] = []
+        r = self.data.reinforcements
+        if r is not None:
+            rules = sorted({a.rule or r.rule for a in r.schedule}, key=rule_key)
+            out.append(f"{'/'.join(rules)} reinforcement schedule")
+        if self.data.supply is not None:
+            auto = sorted({ss.automatic_rule for ss in self.data.supply.sides.values() if ss.automatic_through is not None})
+            if auto:
+                out.append(f"{'/'.join(auto)} automatic supply")
+        return tuple(out)
 
     def extra_names(self) -> Mapping[str, Collection[str]]:
         """Extra keys that map *names* of the game's data to a side (BG ``held: {Tobruk: axis}``),
@@ -231,6 +261,8 @@ class Referee:
         earlier = Context(self.rules, before) if before is not None else None
         ctx.before = earlier
         report = Report(game=position.game, turn=position.turn, source=position.source)
+        if ctx.turn_index is None:
+            report.unchecked = list(self.rules.turn_rules())
         findings: list[Finding] = []
         if position.turn is not None and ctx.turn_index is None and self.rules.turns:
             findings.append(

@@ -29,7 +29,8 @@ with the manifest or loading fails.
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Container, Iterable, Mapping
+import re
+from collections.abc import Callable, Collection, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -110,6 +111,28 @@ class Position:
         raise KeyError(unit_id)
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """The game's unit types and formations an inline unit must use (empty: not checked) and how
+    formation names compare (``FormationNames.same``: ``21st Panzer`` is ``21 PZ``)."""
+
+    types: frozenset[str] = frozenset()
+    formations: frozenset[str] = frozenset()
+    same: Callable[[str, str], bool] | None = None
+
+    def check(self, uid: str, type_: str, formation: str, file: str | Path | None, place: str) -> None:
+        base = re.sub(r"\s*\d+(?:-\d+)+\s*$", "", type_)  # "armor 4-5-15": printed values in the type (units.py)
+        if self.types and base and base not in self.types:
+            raise GazalaError(f"unit {uid!r}: unknown type {type_!r}{_did_you_mean(type_, self.types)}", file=file,
+                              place=place, expected="one of " + ", ".join(sorted(self.types)))
+        if formation and self.formations:
+            same = self.same or (lambda a, b: a.strip().lower() == b.strip().lower())
+            if not any(same(formation, f) for f in self.formations):
+                raise GazalaError(f"unit {uid!r}: unknown formation {formation!r}"
+                                  f"{_did_you_mean(formation, self.formations)}", file=file, place=place,
+                                  expected="one of " + ", ".join(sorted(self.formations)))
+
+
 class Labels(Protocol):
     """What the loader needs from a grid: label -> hex for any canonical label."""
 
@@ -181,6 +204,7 @@ def parse_position(
     extra_hex_keys: Collection[str] = (),
     sides: Collection[str] = (),
     extra_names: Mapping[str, Collection[str]] | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> Position:
     """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
 
@@ -214,6 +238,8 @@ def parse_position(
         if not isinstance(ru, Mapping):
             raise GazalaError("unit must be a mapping", file=file, place=place, expected="{id: ..., hex: ...}")
         units.append(_parse_unit(ru, labels, manifest, file, place))
+        if vocabulary is not None and (manifest is None or ru.get("id") not in manifest):
+            vocabulary.check(units[-1].id, units[-1].type, units[-1].formation, file, place)
         if units[-1].id in seen:
             raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
         seen.add(units[-1].id)

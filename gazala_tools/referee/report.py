@@ -97,6 +97,8 @@ class Report:
     zoc_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
     label: Callable[[Hex], str] | None = None
     source: str = ""
+    #: rules that could not be checked (no turn given): what the header lists
+    unchecked: list[str] = field(default_factory=list)
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
@@ -125,6 +127,7 @@ class Report:
             "turn": self.turn,
             "source": self.source,
             "legal": self.legal,
+            "unchecked": list(self.unchecked),
             "findings": [f.to_dict() for f in self.findings],
             "supply": {k: v.value for k, v in self.supply.items()},
             "loc": self.loc.to_dict() if self.loc is not None else None,

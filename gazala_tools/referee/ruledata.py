@@ -264,6 +264,7 @@ class RulesReader:
         self.unit_types: frozenset[str] | None = None
         self.groups: dict[str, frozenset[str]] = {}
         self.notes: list[str] = []
+        self.mentioned_types: set[str] = set()  #: every unit type the rules data names (inline-unit checks)
 
     def edge(self, name: str) -> frozenset[Hex]:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
@@ -485,7 +486,9 @@ class Section:
     def r_type(self, node: yaml.Node, what: str) -> frozenset[str]:
         text = self.r.doc.scalar(node, what)
         if text in self.r.groups:
+            self.r.mentioned_types.update(self.r.groups[text])
             return self.r.groups[text]
+        self.r.mentioned_types.add(text)
         known = self.r.unit_types
         if known is not None and text not in known:
             raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type of the game",

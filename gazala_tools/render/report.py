@@ -51,6 +51,8 @@ def render_json(report: Report) -> str:
 
 def render_text(report: Report) -> str:
     lines = [f"{report.game}  turn {report.turn or '?'}  {report.source}".rstrip()]
+    if report.unchecked:
+        lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
     errors = len(report.errors())
     lines.append("position: legal" if errors == 0 else f"position: ILLEGAL ({errors} error(s))")
     for f in report.findings:

@@ -114,6 +114,12 @@ class CauldronDG(RulesPlugin):
         self.feint_side = fe.side("side") if "side" in fe else None
         self.feint_near = fe.side("adjacent-to") if "adjacent-to" in fe else None
 
+    def turn_rules(self) -> tuple[str, ...]:
+        r = self.data.reinforcements
+        return (*super().turn_rules(), *((f"{r.entry_rule} reinforcement hexes",) if r is not None else ()),
+                *((f"{self.feint_rule} Rommel's feint",) if self.feint_rule else ()),
+                f"{self.victory_rule} result at the end of the game")
+
     # --- 12.0 / 15.0 support fire; 18.0 victory ------------------------------------------------------
     def symbols_lost(self, ctx: Context, side: str) -> list[tuple[str, list[str]]]:
         """12.0: ``side``'s supply symbol hexes occupied by enemy units, with those units."""

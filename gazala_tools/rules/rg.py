@@ -227,6 +227,10 @@ class GazalaRG(RulesPlugin):
             sides=(ss.trace.sides if ss is not None else frozenset()) | mines,
         )
 
+    def turn_rules(self) -> tuple[str, ...]:
+        return (*super().turn_rules(), f"{self.mf_rule.split('.')[0]}.0 dated minefields",
+                f"{self.mf_rule} breach timing", f"{self.loc_rule} LOC", f"{self.act_rule} first-turn activation limits")
+
     # --- hooks -----------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
         return (*super().checks(), self.check_8_2_restricted_area, self.check_14_1_breaches,

@@ -101,6 +101,9 @@ class CauldronSPI(RulesPlugin):
     def game_turn(self, ctx: Context) -> int | None:
         return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
+    def turn_rules(self) -> tuple[str, ...]:
+        return (*super().turn_rules(), f"{self.cc_rule} command control", f"{self.exit_wait_rule} exits of reinforcements")
+
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
         return (*super().checks(), self.check_17_0_command_control)
