@@ -104,6 +104,9 @@ class RulesPlugin:
 
         return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
 
+    def validate(self, position: Position) -> None:
+        """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
+
     def turn_rules(self) -> tuple[str, ...]:
         """The rules that cannot be checked without the position's turn (the report header lists
         them when the input gives none; ``--strict`` refuses such an input). Plugins add theirs."""
@@ -257,6 +260,7 @@ class Referee:
     def check(self, position: Position, before: Position | None = None) -> Report:
         """Every finding of ``position``; with ``before`` (an earlier position of the same game) also
         the plugin's two-position rules (:meth:`RulesPlugin.compare`)."""
+        self.rules.validate(position)
         ctx = Context(self.rules, position)
         earlier = Context(self.rules, before) if before is not None else None
         ctx.before = earlier

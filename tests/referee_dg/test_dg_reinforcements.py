@@ -33,3 +33,24 @@ def test_11_3_the_exception_ends_with_the_arrival_turn(open_map):
 def test_11_3_a_third_unit_in_1201_is_still_over_stacked(open_map):
     r = check(open_map, [(*ARMOUR, "1201"), (*INDIANS, "1201"), ("x-2-2-6", "allied", "infantry", "1201")], turn="6")
     assert rules_of(r, "error") == ["stacking"]
+
+
+# --- 18.0: no premature result; losses that contradict the eliminated box ---------------------------
+def test_18_0_no_draw_is_reported_before_the_british_can_win(open_map):
+    """Turn 25, British path open, no German path: the game has no result yet (the British win and a
+    draw are judged as of the end of the last game turn, 26)."""
+    r = check(open_map, [("b", "allied", "infantry", "1515")], turn="25")
+    messages = [f.message for f in r.by_rule("18.0")]
+    assert not any(m.startswith("result") or "ended now" in m for m in messages)
+    assert any(m.startswith("no result yet") and "Turn 26" in m for m in messages)
+
+
+def test_18_0_losses_fewer_than_the_eliminated_box_are_refused(open_map):
+    import pytest
+
+    from gazala_tools.errors import GazalaError
+
+    rows = [("g", "axis", "armor", "0608"), ("x1", "axis", "armor", "eliminated"), ("x2", "axis", "armor", "eliminated")]
+    with pytest.raises(GazalaError, match="losses: axis 1 is fewer than the 2 axis units in the eliminated box"):
+        check(open_map, rows, losses={"axis": 1})
+    assert check(open_map, rows, losses={"axis": 3}).vp["victory"]["losses"]["axis"] == 3
