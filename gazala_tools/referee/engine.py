@@ -268,6 +268,12 @@ class Referee:
         if ctx.turn_index is None:
             report.unchecked = list(self.rules.turn_rules())
         findings: list[Finding] = []
+        if position.unmatched is not None:
+            report.unmatched = list(position.unmatched)
+            if position.unmatched:
+                findings.append(Finding("mapping", Severity.WARNING,
+                                        f"{len(position.unmatched)} piece(s) that look like units matched no --mapping "
+                                        f"pattern and are not judged: {', '.join(position.unmatched)}"))
         if position.turn is not None and ctx.turn_index is None and self.rules.turns:
             findings.append(
                 Finding("turn", Severity.WARNING,

@@ -103,6 +103,8 @@ class Position:
     activations: Mapping[str, int] | None = None
     source: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: a save read through ``--mapping``: the unit-like pieces no pattern matched (None: no mapping)
+    unmatched: tuple[str, ...] | None = None
 
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:

@@ -99,6 +99,8 @@ class Report:
     source: str = ""
     #: rules that could not be checked (no turn given): what the header lists
     unchecked: list[str] = field(default_factory=list)
+    #: ``--mapping``: names of the pieces that look like units but matched no pattern (None: no mapping)
+    unmatched: list[str] | None = None
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
@@ -128,6 +130,7 @@ class Report:
             "source": self.source,
             "legal": self.legal,
             "unchecked": list(self.unchecked),
+            "unmatched_pieces": self.unmatched,
             "findings": [f.to_dict() for f in self.findings],
             "supply": {k: v.value for k, v in self.supply.items()},
             "loc": self.loc.to_dict() if self.loc is not None else None,

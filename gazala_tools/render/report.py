@@ -53,6 +53,9 @@ def render_text(report: Report) -> str:
     lines = [f"{report.game}  turn {report.turn or '?'}  {report.source}".rstrip()]
     if report.unchecked:
         lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
+    if report.unmatched is not None:
+        lines.append(f"--mapping: {len(report.unmatched)} unit-like piece(s) matched no pattern"
+                     + (f": {', '.join(report.unmatched)}" if report.unmatched else ""))
     errors = len(report.errors())
     lines.append("position: legal" if errors == 0 else f"position: ILLEGAL ({errors} error(s))")
     for f in report.findings:
