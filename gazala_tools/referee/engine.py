@@ -281,6 +281,8 @@ class Referee:
                         data={"known": list(self.rules.turns.labels)})
             )
         supply = self.rules.supply(ctx)
+        if self.rules.data.supply is not None or supply is not None:
+            report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
         if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
             report.supply = dict(sorted(supply.status.items()))
             report.markers = sorted(supply.markers, key=lambda m: m.unit)

@@ -185,7 +185,8 @@ class BatalhaDeGazala(RulesPlugin):
         """4.1: motorized units that cannot move (computed once per position)."""
         if self._out_of_range is not None and self._out_of_range[0] is ctx:
             return self._out_of_range[1]
-        units = [u for u in ctx.on_map(self.range_side) if self.is_motorized(u)]
+        # off the map (a hex beyond the grid: the 4.0 error says so) is no range question
+        units = [u for u in ctx.on_map(self.range_side) if self.is_motorized(u) and u.hex in self.topology]
         out: list[Unit] = []
         if units and not self.range_lifted(ctx):
             reach = {a: self.range_search(ctx, armor=a) for a in {self.is_armor(u) for u in units}}

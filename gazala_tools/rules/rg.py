@@ -267,7 +267,8 @@ class GazalaRG(RulesPlugin):
         if not pos.breaches:
             return
         first = self.turn_name(self.first_breach)
-        if ctx.turn_index is not None and ctx.turn_index < self.first_breach:
+        too_early = ctx.turn_index is not None and ctx.turn_index < self.first_breach
+        if too_early:
             yield Finding(rule, Severity.ERROR, f"breach markers before the {first} turn",
                           hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
         elif ctx.turn_index is not None and ctx.turn_index <= self.first_breach:
@@ -296,7 +297,7 @@ class GazalaRG(RulesPlugin):
                 yield Finding(rule, Severity.ERROR, f"breach marker at {side_label} points at no (active) minefield hexside",
                               hexes=ctx.labels(br.hexside.hexes))
                 continue
-            if br.state is BreachState.UNDER_CONSTRUCTION:
+            if br.state is BreachState.UNDER_CONSTRUCTION and not too_early:  # no outcome for an illegal marker
                 yield from self._breach_outcome(ctx, br, side_label)
 
     def _breach_outcome(self, ctx: Context, br: Breach, side_label: str) -> Iterable[Finding]:
@@ -379,6 +380,8 @@ class GazalaRG(RulesPlugin):
         if required == 0:
             return LocReport(required=0, traced=0), []  # before the first LOC turn (or turn unknown): none required
         side = self.loc_side
+        if not ctx.on_map(side):  # no Axis unit on the map: no LOC to trace, no action to lose
+            return LocReport(required=required, traced=0), []
         need = self.loc_units
         prohibited = self.prohibited
         cost = self.trace_cost(ctx, side)
