@@ -204,11 +204,13 @@ def arriving_now(rules: RulesPlugin, ctx: Context) -> dict[Hex, set[str]]:
     out: dict[Hex, set[str]] = {}
     if r is None or ctx.turn_index is None:
         return out
+    late = set(ctx.position.extra.get("arriving") or ())  # delayed arrivals (DG 11.4), the position says
     for a in r.schedule:
-        if a.turn != ctx.turn_index:
+        if a.turn != ctx.turn_index and not (late and a.turn < ctx.turn_index):
             continue
         for h in a.enter.hexes:
-            got = [u.id for u in ctx.by_hex.get(h, []) if may_be(rules, u, a)]
+            got = [u.id for u in ctx.by_hex.get(h, []) if may_be(rules, u, a)
+                   and (a.turn == ctx.turn_index or u.id in late)]
             if got:
                 out.setdefault(h, set()).update(got)
     return out

@@ -80,7 +80,7 @@ class CauldronDG(RulesPlugin):
     """Cauldron: Battle for Gazala (Decision Games)."""
 
     data_keys: ClassVar[frozenset[str]] = frozenset({"players", "support-fire", "victory", "feint"})
-    extra_keys: ClassVar[frozenset[str]] = frozenset({"losses"})
+    extra_keys: ClassVar[frozenset[str]] = frozenset({"losses", "arriving"})
 
     def read_data(self, data: Section) -> None:
         pl = data.sub("players")

@@ -54,3 +54,10 @@ def test_18_0_losses_fewer_than_the_eliminated_box_are_refused(open_map):
     with pytest.raises(GazalaError, match="losses: axis 1 is fewer than the 2 axis units in the eliminated box"):
         check(open_map, rows, losses={"axis": 1})
     assert check(open_map, rows, losses={"axis": 3}).vp["victory"]["losses"]["axis"] == 3
+
+
+def test_11_4_a_pair_delayed_to_a_later_turn_shares_1201_when_the_position_says_they_arrive_now(open_map):
+    rows = [(*ARMOUR, "1201"), (*INDIANS, "1201")]
+    assert rules_of(check(open_map, rows, turn="7"), "error") == ["stacking"]
+    r = check(open_map, rows, turn="7", arriving=["allied-1arm-2-arm", "allied-5ind-10"])
+    assert r.legal and "11.3" in rules_of(r, "info")
