@@ -18,7 +18,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
-from gazala_tools.referee.position import Position, parse_position, read_yaml, unit_specs
+from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,7 +89,8 @@ def position_from_data(
     """A position-YAML mapping read for ``rules``' game: the common keys and the keys the plugin
     declares (``extra_keys`` / ``extra_hex_keys``, kept in ``Position.extra``); any other key is refused."""
     return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
-                          extra_hex_keys=rules.extra_hex_keys, sides=rules.sides)
+                          extra_hex_keys=rules.extra_hex_keys, sides=rules.sides, extra_names=rules.extra_names(),
+                          vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same))
 
 
 def _yaml_game(data: Mapping[str, Any], file: Path) -> Game:
@@ -138,7 +139,21 @@ def load(
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:
         pos = replace(pos, turn=turn)
+    check_turn(rules, pos.turn, file=p, place="--turn" if turn is not None else "turn")
     return Loaded(pos, rules, save)
+
+
+def check_turn(rules: RulesPlugin, turn: str | None, *, file: str | Path | None = None, place: str = "turn") -> None:
+    """An unknown turn label is bad input (a typo must not silently skip the dated rules): exit 2
+    naming the valid labels. No turn at all is allowed (the report lists what it could not check)."""
+    if turn is None or rules.turn_index(turn) is not None:
+        return
+    t = rules.turns
+    expected = ("a game-turn number 1, 2, ..." if t.open else
+                f"a turn of {rules.game.id}: " + ", ".join(t.labels if len(t) <= 20 else
+                                                           (*t.labels[:3], "...", *t.labels[-2:]))
+                + (f" (or the game-turn number {t.first}-{t.first + len(t) - 1})" if t.numbered else ""))
+    raise GazalaError(f"unknown turn {turn!r}", file=file, place=place, expected=expected)
 
 
 def _refuse_other_sides(save: Save, game: Game, file: Path) -> None:
@@ -159,11 +174,15 @@ def load_position(path: str | Path, **kw: Any) -> tuple[Position, RulesPlugin]:
     return got.position, got.rules
 
 
-def check_file(path: str | Path, *, before: str | Path | None = None, **kw: Any) -> Checked:
+def check_file(path: str | Path, *, before: str | Path | None = None, strict: bool = False, **kw: Any) -> Checked:
     """Load and check one input; ``before``: an earlier save / position YAML of the same game, read
-    with the same options, for the rules about what happened in between (``RulesPlugin.compare``)."""
+    with the same options, for the rules about what happened in between (``RulesPlugin.compare``).
+    ``strict``: an input without a turn is bad input (its turn-dependent rules could not be checked)."""
     got = load(path, **kw)
     position, rules = got.position, got.rules
+    if strict and position.turn is None and rules.turn_rules():
+        raise GazalaError("no turn given (--strict)", file=path, place="turn",
+                          expected="turn: in the input or --turn LABEL, to check " + "; ".join(rules.turn_rules()))
     earlier: Position | None = None
     if before is not None:
         bkw = dict(kw)

@@ -15,12 +15,12 @@ directly (``generic.check_stacking(...)``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee import generic
-from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
 from gazala_tools.referee.position import Position, Unit, units_by_hex
 from gazala_tools.referee.report import LocReport, Report, ReportPath
@@ -83,10 +83,48 @@ class RulesPlugin:
         self.data: GenericRules
         self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
         self.names = self.data.names
+        self._mentioned_types = frozenset(section.r.mentioned_types)
         self.read_data(section)
+        self._mentioned_types |= section.r.mentioned_types
 
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
+
+    def unit_types(self) -> frozenset[str]:
+        """The game's unit types, for inline units: the data's ``unit-types``, the counter manifest's
+        and every type its rules data names (empty: the game names none, so none is checked)."""
+        from gazala_tools.referee.units import manifest_units
+
+        manifest = {c.type for c in manifest_units(self.game).values() if c.type}
+        return frozenset(self.data.unit_types or ()) | manifest | self._mentioned_types
+
+    def formations(self) -> frozenset[str]:
+        """The game's formations (its counter manifest's), for inline units; empty: not checked."""
+        from gazala_tools.referee.units import manifest_units
+
+        return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
+
+    def validate(self, position: Position) -> None:
+        """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
+
+    def turn_rules(self) -> tuple[str, ...]:
+        """The rules that cannot be checked without the position's turn (the report header lists
+        them when the input gives none; ``--strict`` refuses such an input). Plugins add theirs."""
+        out: list[str] = []
+        r = self.data.reinforcements
+        if r is not None:
+            rules = sorted({a.rule or r.rule for a in r.schedule}, key=rule_key)
+            out.append(f"{'/'.join(rules)} reinforcement schedule")
+        if self.data.supply is not None:
+            auto = sorted({ss.automatic_rule for ss in self.data.supply.sides.values() if ss.automatic_through is not None})
+            if auto:
+                out.append(f"{'/'.join(auto)} automatic supply")
+        return tuple(out)
+
+    def extra_names(self) -> Mapping[str, Collection[str]]:
+        """Extra keys that map *names* of the game's data to a side (BG ``held: {Tobruk: axis}``),
+        with the names each accepts (the position reader refuses any other name or a non-side value)."""
+        return {}
 
     # --- turns and sides -------------------------------------------------------------------------
     def turn_index(self, label: object) -> int | None:
@@ -160,6 +198,9 @@ class Context:
         self._enemy_hexes: dict[str, frozenset[Hex]] = {}
         #: lines the report draws (victory paths, recovery lines...): hooks add them with :meth:`add_path`
         self.paths: list[ReportPath] = []
+        #: the earlier position when two are checked (``check(position, before=...)``): a rule stated
+        #: at the start of a phase reads it (SPI 17.0's "may move" line)
+        self.before: Context | None = None
 
     def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
         """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
@@ -219,9 +260,20 @@ class Referee:
     def check(self, position: Position, before: Position | None = None) -> Report:
         """Every finding of ``position``; with ``before`` (an earlier position of the same game) also
         the plugin's two-position rules (:meth:`RulesPlugin.compare`)."""
+        self.rules.validate(position)
         ctx = Context(self.rules, position)
+        earlier = Context(self.rules, before) if before is not None else None
+        ctx.before = earlier
         report = Report(game=position.game, turn=position.turn, source=position.source)
+        if ctx.turn_index is None:
+            report.unchecked = list(self.rules.turn_rules())
         findings: list[Finding] = []
+        if position.unmatched is not None:
+            report.unmatched = list(position.unmatched)
+            if position.unmatched:
+                findings.append(Finding("mapping", Severity.WARNING,
+                                        f"{len(position.unmatched)} piece(s) that look like units matched no --mapping "
+                                        f"pattern and are not judged: {', '.join(position.unmatched)}"))
         if position.turn is not None and ctx.turn_index is None and self.rules.turns:
             findings.append(
                 Finding("turn", Severity.WARNING,
@@ -229,6 +281,8 @@ class Referee:
                         data={"known": list(self.rules.turns.labels)})
             )
         supply = self.rules.supply(ctx)
+        if self.rules.data.supply is not None or supply is not None:
+            report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
         if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
             report.supply = dict(sorted(supply.status.items()))
             report.markers = sorted(supply.markers, key=lambda m: m.unit)
@@ -239,8 +293,9 @@ class Referee:
         findings.extend(vp_findings)
         for check in self.rules.checks():
             findings.extend(check(ctx))
-        if before is not None:
-            findings.extend(self.rules.compare(Context(self.rules, before), ctx))
+        if earlier is not None:
+            findings.extend(generic.check_returns(self.rules, earlier, ctx))
+            findings.extend(self.rules.compare(earlier, ctx))
         report.paths = list(ctx.paths)
         report.findings = sorted(findings, key=Finding.sort_key)
         report.zoc_hexes = {s: frozenset(ctx.zoc(s)) for s in self.rules.sides}

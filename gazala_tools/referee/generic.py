@@ -127,9 +127,19 @@ def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     s = rules.data.stacking
     if s is None:
         return
+    r = rules.data.reinforcements
+    together = arriving_now(rules, ctx) if r is not None and r.stack_on_arrival else {}
     for h, all_units in ctx.by_hex.items():
         for side in sorted({u.side for u in all_units}):
             us = [u for u in all_units if u.side == side]
+            new = [u for u in us if u.id in together.get(h, ())]
+            if len(new) > 1 and r is not None and r.stack_on_arrival:
+                # the reinforcements arriving here this turn count as one unit (e.g. DG 11.1/11.3)
+                yield Finding(r.stack_on_arrival, Severity.INFO,
+                              f"{ctx.label(h)}: {', '.join(u.id for u in new)} arrive together as reinforcements "
+                              f"on {rules.turn_name(ctx.turn_index or 0)}: the hex holds them all this turn",
+                              units=tuple(u.id for u in new), hexes=(ctx.label(h),))
+                us = [u for u in us if u not in new[1:]]
             for msg in stack_problems(rules, s, us):
                 yield Finding(s.rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
                               hexes=(ctx.label(h),))
@@ -170,10 +180,40 @@ def may_be(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
     (unknown values: maybe)."""
     if arrival.side is not None and unit.side != arrival.side:
         return False
-    if arrival.units:
-        return unit.id in arrival.units
+    if unit.id in arrival.units or scheduled_formation(rules, unit, arrival):
+        return True
+    if arrival.values is None:
+        return False
     got = values_code(unit, rules.game)
     return got is None or got == arrival.values
+
+
+def scheduled_formation(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+    """Is ``unit`` of a formation the arrival brings in whole ("29 Ind-all units")?"""
+    return bool(unit.formation) and any(rules.names.same(unit.formation, f) for f in arrival.formations)
+
+
+def scheduled(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+    """Is ``unit`` named by the arrival (its id, or its formation)? Printed values name no unit."""
+    return unit.id in arrival.units or scheduled_formation(rules, unit, arrival)
+
+
+def arriving_now(rules: RulesPlugin, ctx: Context) -> dict[Hex, set[str]]:
+    """Units in the arrival hexes of the reinforcements due this turn that may be those reinforcements."""
+    r = rules.data.reinforcements
+    out: dict[Hex, set[str]] = {}
+    if r is None or ctx.turn_index is None:
+        return out
+    late = set(ctx.position.extra.get("arriving") or ())  # delayed arrivals (DG 11.4), the position says
+    for a in r.schedule:
+        if a.turn != ctx.turn_index and not (late and a.turn < ctx.turn_index):
+            continue
+        for h in a.enter.hexes:
+            got = [u.id for u in ctx.by_hex.get(h, []) if may_be(rules, u, a)
+                   and (a.turn == ctx.turn_index or u.id in late)]
+            if got:
+                out.setdefault(h, set()).update(got)
+    return out
 
 
 def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
@@ -184,23 +224,22 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     if r is None:
         return
     turn = ctx.turn_index
-    units = {u.id: u for u in ctx.position.units}
     waiting = [u for u in ctx.units() if box_in(u, rules.data.boxes.reinforcements)]
     blocked: dict[frozenset[Hex], tuple[list[str], list[Arrival]]] = {}
     for a in r.schedule:
         if turn is None:
             continue
-        for uid in a.units:
-            u = units.get(uid)
-            if u is not None and u.hex is not None and turn < a.turn:
-                here = u.hex
-                yield Finding(r.rule, Severity.ERROR,
-                              f"{uid} is on the map on {rules.turn_name(turn)}: it arrives on {rules.turn_name(a.turn)}"
-                              + (f" at {', '.join(ctx.labels(a.enter.hexes))}" if a.enter else ""),
-                              units=(uid,), hexes=(ctx.label(here),))
+        if turn < a.turn:
+            for u in ctx.on_map():
+                if scheduled(rules, u, a) and u.hex is not None:
+                    yield Finding(a.rule or r.rule, Severity.ERROR,
+                                  f"{u.id} is on the map on {rules.turn_name(turn)}: it arrives on "
+                                  f"{rules.turn_name(a.turn)}"
+                                  + (f" at {_where(ctx, a)}" if a.enter else ""),
+                                  units=(u.id,), hexes=(ctx.label(u.hex),))
         if a.turn > turn or not a.enter:
             continue
-        side = a.side or next((units[i].side for i in a.units if i in units), None)
+        side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
         if side is None:
             continue
         if a.turn < turn and not any(may_be(rules, u, a) for u in waiting):
@@ -218,6 +257,32 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                       f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
                       "until no enemy unit occupies it",
                       units=tuple(enemies), hexes=ctx.labels(hexes))
+
+
+def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterable[Finding]:
+    """Units that left the map for a turn box (RG 8.3: "placed on the turn record track two turns in
+    advance, at which time they may enter as reinforcements") and stand on the map again before it."""
+    b = rules.data.boxes
+    if not b.turn_boxes or after.turn_index is None:
+        return
+    now = {u.id: u for u in after.position.units}
+    for u in before.units():
+        if u.hex is not None or not u.box:
+            continue
+        due = rules.turns.index(u.box)
+        back = now.get(u.id)
+        if due is not None and back is not None and back.hex is not None and after.turn_index < due:
+            yield Finding(b.rule, Severity.ERROR,
+                          f"{u.id} waited in the {rules.turn_name(due)} box and is on the map on "
+                          f"{rules.turn_name(after.turn_index)}: it may return on {rules.turn_name(due)}",
+                          units=(u.id,), hexes=(after.label(back.hex),))
+
+
+def _where(ctx: Context, a: Arrival) -> str:
+    """An arrival's hexes: their labels, or how the data names them when they are many (map edges)."""
+    if len(a.enter.hexes) > 6 and a.enter.text:
+        return a.enter.text
+    return ", ".join(ctx.labels(a.enter.hexes))
 
 
 # --- zones of control -----------------------------------------------------------------------------

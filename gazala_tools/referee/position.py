@@ -29,7 +29,8 @@ with the manifest or loading fails.
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Container, Iterable, Mapping
+import re
+from collections.abc import Callable, Collection, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -102,12 +103,36 @@ class Position:
     activations: Mapping[str, int] | None = None
     source: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: a save read through ``--mapping``: the unit-like pieces no pattern matched (None: no mapping)
+    unmatched: tuple[str, ...] | None = None
 
     def unit(self, unit_id: str) -> Unit:
         for u in self.units:
             if u.id == unit_id:
                 return u
         raise KeyError(unit_id)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The game's unit types and formations an inline unit must use (empty: not checked) and how
+    formation names compare (``FormationNames.same``: ``21st Panzer`` is ``21 PZ``)."""
+
+    types: frozenset[str] = frozenset()
+    formations: frozenset[str] = frozenset()
+    same: Callable[[str, str], bool] | None = None
+
+    def check(self, uid: str, type_: str, formation: str, file: str | Path | None, place: str) -> None:
+        base = re.sub(r"\s*\d+(?:-\d+)+\s*$", "", type_)  # "armor 4-5-15": printed values in the type (units.py)
+        if self.types and base and base not in self.types:
+            raise GazalaError(f"unit {uid!r}: unknown type {type_!r}{_did_you_mean(type_, self.types)}", file=file,
+                              place=place, expected="one of " + ", ".join(sorted(self.types)))
+        if formation and self.formations:
+            same = self.same or (lambda a, b: a.strip().lower() == b.strip().lower())
+            if not any(same(formation, f) for f in self.formations):
+                raise GazalaError(f"unit {uid!r}: unknown formation {formation!r}"
+                                  f"{_did_you_mean(formation, self.formations)}", file=file, place=place,
+                                  expected="one of " + ", ".join(sorted(self.formations)))
 
 
 class Labels(Protocol):
@@ -180,6 +205,8 @@ def parse_position(
     extra_keys: Collection[str] = (),
     extra_hex_keys: Collection[str] = (),
     sides: Collection[str] = (),
+    extra_names: Mapping[str, Collection[str]] | None = None,
+    vocabulary: Vocabulary | None = None,
 ) -> Position:
     """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
 
@@ -213,6 +240,8 @@ def parse_position(
         if not isinstance(ru, Mapping):
             raise GazalaError("unit must be a mapping", file=file, place=place, expected="{id: ..., hex: ...}")
         units.append(_parse_unit(ru, labels, manifest, file, place))
+        if vocabulary is not None and (manifest is None or ru.get("id") not in manifest):
+            vocabulary.check(units[-1].id, units[-1].type, units[-1].formation, file, place)
         if units[-1].id in seen:
             raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
         seen.add(units[-1].id)
@@ -227,6 +256,8 @@ def parse_position(
     for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS)):
         if key in extra_hex_keys:
             extra[key] = _hex_list(key, data[key], labels, file)
+        elif extra_names and key in extra_names:
+            extra[key] = _named_sides(key, data[key], extra_names[key], sides, file)
         else:
             _check_extra(key, data[key], seen, sides, file)
             extra[key] = data[key]
@@ -256,6 +287,35 @@ def _hex_list(key: str, value: object, labels: Labels, file: str | Path | None) 
                               expected="a hex of the map")
         out.add(h)
     return frozenset(out)
+
+
+def _named_sides(key: str, value: object, names: Collection[str], sides: Collection[str],
+                 file: str | Path | None) -> dict[str, str]:
+    """An extra key mapping names of the game's data to a side: ``held: {Tobruk: axis}``."""
+    if not isinstance(value, Mapping):
+        raise GazalaError(f"{key}: not a mapping", file=file, place=key,
+                          expected=f"{{NAME: SIDE}} with NAME one of {', '.join(names)}")
+    by_lower = {n.lower(): n for n in names}
+    out: dict[str, str] = {}
+    for k, v in value.items():
+        name = by_lower.get(str(k).strip().lower())
+        if name is None:
+            raise GazalaError(f"{key}: unknown name {k!r}{_did_you_mean(str(k), names)}", file=file,
+                              place=f"{key}.{k}", expected=", ".join(names))
+        if str(v) not in sides:
+            raise GazalaError(f"{key}.{k}: {v!r} is not a side", file=file, place=f"{key}.{k}",
+                              expected=" or ".join(sides))
+        out[name] = str(v)
+    return out
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'Pavia'?)"`` for a close choice, else ``""``."""
+    import difflib
+
+    by_lower = {c.lower(): c for c in choices}
+    got = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[got[0]]!r}?)" if got else ""
 
 
 def _check_extra(key: str, value: object, ids: Collection[str], sides: Collection[str], file: str | Path | None) -> None:

@@ -45,9 +45,10 @@ class LocPath:
     via: str
     hexes: tuple[str, ...]
     units: tuple[str, ...]
+    breached: tuple[str, ...] = ()  #: the breached minefield hexes the path passes, in order
 
     def to_dict(self) -> dict[str, object]:
-        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units)}
+        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units), "breached": list(self.breached)}
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,12 @@ class Report:
     zoc_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
     label: Callable[[Hex], str] | None = None
     source: str = ""
+    #: rules that could not be checked (no turn given): what the header lists
+    unchecked: list[str] = field(default_factory=list)
+    #: the section of the game's supply rule (None: the game has none, so no supply line is printed)
+    supply_rule: str | None = None
+    #: ``--mapping``: names of the pieces that look like units but matched no pattern (None: no mapping)
+    unmatched: list[str] | None = None
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
@@ -124,6 +131,8 @@ class Report:
             "turn": self.turn,
             "source": self.source,
             "legal": self.legal,
+            "unchecked": list(self.unchecked),
+            "unmatched_pieces": self.unmatched,
             "findings": [f.to_dict() for f in self.findings],
             "supply": {k: v.value for k, v in self.supply.items()},
             "loc": self.loc.to_dict() if self.loc is not None else None,

@@ -213,11 +213,13 @@ class Arrival:
     """One line of a reinforcement schedule."""
 
     turn: int  #: turn index
-    enter: HexSet
+    enter: HexSet  #: where the unit(s) arrive (empty: the rules do not say)
     units: tuple[str, ...] = ()
     values: str | None = None  #: printed values of the unit(s), e.g. ``"5-4-15"`` (DG 11.1)
     side: str | None = None
     what: str = ""
+    formations: tuple[str, ...] = ()  #: every unit of these formations ("29 Ind-all units", RG 15.1)
+    rule: str | None = None  #: the section of this line, when not the schedule's (BG 11.1.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +227,9 @@ class ReinforcementRules:
     rule: str
     entry_rule: str
     schedule: tuple[Arrival, ...]
+    #: the units arriving in one hex on their turn share it beyond the stacking limit (DG 11.1/11.3:
+    #: two reinforcements in 1201 on turn 6 although DG has no stacking); the rule the exception cites
+    stack_on_arrival: str | None = None
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,7 @@ class RulesReader:
         self.unit_types: frozenset[str] | None = None
         self.groups: dict[str, frozenset[str]] = {}
         self.notes: list[str] = []
+        self.mentioned_types: set[str] = set()  #: every unit type the rules data names (inline-unit checks)
 
     def edge(self, name: str) -> frozenset[Hex]:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
@@ -480,7 +486,9 @@ class Section:
     def r_type(self, node: yaml.Node, what: str) -> frozenset[str]:
         text = self.r.doc.scalar(node, what)
         if text in self.r.groups:
+            self.r.mentioned_types.update(self.r.groups[text])
             return self.r.groups[text]
+        self.r.mentioned_types.add(text)
         known = self.r.unit_types
         if known is not None and text not in known:
             raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type of the game",
@@ -659,7 +667,8 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
                                                                                     "except-along", "what"})))
     zoc = _zoc(root)
     supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r)
-    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule"})))
+    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule",
+                                                                         "stack-on-arrival"})))
     return GenericRules(
         unit_types=r.unit_types,
         groups=dict(r.groups),
@@ -823,22 +832,28 @@ def _reinforcements(s: Section) -> ReinforcementRules | None:
     s.require("schedule")
     rule = s.rule("rule", "reinforcements")
     schedule: list[Arrival] = []
-    for e in s.each("schedule", frozenset({"turn", "units", "values", "side", "enter", "what"})):
-        e.require("turn", "enter")
+    for e in s.each("schedule", frozenset({"turn", "units", "values", "formations", "side", "enter", "what", "rule"})):
+        e.require("turn")
         units = e.names("units")
+        formations = e.names("formations")
         values = e.text("values", "") or None
-        if bool(units) == bool(values):
-            raise e.err(None, "names its units neither or twice", expected="units: [ids] or values: '5-4-15'")
+        if not (units or values or formations):
+            raise e.err(None, "names no unit", expected="units: [ids], formations: [names] and/or values: '5-4-15'")
         if values is not None and not re.fullmatch(r"\d+(?:-\d+){1,5}", values):
             raise e.err("values", f"{values!r} is not a printed-values code", expected="numbers joined by '-', e.g. 5-4-15")
-        enter = e.hexset("enter")
+        enter = e.hexset("enter") if "enter" in e else HexSet(frozenset(), "")
+        names = [*formations, *units]
         schedule.append(Arrival(
             turn=e.turn("turn"),
             enter=enter,
             units=units,
             values=values,
             side=e.side("side") if "side" in e else None,
-            what=e.text("what", ", ".join(units) if units else str(values)),
+            what=e.text("what", " ".join(x for x in (values, f"({', '.join(names)})" if values and names
+                                                         else ", ".join(names)) if x)),
+            formations=formations,
+            rule=e.rule("rule") if "rule" in e else None,
         ))
-    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule))
+    together = s.text("stack-on-arrival", "") or None
+    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together)
 

@@ -161,9 +161,11 @@ class PieceMapping:
 
         return cls(read_yaml(path), str(path))
 
-    def unit(self, name: str) -> dict[str, Any] | None:
+    def unit(self, name: str, base: str = "") -> dict[str, Any] | None:
+        """The first entry matching the piece's base name (the BasicPiece's) or the name VASSAL
+        displays (with layer suffixes such as " OOS"): either may be written in a pattern."""
         for r, e in self.units:
-            m = r.search(name)
+            m = (r.search(base) if base else None) or r.search(name)
             if m:
                 out = {k: v for k, v in e.items() if k != "match"}
                 if "id" not in out and "id" in r.groupindex:
@@ -171,8 +173,8 @@ class PieceMapping:
                 return out
         return None
 
-    def marker(self, name: str) -> str | None:
-        return next((mk for r, mk in self.markers if r.search(name)), None)
+    def marker(self, name: str, base: str = "") -> str | None:
+        return next((mk for r, mk in self.markers if (base and r.search(base)) or r.search(name)), None)
 
 
 def position_from_mapped_pieces(
@@ -187,16 +189,19 @@ def position_from_mapped_pieces(
     """Units of another module's save, named by ``mapping``; marker pieces mark their stack's units."""
     found: list[tuple[PieceView, dict[str, Any], Hex | None]] = []
     stack_marks: dict[str, set[str]] = {}
+    unmatched: list[str] = []
     for p in pieces:
         if p.map is None:
             continue
         name = p.name
-        mk = mapping.marker(name)
+        mk = mapping.marker(name, p.base_name)
         if mk is not None:
             stack_marks.setdefault(p.stack or f"piece:{p.id}", set()).add(mk)
             continue
-        spec = mapping.unit(name)
+        spec = mapping.unit(name, p.base_name)
         if spec is None:
+            if looks_like_unit(p):
+                unmatched.append(p.base_name or name)
             continue
         found.append((p, spec, _piece_hex(p, rules)))
     units: list[Unit] = []
@@ -221,7 +226,23 @@ def position_from_mapped_pieces(
         if not units[-1].side or not units[-1].type:
             raise GazalaError(f"piece {p.name!r} maps to {uid!r} without side/type", file=source,
                               expected="a manifest unit id or side: and type: in the mapping")
-    return Position(game=rules.game.id, units=tuple(units), turn=turn, source=source)
+    return Position(game=rules.game.id, units=tuple(units), turn=turn, source=source, unmatched=tuple(sorted(unmatched)))
+
+
+#: words in a piece name that say it is a unit (a chit, deck card or marker says none of them)
+_UNIT_WORDS = re.compile(r"\b(?:\d+(?:st|nd|rd|th)?|bn|bde|brig|rgt|regt|div|pz|inf|arm|armd|tank|rtr|krr|ind|fr|gd|ff"
+                         r"|sa|lt|mot|motor|recon|art|arty|at)\b|\d+/\d+|\(\d+", re.IGNORECASE)
+_NOT_UNIT = re.compile(r"\b(?:chit|marker|turn|supply|isolated|breach|disrupted|used|vp|victory|action|deck|card|"
+                       r"replacement|tactical|oos)\b", re.IGNORECASE)
+
+
+def looks_like_unit(p: PieceView) -> bool:
+    """Does a piece no ``--mapping`` pattern matched look like a combat unit (so the report says so)?
+
+    Interpretation: a piece on a map whose name carries a unit designation (a number, ``5/1``, a
+    unit word such as Bde or Pz) and no marker word (chit, marker, turn, supply, breach, ...)."""
+    name = p.base_name or p.name
+    return bool(_UNIT_WORDS.search(name)) and not _NOT_UNIT.search(name)
 
 
 def turn_label(turn: TurnView | None, rules: RulesPlugin) -> str | None:

@@ -269,8 +269,13 @@ def _text_centered(
     )
 
 
-def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: bool = True) -> Image.Image:
-    """Paint a scene: terrain, hex edges, hexside features, paths, numbers, places, boxes."""
+def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: bool = True,
+               counter_px: float | None = None) -> Image.Image:
+    """Paint a scene: terrain, hex edges, hexside features, paths, numbers, places, boxes.
+
+    ``counter_px``: the side of the square counters a module puts on the hexes (board pixels): hex
+    numbers and place names then go in the strips of the hex above and below such a counter (in a
+    font that fits there), so a unit never hides them."""
     geo = scene.geometry
     width, height = scene.size
     img = Image.new("RGB", (width, height), scene.background)
@@ -324,9 +329,19 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
             _draw_side_feature(draw, geo, side, a, b, feat, size)
 
     # 5. hex numbers and place names
+    number_px, up = max(6, round(size * 0.2)), size * 0.34
+    name_px, down = max(7, round(size * 0.24)), size * 0.3
+    beside = False  # numbers and names moved beside a module counter
+    if counter_px and scene.hexes:
+        h0 = scene.hexes[0]
+        half = geo.hex_center(h0)[1] - min(p[1] for p in polys[h0])  # the hex's half height
+        if up + number_px / 2 > counter_px / 2:  # a counter would hide them: the strips beyond it
+            strip = max(0.0, half - counter_px / 2)
+            number_px = name_px = max(5, min(number_px, round(strip + 1)))
+            up = down = half - max(strip, number_px) / 2
+            beside = True
     if show_numbers:
-        fnt = font(max(6, round(size * 0.2)))
-        up = size * 0.34
+        fnt = font(number_px)
         for h in scene.hexes:
             label = scene.labels.get(h)
             if not label:
@@ -334,13 +349,14 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
             cx, cy = geo.hex_center(h)
             _text_centered(draw, (cx, cy - up), label, fnt, (60, 55, 45))
     if show_places:
-        pf = font(max(7, round(size * 0.24)), bold=True)
+        pf = font(name_px, bold=True)
         for place in scene.places:
             cx, cy = geo.hex_center(place.hex)
             if place.kind in ("town", "airfield", "supply", "village"):
                 r = size * 0.09
                 draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=(40, 40, 40))
-            _text_centered(draw, (cx, cy + size * 0.3), place.name, pf, (20, 20, 20), (255, 255, 255), 2)
+            _text_centered(draw, (cx, cy + down), place.name, pf, (20, 20, 20),
+                           *(((255, 255, 255), 2) if not beside else ()))
 
     # 6. boxes (turn track, holding boxes)
     bf = font(max(8, round(size * 0.22)), bold=True)
@@ -536,16 +552,19 @@ def render_board(
     show_places: bool = True,
     turn_track: Sequence[str] = (),
     boxes: bool = True,
+    counter_px: float | None = None,
 ) -> Image.Image:
     """Draw a game's board as an RGB image on the map's VASSAL grid.
 
+    ``counter_px``: the module's counter size in the image's pixels: hex numbers and place names are
+    drawn where such a counter does not hide them (:func:`draw_scene`).
     ``dpi``: output resolution (default: the map's native ``pixels.dpi``); the grid of the image is
     :func:`board_geometry` at the same dpi and is stored in ``image.info["vassal-hexgrid"]``.
     ``turn_track``: the game's turn labels (``Game.turns``) to draw as a Turn Record Track below
     the grid (and, with ``boxes``, an Actions track).
     """
     scene = scene_from_map(game_map, dpi=dpi, turn_track=turn_track, boxes=boxes)
-    img = draw_scene(scene, show_numbers=show_numbers, show_places=show_places)
+    img = draw_scene(scene, show_numbers=show_numbers, show_places=show_places, counter_px=counter_px)
     img.info["vassal-hexgrid"] = " ".join(f'{k}="{v}"' for k, v in scene.geometry.vassal_attrs().items())
     img.info["dpi"] = (dpi or game_map.pixels.dpi,) * 2
     return img

@@ -15,7 +15,7 @@ import base64
 import html
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -51,27 +51,61 @@ def render_json(report: Report) -> str:
 
 def render_text(report: Report) -> str:
     lines = [f"{report.game}  turn {report.turn or '?'}  {report.source}".rstrip()]
+    if report.unchecked:
+        lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
+    if report.unmatched is not None:
+        lines.append(f"--mapping: {len(report.unmatched)} unit-like piece(s) matched no pattern"
+                     + (f": {', '.join(report.unmatched)}" if report.unmatched else ""))
     errors = len(report.errors())
     lines.append("position: legal" if errors == 0 else f"position: ILLEGAL ({errors} error(s))")
     for f in report.findings:
         where = f" [{' '.join(f.hexes)}]" if f.hexes else ""
         lines.append(f"  {f.severity.value:7} {f.rule:5} {f.message}{where}")
-    counts = {s: sum(1 for v in report.supply.values() if v is s) for s in SupplyStatus}
-    lines.append("supply: " + ", ".join(f"{counts[s]} {s.value}" for s in SupplyStatus))
-    for uid, st in report.supply.items():
-        if st is not SupplyStatus.IN:
-            lines.append(f"  {st.value:8} {uid}")
+    if report.supply_rule is not None:  # a game without a supply rule prints no supply line
+        counts = {s: sum(1 for v in report.supply.values() if v is s) for s in SupplyStatus}
+        lines.append("supply: " + ", ".join(f"{counts[s]} {s.value}" for s in SupplyStatus))
+        for uid, st in report.supply.items():
+            if st is not SupplyStatus.IN:
+                lines.append(f"  {st.value:8} {uid}")
     if report.loc is not None:
         loc = report.loc
         lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
         for p in loc.paths:
-            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units)")
+            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
+                         f"{', '.join(p.breached) or 'none'})")
     for path in report.paths:
         if path.kind != "loc":
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
-        lines.append("VP: " + json.dumps(report.vp, sort_keys=True))
+        lines.append("VP:")
+        lines.extend(f"  {sentence}" for sentence in vp_sentences(report.vp))
     return "\n".join(lines) + "\n"
+
+
+def vp_sentences(vp: Mapping[str, object], prefix: str = "") -> list[str]:
+    """One sentence per VP item of a report (``Report.vp``, any game): nested items are named by
+    their path (``victory, paths, axis: found yes, hexes 0608 0607 ...``)."""
+    out: list[str] = []
+    for key, value in vp.items():
+        name = f"{prefix}{str(key).replace('_', ' ')}"
+        if isinstance(value, Mapping) and any(isinstance(v, Mapping) for v in value.values()):
+            out.extend(vp_sentences(value, f"{name}, "))
+        elif isinstance(value, Mapping):
+            out.append(f"{name}: " + (", ".join(f"{str(k).replace('_', ' ')} {_vp_value(v)}" for k, v in value.items())
+                                      or "none") + ".")
+        else:
+            out.append(f"{name}: {_vp_value(value)}.")
+    return out
+
+
+def _vp_value(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return " ".join(map(str, value)) if value else "none"
+    return str(value)
 
 
 # --- overlay -----------------------------------------------------------------------------------
@@ -243,11 +277,16 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
         for f in report.findings
     )
     supply = "".join(f"<tr><td>{e(u)}</td><td>{e(s.value)}</td></tr>" for u, s in report.supply.items())
+    vp_items = "".join(f"<li>{e(x)}</li>" for x in vp_sentences(report.vp))
+    supply_table = ("" if report.supply_rule is None else
+                    f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
+                    f"{supply}</table>")
     loc = ""
     if report.loc is not None:
         loc = (f"<h2>LOC (14.2)</h2><p id='loc'>{report.loc.traced} of {report.loc.required} traced"
                + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
-               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units)</li>" for p in report.loc.paths)
+               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units; breached minefield "
+                         f"hexes {e(', '.join(p.breached))})</li>" for p in report.loc.paths)
                + "</ul>")
     other = [p for p in report.paths if p.kind != "loc"]
     if other:
@@ -269,7 +308,7 @@ tr.error td {{ background: #fbd5d5; }} tr.warning td {{ background: #fde8c8; }} 
 <h2>Findings</h2>
 <table id="findings"><tr><th>severity</th><th>rule</th><th>hexes</th><th>units</th><th>message</th></tr>{rows}</table>
 {loc}
-<h2>Supply (5.0)</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>{supply}</table>
-<h2>VP</h2><pre id="vp">{e(json.dumps(report.vp, indent=1, sort_keys=True))}</pre>
+{supply_table}
+<h2>VP</h2><ul id="vp">{vp_items}</ul>
 </body></html>
 """

@@ -18,7 +18,7 @@ marker, 9.3).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -44,7 +44,7 @@ class BatalhaDeGazala(RulesPlugin):
 
     data_keys: ClassVar[frozenset[str]] = frozenset(
         {"engagement", "motorized-range", "recovery", "objectives", "kills", "nationalities"})
-    extra_keys: ClassVar[frozenset[str]] = frozenset({"reduced", "cleared"})
+    extra_keys: ClassVar[frozenset[str]] = frozenset({"reduced", "cleared", "held"})
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset({"cleared"})
 
     def read_data(self, data: Section) -> None:
@@ -88,6 +88,10 @@ class BatalhaDeGazala(RulesPlugin):
             self.nationality_rules.append((key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
         self.minefields = m.minefield_hexes()
         self._out_of_range: tuple[Context, list[Unit]] | None = None
+
+    def extra_names(self) -> Mapping[str, Collection[str]]:
+        """``held: {Tobruk: axis}``: who holds each objective (11.2 "em seu poder"), as last taken."""
+        return {"held": [name for name, _h, _v in self.objectives]}
 
     # --- unit kinds ----------------------------------------------------------------------------------
     def is_armor(self, unit: Unit) -> bool:
@@ -168,14 +172,21 @@ class BatalhaDeGazala(RulesPlugin):
         return self.minefields - cleared if isinstance(cleared, frozenset) else self.minefields
 
     def range_lifted(self, ctx: Context) -> bool:
-        """4.1: the range limit lasts "until the Axis takes Tobruk" (Axis units hold it now)."""
-        return bool(self.until_held) and self.holds(ctx, self.range_side, self.until_held.hexes)
+        """4.1: the range limit lasts "until the Axis takes Tobruk": the Axis has taken it and no
+        Allied unit has taken it back (possession, :meth:`possession`, not occupation now)."""
+        if not self.until_held:
+            return False
+        name = next((n for n, hexes, _v in self.objectives if hexes == self.until_held.hexes), None)
+        if name is None:
+            return self.holds(ctx, self.range_side, self.until_held.hexes)
+        return self.possession(ctx).get(name) == self.range_side
 
     def out_of_range(self, ctx: Context) -> list[Unit]:
         """4.1: motorized units that cannot move (computed once per position)."""
         if self._out_of_range is not None and self._out_of_range[0] is ctx:
             return self._out_of_range[1]
-        units = [u for u in ctx.on_map(self.range_side) if self.is_motorized(u)]
+        # off the map (a hex beyond the grid: the 4.0 error says so) is no range question
+        units = [u for u in ctx.on_map(self.range_side) if self.is_motorized(u) and u.hex in self.topology]
         out: list[Unit] = []
         if units and not self.range_lifted(ctx):
             reach = {a: self.range_search(ctx, armor=a) for a in {self.is_armor(u) for u in units}}
@@ -236,20 +247,36 @@ class BatalhaDeGazala(RulesPlugin):
                               units=(u.id,), hexes=(where,))
 
     # --- 11.2 objectives and points ------------------------------------------------------------------
-    def holder(self, ctx: Context, hexes: Iterable[Hex]) -> str:
-        """Interpretation: an objective is the taker's (the Axis) while its units (and no enemy unit)
-        occupy it; otherwise the other side's, who hold every objective at the start (11.1)."""
-        return self.taker if self.holds(ctx, self.taker, hexes) else self.enemy(self.taker)
+    def possession(self, ctx: Context) -> dict[str, str]:
+        """11.2 "em seu poder" (in their possession): who holds each objective.
+
+        Interpretation: a side takes an objective by occupying it (its units and no enemy's) and keeps
+        it, empty, until the enemy occupies it. Who holds an empty objective comes from the position's
+        ``held`` key, else from the ``--before`` position (carried forward), else the Allies, who hold
+        every objective at the start (11.1)."""
+        given = ctx.position.extra.get("held") or {}
+        earlier = self.possession(ctx.before) if ctx.before is not None else {}
+        out: dict[str, str] = {}
+        for name, hexes, _value in self.objectives:
+            if not hexes:
+                continue
+            sides = {u.side for h in hexes for u in ctx.by_hex.get(h, [])}
+            if len(sides) == 1:
+                out[name] = next(iter(sides))
+            else:
+                out[name] = given.get(name) or earlier.get(name) or self.enemy(self.taker)
+        return out
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         findings: list[Finding] = []
         points = dict.fromkeys(self.sides, 0)
         held: dict[str, str] = {}
+        possession = self.possession(ctx)
         for name, hexes, value in self.objectives:
             if not hexes:
                 findings.append(Finding(self.objectives_rule, Severity.WARNING, f"the map has no place {name!r}: not scored"))
                 continue
-            side = self.holder(ctx, hexes)
+            side = possession[name]
             held[name] = side
             points[side] += value
         for side, k in self.kills.items():

@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata.model import HexsideKind
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.generic import PathAnswer, eliminated, find_path, moved, side_steps
+from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, moved, side_steps
+from gazala_tools.referee.position import Position
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import Cost
 
@@ -78,7 +80,7 @@ class CauldronDG(RulesPlugin):
     """Cauldron: Battle for Gazala (Decision Games)."""
 
     data_keys: ClassVar[frozenset[str]] = frozenset({"players", "support-fire", "victory", "feint"})
-    extra_keys: ClassVar[frozenset[str]] = frozenset({"losses"})
+    extra_keys: ClassVar[frozenset[str]] = frozenset({"losses", "arriving"})
 
     def read_data(self, data: Section) -> None:
         pl = data.sub("players")
@@ -113,6 +115,26 @@ class CauldronDG(RulesPlugin):
         self.feint_turn = fe.turn("turn") if "turn" in fe else None
         self.feint_side = fe.side("side") if "side" in fe else None
         self.feint_near = fe.side("adjacent-to") if "adjacent-to" in fe else None
+
+    def validate(self, position: Position) -> None:
+        """``losses`` counts the units eliminated so far: fewer than the eliminated box holds is a
+        contradiction (bad input), not an override."""
+        given = position.extra.get("losses")
+        if not isinstance(given, Mapping):
+            return
+        boxes = self.data.boxes.eliminated
+        for side, n in given.items():
+            boxed = sorted(u.id for u in position.units if u.side == side and box_in(u, boxes))
+            if int(n) < len(boxed):
+                raise GazalaError(f"losses: {side} {n} is fewer than the {len(boxed)} {side} units in the eliminated "
+                                  f"box ({', '.join(boxed)})", file=position.source or None, place=f"losses.{side}",
+                                  expected=f"at least {len(boxed)} (the units eliminated so far, those in the box included)")
+
+    def turn_rules(self) -> tuple[str, ...]:
+        r = self.data.reinforcements
+        return (*super().turn_rules(), *((f"{r.entry_rule} reinforcement hexes",) if r is not None else ()),
+                *((f"{self.feint_rule} Rommel's feint",) if self.feint_rule else ()),
+                f"{self.victory_rule} result at the end of the game")
 
     # --- 12.0 / 15.0 support fire; 18.0 victory ------------------------------------------------------
     def symbols_lost(self, ctx: Context, side: str) -> list[tuple[str, list[str]]]:
@@ -223,6 +245,17 @@ class CauldronDG(RulesPlugin):
         result = victory_level(answers.get(first, PathAnswer(None)).path is not None,
                                answers.get(second, PathAnswer(None)).path is not None, final=final,
                                first=words[first], second=words[second])
+        paths = {side: ans.to_dict(ctx) for side, ans in answers.items()}
+        if not final and result != words[first]:
+            # 18.0: the German wins at any time; the British path and a draw only as of the end of the
+            # last game turn: before it there is no result to report
+            last_name = self.turn_name(last) if last is not None else "the last turn"
+            findings.append(Finding(rule, Severity.INFO,
+                                    f"no result yet: the {self.players[first]} player shows no victory path now; the "
+                                    f"{self.players[second]} path, a draw and the loss ratio are judged at the end of "
+                                    f"{last_name}"))
+            return {"paths": paths, "losses": losses, "final": final, "result_before_downgrade": "undecided",
+                    "result": "undecided"}, findings
         after, downgraded = downgrade(result, losses, first=first, second=second, names=words)
         if downgraded is not None and after != result:
             findings.append(Finding(rule, Severity.INFO,
@@ -230,9 +263,10 @@ class CauldronDG(RulesPlugin):
                                     f"least twice the {losses[self.enemy(downgraded)]} of the other: {result} becomes "
                                     f"{after}"))
         findings.append(Finding(rule, Severity.INFO,
-                                f"result {'at the end of the game' if final else 'if the game ended now'}: {after}"))
+                                f"result {'at the end of the game' if final else 'now (the German wins at any time)'}: "
+                                f"{after}"))
         return {
-            "paths": {side: ans.to_dict(ctx) for side, ans in answers.items()},
+            "paths": paths,
             "losses": losses,
             "final": final,
             "result_before_downgrade": result,

@@ -196,22 +196,40 @@ class GazalaRG(RulesPlugin):
                     out.add(_opposite_side(m, br.hexside))
         return out
 
+    def breached_hexes(self, ctx: Context) -> set[Hex]:
+        """Minefield hexes a *breached* marker leads into (5.0 "minefield hexes ... unless they have
+        been breached"): the box hex behind each breached minefield hexside."""
+        mf = self.active_minefield_sides(ctx)
+        out: set[Hex] = set()
+        for br in ctx.position.breaches:
+            if br.state is BreachState.BREACHED and br.hexside in mf:
+                m = self.minefield_hex_of(ctx, br.hexside, br.at)
+                if m is not None:
+                    out.add(m)
+        return out
+
     def supply_blocks(self, ctx: Context, side: str) -> tuple[frozenset[Hex], frozenset[Hexside]]:
-        """5.0, 14.0, 14.2: the owner's enemies may not cross its un-breached minefield hexsides."""
+        """5.0, 14.0, 14.2: the owner's enemies may not enter its un-breached minefield hexes (boxes
+        and belts, 5.0) nor cross its un-breached minefield hexsides (14.0)."""
         if side == self.mf_owner:
             return frozenset(), frozenset()
-        return frozenset(), frozenset(self.active_minefield_sides(ctx) - self.breached_sides(ctx))
+        return (frozenset(self.active_minefield_hexes(ctx) - self.breached_hexes(ctx)),
+                frozenset(self.active_minefield_sides(ctx) - self.breached_sides(ctx)))
 
     def trace_cost(self, ctx: Context, side: str) -> BlockCost:
         """5.0 / 14.2 trace cost for ``side``: the data's supply trace (1 per hex; no entering
         enemy-occupied hexes or impassable terrain, no escarpment off a road) and the minefields."""
         ss = self.data.supply.sides[side] if self.data.supply is not None else None
-        _h, mines = self.supply_blocks(ctx, side)
+        mine_hexes, mines = self.supply_blocks(ctx, side)
         return BlockCost(
             self.topology,
-            hexes=self.impassable | ctx.enemy_hexes(side),
+            hexes=self.impassable | ctx.enemy_hexes(side) | mine_hexes,
             sides=(ss.trace.sides if ss is not None else frozenset()) | mines,
         )
+
+    def turn_rules(self) -> tuple[str, ...]:
+        return (*super().turn_rules(), f"{self.mf_rule.split('.')[0]}.0 dated minefields",
+                f"{self.mf_rule} breach timing", f"{self.loc_rule} LOC", f"{self.act_rule} first-turn activation limits")
 
     # --- hooks -----------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
@@ -249,7 +267,8 @@ class GazalaRG(RulesPlugin):
         if not pos.breaches:
             return
         first = self.turn_name(self.first_breach)
-        if ctx.turn_index is not None and ctx.turn_index < self.first_breach:
+        too_early = ctx.turn_index is not None and ctx.turn_index < self.first_breach
+        if too_early:
             yield Finding(rule, Severity.ERROR, f"breach markers before the {first} turn",
                           hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
         elif ctx.turn_index is not None and ctx.turn_index <= self.first_breach:
@@ -278,7 +297,7 @@ class GazalaRG(RulesPlugin):
                 yield Finding(rule, Severity.ERROR, f"breach marker at {side_label} points at no (active) minefield hexside",
                               hexes=ctx.labels(br.hexside.hexes))
                 continue
-            if br.state is BreachState.UNDER_CONSTRUCTION:
+            if br.state is BreachState.UNDER_CONSTRUCTION and not too_early:  # no outcome for an illegal marker
                 yield from self._breach_outcome(ctx, br, side_label)
 
     def _breach_outcome(self, ctx: Context, br: Breach, side_label: str) -> Iterable[Finding]:
@@ -361,6 +380,8 @@ class GazalaRG(RulesPlugin):
         if required == 0:
             return LocReport(required=0, traced=0), []  # before the first LOC turn (or turn unknown): none required
         side = self.loc_side
+        if not ctx.on_map(side):  # no Axis unit on the map: no LOC to trace, no action to lose
+            return LocReport(required=required, traced=0), []
         need = self.loc_units
         prohibited = self.prohibited
         cost = self.trace_cost(ctx, side)
@@ -425,8 +446,12 @@ class GazalaRG(RulesPlugin):
                 end = max(far, key=lambda h: (east.dist[h], h))
                 tail = list(reversed(east.path(end)))
             hexes = [*reversed(west.path(entry)), m, *tail]
-            paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine))))
-            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units", hexes, side=self.loc_side)
+            mined = self.active_minefield_hexes(ctx)
+            breached = tuple(ctx.label(h) for h in hexes if h in mined)  # all breached: the search avoids the others
+            paths.append(LocPath(via=ctx.label(m), hexes=tuple(ctx.label(h) for h in hexes), units=tuple(sorted(mine)),
+                                 breached=breached))
+            ctx.add_path("loc", f"LOC via {ctx.label(m)} to {len(mine)} units (breached minefield hexes "
+                                f"{', '.join(breached)})", hexes, side=self.loc_side)
         return paths
 
     # --- 16.0 / 17.0 victory points ----------------------------------------------------------------

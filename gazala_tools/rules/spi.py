@@ -101,6 +101,9 @@ class CauldronSPI(RulesPlugin):
     def game_turn(self, ctx: Context) -> int | None:
         return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
+    def turn_rules(self) -> tuple[str, ...]:
+        return (*super().turn_rules(), f"{self.cc_rule} command control", f"{self.exit_wait_rule} exits of reinforcements")
+
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
         return (*super().checks(), self.check_17_0_command_control)
@@ -118,16 +121,21 @@ class CauldronSPI(RulesPlugin):
                 if u.id in attacked or any(u.hex is not None and u.hex.distance(a) <= self.cc_range for a in near)}
 
     def check_17_0_command_control(self, ctx: Context) -> Iterable[Finding]:
-        if ctx.turn_index != self.cc_turn:
+        """17.0 who may move: judged at the start of the Movement Phase, so on the ``--before``
+        position when there is one (the same units :meth:`compare` lets move)."""
+        base = ctx.before if ctx.before is not None else ctx
+        turn = ctx.turn_index if ctx.turn_index is not None else base.turn_index
+        if turn != self.cc_turn:
             return
-        free = sorted(self.may_move_turn_1(ctx))
-        held = [u for u in ctx.on_map(self.cc_side) if u.id not in free]
+        free = sorted(self.may_move_turn_1(base) | (set(ctx.position.extra.get("attacked") or ())
+                                                    if base is not ctx else set()))
+        held = [u for u in base.on_map(self.cc_side) if u.id not in free]
         yield Finding(self.cc_rule, Severity.INFO,
                       f"{self.turn_name(self.cc_turn)} {self.cc_side} movement: {len(free)} unit(s) may move (within "
                       f"{self.cc_range} hexes of an {self.cc_of} unit or attacked): {', '.join(free) or 'none'}; "
                       f"{len(held)} may not",
                       units=tuple(free),
-                      hexes=ctx.labels(u.hex for u in ctx.on_map(self.cc_side) if u.id in free and u.hex))
+                      hexes=base.labels(u.hex for u in base.on_map(self.cc_side) if u.id in free and u.hex))
 
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """17.0 with two positions: ``before`` at the start of the Allied Movement Phase of game-turn 1."""

@@ -283,3 +283,44 @@ def test_14_0_a_road_does_not_negate_a_minefield_for_axis_supply():
     road = 'paths:\n  - {name: via, kind: road, source: test, hexes: ["1510", "1410", "1310"]}\n'
     m = make_map(BOX_1510 % "" + road)
     assert check(m, [("a", "axis", "armor", "1510")]).supply["a"] is SupplyStatus.OUT
+
+
+# --- 5.0 / 14.1 / 14.2: minefield hexes as well as their hexsides ----------------------------------
+BELT_05 = 'boxes:\n  - {name: belt, kind: minefield, owner: allied, source: test, hexes: ["0501..0522"]}\n'
+
+
+def test_5_0_axis_supply_may_not_run_along_the_inside_of_a_belt_through_an_unbreached_hex():
+    """5.0: "... minefield hexes for the Axis player unless they have been breached": a breach into
+    0508 from the east and one into 0510 from the west do not make a path through 0509."""
+    m = make_map(BELT_05)
+    breaches = [{"hexside": "0508/0608", "state": "breached"}, {"hexside": "0410/0510", "state": "breached"}]
+    r = check(m, [("a", "axis", "armor", "0608")], turn="May 29", breaches=breaches)
+    assert r.supply["a"] is SupplyStatus.OUT
+
+
+def test_5_0_axis_supply_runs_through_breached_minefield_hexes():
+    m = make_map(BELT_05)
+    breaches = [{"hexside": "0508/0608", "state": "breached"}, {"hexside": "0409/0509", "state": "breached"}]
+    r = check(m, [("a", "axis", "armor", "0608")], turn="May 29", breaches=breaches)
+    assert r.supply["a"] is SupplyStatus.IN  # 0608 - 0508 - 0509 - 0409: both belt hexes breached
+
+
+ISSUE_BREACHES = [{"hexside": "0817/0916", "state": "breached"}, {"hexside": "0914/0815", "state": "breached"}]
+ISSUE_UNITS = ["0914", "0914", "1014", "1014", "1015", "1015", "1114", "1114"]
+
+
+def test_14_2_loc_may_not_run_along_the_inside_of_the_gazala_line(rg_map):
+    """Breaches at 0817/0916 (west) and 0914/0815 (east) make no LOC 0916-0915-0815: 0915 is not breached."""
+    units = [(f"ax{i}", "axis", "infantry", h) for i, h in enumerate(ISSUE_UNITS)]
+    r = check(rg_map, units, turn="May 29", breaches=ISSUE_BREACHES)
+    assert r.loc is not None and r.loc.traced == 0 and r.loc.action_lost
+
+
+def test_14_2_reported_loc_names_its_breached_hexes_and_crosses_no_unbreached_minefield(rg_map):
+    r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[BREACH_0916])
+    assert r.loc is not None
+    [path] = r.loc.paths
+    mined = {rg_map.label(h) for b in rg_map.boxes if b.kind.value == "minefield" for h in b.hexes}
+    assert path.breached == ("0916",)
+    assert [h for h in path.hexes if h in mined] == ["0916"]
+    assert "breached minefield hexes 0916" in r.paths[0].label

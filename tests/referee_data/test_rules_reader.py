@@ -40,7 +40,7 @@ BAD = [
     ("enter: {places: [Ford Town]}", "enter: {hexes: [Z-99]}", "rules.reinforcements.schedule[0].enter.hexes"),
     ("rule: \"R2\"", "rule: \"R2\"\n    bogus: 1", "rules.boxes: unknown key 'bogus'"),
     ("  stacking:", "  stackin:", "rules: unknown key 'stackin'"),
-    ("units: [blue-tank-2], turn: 3", "turn: 3", "names its units neither or twice"),
+    ("units: [blue-tank-2], turn: 3", "turn: 3", "names no unit"),
     ("red: {sources: {zones: [red-base]}, goal", "red: {goal", "rules.supply.sides.red: missing 'sources'"),
 ]
 

@@ -36,7 +36,7 @@ def test_extra_mappings_take_unit_ids_or_sides(open_map):
 
 
 def test_bg_declares_reduced_units_and_cleared_hexes():
-    assert BatalhaDeGazala.extra_keys == frozenset({"reduced", "cleared"})
+    assert BatalhaDeGazala.extra_keys == frozenset({"reduced", "cleared", "held"})
     assert BatalhaDeGazala.extra_hex_keys == frozenset({"cleared"})
 
 

@@ -44,6 +44,18 @@ def test_17_0_an_attacked_unit_may_move(open_map):
     assert not moved(open_map, 2, {"far": "2021"})
 
 
+def test_17_0_with_before_the_may_move_line_is_that_of_the_start_of_the_movement_phase(open_map):
+    """at4 (four hexes away at the start) moved next to the Axis unit: the info line must not list it
+    as free to move while the error says it may not move."""
+    rules = spi_rules(open_map)
+    before = pos(open_map, START, turn=1, rules=rules)
+    after = pos(open_map, [(i, s, t, {"at4": "1012"}.get(i, h)) for i, s, t, h in START], turn=1, rules=rules)
+    r = Referee(rules).check(after, before=before)
+    [info] = [f for f in r.by_rule("17.0") if f.severity is Severity.INFO]
+    [error] = r.errors()
+    assert info.units == ("at3",) and error.units == ("at4",)
+
+
 # --- 18.0 victory points -------------------------------------------------------------------------
 
 

@@ -167,3 +167,24 @@ def test_pointy_grid_is_drawn_sideways() -> None:
     xs = sorted(x for x, _ in hex_polygon(geo, h))
     # pointy-topped: two corners share the leftmost x (vertical sides)
     assert xs[0] == pytest.approx(xs[1])
+
+
+def test_hex_numbers_and_place_names_are_drawn_where_a_module_counter_does_not_hide_them() -> None:
+    """RG's 5/8 in counters on 0.72 in hexes (62 px at 100 dpi) cover the hex centre: the number and
+    the name go in the strips above and below the counter."""
+    from gazala_tools.render.board import render_board
+
+    rg = find_game("gazala-rg").map()
+    counter = 62
+    plain = render_board(rg, show_numbers=False, show_places=False, counter_px=counter).convert("RGB")
+    drawn = render_board(rg, counter_px=counter).convert("RGB")
+    named = next(p for p in rg.places if p.name == "Bir Hacheim").hex  # where the name is written
+    for label in ("1621", rg.label(named)):
+        cx, cy = (round(v) for v in rg.geometry().hex_center(rg.hex(label)))
+        inner = (cx - counter // 2 + 1, cy - counter // 2 + 1, cx + counter // 2 - 1, cy + counter // 2 - 1)
+        assert list(plain.crop(inner).getdata()) == list(drawn.crop(inner).getdata()), label
+        above = (cx - 20, cy - 37, cx + 20, cy - counter // 2)
+        assert list(plain.crop(above).getdata()) != list(drawn.crop(above).getdata()), label
+    cx, cy = (round(v) for v in rg.geometry().hex_center(named))
+    below = (cx - 30, cy + counter // 2, cx + 30, cy + 37)
+    assert list(plain.crop(below).getdata()) != list(drawn.crop(below).getdata())

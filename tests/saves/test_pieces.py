@@ -181,3 +181,15 @@ def test_execution_keeps_stacks_consistent(lines: list[str]) -> None:
     for piece in pos.pieces.values():
         if piece.stack is not None:
             assert piece.id in pos.stacks[piece.stack].children
+
+
+def test_4_7_chits_in_a_deck_are_located_by_the_deck_name_as_vassal_does() -> None:
+    """``Map.locationName`` names a point inside a Deck's bounds by the deck (vassal-format.md §4.7)."""
+    from gazala_tools.vassal.grid import MapLayout
+    from gazala_tools.vassal.saves import locate_pieces
+
+    deck = "deck;true;0,0,0;100;60;;;;;;;;;Axis tactical chits;"
+    pos = position("+/1/" + T + "/null;0;0;1;0", "+/2/" + T + "/m;500;500;1;0", f"+/d/{deck}/m;40;30;true;1")
+    locate_pieces(pos, [MapLayout("m")])
+    assert pos.pieces["1"].location == "Axis tactical chits"
+    assert pos.pieces["2"].location == "offboard"

@@ -395,7 +395,7 @@ def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, 
 
 
 def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
-           images: dict[str, bytes]) -> tuple[BoardSpec, float, Any]:
+           images: dict[str, bytes], counter_mm: float = 0.0) -> tuple[BoardSpec, float, Any]:
     """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
     board as an image when it was drawn here (else its file's bytes), for the About screen."""
     if cfg.board_art is not None:
@@ -410,7 +410,10 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
         from gazala_tools.render.board import board_geometry, render_board
 
         dpi = dpi if dpi is not None else cfg.board_dpi
-        img = render_board(game_map, dpi=dpi)
+        at = float(dpi or game_map.pixels.dpi or 100)
+        # hex numbers and place names where the module's counters do not hide them
+        counter = counter_size(cfg, counter_mm, at) if counter_mm or cfg.counter_size_px else None
+        img = render_board(game_map, dpi=dpi, counter_px=counter)
         geometry = board_geometry(game_map, dpi=dpi)
         name, (w, h) = "board.png", img.size
         images["images/board.png"] = faces.png_bytes(img)
@@ -419,6 +422,12 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     board = BoardSpec(name, w, h, geometry.vassal_attrs(), game_map.grid.numbering.vassal_attrs(),
                       game_map.pixels.edge_width, game_map.pixels.edge_height)
     return board, board_dpi, picture
+
+
+def counter_size(cfg: ModuleConfig, counter_mm: float, board_dpi: float) -> int:
+    """The side of a counter in board pixels: the configuration's ``counters.size_px``, else the
+    manifest's printed size at the board's resolution."""
+    return cfg.counter_size_px or max(24, round(counter_mm / 25.4 * board_dpi))
 
 
 # --- charts and help ----------------------------------------------------------------------------------
@@ -514,9 +523,9 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
     game_map = g.map()
     manifest = g.counters()
     images: dict[str, bytes] = {}
-    board, board_dpi, picture = _board(game_map, cfg, dpi, images)
+    board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
     note("board")
-    size = cfg.counter_size_px or max(24, round(manifest.counter_size_mm / 25.4 * board_dpi))
+    size = counter_size(cfg, manifest.counter_size_mm, board_dpi)
     face = _Faces(images, dpi=board_dpi, size=size, art_only=cfg.counter_art == "images",
                   file=manifest.source_file)
     pieces, decks = _pieces(g, manifest, cfg, images, face, sides)

@@ -155,6 +155,7 @@ def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "
                 raise VassalFormatError(exc.problem, file=file, place=f"SetBoards of map {map_id!r}", expected=exc.expected) from None
         else:
             placed[map_id] = lay
+    decks = [(st, *deck_box(st.type)) for st in position.stacks.values() if st.kind == "deck" and st.map is not None]
     for piece in position.pieces.values():
         if piece.map is None:
             continue
@@ -165,3 +166,23 @@ def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "
         loc = found.locate(piece.x, piece.y)
         piece.location = loc.name
         piece.board = loc.board
+        for st, name, w, h in decks:  # Map.locationName: a point inside a Deck's bounds is named by the deck
+            if st.map == piece.map and name and -(w // 2) <= piece.x - st.x < w - w // 2 \
+                    and -(h // 2) <= piece.y - st.y < h - h // 2:
+                piece.location = name
+                break
+
+
+def deck_box(type_: str) -> tuple[str, int, int]:
+    """A ``deck;`` type's (deckName, width, height): fields 13, 3 and 4 (``Deck.getType``)."""
+    from gazala_tools.vassal.saves import sequence
+
+    f = sequence.decode(type_[len("deck;"):], ";") if type_.startswith("deck;") else []
+
+    def num(i: int) -> int:
+        try:
+            return int(f[i]) if len(f) > i and f[i] else 0
+        except ValueError:
+            return 0
+
+    return (f[12] if len(f) > 12 else ""), num(2), num(3)

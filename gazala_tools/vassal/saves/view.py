@@ -49,6 +49,7 @@ class PieceView:
     layers: Mapping[str, Layer] = field(default_factory=dict)
     rotation: int | None = None
     facings: int = 0
+    base_name: str = ""  #: the BasicPiece name, before layers and labels change it (``name`` is what VASSAL displays)
 
     def layer_active(self, name: str) -> bool:
         got = self.layers.get(name)
@@ -153,7 +154,7 @@ def piece_view(p: Piece) -> PieceView:
                 except ValueError:
                     rotation = 0
     return PieceView(p.id, p.name, p.map, p.x, p.y, p.location, p.board, p.stack, dict(p.properties), layers,
-                     rotation, facings)
+                     rotation, facings, d.common_name())
 
 
 @dataclass(frozen=True)
