@@ -40,6 +40,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     pos.add_argument("-o", "--output", help="write the YAML here (default stdout)")
     pos.set_defaults(func=_position)
 
+    from gazala_tools.cli._referee_log import add_verb
+
+    add_verb(verbs, _common)
+
     w = verbs.add_parser("watch", help="re-check each new or changed save / position YAML in a directory")
     w.add_argument("directory")
     _common(w)

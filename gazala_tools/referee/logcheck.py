@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,6 @@ from gazala_tools.referee.movement import (
     allowances,
     check_move,
     movement_rules,
-    plugin_check_move,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -131,7 +130,7 @@ class LogReferee:
         self.position_checks = position_checks
         self.check_moves = moves
         self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}
-        self.hook: Callable[..., Iterable[Finding]] | None = plugin_check_move(self.rules)  # type: ignore[assignment]
+        self._standing: set[tuple[str, str]] = set()
 
     def check(self) -> LogReport:
         rp = self.replay
@@ -179,8 +178,7 @@ class LogReferee:
                 if self.check_moves and not step.undo:
                     mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance)
                     path, found = check_move(b, a, mc)
-                    if self.hook is not None:
-                        found.extend(self.hook(b, a, path, mc) or ())
+                    found.extend(rules.check_move(b, a, path, mc))
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
                                           tuple(label(h) for h in path or ()), phase))
@@ -210,9 +208,11 @@ class LogReferee:
             position = replace(position, activations=dict(acts))
         report = Referee(self.rules).check(position)
         for f in report.findings:
-            if f.severity is Severity.INFO:
-                continue
+            key = (f.rule, f.message)
+            if f.severity is Severity.INFO or key in self._standing:
+                continue  # reported at an earlier phase end and still standing
             rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
+        self._standing = {(f.rule, f.message) for f in report.findings}
 
 
 def check_log(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -323,11 +323,11 @@ class MoveChecker:
     # --- a path -----------------------------------------------------------------------------------
     def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
              limit: float | None = None) -> PathResult:
-        """The cheapest path from ``start`` to any of ``targets`` (A* on the hex distance).
+        """The cheapest path from ``start`` to any of ``targets`` spending at most ``limit`` movement
+        points (A* on the hex distance; None when there is no such path).
 
-        ``legal``: only steps that break no rule, and at most ``limit`` movement points (None when
-        there is no such path). Otherwise every step is allowed and costs ``PENALTY`` per broken
-        rule: the path breaks the fewest rules, then spends the fewest points."""
+        ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
+        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points."""
         self.start = start
         if start not in self.topology:
             return PathResult(None, 0.0, [])
@@ -342,6 +342,7 @@ class MoveChecker:
             return least * min(x.distance(t) for t in tlist) if len(tlist) < 8 else 0.0
 
         best: dict[Hex, float] = {start: 0.0}
+        spent: dict[Hex, float] = {start: 0.0}
         parent: dict[Hex, Hex] = {}
         heap: list[tuple[float, int, Hex]] = [(h(start), 0, start)]
         tie = 0
@@ -362,11 +363,13 @@ class MoveChecker:
                 n_broken = len(self.broken(a, b))
                 if legal and n_broken:
                     continue
-                g = ga + self.points(a, b) + PENALTY * n_broken
-                if legal and limit is not None and g > limit + 1e-9:
+                mp = self.points(a, b)
+                if limit is not None and spent[a] + mp > limit + 1e-9:
                     continue
+                g = ga + mp + PENALTY * n_broken
                 if g < best.get(b, float("inf")):
                     best[b] = g
+                    spent[b] = spent[a] + mp
                     parent[b] = a
                     tie += 1
                     heapq.heappush(heap, (g + h(b), tie, b))
@@ -436,19 +439,29 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             return None, findings
     pts = data.points
     allowance = mc.allowance.get(before.id) if pts is not None else None
-    remaining = allowance - up.spent if allowance is not None else None
+    remaining = max(0.0, allowance - up.spent) if allowance is not None else None
     up.moves += 1
     res = checker.path(before.hex, targets, legal=True, limit=remaining)
-    to_text = label(after.hex) if after.hex is not None else "a map edge it may exit by"
+    exiting = after.hex is None
+    to_text = label(after.hex) if after.hex is not None else "an edge it may exit by"
     if res.path is None:
-        res = checker.path(before.hex, targets)
+        within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
+        res = checker.path(before.hex, targets, limit=remaining)
         if res.path is None:
-            findings.append(Finding("movement", Severity.ERROR, f"{before.id}: no path at all from "
-                                    f"{label(before.hex)} to {to_text}", units=(before.id,)))
+            res = checker.path(before.hex, targets)
+        if res.path is None:
+            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
+                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
+                                    units=(before.id,), hexes=(label(before.hex),)))
             return None, findings
         end = label(res.path[-1])
-        if res.broken:
-            within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
+        if exiting and data.exits_rule is not None:
+            edges = "/".join(sorted(_edge_names(rules, targets))) or "none"
+            findings.append(Finding(data.exits_rule, Severity.ERROR,
+                                    f"{before.id} leaves the map from {label(before.hex)}: no legal way to the edges "
+                                    f"{before.side} units may exit by ({edges}){within}",
+                                    units=(before.id,), hexes=(label(before.hex), end)))
+        elif res.broken:
             for f in res.broken:
                 findings.append(replace(f, message=f"no legal path from {label(before.hex)} to {to_text}{within}: "
                                                    f"the shortest {f.message}"))
@@ -462,6 +475,12 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True
     return res.path, findings
+
+
+def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
+    from gazala_tools.referee.ruledata import map_edges
+
+    return {name for name, hs in map_edges(rules.map).items() if hs and hs <= hexes}
 
 
 def _fmt(x: float) -> str:
@@ -482,16 +501,6 @@ def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
         if v is not None and v.number is not None and (uid not in out or c.step == c.steps):
             out[uid] = v.number
     return out
-
-
-def plugin_check_move(rules: RulesPlugin) -> object | None:
-    """The plugin's ``check_move(before, after, path, context)`` hook, if it has one."""
-    hook = getattr(rules, "check_move", None)
-    return hook if callable(hook) else None
-
-
-def iter_findings(items: Iterable[Finding] | None) -> list[Finding]:
-    return list(items or ())
 
 
 __all__ = ["ANY_UNIT", "MoveContext", "MovementRules", "check_move", "movement_rules"]
