@@ -31,6 +31,7 @@ from gazala_tools.referee.movement import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.hexes import Hex
     from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.position import Position, Unit
     from gazala_tools.vassal.saves import Save
@@ -131,6 +132,7 @@ class LogReferee:
         self.check_moves = moves
         self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}
         self._standing: set[tuple[str, str]] = set()
+        self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
 
     def check(self) -> LogReport:
         rp = self.replay
@@ -171,6 +173,7 @@ class LogReferee:
                 continue
             assert step.position_before is not None
             ctx = Context(rules, step.position_before)
+            keys = self._prime_zoc(ctx)
             for mv in step.moves:
                 b, a = mv.before, mv.after
                 path: list[Any] | None = None
@@ -186,10 +189,30 @@ class LogReferee:
                     rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
                                                     label(b.hex) if b.hex else b.box,
                                                     label(a.hex) if a.hex else a.box, phase))
+            self._keep_zoc(ctx, keys)
         rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
         self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
         rep.final = rp.position()
         return rep
+
+    def _prime_zoc(self, ctx: Context) -> dict[str, tuple[object, ...]]:
+        """Give ``ctx`` the ZOC of each side whose units stand as when it was last computed (a step
+        moves one unit: the other side's ZOC is not computed again)."""
+        keys: dict[str, tuple[object, ...]] = {}
+        for side in self.rules.sides:
+            key = tuple(sorted((u.id, u.hex, u.markers) for u in ctx.position.units
+                               if u.side == side and u.hex is not None))
+            keys[side] = key
+            got = self._zoc_cache.get(side)
+            if got is not None and got[0] == key:
+                ctx._zoc[side] = got[1]
+        return keys
+
+    def _keep_zoc(self, ctx: Context, keys: dict[str, tuple[object, ...]]) -> None:
+        for side, key in keys.items():
+            zoc = ctx._zoc.get(side)
+            if zoc is not None:
+                self._zoc_cache[side] = (key, zoc)
 
     def _boundary(self, step: Step) -> str | None:
         if step.turn_changed:

@@ -207,6 +207,36 @@ def _pair(s: Section, key: str) -> tuple[float, float]:
     return (a, b)
 
 
+_SIDES: dict[tuple[Hex, Hex], Hexside] = {}
+
+
+def side_between(a: Hex, b: Hex) -> Hexside:
+    """``Hexside.between``, remembered (a log prices the same few hexsides again and again)."""
+    got = _SIDES.get((a, b))
+    if got is None:
+        if len(_SIDES) > 200_000:
+            _SIDES.clear()
+        got = _SIDES[(a, b)] = Hexside.between(a, b)
+    return got
+
+
+_ALONG: dict[int, tuple[RulesPlugin, dict[Hexside, tuple[float, float]]]] = {}
+
+
+def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float, float]]:
+    """Hexside -> the cheapest cost pair of the roads/tracks crossing it (computed once per rules)."""
+    got = _ALONG.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    out: dict[Hexside, tuple[float, float]] = {}
+    for kind, pair in points.along.items():
+        for side in rules.map.path_sides(kind):
+            old = out.get(side)
+            out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
+    _ALONG[id(rules)] = (rules, out)
+    return out
+
+
 # =================================================================================================
 # One move
 # =================================================================================================
@@ -276,6 +306,7 @@ class MoveChecker:
         pts = data.points
         self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
         self.minefields = self.map.minefield_hexes() if pts is not None and pts.minefield else frozenset()
+        self.along = along_costs(rules, pts) if pts is not None else {}
         self.start: Hex | None = None
 
     # --- one step ---------------------------------------------------------------------------------
@@ -291,7 +322,7 @@ class MoveChecker:
             if b in hexes and a not in hexes:
                 out.append((rule, f"enters {what}"))
         if self.cross:
-            side = Hexside.between(a, b)
+            side = side_between(a, b)
             for rule, sides, what in self.cross:
                 if side in sides:
                     out.append((rule, f"crosses {what}"))
@@ -307,13 +338,8 @@ class MoveChecker:
         pts = self.mc.data.points
         if pts is None:
             return 1.0
-        cost: float | None = None
-        for kind, pair in pts.along.items():
-            if self.map.crosses_path(a, b, kind):
-                c = pair[self.col]
-                cost = c if cost is None else min(cost, c)
-        if cost is None:
-            cost = pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
+        pair = self.along.get(side_between(a, b)) if self.along else None
+        cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
         if b in self.minefields:
             cost += pts.minefield
         if a in self.zone and pts.leave_zone:
