@@ -150,6 +150,11 @@ def _watch(args: argparse.Namespace) -> int:
             if seen.get(p) == mtime:
                 continue
             seen[p] = mtime
+            if p.suffix.lower() == ".vlog":  # a log: every move checked (gazala referee log)
+                from gazala_tools.cli._referee_log import watch_log
+
+                watch_log(p, args, fmt)
+                continue
             try:
                 checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
             except GazalaError as exc:

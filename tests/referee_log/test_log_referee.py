@@ -150,3 +150,16 @@ def test_html_report_steps_beside_the_board_in_headless_chromium(log_dir: Path, 
     assert dom.count('class="move') == 8  # every move drawn
     assert 'id="step-4" data-step="4" class="step bad selected"' in dom or 'class="step bad selected"' in dom
     assert 'href="#step-5">[14.0]' in dom  # the finding links to its step
+
+
+def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    inbox, out = tmp_path / "in", tmp_path / "out"
+    inbox.mkdir()
+    out.mkdir()
+    shutil.copy(log_dir / "bg-illegal.vlog", inbox / "turn3.vlog")
+    assert gazala(["referee", "watch", str(inbox), "--once", "--out-dir", str(out), "--format", "html"]) == 0
+    text = capsys.readouterr().out
+    assert f"== {inbox / 'turn3.vlog'}" in text and "step 2: allied-50-150 C09 -> D09: [4.1.2]" in text
+    assert 'id="verdict">ILLEGAL' in (out / "turn3.html").read_text(encoding="utf-8")
