@@ -163,3 +163,35 @@ def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys:
     text = capsys.readouterr().out
     assert f"== {inbox / 'turn3.vlog'}" in text and "step 2: allied-50-150 C09 -> D09: [4.1.2]" in text
     assert 'id="verdict">ILLEGAL' in (out / "turn3.html").read_text(encoding="utf-8")
+
+
+def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True) -> Path:
+    """``src`` with one more Step that moves the Turn Tracker to list entry ``current`` (VASSAL writes a
+    ``TURN`` command when a player advances the tracker; the harness cannot press that button)."""
+    from gazala_tools.vassal.saves.commands import parse
+    from gazala_tools.vassal.saves.container import read_container
+    from gazala_tools.vassal.saves.writer import write_copy
+
+    c = read_container(src)
+    text = c.text
+    state = f"0|{current};0;0;" + ",".join(["true"] * 14)
+    step = "\x1bLOG\tTURNTurnTracker0\t" + state
+    at = len(text)
+    if before_last:
+        at = max(i for i in range(len(text)) if text.startswith("\x1bLOG\t", i) and text[i - 1] != "\\")
+    write_copy(out, c, parse(text[:at] + step + text[at:], file=str(src)))
+    return out
+
+
+def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tmp_path: Path) -> None:
+    # the 150 Inf chit drawn after the tracker moved on to May 28: no 7.0 finding (May 27 only)
+    log = with_turn_step(log_dir / "rg-illegal.vlog", tmp_path / "t.vlog", current=3)
+    rep, _ = check_log(log)
+    assert rep.steps == 11
+    assert "the Turn Tracker" in rep.reading and "action chits drawn" in rep.reading
+    assert [(p.first_step, p.turn, p.started_by) for p in rep.phases][-2:] == [
+        (10, "May 28", "turn May 28"), (11, "May 28", "chit 150 Inf (Allied action)")]
+    assert "7.0" not in {f.finding.rule for f in rep.findings}
+    same = check_log(log_dir / "rg-illegal.vlog")[0]
+    assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
+                                                                       for f in rep.move_findings()}
