@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 
 MOVEMENT_FILE = "movement.yaml"
 PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper than any illegal one
-TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "zoc", "exits", "immobile",
-                      "points", "notes"})
+TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-minefields", "zoc",
+                      "exits", "immobile", "points", "notes"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,7 @@ class ZocMoves:
     zoc_to_zoc: bool  #: no move from one enemy-ZOC hex directly to another (RG 9.0)
     stop: bool  #: a unit stops on entering an enemy zone (BG 4.1.2)
     zone: str  #: "zoc" (the referee's ZOC) or "engagement" (the plugin's ``zones_against``)
+    across: frozenset[Hexside] | None = None  #: zoc-to-zoc only across these hexsides (DG 14.2 note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,8 @@ class MovementRules:
     crossings: tuple[Crossing, ...] = ()
     blocked_rule: str | None = None  #: hexsides the rules' ``supply_blocks`` closes (un-breached minefields)
     blocked_what: str = ""
+    mines_rule: str | None = None  #: enemy minefield hexsides: only as a whole move from the phase's start hex
+    mines_what: str = ""
     zoc: ZocMoves | None = None
     exits_rule: str | None = None
     exits: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
@@ -109,7 +112,8 @@ class MovementRules:
 
     @property
     def empty(self) -> bool:
-        return not (self.crossings or self.blocked_rule or self.zoc or self.exits_rule or self.immobile or self.points)
+        return not (self.crossings or self.blocked_rule or self.mines_rule or self.zoc or self.exits_rule
+                    or self.immobile or self.points)
 
 
 _CACHE: dict[int, tuple[RulesPlugin, MovementRules]] = {}
@@ -144,9 +148,11 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     blocked = root.sub("blocked-sides", frozenset({"rule", "what"}))
     zoc = None
     if "zoc" in root:
-        z = root.sub("zoc", frozenset({"rule", "zoc-to-zoc", "stop", "zone"}))
+        z = root.sub("zoc", frozenset({"rule", "zoc-to-zoc", "stop", "zone", "across"}))
         zoc = ZocMoves(z.rule(), z.boolean("zoc-to-zoc", False), z.boolean("stop", False),
-                       z.choice("zone", ("zoc", "engagement"), "zoc"))
+                       z.choice("zone", ("zoc", "engagement"), "zoc"),
+                       z.crossing("across") if "across" in z else None)
+    mines = root.sub("enemy-minefields", frozenset({"rule", "what"}))
     exits: dict[str, frozenset[Hex]] = {}
     ex = root.sub("exits", frozenset({"rule", "edges"}))
     if ex:
@@ -181,6 +187,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         crossings=crossings,
         blocked_rule=blocked.rule() if blocked else None,
         blocked_what=blocked.text("what", "a closed hexside") if blocked else "",
+        mines_rule=mines.rule() if mines else None,
+        mines_what=mines.text("what", "an enemy minefield hexside") if mines else "",
         zoc=zoc, exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
         notes=notes, source=str(file),
     )
@@ -308,6 +316,11 @@ class MoveChecker:
         self.minefields = self.map.minefield_hexes() if pts is not None and pts.minefield else frozenset()
         self.along = along_costs(rules, pts) if pts is not None else {}
         self.start: Hex | None = None
+        self.targets: frozenset[Hex] = frozenset()
+        self.fresh = mc.unit_phase(unit.id).moves == 0  #: the unit has not moved yet this phase
+        self.mines: frozenset[Hexside] = frozenset()
+        if data.mines_rule is not None:
+            self.mines = enemy_minefield_sides(rules, side)
 
     # --- one step ---------------------------------------------------------------------------------
     def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
@@ -326,10 +339,14 @@ class MoveChecker:
             for rule, sides, what in self.cross:
                 if side in sides:
                     out.append((rule, f"crosses {what}"))
+        if self.mines and side_between(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
+            out.append((data.mines_rule or "minefields", f"crosses {data.mines_what} other than as its whole move from "
+                        "where it began its movement"))
         z = data.zoc
         if z is not None and a in self.zone:
-            if z.zoc_to_zoc and b in self.zone:
-                out.append((z.rule, "moves from one enemy ZOC hex directly to another"))
+            if z.zoc_to_zoc and b in self.zone and (z.across is None or side_between(a, b) in z.across):
+                out.append((z.rule, "moves from one enemy ZOC hex directly to another"
+                            + (" across that hexside" if z.across is not None else "")))
             if z.stop and a != self.start:
                 out.append((z.rule, "goes on after entering an enemy engagement zone (it must stop)"))
         return out
@@ -355,6 +372,7 @@ class MoveChecker:
         ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
         ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points."""
         self.start = start
+        self.targets = targets
         if start not in self.topology:
             return PathResult(None, 0.0, [])
         if start in targets:
@@ -498,9 +516,29 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
                                     "this phase", units=(before.id,), hexes=(label(before.hex), end)))
     if pts is not None:
         up.spent += res.cost
+        if allowance is not None and checker.mines and any(
+                side_between(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
+            up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
     if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True
     return res.path, findings
+
+
+_MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}
+
+
+def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
+    """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
+    from gazala_tools.mapdata.model import HexsideKind
+
+    got = _MINES.get((id(rules), side))
+    if got is not None and got[0] is rules:
+        return got[1]
+    m = rules.map
+    out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
+                    if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
+    _MINES[(id(rules), side)] = (rules, out)
+    return out
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

@@ -13,11 +13,12 @@ from gazala_tools.referee.position import Breach, BreachState, Position, Unit
 
 
 def move(rules: RulesPlugin, units: list[Unit], uid: str, to: str, *,
-         breaches: tuple[Breach, ...] = ()) -> list[Finding]:
+         breaches: tuple[Breach, ...] = (), allowance: dict[str, int] | None = None) -> list[Finding]:
     position = Position(game=rules.game.id, units=tuple(units), turn=None, breaches=breaches)
     data = movement_rules(rules)
-    mc = MoveContext(rules, data, Context(rules, position), 1, 1, {},
-                     allowances(rules, data.points.role) if data.points else {})
+    if allowance is None:
+        allowance = allowances(rules, data.points.role) if data.points else {}
+    mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, allowance)
     before = next(u for u in units if u.id == uid)
     after = Unit(before.id, before.side, before.type, before.formation, rules.map.hex(to))
     path, found = check_move(before, after, mc)
@@ -76,3 +77,21 @@ def test_bg_4_0_a_road_costs_motorized_units_half_a_point() -> None:
     mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, {})
     assert MoveChecker(mc, mot).points(a, b) == 0.5
     assert MoveChecker(mc, inf).points(a, b) == 1.0
+
+
+def test_dg_16_0_escarpment_hexsides_only_via_trail_or_road() -> None:
+    rules = rules_for_game("cauldron-dg")
+    inf = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0318"))
+    found = move(rules, [inf], "axis-inf", "0418", allowance={"axis-inf": 6})
+    assert [f.rule for f in found] == ["16.0"] and "escarpment hexside off a trail or road" in found[0].message
+
+
+def test_dg_14_2_an_enemy_minefield_is_crossed_only_as_the_whole_move_from_the_start() -> None:
+    rules = rules_for_game("cauldron-dg")
+    # 0129 is an Allied minefield hex; from 0128, where the unit began, straight across: legal
+    start = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0128"))
+    assert move(rules, [start], "axis-inf", "0129", allowance={"axis-inf": 2}) == []
+    # from 0127 through 0128: the crossing is not from where it began its movement
+    further = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0127"))
+    found = move(rules, [further], "axis-inf", "0129", allowance={"axis-inf": 2})
+    assert [f.rule for f in found] == ["14.2"] and "(0128 to 0129)" in found[0].message
