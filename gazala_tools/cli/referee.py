@@ -42,6 +42,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     pos.add_argument("-o", "--output", help="write the YAML here (default stdout)")
     pos.set_defaults(func=_position)
 
+    from gazala_tools.cli._referee_log import add_verb
+
+    add_verb(verbs, _common)
+
     w = verbs.add_parser("watch", help="re-check each new or changed save / position YAML in a directory")
     w.add_argument("directory")
     _common(w)
@@ -148,6 +152,11 @@ def _watch(args: argparse.Namespace) -> int:
             if seen.get(p) == mtime:
                 continue
             seen[p] = mtime
+            if p.suffix.lower() == ".vlog":  # a log: every move checked (gazala referee log)
+                from gazala_tools.cli._referee_log import watch_log
+
+                watch_log(p, args, fmt)
+                continue
             try:
                 checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
             except GazalaError as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee import generic
@@ -174,6 +174,12 @@ class RulesPlugin:
 
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """Rules about what happened between two positions (``check(position, before=...)``)."""
+        return ()
+
+    def check_move(self, before: Unit, after: Unit, path: list[Hex] | None, context: Any) -> Iterable[Finding]:
+        """Movement rules data cannot say, for one move of a log (``gazala referee log``): the unit
+        ``before`` and ``after`` it, the path the referee took (None: none), and the
+        :class:`~gazala_tools.referee.movement.MoveContext` (position before the move, the phase so far)."""
         return ()
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
@@ -209,6 +209,25 @@ class BatalhaDeGazala(RulesPlugin):
                           f"road hexes {entries} (by a path free of enemy zones and minefields): it cannot move, "
                           "except to retreat",
                           units=(u.id,), hexes=(ctx.label(u.hex),))
+
+    def check_move(self, before: Unit, after: Unit, path: list[Hex] | None, context: Any) -> Iterable[Finding]:
+        """4.1 in a log: a motorized unit beyond the range may not move (except to retreat), nor may a
+        move take it beyond the range."""
+        if (before.side != self.range_side or not self.is_motorized(before) or before.hex is None
+                or after.hex is None):
+            return
+        ctx = context.ctx
+        if self.range_lifted(ctx):
+            return
+        reach = self.range_search(ctx, armor=self.is_armor(before))
+        where = (ctx.label(before.hex), ctx.label(after.hex))
+        if not _within(reach, before.hex, self.range):
+            yield Finding(self.range_rule, Severity.ERROR, f"motorized {before.id} moves from {where[0]}, more than "
+                          f"{self.range} hexes from the west-edge road hexes: it cannot move except to retreat",
+                          units=(before.id,), hexes=where)
+        elif not _within(reach, after.hex, self.range):
+            yield Finding(self.range_rule, Severity.ERROR, f"motorized {before.id} moves to {where[1]}, more than "
+                          f"{self.range} hexes from the west-edge road hexes", units=(before.id,), hexes=where)
 
     # --- 7.0 recovery --------------------------------------------------------------------------------
     def check_7_0_recovery(self, ctx: Context) -> Iterable[Finding]:

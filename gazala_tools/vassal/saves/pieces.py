@@ -349,28 +349,53 @@ class _Executor:
 
     def run(self, tree: Node, *, replay_log: bool) -> Position:
         for cmd in walk(tree, into_logs=replay_log):
-            self.index += 1
-            if isinstance(cmd, AddPiece):
-                self.add(cmd)
-            elif isinstance(cmd, MovePiece):
-                self.move(cmd)
-            elif isinstance(cmd, ChangePiece):
-                self.change(cmd)
-            elif isinstance(cmd, RemovePiece):
-                self.remove(cmd)
-            elif isinstance(cmd, SetBoards):
-                self.pos.boards[cmd.map_id] = list(cmd.boards)
-            elif isinstance(cmd, Player):
-                if cmd.tokens not in self.pos.players:
-                    self.pos.players.append(list(cmd.tokens))
-            elif isinstance(cmd, GlobalProperty):
-                name, value, holder = ([*cmd.tokens, "", "", ""])[:3]
-                self.pos.global_properties[f"{holder}/{name}" if holder else name] = value
-            elif isinstance(cmd, Turn):
-                self.pos.turns[cmd.tracker] = cmd.state
-            elif isinstance(cmd, BeginSave):
-                self.pos = Position(warnings=self.pos.warnings)
+            self.do(cmd)
         return self.pos
+
+    def do(self, cmd: Node) -> None:
+        """Execute one single command (not a group or LOG wrapper)."""
+        self.index += 1
+        if isinstance(cmd, AddPiece):
+            self.add(cmd)
+        elif isinstance(cmd, MovePiece):
+            self.move(cmd)
+        elif isinstance(cmd, ChangePiece):
+            self.change(cmd)
+        elif isinstance(cmd, RemovePiece):
+            self.remove(cmd)
+        elif isinstance(cmd, SetBoards):
+            self.pos.boards[cmd.map_id] = list(cmd.boards)
+        elif isinstance(cmd, Player):
+            if cmd.tokens not in self.pos.players:
+                self.pos.players.append(list(cmd.tokens))
+        elif isinstance(cmd, GlobalProperty):
+            name, value, holder = ([*cmd.tokens, "", "", ""])[:3]
+            self.pos.global_properties[f"{holder}/{name}" if holder else name] = value
+        elif isinstance(cmd, Turn):
+            self.pos.turns[cmd.tracker] = cmd.state
+        elif isinstance(cmd, BeginSave):
+            self.pos = Position(warnings=self.pos.warnings)
+
+
+class Replayer:
+    """Execute a command tree a part at a time: the set-up of a log, then each LOG step in order
+    (``gazala referee log``). :attr:`position` is the live position after what was applied."""
+
+    def __init__(self, file: str = "<commands>") -> None:
+        self._ex = _Executor(file)
+
+    @property
+    def position(self) -> Position:
+        return self._ex.pos
+
+    def apply(self, node: Node, *, into_logs: bool = True) -> None:
+        """Execute every single command of ``node`` (entering LOG wrappers when ``into_logs``)."""
+        try:
+            for cmd in walk(node, into_logs=into_logs):
+                self._ex.do(cmd)
+        except RecursionError:
+            raise VassalFormatError("command tree too deep", file=self._ex.file,
+                                    expected="a shallower command tree") from None
 
 
 def execute(tree: Node, *, file: str = "<commands>", replay_log: bool = True) -> Position:

@@ -1,0 +1,305 @@
+"""``gazala referee log``: every move of a VASSAL log checked against the movement rules.
+
+:func:`check_log` replays a ``.vlog`` (:mod:`.log`), and for each Step checks each unit's move
+(:mod:`.movement`: the shortest legal path, the data rules, the plugin's ``check_move``), keeping
+what a unit did during the current movement phase. Phases end where the log shows it (the Turn
+Tracker moved, or an action chit of the movement data's ``phases.chits`` was drawn); a log that
+shows neither is one player's movement phase. :attr:`LogReport.reading` says which applied. At the
+end of each phase (and of the log) the position checks of the referee run on the position reached
+(stacking, supply, prohibited hexes...), with the activations counted from the chits drawn.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.referee.engine import Context, Referee
+from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.log import LogReplay, Step
+from gazala_tools.referee.movement import (
+    MoveContext,
+    UnitPhase,
+    allowances,
+    check_move,
+    movement_rules,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.hexes import Hex
+    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.position import Position, Unit
+    from gazala_tools.vassal.saves import Save
+
+log = logging.getLogger(__name__)
+
+READ_TRACKER = "the Turn Tracker"
+READ_CHITS = "action chits drawn"
+READ_WHOLE = "one log = one player's movement phase (the log shows no turn change or action chit)"
+
+
+@dataclass(frozen=True)
+class StepFinding:
+    """A finding at one step: of a move (``kind`` "move") or of the position at a phase end
+    ("position")."""
+
+    step: int
+    kind: str
+    finding: Finding
+    unit: str = ""
+    piece: str = ""
+    from_hex: str | None = None
+    to_hex: str | None = None
+    phase: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {"step": self.step, "kind": self.kind, "phase": self.phase, "unit": self.unit, "piece": self.piece,
+                "from": self.from_hex, "to": self.to_hex, **self.finding.to_dict()}
+
+
+@dataclass(frozen=True)
+class StepMove:
+    step: int
+    unit: str
+    side: str
+    from_hex: str | None
+    to_hex: str | None
+    from_box: str | None
+    to_box: str | None
+    path: tuple[str, ...]
+    phase: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"step": self.step, "unit": self.unit, "side": self.side, "from": self.from_hex or self.from_box,
+                "to": self.to_hex or self.to_box, "path": list(self.path), "phase": self.phase}
+
+
+@dataclass(frozen=True)
+class Phase:
+    index: int
+    first_step: int
+    last_step: int
+    turn: str | None
+    started_by: str  #: "log start", "turn", "chit <name>"
+
+
+@dataclass
+class LogReport:
+    """What ``gazala referee log`` reports."""
+
+    source: str
+    game: str
+    steps: int
+    reading: str
+    moves: list[StepMove] = field(default_factory=list)
+    findings: list[StepFinding] = field(default_factory=list)
+    phases: list[Phase] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    final: Position | None = None
+
+    @property
+    def legal(self) -> bool:
+        return not any(f.finding.severity is Severity.ERROR for f in self.findings)
+
+    def move_findings(self) -> list[StepFinding]:
+        return [f for f in self.findings if f.kind == "move"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "game": self.game, "steps": self.steps, "reading": self.reading,
+            "legal": self.legal,
+            "phases": [{"phase": p.index, "first_step": p.first_step, "last_step": p.last_step, "turn": p.turn,
+                        "started_by": p.started_by} for p in self.phases],
+            "moves": [m.to_dict() for m in self.moves],
+            "findings": [f.to_dict() for f in self.findings],
+            "notes": list(self.notes),
+        }
+
+
+class LogReferee:
+    """Checks a replayed log move by move (``check()`` -> :class:`LogReport`)."""
+
+    def __init__(self, replay: LogReplay, *, position_checks: bool = True, moves: bool = True) -> None:
+        self.replay = replay
+        self.rules: RulesPlugin = replay.rules
+        self.data = movement_rules(self.rules)
+        self.position_checks = position_checks
+        self.check_moves = moves
+        self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}
+        self._standing: set[tuple[str, str]] = set()
+        self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
+
+    def check(self) -> LogReport:
+        rp = self.replay
+        rules = self.rules
+        label = rules.map.label
+        rep = LogReport(source=rp.file, game=rules.game.id, steps=rp.step_count, reading=READ_WHOLE)
+        if self.data.empty:
+            rep.notes.append(f"{rules.game.id} has no movement data ({'movement.yaml'}): only its prohibited "
+                             "hexes and enemy-held hexes are checked along each path")
+        rep.notes.extend(self.data.notes)
+        phase = 1
+        phase_start = 1
+        started_by = "log start"
+        units: dict[str, UnitPhase] = {}
+        acts: Counter[str] = Counter()
+        readings: set[str] = set()
+        last = 0
+        phase_turn = rp.turn
+        for step in rp.steps():
+            last = step.index
+            boundary = self._boundary(step)
+            if boundary is not None:
+                readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
+                if step.index > phase_start:
+                    self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
+                                    step.position_before, dict(acts))
+                    phase += 1
+                phase_start, started_by = step.index, boundary
+                phase_turn = rp.turn
+                units = {}
+                if step.turn_changed:
+                    acts = Counter()
+            if self.data.phases.activations:
+                for chit in step.chits:
+                    if chit.kind in self.data.phases.chits and chit.formation:
+                        acts[chit.formation] += 1
+            if not step.moves:
+                continue
+            assert step.position_before is not None
+            ctx = Context(rules, step.position_before)
+            keys = self._prime_zoc(ctx)
+            for mv in step.moves:
+                b, a = mv.before, mv.after
+                path: list[Any] | None = None
+                found: list[Finding] = []
+                if self.check_moves and not step.undo:
+                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance)
+                    path, found = check_move(b, a, mc)
+                    found.extend(rules.check_move(b, a, path, mc))
+                rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
+                                          label(a.hex) if a.hex else None, b.box, a.box,
+                                          tuple(label(h) for h in path or ()), phase))
+                for f in found:
+                    rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
+                                                    label(b.hex) if b.hex else b.box,
+                                                    label(a.hex) if a.hex else a.box, phase))
+            self._keep_zoc(ctx, keys)
+        rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
+        self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
+        rep.final = rp.position()
+        return rep
+
+    def _prime_zoc(self, ctx: Context) -> dict[str, tuple[object, ...]]:
+        """Give ``ctx`` the ZOC of each side whose units stand as when it was last computed (a step
+        moves one unit: the other side's ZOC is not computed again)."""
+        keys: dict[str, tuple[object, ...]] = {}
+        for side in self.rules.sides:
+            key = tuple(sorted((u.id, u.hex, u.markers) for u in ctx.position.units
+                               if u.side == side and u.hex is not None))
+            keys[side] = key
+            got = self._zoc_cache.get(side)
+            if got is not None and got[0] == key:
+                ctx._zoc[side] = got[1]
+        return keys
+
+    def _keep_zoc(self, ctx: Context, keys: dict[str, tuple[object, ...]]) -> None:
+        for side, key in keys.items():
+            zoc = ctx._zoc.get(side)
+            if zoc is not None:
+                self._zoc_cache[side] = (key, zoc)
+
+    def _boundary(self, step: Step) -> str | None:
+        if step.turn_changed:
+            return f"turn {step.turn}"
+        for chit in step.chits:
+            if chit.kind in self.data.phases.chits:
+                return f"chit {chit.name}"
+        return None
+
+    def _end_phase(self, rep: LogReport, phase: int, first: int, last: int, turn: str | None, started_by: str,
+                   position: Position | None, acts: Mapping[str, int]) -> None:
+        rep.phases.append(Phase(phase, first, max(first, last), turn, started_by))
+        if not self.position_checks or position is None:
+            return
+        if acts:
+            position = replace(position, activations=dict(acts))
+        report = Referee(self.rules).check(position)
+        for f in report.findings:
+            key = (f.rule, f.message)
+            if f.severity is Severity.INFO or key in self._standing:
+                continue  # reported at an earlier phase end and still standing
+            rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
+        self._standing = {(f.rule, f.message) for f in report.findings}
+
+
+def check_log(
+    path: str | Path,
+    *,
+    game: object | None = None,
+    module: str | Path | None = None,
+    mapping: str | Path | None = None,
+    turn: str | None = None,
+    position_checks: bool = True,
+) -> tuple[LogReport, LogReplay]:
+    """Read a ``.vlog`` and check every move of it (``gazala referee log``)."""
+    from gazala_tools.games import default_game_id, find_game
+    from gazala_tools.referee.api import manifest_specs, rules_for_game
+    from gazala_tools.referee.detect import game_of_module_file, game_of_view
+    from gazala_tools.referee.saves import PieceMapping
+    from gazala_tools.vassal.saves import read_save
+
+    p = Path(path)
+    if p.suffix.lower() != ".vlog":
+        raise GazalaError("not a VASSAL log", file=p, expected="a .vlog file (a save has no moves to check: "
+                          "use 'gazala referee check')")
+    save: Save = read_save(p, replay_log=False)
+    if not save.is_log:
+        raise GazalaError("the file holds no logged steps", file=p, expected="a .vlog written while logging")
+    g = (find_game(game) if game is not None else game_of_view(save.view())  # type: ignore[arg-type]
+         or (game_of_module_file(Path(module)) if module is not None else None))
+    if g is None:
+        g = find_game(default_game_id())
+    rules = rules_for_game(g)
+    layouts = None
+    if module is not None:
+        from gazala_tools.vassal.buildfile import read_layouts
+
+        layouts = read_layouts(module)
+    replay = LogReplay(save, rules, manifest=manifest_specs(g),
+                       mapping=PieceMapping.read(mapping) if mapping is not None else None,
+                       module_layouts=layouts, turn=turn)
+    return LogReferee(replay, position_checks=position_checks).check(), replay
+
+
+def render_text(rep: LogReport) -> str:
+    lines = [f"{rep.source}: {rep.game}, {rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s)",
+             f"phases: {rep.reading}"]
+    for p in rep.phases:
+        lines.append(f"  phase {p.index}: steps {p.first_step}-{p.last_step}"
+                     f"{f', turn {p.turn}' if p.turn else ''} ({p.started_by})")
+    for n in rep.notes:
+        lines.append(f"note: {n}")
+    if not rep.findings:
+        lines.append("no findings: every move is legal")
+    for f in sorted(rep.findings, key=lambda f: (f.step, f.kind != "move", f.finding.sort_key())):
+        fd = f.finding
+        where = f" {f.unit} {f.from_hex} -> {f.to_hex}" if f.kind == "move" else " position at phase end"
+        lines.append(f"step {f.step}:{where}: [{fd.rule}] {fd.severity.value}: {fd.message}")
+    lines.append("legal" if rep.legal else "ILLEGAL")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(rep: LogReport) -> str:
+    import json
+
+    return json.dumps(rep.to_dict(), indent=1) + "\n"
+
+
+def unit_side(u: Unit) -> str:
+    return u.side

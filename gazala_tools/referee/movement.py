@@ -1,0 +1,570 @@
+"""Movement rules, as data: what a move may not do on its way, what it costs, when a unit must stop.
+
+A game's movement rules are its folder's ``movement.yaml`` (``docs/games.md``, "Movement data");
+a game without one has only the rules its ``rules:`` data already gives (``prohibited`` hexes and
+hexsides, enemy-held hexes). :class:`MovementRules` reads the file once per rules object.
+
+Paths. VASSAL records where a piece ends a move, not the way it went. The referee takes the
+**shortest legal path** from start to end: a search whose step cost is ``PENALTY`` per rule the
+step breaks plus its movement points. A path with no broken rule is legal; when every path breaks
+some rule, the one breaking the fewest is reported with the rules it breaks ("no legal path").
+
+A plugin adds what data cannot say with ``check_move(before, after, path, context)`` (a method of
+its :class:`~gazala_tools.referee.engine.RulesPlugin`), called for every move after the data rules.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from gazala_tools.errors import GameDataError
+from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.mapdata.model import PathKind
+from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.position import Unit
+from gazala_tools.referee.ruledata import ANY_UNIT, RulesReader, Section, UnitFilter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.referee.engine import Context, RulesPlugin
+
+log = logging.getLogger(__name__)
+
+MOVEMENT_FILE = "movement.yaml"
+PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper than any illegal one
+TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-minefields", "zoc",
+                      "exits", "immobile", "points", "notes"})
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """Units of ``units`` may not cross ``sides`` (8.0: escarpments off a road)."""
+
+    rule: str
+    units: UnitFilter
+    sides: frozenset[Hexside]
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Immobile:
+    """Units of ``units`` in the hex of a breach marker in ``state`` may not move (14.1)."""
+
+    rule: str
+    units: UnitFilter
+    breach: str  #: "under-construction" or "breached"
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Movement points (BG 4.0): terrain costs per class, costs along roads/tracks, extras."""
+
+    rule: str
+    role: str  #: the counter value that is the allowance ("move")
+    fast: UnitFilter  #: the units of the second cost column (motorized)
+    terrain: Mapping[str, tuple[float, float]]
+    along: Mapping[PathKind, tuple[float, float]]
+    minefield: float
+    leave_zone: float
+    default: tuple[float, float] = (1.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class ZocMoves:
+    rule: str
+    zoc_to_zoc: bool  #: no move from one enemy-ZOC hex directly to another (RG 9.0)
+    stop: bool  #: a unit stops on entering an enemy zone (BG 4.1.2)
+    zone: str  #: "zoc" (the referee's ZOC) or "engagement" (the plugin's ``zones_against``)
+    across: frozenset[Hexside] | None = None  #: zoc-to-zoc only across these hexsides (DG 14.2 note)
+
+
+@dataclass(frozen=True, slots=True)
+class Phases:
+    rule: str = ""
+    chits: frozenset[str] = frozenset()  #: chit types whose draw starts an action phase
+    activations: bool = False  #: count formations' action chits per turn (7.0)
+
+
+@dataclass
+class MovementRules:
+    """The movement data of one game (empty: only the ``rules:`` data's prohibitions)."""
+
+    phases: Phases = field(default_factory=Phases)
+    impassable_rule: str | None = None
+    enemy_rule: str | None = None
+    crossings: tuple[Crossing, ...] = ()
+    blocked_rule: str | None = None  #: hexsides the rules' ``supply_blocks`` closes (un-breached minefields)
+    blocked_what: str = ""
+    mines_rule: str | None = None  #: enemy minefield hexsides: only as a whole move from the phase's start hex
+    mines_what: str = ""
+    zoc: ZocMoves | None = None
+    exits_rule: str | None = None
+    exits: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
+    immobile: tuple[Immobile, ...] = ()
+    points: Points | None = None
+    notes: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.crossings or self.blocked_rule or self.mines_rule or self.zoc or self.exits_rule
+                    or self.immobile or self.points)
+
+
+_CACHE: dict[int, tuple[RulesPlugin, MovementRules]] = {}
+
+
+def movement_rules(rules: RulesPlugin) -> MovementRules:
+    """The movement data of ``rules``' game (read once per rules object)."""
+    got = _CACHE.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    mr = read_movement(rules)
+    _CACHE[id(rules)] = (rules, mr)
+    return mr
+
+
+def read_movement(rules: RulesPlugin) -> MovementRules:
+    from gazala_tools.yamlnodes import compose
+
+    file = rules.game.folder / MOVEMENT_FILE
+    enemy = rules.data.enemy_rule if rules.data.stacking is not None else None
+    if not file.is_file():
+        return MovementRules(enemy_rule=enemy)
+    r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file)
+    r.unit_types = rules.data.unit_types
+    r.groups = dict(rules.data.groups)
+    root = Section(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)
+    ph = root.sub("phases", frozenset({"rule", "chits", "activations"}))
+    phases = Phases(ph.rule("rule", "phases"), frozenset(ph.names("chits")), ph.boolean("activations", False))
+    crossings = tuple(
+        Crossing(s.rule(), s.units("units"), s.crossing("sides"), s.text("what", "that hexside"))
+        for s in root.each("cross", frozenset({"rule", "units", "sides", "except-along", "what"})))
+    blocked = root.sub("blocked-sides", frozenset({"rule", "what"}))
+    zoc = None
+    if "zoc" in root:
+        z = root.sub("zoc", frozenset({"rule", "zoc-to-zoc", "stop", "zone", "across"}))
+        zoc = ZocMoves(z.rule(), z.boolean("zoc-to-zoc", False), z.boolean("stop", False),
+                       z.choice("zone", ("zoc", "engagement"), "zoc"),
+                       z.crossing("across") if "across" in z else None)
+    mines = root.sub("enemy-minefields", frozenset({"rule", "what"}))
+    exits: dict[str, frozenset[Hex]] = {}
+    ex = root.sub("exits", frozenset({"rule", "edges"}))
+    if ex:
+        edges = ex.sub("edges")
+        for side in edges.side_keys():
+            names = edges.names(side)
+            exits[side] = frozenset().union(*(r.edge(n) for n in names)) if names else frozenset()
+    immobile = tuple(
+        Immobile(s.rule(), s.units("units"), s.choice("breach", ("under-construction", "breached"), "under-construction"),
+                 s.text("what", "a breaching unit"))
+        for s in root.each("immobile", frozenset({"rule", "units", "breach", "what"})))
+    points = None
+    if "points" in root:
+        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone"}))
+        p.require("rule", "terrain")
+        t = p.sub("terrain")
+        terrain = {k: _pair(t, k) for k in t}
+        al = p.sub("along")
+        kinds = {x.value for x in PathKind}
+        along: dict[PathKind, tuple[float, float]] = {}
+        for k in al:
+            if k not in kinds:
+                raise al.err(k, f"{k!r} is not a path kind", expected=", ".join(sorted(kinds)))
+            along[PathKind(k)] = _pair(al, k)
+        points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
+                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"))
+    notes = tuple(root.names("notes")) if "notes" in root else ()
+    return MovementRules(
+        phases=phases,
+        impassable_rule=root.text("impassable") if "impassable" in root else None,
+        enemy_rule=root.text("enemy-hexes") if "enemy-hexes" in root else enemy,
+        crossings=crossings,
+        blocked_rule=blocked.rule() if blocked else None,
+        blocked_what=blocked.text("what", "a closed hexside") if blocked else "",
+        mines_rule=mines.rule() if mines else None,
+        mines_what=mines.text("what", "an enemy minefield hexside") if mines else "",
+        zoc=zoc, exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
+        notes=notes, source=str(file),
+    )
+
+
+def _num(s: Section, key: str) -> float:
+    if key not in s:
+        return 0.0
+    return s.r.doc.number(s.m[key], s.what(key))
+
+
+def _pair(s: Section, key: str) -> tuple[float, float]:
+    """A cost: one number for every unit, or ``[others, fast]``."""
+    import yaml
+
+    node = s.m[key]
+    if isinstance(node, yaml.ScalarNode):
+        v = s.r.doc.number(node, s.what(key))
+        return (v, v)
+    items = s.r.doc.seq(node, s.what(key))
+    if len(items) != 2:
+        raise s.err(key, "must be one cost or two [others, fast]", expected="a number or [n, m]")
+    a, b = (s.r.doc.number(n, s.what(key)) for n in items)
+    return (a, b)
+
+
+_SIDES: dict[tuple[Hex, Hex], Hexside] = {}
+
+
+def side_between(a: Hex, b: Hex) -> Hexside:
+    """``Hexside.between``, remembered (a log prices the same few hexsides again and again)."""
+    got = _SIDES.get((a, b))
+    if got is None:
+        if len(_SIDES) > 200_000:
+            _SIDES.clear()
+        got = _SIDES[(a, b)] = Hexside.between(a, b)
+    return got
+
+
+_ALONG: dict[int, tuple[RulesPlugin, dict[Hexside, tuple[float, float]]]] = {}
+
+
+def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float, float]]:
+    """Hexside -> the cheapest cost pair of the roads/tracks crossing it (computed once per rules)."""
+    got = _ALONG.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    out: dict[Hexside, tuple[float, float]] = {}
+    for kind, pair in points.along.items():
+        for side in rules.map.path_sides(kind):
+            old = out.get(side)
+            out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
+    _ALONG[id(rules)] = (rules, out)
+    return out
+
+
+# =================================================================================================
+# One move
+# =================================================================================================
+@dataclass
+class UnitPhase:
+    """What a unit did so far in the current movement phase."""
+
+    spent: float = 0.0
+    engaged: bool = False  #: entered an enemy zone it must stop in (BG 4.1.2)
+    moves: int = 0
+
+
+@dataclass
+class MoveContext:
+    """What ``check_move`` knows besides the move: the position before it (``ctx``), the phase so
+    far (per-unit :class:`UnitPhase`), the step number and the movement data."""
+
+    rules: RulesPlugin
+    data: MovementRules
+    ctx: Context
+    step: int
+    phase: int
+    units: dict[str, UnitPhase]
+    allowance: Mapping[str, int]
+
+    def unit_phase(self, unit: str) -> UnitPhase:
+        return self.units.setdefault(unit, UnitPhase())
+
+
+@dataclass
+class PathResult:
+    path: list[Hex] | None  #: start .. end, None when the end cannot be reached at all
+    cost: float  #: movement points along it
+    broken: list[Finding]  #: the rules it breaks (empty: a legal path)
+
+
+class MoveChecker:
+    """Prices steps and finds paths for one unit's move in one position."""
+
+    def __init__(self, mc: MoveContext, unit: Unit) -> None:
+        self.mc = mc
+        self.unit = unit
+        rules, data, ctx = mc.rules, mc.data, mc.ctx
+        self.map = rules.map
+        self.topology = rules.topology
+        side = unit.side
+        self.impassable = rules.impassable
+        self.enemy_hexes = ctx.enemy_hexes(side)
+        self.enter: list[tuple[str, frozenset[Hex], str]] = []
+        self.cross: list[tuple[str, frozenset[Hexside], str]] = []
+        for p in rules.data.prohibited:
+            if p.units.matches(unit, rules.names):
+                if p.enter.hexes:
+                    self.enter.append((p.rule, p.enter.hexes, p.what))
+                if p.cross:
+                    self.cross.append((p.rule, p.cross, p.what))
+        for c in data.crossings:
+            if c.units.matches(unit, rules.names) and c.sides:
+                self.cross.append((c.rule, c.sides, c.what))
+        if data.blocked_rule is not None:
+            _h, sides = rules.supply_blocks(ctx, side)
+            if sides:
+                self.cross.append((data.blocked_rule, frozenset(sides), data.blocked_what))
+        self.zone: frozenset[Hex] = frozenset()
+        if data.zoc is not None:
+            self.zone = _zone(rules, ctx, unit, data.zoc.zone)
+        pts = data.points
+        self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
+        self.minefields = self.map.minefield_hexes() if pts is not None and pts.minefield else frozenset()
+        self.along = along_costs(rules, pts) if pts is not None else {}
+        self.start: Hex | None = None
+        self.targets: frozenset[Hex] = frozenset()
+        self.fresh = mc.unit_phase(unit.id).moves == 0  #: the unit has not moved yet this phase
+        self.mines: frozenset[Hexside] = frozenset()
+        if data.mines_rule is not None:
+            self.mines = enemy_minefield_sides(rules, side)
+
+    # --- one step ---------------------------------------------------------------------------------
+    def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
+        """(rule, what) for every rule the step from ``a`` into adjacent ``b`` breaks."""
+        out: list[tuple[str, str]] = []
+        data = self.mc.data
+        if b in self.impassable:
+            out.append((data.impassable_rule or "movement", f"enters impassable {self.map.terrain(b)} terrain"))
+        if b in self.enemy_hexes and data.enemy_rule is not None:
+            out.append((data.enemy_rule, "enters a hex held by the enemy"))
+        for rule, hexes, what in self.enter:
+            if b in hexes and a not in hexes:
+                out.append((rule, f"enters {what}"))
+        if self.cross:
+            side = side_between(a, b)
+            for rule, sides, what in self.cross:
+                if side in sides:
+                    out.append((rule, f"crosses {what}"))
+        if self.mines and side_between(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
+            out.append((data.mines_rule or "minefields", f"crosses {data.mines_what} other than as its whole move from "
+                        "where it began its movement"))
+        z = data.zoc
+        if z is not None and a in self.zone:
+            if z.zoc_to_zoc and b in self.zone and (z.across is None or side_between(a, b) in z.across):
+                out.append((z.rule, "moves from one enemy ZOC hex directly to another"
+                            + (" across that hexside" if z.across is not None else "")))
+            if z.stop and a != self.start:
+                out.append((z.rule, "goes on after entering an enemy engagement zone (it must stop)"))
+        return out
+
+    def points(self, a: Hex, b: Hex) -> float:
+        pts = self.mc.data.points
+        if pts is None:
+            return 1.0
+        pair = self.along.get(side_between(a, b)) if self.along else None
+        cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
+        if b in self.minefields:
+            cost += pts.minefield
+        if a in self.zone and pts.leave_zone:
+            cost += pts.leave_zone
+        return cost
+
+    # --- a path -----------------------------------------------------------------------------------
+    def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
+             limit: float | None = None) -> PathResult:
+        """The cheapest path from ``start`` to any of ``targets`` spending at most ``limit`` movement
+        points (A* on the hex distance; None when there is no such path).
+
+        ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
+        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points."""
+        self.start = start
+        self.targets = targets
+        if start not in self.topology:
+            return PathResult(None, 0.0, [])
+        if start in targets:
+            return PathResult([start], 0.0, [])
+        neighbours = self.topology.neighbours
+        tlist = list(targets)
+        pts = self.mc.data.points
+        least = min([1.0, *(p[self.col] for p in pts.along.values())]) if pts is not None else 1.0
+
+        def h(x: Hex) -> float:
+            return least * min(x.distance(t) for t in tlist) if len(tlist) < 8 else 0.0
+
+        best: dict[Hex, float] = {start: 0.0}
+        spent: dict[Hex, float] = {start: 0.0}
+        parent: dict[Hex, Hex] = {}
+        heap: list[tuple[float, int, Hex]] = [(h(start), 0, start)]
+        tie = 0
+        done: set[Hex] = set()
+        end: Hex | None = None
+        while heap:
+            _f, _t, a = heapq.heappop(heap)
+            if a in done:
+                continue
+            done.add(a)
+            if a in targets:
+                end = a
+                break
+            ga = best[a]
+            for b in neighbours[a]:
+                if b in done:
+                    continue
+                n_broken = len(self.broken(a, b))
+                if legal and n_broken:
+                    continue
+                mp = self.points(a, b)
+                if limit is not None and spent[a] + mp > limit + 1e-9:
+                    continue
+                g = ga + mp + PENALTY * n_broken
+                if g < best.get(b, float("inf")):
+                    best[b] = g
+                    spent[b] = spent[a] + mp
+                    parent[b] = a
+                    tie += 1
+                    heapq.heappush(heap, (g + h(b), tie, b))
+        if end is None:
+            return PathResult(None, 0.0, [])
+        path = [end]
+        while path[-1] != start:
+            path.append(parent[path[-1]])
+        path.reverse()
+        cost = 0.0
+        broken: list[Finding] = []
+        seen: set[tuple[str, str]] = set()
+        for a, b in itertools.pairwise(path):
+            cost += self.points(a, b)
+            for rule, what in self.broken(a, b):
+                if (rule, what) in seen:
+                    continue
+                seen.add((rule, what))
+                where = (self.map.label(a), self.map.label(b))
+                broken.append(Finding(rule, Severity.ERROR, f"{self.unit.id} {what} ({where[0]} to {where[1]})",
+                                      units=(self.unit.id,), hexes=where))
+        return PathResult(path, cost, broken)
+
+
+def _zone(rules: RulesPlugin, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
+    """The enemy zone a unit moves through: the ZOC of its enemies, or the plugin's engagement
+    zones (``zones_against(ctx, side, armor=...)``, BG 4.1.2)."""
+    zones_against = getattr(rules, "zones_against", None)
+    if kind == "engagement" and zones_against is not None:
+        is_armor = getattr(rules, "is_armor", None)
+        armor = bool(is_armor(unit)) if is_armor is not None else False
+        return frozenset(zones_against(ctx, unit.side, armor=armor))
+    return ctx.enemy_zoc(unit.side)
+
+
+def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | None, list[Finding]]:
+    """The data rules of one unit's move from ``before`` to ``after``: the path taken, and findings."""
+    data, rules = mc.data, mc.rules
+    findings: list[Finding] = []
+    up = mc.unit_phase(before.id)
+    label = rules.map.label
+    if before.hex is None:
+        return None, findings  # entering from a box: reinforcement / entry rules are position checks
+    for im in data.immobile:
+        if not im.units.matches(before, rules.names):
+            continue
+        for br in mc.ctx.position.breaches:
+            if br.at == before.hex and br.state.value == im.breach:
+                findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
+                                        units=(before.id,), hexes=(label(before.hex),)))
+                break
+    checker = MoveChecker(mc, before)
+    if data.zoc is not None and data.zoc.stop and up.engaged:
+        findings.append(Finding(data.zoc.rule, Severity.ERROR,
+                                f"{before.id} moves again after entering an enemy engagement zone this phase",
+                                units=(before.id,), hexes=(label(before.hex),)))
+    if after.hex is not None:
+        targets = frozenset({after.hex})
+    else:
+        if data.exits_rule is None or after.box in rules.data.boxes.eliminated:
+            return None, findings
+        targets = data.exits.get(before.side, frozenset())
+        if not targets:
+            findings.append(Finding(data.exits_rule, Severity.ERROR,
+                                    f"{before.id} leaves the map: {before.side} units may not exit",
+                                    units=(before.id,), hexes=(label(before.hex),)))
+            return None, findings
+    pts = data.points
+    allowance = mc.allowance.get(before.id) if pts is not None else None
+    remaining = max(0.0, allowance - up.spent) if allowance is not None else None
+    up.moves += 1
+    res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    exiting = after.hex is None
+    to_text = label(after.hex) if after.hex is not None else "an edge it may exit by"
+    if res.path is None:
+        within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
+        res = checker.path(before.hex, targets, limit=remaining)
+        if res.path is None:
+            res = checker.path(before.hex, targets)
+        if res.path is None:
+            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
+                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
+                                    units=(before.id,), hexes=(label(before.hex),)))
+            return None, findings
+        end = label(res.path[-1])
+        if exiting and data.exits_rule is not None:
+            edges = "/".join(sorted(_edge_names(rules, targets))) or "none"
+            findings.append(Finding(data.exits_rule, Severity.ERROR,
+                                    f"{before.id} leaves the map from {label(before.hex)}: no legal way to the edges "
+                                    f"{before.side} units may exit by ({edges}){within}",
+                                    units=(before.id,), hexes=(label(before.hex), end)))
+        elif res.broken:
+            for f in res.broken:
+                findings.append(replace(f, message=f"no legal path from {label(before.hex)} to {to_text}{within}: "
+                                                   f"the shortest {f.message}"))
+        elif pts is not None and remaining is not None:
+            findings.append(Finding(pts.rule, Severity.ERROR,
+                                    f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
+                                    f"to {to_text}, more than the {_fmt(remaining)} of its {allowance} it has left "
+                                    "this phase", units=(before.id,), hexes=(label(before.hex), end)))
+    if pts is not None:
+        up.spent += res.cost
+        if allowance is not None and checker.mines and any(
+                side_between(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
+            up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
+    if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
+        up.engaged = True
+    return res.path, findings
+
+
+_MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}
+
+
+def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
+    """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
+    from gazala_tools.mapdata.model import HexsideKind
+
+    got = _MINES.get((id(rules), side))
+    if got is not None and got[0] is rules:
+        return got[1]
+    m = rules.map
+    out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
+                    if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
+    _MINES[(id(rules), side)] = (rules, out)
+    return out
+
+
+def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
+    from gazala_tools.referee.ruledata import map_edges
+
+    return {name for name, hs in map_edges(rules.map).items() if hs and hs <= hexes}
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
+    """Unit id -> the printed ``role`` value (movement allowance) of its full-strength counter."""
+    out: dict[str, int] = {}
+    try:
+        manifest = rules.game.counters()
+    except Exception as exc:  # no manifest: no allowances
+        log.info("no counter manifest for %s (%s): movement points not checked", rules.game.id, exc)
+        return out
+    for c in manifest.units:
+        v = c.front.value(role)
+        uid = c.unit_id or c.id
+        if v is not None and v.number is not None and (uid not in out or c.step == c.steps):
+            out[uid] = v.number
+    return out
+
+
+__all__ = ["ANY_UNIT", "MoveContext", "MovementRules", "check_move", "movement_rules"]

@@ -1,0 +1,124 @@
+"""A log referee report (``gazala referee log --format html``) as one self-contained HTML page.
+
+Left: the list of steps (each move with its path, the phase boundaries), each finding under the step
+it belongs to and linked to it. Right: the board at the end of the log (units as in the position
+report) with every move's path drawn through hex centres (arrow at the end; red when the move has
+a finding). Selecting a step (a click, or the page's ``#step-N`` anchor) highlights its path.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import TYPE_CHECKING
+
+from gazala_tools.referee.findings import Severity
+from gazala_tools.referee.report import Report
+from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.referee.logcheck import LogReport, StepMove
+
+MOVE_OK = "rgb(30,90,220)"
+MOVE_BAD = "rgb(220,20,20)"
+
+
+def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
+    from gazala_tools.referee.log import LogReplay
+
+    assert isinstance(replay, LogReplay)
+    game_map = replay.rules.map
+    geo = board_geometry(game_map, dpi=dpi)
+    bad = {(f.step, f.unit) for f in rep.findings if f.kind == "move" and f.finding.severity is Severity.ERROR}
+    parts = ['<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
+             'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>']
+    for m in rep.moves:
+        labels = m.path or tuple(x for x in (m.from_hex, m.to_hex) if x)
+        if len(labels) < 2:
+            continue
+        pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
+        colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
+        title = html.escape(f"step {m.step}: {m.unit} {' '.join(labels)}")
+        parts.append(f'<polyline class="move" id="path-{m.step}-{html.escape(m.unit)}" data-step="{m.step}" '
+                     f'points="{_pts(pts)}" fill="none" stroke="{colour}" stroke-width="4" stroke-opacity="0.75" '
+                     f'stroke-dasharray="{"" if m.path else "6 4"}" marker-end="url(#arrow)"><title>{title}</title>'
+                     "</polyline>")
+    return "".join(parts)
+
+
+def _where(m: StepMove) -> str:
+    return f"{m.from_hex or m.from_box or '?'} &rarr; {m.to_hex or m.to_box or '?'}"
+
+
+def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
+    """The page: step list beside the board, findings linked to their steps, moves drawn."""
+    from gazala_tools.referee.log import LogReplay
+
+    assert isinstance(replay, LogReplay)
+    e = html.escape
+    game_map = replay.rules.map
+    position = rep.final if rep.final is not None else replay.position()
+    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source)
+    board = io.BytesIO()
+    board_image(game_map, dpi=dpi).save(board, format="PNG")
+    svg = svg_overlay(overlay(pos_report, game_map, position, dpi=dpi), board.getvalue())
+    svg = svg.replace("</svg>", _move_lines(rep, replay, dpi) + "</svg>")
+    by_step: dict[int, list[str]] = {}
+    for m in rep.moves:
+        by_step.setdefault(m.step, []).append(
+            f'<li class="mv"><b>{e(m.unit)}</b> {_where(m)}'
+            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "") + "</li>")
+    for f in rep.findings:
+        fd = f.finding
+        who = "" if f.unit else "position at phase end: "
+        by_step.setdefault(f.step, []).append(
+            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a href="#step-{f.step}">'
+            f"[{e(fd.rule)}]</a> {who}{e(fd.message)}</li>")
+    starts = {p.first_step: p for p in rep.phases}
+    rows: list[str] = []
+    for n in range(1, rep.steps + 1):
+        if n in starts:
+            p = starts[n]
+            rows.append(f'<li class="phase">phase {p.index}{f", turn {e(p.turn)}" if p.turn else ""}: '
+                        f"{e(p.started_by)}</li>")
+        items = by_step.get(n)
+        if not items:
+            continue
+        cls = "step bad" if any('finding error' in i for i in items) else "step"
+        rows.append(f'<li class="{cls}" id="step-{n}" data-step="{n}"><a href="#step-{n}">step {n}</a><ul>'
+                    + "".join(items) + "</ul></li>")
+    summary = "".join(
+        f'<li class="{f.finding.severity.value}"><a href="#step-{f.step}">step {f.step}</a> '
+        f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
+    verdict = "legal" if rep.legal else f"ILLEGAL ({sum(f.finding.severity is Severity.ERROR for f in rep.findings)} error(s))"
+    notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Log referee: {e(rep.game)} {e(rep.source)}</title>
+<style>
+body {{ font-family: DejaVu Sans, sans-serif; margin: 12px; }}
+#main {{ display: flex; gap: 12px; align-items: flex-start; }}
+#steps {{ width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }}
+#steps li.step {{ margin: 4px 0; list-style: none; }} #steps li.step.bad > a {{ color: #c00; font-weight: bold; }}
+#steps li.phase {{ list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }}
+li.finding.error {{ background: #fbd5d5; }} li.finding.warning {{ background: #fde8c8; }}
+#steps li.selected {{ outline: 2px solid #1e5adc; }}
+polyline.move.selected {{ stroke-width: 9; stroke-opacity: 1; }}
+</style></head><body>
+<h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
+<p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
+<ul id="summary">{summary}</ul>
+<ul id="notes">{notes}</ul>
+<div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
+<script>
+function select(n) {{
+  document.querySelectorAll('.selected').forEach(function (x) {{ x.classList.remove('selected'); }});
+  document.querySelectorAll('[data-step="' + n + '"]').forEach(function (x) {{ x.classList.add('selected'); }});
+}}
+document.querySelectorAll('#steps li.step, polyline.move').forEach(function (x) {{
+  x.addEventListener('click', function () {{ select(x.dataset.step); location.hash = 'step-' + x.dataset.step; }});
+}});
+if (location.hash.indexOf('#step-') === 0) {{ select(location.hash.slice(6)); }}
+</script>
+</body></html>
+"""

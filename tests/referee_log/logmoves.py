@@ -1,0 +1,82 @@
+"""The moves of the engine-written logs of the log referee's tests (issue 14), and what each must give.
+
+Each log is made by VASSAL 3.7.26 through the shared harness (``log-moves``: one logged Step per
+move) from the first set-up of our module of the game. ``EXPECT`` names, per log, the findings
+(step, kind, rule, unit) the referee must report; a log with no entry must have no movement findings.
+The stored copies in ``tests/fixtures/logs/`` are the same logs, for runs without Java.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+RG_LEGAL: list[dict[str, Any]] = [
+    {"piece": "axis-ariete-5-ber", "to": "1521"},            # 1: two steps of one move, 1422-1521-1620
+    {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2
+    {"piece": "allied-22arm-3-cly", "to": "1310"},           # 3: stacks with 22arm-2-rgh (2 = the limit)
+    {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 4: a new action phase
+    {"piece": "allied-201gd-2-sg", "to": "1604"},            # 5: Knightsbridge, along the track
+]
+
+RG_ILLEGAL: list[dict[str, Any]] = [
+    {"piece": "allied-201gd-2-sg", "to": "2304"},            # 1: legal (5 of 6 points)
+    {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 2: phase 2 starts
+    {"piece": "allied-201gd-2-sg", "to": "2303"},            # 3: 8.0 escarpment off a road (detour: 7 > 6)
+    {"piece": "axis-ariete-5-ber", "to": "1319"},            # 4: 9.0 ZOC to ZOC
+    {"piece": "axis-trieste-65-1", "to": "0815"},            # 5: 14.0 un-breached minefield hexside
+    {"piece": "allied-150inf-5-gh", "to": "0308"},           # 6: 8.1 into the Prohibited Zone
+    {"piece": "axis-pavia-27", "map": "Main Map", "x": 2100, "y": 300},   # 7: 8.3 exits far from the south edge
+    {"piece": "allied-22arm-4-cly", "to": "1210"},           # 8: legal
+    {"piece": "allied-22arm-2-rgh", "to": "1210"},           # 9: legal move, 3 in 1210 at the phase end: 10.0
+    {"piece": "150 Inf (Allied action)", "map": "Chit Cups", "x": 700, "y": 400},  # 10: 7.0 not on May 27 AM
+]
+
+BG_LEGAL: list[dict[str, Any]] = [
+    {"piece": "allied-1fl", "to": "L12"},
+    {"piece": "allied-7arm-7mot", "to": "L12"},
+    {"piece": "allied-1arm-22", "to": "L12"},                # 3 in L12: the limit (4.1.1)
+    {"piece": "allied-1atb", "to": "L11"},
+    {"piece": "allied-50-150", "to": "C09"},                 # 7 of 8 points; stops in 9B's engagement zone
+]
+
+BG_ILLEGAL: list[dict[str, Any]] = [
+    {"piece": "allied-50-150", "to": "C09"},                 # 1: legal, enters 9B's engagement zone
+    {"piece": "allied-50-150", "to": "D09"},                 # 2: 4.1.2 moves on after entering it
+    {"piece": "allied-201g", "to": "O03"},                   # 3: 4.0 sea is prohibited
+    {"piece": "allied-1atb", "to": "J04"},                   # 4: 4.0 more points than its 10
+    {"piece": "allied-1arm-22", "to": "T03"},                # 5: 4.0 armor into a sea inlet
+    {"piece": "allied-1fl", "to": "L12"},                    # 6-8: legal moves, then
+    {"piece": "allied-7arm-7mot", "to": "L12"},
+    {"piece": "allied-1atb", "to": "L12"},                   # 8: 4.0 again (its points are spent)
+]
+
+BG_STACKING: list[dict[str, Any]] = [*BG_LEGAL[:4], {"piece": "allied-1atb", "to": "L12"}]   # 4 in L12: 4.1.1
+
+LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "rg-legal": ("gazala-rg", RG_LEGAL),
+    "rg-illegal": ("gazala-rg", RG_ILLEGAL),
+    "bg-legal": ("batalha", BG_LEGAL),
+    "bg-illegal": ("batalha", BG_ILLEGAL),
+    "bg-stacking": ("batalha", BG_STACKING),
+}
+
+#: log -> (step, kind, rule, unit or "") the report must contain
+EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
+    "rg-illegal": {
+        (3, "move", "8.0", "allied-201gd-2-sg"),
+        (4, "move", "9.0", "axis-ariete-5-ber"),
+        (5, "move", "14.0", "axis-trieste-65-1"),
+        (6, "move", "8.1", "allied-150inf-5-gh"),
+        (7, "move", "8.3", "axis-pavia-27"),
+        (9, "position", "10.0", ""),
+        (10, "position", "7.0", ""),
+    },
+    "bg-illegal": {
+        (2, "move", "4.1.2", "allied-50-150"),
+        (3, "move", "4.0", "allied-201g"),
+        (4, "move", "4.0", "allied-1atb"),
+        (5, "move", "4.0", "allied-1arm-22"),
+        (8, "move", "4.0", "allied-1atb"),
+    },
+    "bg-stacking": {(5, "position", "4.1.1", "")},
+}

@@ -1,0 +1,47 @@
+"""The log referee on logs the real VASSAL 3.7.26 writes now (marker ``vassal``): the moves of
+``logmoves.LOGS`` played by the shared harness from the first set-up of our module, one logged Step
+per move. Each illegal move is found at its step; our replay moves what the engine says it moved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from logmoves import EXPECT, LOGS
+
+from gazala_tools.cli import main as gazala
+from gazala_tools.referee.logcheck import check_log
+
+
+@pytest.fixture(scope="module")
+def vmods(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("modules")
+    got = {}
+    for game in ("gazala-rg", "batalha"):
+        got[game] = out / f"{game}.vmod"
+        assert gazala(["module", "build", game, "-o", str(got[game])]) == 0
+    return got
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_engine_written_log_each_illegal_move_at_its_step(name: str, vassal_harness: Any, vmods: dict[str, Path],
+                                                          tmp_path: Path) -> None:
+    game, moves = LOGS[name]
+    vlog = tmp_path / f"{name}.vlog"
+    written = vassal_harness.log_moves(vmods[game], "#0", vlog, moves)
+    assert written["logged_commands"] == len(moves)
+    rep, _ = check_log(vlog, module=vmods[game])
+    assert rep.steps == len(moves)
+    got = {(f.step, f.kind, f.finding.rule, f.unit) for f in rep.findings}
+    want = EXPECT.get(name, set())
+    assert want <= got, sorted(got)
+    assert {(s, u) for s, k, _r, u in got if k == "move"} == {(s, u) for s, k, _r, u in want if k == "move"}
+    # our replay moved each unit where the engine says it moved it (chits are not units)
+    engine = [(i + 1, m["piece"], m["from"], m["to"]) for i, m in enumerate(written["moves"])
+              if not m["name"].endswith("action)")]
+    ours = [(m.step, m.unit, m.from_hex, m.to_hex) for m in rep.moves]
+    assert [o[:3] for o in ours] == [e[:3] for e in engine]
+    assert [o[3] for o in ours if o[3] is not None] == [e[3] for e, o in zip(engine, ours, strict=True)
+                                                        if o[3] is not None]

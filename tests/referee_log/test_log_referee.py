@@ -1,0 +1,197 @@
+"""``gazala referee log``: every move of a VASSAL log, on logs VASSAL 3.7.26 wrote (stored copies;
+``test_log_engine.py`` makes them again with the engine). Each illegal move is found at its step
+with its rule section; legal logs have no movement findings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from logmoves import EXPECT, LOGS
+
+from gazala_tools.cli import main as gazala
+from gazala_tools.referee.logcheck import READ_CHITS, READ_WHOLE, LogReport, check_log
+
+
+def found(rep: LogReport) -> set[tuple[int, str, str, str]]:
+    return {(f.step, f.kind, f.finding.rule, f.unit) for f in rep.findings}
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_each_illegal_move_is_found_at_its_step_and_legal_logs_have_none(name: str, log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / f"{name}.vlog")
+    assert rep.steps == len(LOGS[name][1])
+    want = EXPECT.get(name, set())
+    assert want <= found(rep), sorted(found(rep))
+    moves_flagged = {(s, u) for s, k, _r, u in found(rep) if k == "move"}
+    assert moves_flagged == {(s, u) for s, k, _r, u in want if k == "move"}
+    if not want:
+        assert rep.legal and rep.findings == []
+
+
+def test_rg_9_0_zoc_to_zoc_names_the_hexes_of_the_step(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    f = next(f for f in rep.findings if f.finding.rule == "9.0")
+    assert (f.from_hex, f.to_hex) == ("1422", "1319")
+    assert f.finding.hexes == ("1220", "1319") and "from one enemy ZOC hex directly to another" in f.finding.message
+
+
+def test_rg_8_0_escarpment_is_crossed_only_along_a_road_and_the_detour_is_too_long(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    f = next(f for f in rep.findings if f.finding.rule == "8.0")
+    assert "escarpment off a road" in f.finding.message and "within its 6 movement points left" in f.finding.message
+
+
+def test_rg_phases_are_read_from_the_action_chits_drawn(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    assert rep.reading == f"{READ_CHITS} mark the phases"
+    assert [(p.first_step, p.last_step, p.started_by) for p in rep.phases] == [
+        (1, 1, "log start"), (2, 9, "chit 22 Arm (Allied action)"), (10, 10, "chit 150 Inf (Allied action)")]
+    # 10.0 stacking is judged at the end of the action phase, once
+    assert [f.step for f in rep.findings if f.finding.rule == "10.0"] == [9]
+
+
+def test_rg_movement_points_start_again_in_each_action_phase(log_dir: Path) -> None:
+    # step 1 spends 5 of 6 points; the 22 Arm chit starts a new phase, so step 3 has 6 again
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    assert "within its 6 movement points left" in next(f.finding.message for f in rep.findings if f.step == 3)
+
+
+def test_bg_a_log_without_turn_or_chits_is_one_movement_phase(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "bg-illegal.vlog")
+    assert rep.reading == READ_WHOLE and len(rep.phases) == 1
+
+
+def test_bg_4_0_costs_from_the_terrain_chart(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "bg-illegal.vlog")
+    msgs = {f.step: f.finding.message for f in rep.findings if f.kind == "move" and f.finding.rule == "4.0"}
+    assert "impassable sea" in msgs[3]
+    assert "needs 11 movement points" in msgs[4] and "its 10" in msgs[4]
+    assert "sea inlet" in msgs[5]
+    assert "0 of its 10" in msgs[8]  # its points were spent at step 4
+    legal, _ = check_log(log_dir / "bg-legal.vlog")
+    paths = {m.unit: m.path for m in legal.moves}
+    assert paths["allied-50-150"][0] == "J10" and paths["allied-50-150"][-1] == "C09"
+
+
+def test_bg_4_1_2_a_unit_stops_on_entering_an_engagement_zone(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "bg-illegal.vlog")
+    f = next(f for f in rep.findings if f.finding.rule == "4.1.2")
+    assert f.step == 2 and "after entering an enemy engagement zone" in f.finding.message
+
+
+def test_position_checks_can_be_left_out(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "rg-illegal.vlog", position_checks=False)
+    assert {f.kind for f in rep.findings} == {"move"}
+
+
+def test_cli_text_json_and_exit_status(log_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog")]) == 0
+    assert "no findings: every move is legal" in capsys.readouterr().out
+    assert gazala(["referee", "log", str(log_dir / "rg-illegal.vlog"), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["legal"] is False and data["steps"] == 10
+    f = next(f for f in data["findings"] if f["rule"] == "14.0")
+    assert (f["step"], f["unit"], f["from"], f["to"], f["kind"]) == (5, "axis-trieste-65-1", "0517", "0815", "move")
+    assert data["moves"][0] == {"step": 1, "unit": "allied-201gd-2-sg", "side": "allied", "from": "1504", "to": "2304",
+                                "path": data["moves"][0]["path"], "phase": 1}
+
+
+def test_cli_refuses_a_save_and_png(log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "x.vsav"
+    save.write_bytes((log_dir / "rg-legal.vlog").read_bytes())
+    assert gazala(["referee", "log", str(save)]) == 2
+    assert "not a VASSAL log" in capsys.readouterr().err
+    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog"), "--format", "png"]) == 2
+
+
+def test_mapping_works_for_logs(log_dir: Path, tmp_path: Path) -> None:
+    mapping = tmp_path / "map.yaml"
+    mapping.write_text('units:\n  - {match: "^5 GH \\\\(150", id: allied-150inf-5-gh}\n'
+                       '  - {match: "^4 GH \\\\(150", id: allied-150inf-4-gh}\n', encoding="utf-8")
+    rep, replay = check_log(log_dir / "rg-illegal.vlog", mapping=mapping, game="gazala-rg")
+    assert {u.id for u in replay.units.values()} == {"allied-150inf-5-gh", "allied-150inf-4-gh"}
+    assert {(f.step, f.finding.rule) for f in rep.move_findings()} == {(6, "8.1")}
+
+
+def test_with_the_module_locations_are_the_same(log_dir: Path, tmp_path: Path) -> None:
+    vmod = tmp_path / "rg.vmod"
+    assert gazala(["module", "build", "gazala-rg", "-o", str(vmod)]) == 0
+    a, _ = check_log(log_dir / "rg-illegal.vlog")
+    b, _ = check_log(log_dir / "rg-illegal.vlog", module=vmod)
+    assert found(a) == found(b) and [m.to_dict() for m in a.moves] == [m.to_dict() for m in b.moves]
+
+
+@pytest.mark.browser
+def test_html_report_steps_beside_the_board_in_headless_chromium(log_dir: Path, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.fail("chromium not installed (scripts/apt-packages.txt lists it; run scripts/setup)")
+    page = tmp_path / "log.html"
+    assert gazala(["referee", "log", str(log_dir / "rg-illegal.vlog"), "--format", "html", "--dpi", "40",
+                   "-o", str(page)]) == 1
+    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'p'}"]
+    shot = tmp_path / "shot.png"
+    subprocess.run([*base, f"--screenshot={shot}", "--window-size=1400,1000", page.as_uri() + "#step-4"],
+                   check=True, capture_output=True, timeout=120)
+    img = Image.open(shot).convert("RGB")
+    rgb = img.tobytes()
+    red = sum(1 for i in range(0, len(rgb), 3) if abs(rgb[i] - 220) < 15 and rgb[i + 1] < 40 and rgb[i + 2] < 40)
+    assert red > 50  # the illegal moves' paths
+    dom = subprocess.run([*base, "--dump-dom", page.as_uri() + "#step-4"], check=True, capture_output=True,
+                         timeout=120, text=True).stdout
+    assert 'id="verdict">ILLEGAL' in dom
+    assert dom.count('class="move') == 8  # every move drawn
+    assert 'id="step-4" data-step="4" class="step bad selected"' in dom or 'class="step bad selected"' in dom
+    assert 'href="#step-5">[14.0]' in dom  # the finding links to its step
+
+
+def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    inbox, out = tmp_path / "in", tmp_path / "out"
+    inbox.mkdir()
+    out.mkdir()
+    shutil.copy(log_dir / "bg-illegal.vlog", inbox / "turn3.vlog")
+    assert gazala(["referee", "watch", str(inbox), "--once", "--out-dir", str(out), "--format", "html"]) == 0
+    text = capsys.readouterr().out
+    assert f"== {inbox / 'turn3.vlog'}" in text and "step 2: allied-50-150 C09 -> D09: [4.1.2]" in text
+    assert 'id="verdict">ILLEGAL' in (out / "turn3.html").read_text(encoding="utf-8")
+
+
+def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True) -> Path:
+    """``src`` with one more Step that moves the Turn Tracker to list entry ``current`` (VASSAL writes a
+    ``TURN`` command when a player advances the tracker; the harness cannot press that button)."""
+    from gazala_tools.vassal.saves.commands import parse
+    from gazala_tools.vassal.saves.container import read_container
+    from gazala_tools.vassal.saves.writer import write_copy
+
+    c = read_container(src)
+    text = c.text
+    state = f"0|{current};0;0;" + ",".join(["true"] * 14)
+    step = "\x1bLOG\tTURNTurnTracker0\t" + state
+    at = len(text)
+    if before_last:
+        at = max(i for i in range(len(text)) if text.startswith("\x1bLOG\t", i) and text[i - 1] != "\\")
+    write_copy(out, c, parse(text[:at] + step + text[at:], file=str(src)))
+    return out
+
+
+def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tmp_path: Path) -> None:
+    # the 150 Inf chit drawn after the tracker moved on to May 28: no 7.0 finding (May 27 only)
+    log = with_turn_step(log_dir / "rg-illegal.vlog", tmp_path / "t.vlog", current=3)
+    rep, _ = check_log(log)
+    assert rep.steps == 11
+    assert "the Turn Tracker" in rep.reading and "action chits drawn" in rep.reading
+    assert [(p.first_step, p.turn, p.started_by) for p in rep.phases][-2:] == [
+        (10, "May 28", "turn May 28"), (11, "May 28", "chit 150 Inf (Allied action)")]
+    assert "7.0" not in {f.finding.rule for f in rep.findings}
+    same = check_log(log_dir / "rg-illegal.vlog")[0]
+    assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
+                                                                       for f in rep.move_findings()}

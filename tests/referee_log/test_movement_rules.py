@@ -1,0 +1,97 @@
+"""Movement rules of one move (``movement.check_move`` and the plugins' ``check_move`` hooks), on the
+games' own maps, with positions written as data: the rules the engine-written logs cannot reach
+(no set-up has a breach marker or an Axis motorized unit far east)."""
+
+from __future__ import annotations
+
+from gazala_tools.hexes import Direction
+from gazala_tools.referee.api import rules_for_game
+from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.findings import Finding
+from gazala_tools.referee.movement import MoveContext, allowances, check_move, movement_rules
+from gazala_tools.referee.position import Breach, BreachState, Position, Unit
+
+
+def move(rules: RulesPlugin, units: list[Unit], uid: str, to: str, *,
+         breaches: tuple[Breach, ...] = (), allowance: dict[str, int] | None = None) -> list[Finding]:
+    position = Position(game=rules.game.id, units=tuple(units), turn=None, breaches=breaches)
+    data = movement_rules(rules)
+    if allowance is None:
+        allowance = allowances(rules, data.points.role) if data.points else {}
+    mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, allowance)
+    before = next(u for u in units if u.id == uid)
+    after = Unit(before.id, before.side, before.type, before.formation, rules.map.hex(to))
+    path, found = check_move(before, after, mc)
+    return [*found, *rules.check_move(before, after, path, mc)]
+
+
+def test_14_1_the_breaching_unit_may_not_move() -> None:
+    rules = rules_for_game("gazala-rg")
+    h = rules.map.hex("1216")
+    pavia = Unit("axis-pavia-27", "axis", "infantry", "Pavia", h)
+    marker = Breach(h.side(Direction.NE), BreachState.UNDER_CONSTRUCTION, at=h)
+    assert [f.rule for f in move(rules, [pavia], "axis-pavia-27", "1116", breaches=(marker,))] == ["14.1"]
+    # once breached, the marker no longer holds the unit
+    done = Breach(h.side(Direction.NE), BreachState.BREACHED, at=h)
+    assert move(rules, [pavia], "axis-pavia-27", "1116", breaches=(done,)) == []
+
+
+def test_9_0_a_unit_may_leave_an_enemy_zoc_hex_for_one_out_of_it() -> None:
+    rules = rules_for_game("gazala-rg")
+    units = [Unit("axis-ariete-5-ber", "axis", "motorized-infantry", "Ariete", rules.map.hex("1010")),
+             Unit("allied-150inf-5-gh", "allied", "infantry", "150 Inf", rules.map.hex("1011"))]
+    assert move(rules, units, "axis-ariete-5-ber", "1009") == []
+
+
+def test_8_3_allied_units_exit_by_the_north_east_and_south_edges() -> None:
+    rules = rules_for_game("gazala-rg")
+    inf = Unit("allied-150inf-5-gh", "allied", "infantry", "150 Inf", rules.map.hex("2903"))
+    position = Position(game=rules.game.id, units=(inf,))
+    data = movement_rules(rules)
+    mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, allowances(rules, "move"))
+    off = Unit(inf.id, inf.side, inf.type, inf.formation, None, box="turn-record")
+    path, found = check_move(inf, off, mc)
+    assert found == [] and path is not None and path[-1] == rules.map.hex("2903")  # an east-edge hex
+
+
+def test_bg_4_1_motorized_units_stay_within_20_hexes_of_the_west_road() -> None:
+    rules = rules_for_game("batalha")
+    far = Unit("axis-15pz-115", "axis", "motorized-infantry", "15 Pz", rules.map.hex("W12"))
+    assert "4.1" in [f.rule for f in move(rules, [far], "axis-15pz-115", "W13")]
+    near = Unit("axis-15pz-115", "axis", "motorized-infantry", "15 Pz", rules.map.hex("C10"))
+    assert "4.1" not in [f.rule for f in move(rules, [near], "axis-15pz-115", "E10")]
+
+
+def test_bg_4_0_a_road_costs_motorized_units_half_a_point() -> None:
+    rules = rules_for_game("batalha")
+    data = movement_rules(rules)
+    assert data.points is not None
+    assert data.points.terrain["ridge"] == (2.0, 3.0) and data.points.minefield == 1.0
+    road = [s for s in rules.map.path_sides("road")]
+    a, b = road[0].hexes
+    mot = Unit("axis-15pz-115", "axis", "motorized-infantry", "15 Pz", a)
+    inf = Unit("allied-50-150", "allied", "infantry", "50", a)
+    from gazala_tools.referee.movement import MoveChecker
+
+    position = Position(game="batalha", units=(mot,))
+    mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, {})
+    assert MoveChecker(mc, mot).points(a, b) == 0.5
+    assert MoveChecker(mc, inf).points(a, b) == 1.0
+
+
+def test_dg_16_0_escarpment_hexsides_only_via_trail_or_road() -> None:
+    rules = rules_for_game("cauldron-dg")
+    inf = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0318"))
+    found = move(rules, [inf], "axis-inf", "0418", allowance={"axis-inf": 6})
+    assert [f.rule for f in found] == ["16.0"] and "escarpment hexside off a trail or road" in found[0].message
+
+
+def test_dg_14_2_an_enemy_minefield_is_crossed_only_as_the_whole_move_from_the_start() -> None:
+    rules = rules_for_game("cauldron-dg")
+    # 0129 is an Allied minefield hex; from 0128, where the unit began, straight across: legal
+    start = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0128"))
+    assert move(rules, [start], "axis-inf", "0129", allowance={"axis-inf": 2}) == []
+    # from 0127 through 0128: the crossing is not from where it began its movement
+    further = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0127"))
+    found = move(rules, [further], "axis-inf", "0129", allowance={"axis-inf": 2})
+    assert [f.rule for f in found] == ["14.2"] and "(0128 to 0129)" in found[0].message
