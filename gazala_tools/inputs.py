@@ -249,7 +249,7 @@ class ZipInput:
 
 # --- XML -------------------------------------------------------------------------------------------
 def _refuse(file: str | Path, error: type[GazalaError]) -> GazalaError:
-    return error("XML declares a DOCTYPE (refused: no DTDs, no entities)", file=file,
+    return error("XML declares a DOCTYPE (refused: no DTDs, no entities, no XXE)", file=file,
                  expected="plain XML without <!DOCTYPE>")
 
 
@@ -294,6 +294,34 @@ def parse_xml_stdlib(data: bytes, *, file: str | Path, what: str = "XML",
         raise _refuse(file, error) from None
     except (expat.ExpatError, AssertionError, ValueError, LookupError, UnicodeError) as exc:
         raise error(f"{what} is not well-formed XML ({exc})", file=file, expected="plain XML") from None
+
+
+def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
+    """Refuse XML whose prolog has a DOCTYPE, before any other parser sees it: expat reads the prolog
+    only (in whatever encoding the document declares) and stops at the root element."""
+
+    class _Stop(Exception):
+        pass
+
+    class _Doctype(Exception):
+        pass
+
+    def doctype(*_a: object) -> None:
+        raise _Doctype
+
+    def root(*_a: object) -> None:
+        raise _Stop
+
+    raw = expat.ParserCreate()
+    raw.StartDoctypeDeclHandler = doctype
+    raw.EntityDeclHandler = doctype
+    raw.StartElementHandler = root
+    try:
+        raw.Parse(data, True)
+    except _Doctype:
+        raise _refuse(file, error) from None
+    except (_Stop, expat.ExpatError, ValueError, LookupError, UnicodeError):
+        return  # the root element was reached, or the parser that follows reports the syntax
 
 
 def refuse_dtd(tree: object, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
@@ -359,7 +387,7 @@ def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image"
                  max_pixels: int = MAX_IMAGE_PIXELS, error: type[GazalaError] = GazalaError) -> tuple[int, int]:
     w, h = size
     if w < 1 or h < 1 or w * h > max_pixels:
-        raise error(f"{what} declares {w} x {h} pixels", file=file,
+        raise error(f"{what} cannot be read: it declares {w} x {h} pixels", file=file,
                     expected=f"between 1 and {max_pixels:,} pixels")
     return w, h
 
@@ -375,6 +403,9 @@ def open_image(source: str | Path | bytes, *, file: str | Path | None = None, wh
 
     name = file if file is not None else ("<bytes>" if isinstance(source, bytes) else source)
     data = source if isinstance(source, bytes) else read_file(source, what=what, cap=max_bytes, error=error)
+    header = image_header_size(data[:262144])
+    if header is not None:  # refused from the header, before Pillow allocates anything
+        check_pixels(header, file=name, what=what, max_pixels=max_pixels, error=error)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
