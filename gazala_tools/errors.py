@@ -8,6 +8,10 @@ before exiting with status 2.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
+
+#: longest error line (a message quoting input is cut here)
+MAX_MESSAGE: Final = 1000
 
 
 class GazalaError(ValueError):
@@ -37,7 +41,9 @@ class GazalaError(ValueError):
         parts.append(self.problem)
         if self.expected:
             parts.append(f" (expected {self.expected})")
-        return "".join(parts).replace("\n", " ")
+        text = "".join(parts).replace("\n", " ")
+        # one line, never a wall of input echoed back
+        return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 class HexNameError(GazalaError):

@@ -21,6 +21,14 @@ from typing import Final
 from gazala_tools.errors import HexNameError
 
 ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: largest hLeading / vLeading (VASSAL pads a number to leading + 1 digits)
+MAX_LEADING: Final = 32
+#: largest hOff / vOff magnitude (a Java int)
+MAX_OFFSET: Final = 2**31 - 1
+#: most digits of a numeric part of a hex label
+MAX_PART_DIGITS: Final = 18
+#: longest location name parsed
+MAX_LABEL: Final = 200
 _ALPHA_MATCH: Final = "-?(?:" + "|".join(f"{c}+" for c in ALPHABET) + ")"
 
 
@@ -62,6 +70,8 @@ def parse_part(text: str, type_: str) -> int:
         body = text[1:] if negative else text
         value = 26 * (len(body) - 1) + ALPHABET.index(body[-1])
         return -value if negative else value
+    if len(text) > MAX_PART_DIGITS:  # no hex of a map has such a number (and int() would refuse it)
+        raise ValueError(f"{text[:20]}... has more than {MAX_PART_DIGITS} digits")
     return int(text)
 
 
@@ -95,6 +105,12 @@ class Numbering:
         for name in ("h_leading", "v_leading", "h_off", "v_off"):
             if type(getattr(self, name)) is not int:
                 raise ValueError(f"numbering {name!r} must be an integer, got {getattr(self, name)!r}")
+        for name in ("h_leading", "v_leading"):  # VASSAL pads with a loop over 10**leading: keep it small
+            if not 0 <= getattr(self, name) <= MAX_LEADING:
+                raise ValueError(f"numbering {name!r} must be 0..{MAX_LEADING}, got {getattr(self, name)!r}")
+        for name in ("h_off", "v_off"):
+            if not -MAX_OFFSET <= getattr(self, name) <= MAX_OFFSET:
+                raise ValueError(f"numbering {name!r} must be within +-{MAX_OFFSET}, got {getattr(self, name)!r}")
 
     # --- raw index -> (column, row) numbers ---------------------------------------------------
     def column_row(
@@ -192,8 +208,10 @@ class Numbering:
         Raises :class:`HexNameError` when the name does not match the format.
         """
         pattern, col_group, row_group = self._regex()
-        m = pattern.fullmatch(name)
-        if m is None:
+        m = pattern.fullmatch(name) if len(name) <= MAX_LABEL else None
+        if m is None or max(len(m.group(col_group)), len(m.group(row_group))) > MAX_PART_DIGITS + 1:
+            if len(name) > 40:
+                name = name[:37] + "..."
             raise HexNameError(
                 f"{name!r} is not a location name of this numbering",
                 expected=f"a name like {self.format_name(0, 0)!r}",
@@ -236,6 +254,8 @@ class Numbering:
                 kw[f.name] = raw.strip().lower() == "true"
             elif isinstance(default, int):
                 try:
+                    if len(raw.strip()) > 11:  # a Java int; also keeps int() away from 4,300-digit text
+                        raise ValueError(raw)
                     kw[f.name] = int(raw)
                 except ValueError:
                     raise ValueError(f"HexGridNumbering {key}={raw!r} is not an integer") from None

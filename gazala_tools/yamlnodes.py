@@ -9,6 +9,7 @@ Size and nesting are capped before anything else is built. Pure Python (PyYAML o
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -91,10 +92,32 @@ def read_text(file: Path, what: str, error: type[E]) -> str:
         raise error(f"{what} is not UTF-8 text (byte {exc.start})", file=file) from None
 
 
+class _TooDeep(yaml.YAMLError):
+    pass
+
+
+class CappedLoader(yaml.SafeLoader):
+    """The safe loader with nesting capped while composing (a 5,000-deep document stops at level
+    :data:`MAX_DEPTH` instead of recursing into a RecursionError)."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep(f"nested deeper than {MAX_DEPTH} levels")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml.Node:
     """One YAML document as nodes (safe: no tags beyond YAML's own, no Python objects)."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=CappedLoader)
+    except _TooDeep:
+        raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
     except yaml.MarkedYAMLError as exc:
         raise error(f"malformed YAML: {exc.problem}", file=file, place=place_of_mark(exc.problem_mark)) from None
     except yaml.YAMLError as exc:
@@ -230,22 +253,46 @@ _SCALARS: Final = {
 }
 
 
-def plain(node: yaml.Node) -> object:
+#: most values :func:`plain` builds from one document (aliases count each time they are used)
+MAX_PLAIN_VALUES: Final = 2_000_000
+
+
+def plain(node: yaml.Node, *, file: str | Path | None = None) -> object:
     """A node as plain Python data, for free-form sections: lists, dicts with string keys, and
-    scalars as YAML resolves them (int, float, bool, None), any other scalar as its text."""
+    scalars as YAML resolves them (int, float, bool, None), any other scalar (a ``!!timestamp``,
+    ``.inf``, a 5,000-digit integer) as its text. Aliases are expanded within a budget of
+    :data:`MAX_PLAIN_VALUES` values (a "billion laughs" document is an error, not a memory blow-up)."""
+    budget = [MAX_PLAIN_VALUES]
+    return _plain(node, budget, file)
+
+
+def _plain(node: yaml.Node, budget: list[int], file: str | Path | None) -> object:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise GazalaError("YAML expands to too many values (aliases)", file=file, place=place_of(node),
+                          expected=f"at most {MAX_PLAIN_VALUES:,} values")
     if isinstance(node, yaml.SequenceNode):
-        return [plain(n) for n in node.value]
+        return [_plain(n, budget, file) for n in node.value]
     if isinstance(node, yaml.MappingNode):
-        return {str(k.value): plain(v) for k, v in node.value}
+        return {str(k.value): _plain(v, budget, file) for k, v in node.value}
     if node.tag in _SCALARS:
+        text = str(node.value)
+        if len(text) > 40:  # no int() of a 4,300-digit number
+            return text
         loader = yaml.SafeLoader("")
         try:
             value = loader.construct_object(node)
         except (yaml.YAMLError, ValueError, OverflowError):
-            return str(node.value)
+            return text
         finally:
             loader.dispose()
-        if isinstance(value, float) and value != value:
-            return str(node.value)
+        if isinstance(value, float) and not math.isfinite(value):
+            return text
         return value
     return str(node.value)
+
+
+def load_plain(file: Path, what: str, error: type[E]) -> object:
+    """A free-form YAML file as plain data (:func:`plain`), read through the same caps as every data
+    file: a regular file, at most :data:`MAX_BYTES`, UTF-8, nesting within :data:`MAX_DEPTH`."""
+    return plain(compose(file, what, error), file=file)

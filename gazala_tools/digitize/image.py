@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from PIL import Image, UnidentifiedImageError
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.inputs import is_regular
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
 MAX_PIXELS = 250_000_000
@@ -29,6 +30,8 @@ FloatImage = NDArray[np.float32]
 def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
     """Open a scan as RGB, refusing anything above ``max_pixels`` before decoding it."""
     p = Path(path)
+    if p.exists() and not is_regular(p):  # a FIFO or a device would block or never end
+        raise GazalaError("image is not a regular file", file=p, expected="a PNG, JPEG or TIFF scan")
     old = Image.MAX_IMAGE_PIXELS
     try:
         Image.MAX_IMAGE_PIXELS = None  # we check the header ourselves, with our cap
@@ -38,7 +41,7 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
                 img = Image.open(p)
             except FileNotFoundError:
                 raise GazalaError("no such image", file=p) from None
-            except (OSError, UnidentifiedImageError) as exc:
+            except (OSError, UnidentifiedImageError, ValueError, SyntaxError, EOFError) as exc:
                 raise GazalaError(f"cannot read image ({exc})", file=p, expected="a PNG, JPEG or TIFF scan") from None
             w, h = img.size
             if w * h > max_pixels:
@@ -50,7 +53,7 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
                 )
             try:
                 img.load()
-            except OSError as exc:
+            except (OSError, ValueError, SyntaxError, EOFError) as exc:  # also Pillow's text-chunk limit
                 raise GazalaError(f"cannot decode image ({exc})", file=p) from None
     finally:
         Image.MAX_IMAGE_PIXELS = old

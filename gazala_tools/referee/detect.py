@@ -7,7 +7,6 @@ without ``--game`` (:func:`gazala_tools.games.game_for_module_name`).
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,12 +24,14 @@ def game_for_module_name(name: str | None) -> str | None:
 
 
 def _module_name_of_vmod(path: Path) -> str | None:
-    from gazala_tools.vassal.saves.container import MODULEDATA_ENTRY, _metadata
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.inputs import ZipInput
+    from gazala_tools.vassal.saves.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metadata
 
     try:
-        with zipfile.ZipFile(path) as zf:
-            data = zf.read(MODULEDATA_ENTRY) if MODULEDATA_ENTRY in zf.namelist() else None
-    except (OSError, zipfile.BadZipFile):
+        with ZipInput(path, what="module") as zf:
+            data = zf.read(MODULEDATA_ENTRY, MAX_META_BYTES) if MODULEDATA_ENTRY in zf.names() else None
+    except GazalaError:
         return None
     return _metadata(data, str(path), MODULEDATA_ENTRY).get("name") if data else None
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
@@ -34,6 +35,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from gazala_tools.counters.model import Counter, Face, Value
 from gazala_tools.errors import GazalaError
+from gazala_tools.inputs import open_image
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
@@ -361,24 +363,22 @@ ART_ASPECT_TOLERANCE: Final = 0.03
 
 @functools.lru_cache(maxsize=64)
 def _art(path: str, mtime_ns: int, size: int) -> Image.Image:
-    try:
-        with Image.open(path) as im:  # reads the header only
-            if im.format not in ART_FORMATS:
-                raise GazalaError(f"counter art is {im.format or 'an unknown format'}", file=path,
-                                  expected=" / ".join(ART_FORMATS))
-            w, h = im.size
-            if w * h > MAX_ART_PIXELS:
-                raise GazalaError(f"counter art is {w} x {h} pixels", file=path,
-                                  expected=f"at most {MAX_ART_PIXELS:,} pixels")
-            if w < 1 or h < 1 or abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
-                raise GazalaError(f"counter art is {w} x {h} pixels, not square", file=path,
-                                  expected="a square image of the counter (cut size)")
+    # the size is checked from the header before any pixel is decoded (gazala_tools.inputs)
+    im = open_image(path, what="counter art", max_pixels=MAX_ART_PIXELS, max_bytes=MAX_ART_BYTES, load=False)
+    with im:
+        if im.format not in ART_FORMATS:
+            raise GazalaError(f"counter art is {im.format or 'an unknown format'}", file=path,
+                              expected=" / ".join(ART_FORMATS))
+        w, h = im.size
+        if abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
+            raise GazalaError(f"counter art is {w} x {h} pixels, not square", file=path,
+                              expected="a square image of the counter (cut size)")
+        try:
             im.load()
             return im.convert("RGB")
-    except GazalaError:
-        raise
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise GazalaError(f"counter art cannot be read ({exc})", file=path, expected="a PNG, JPEG or GIF image") from None
+        except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError) as exc:
+            raise GazalaError(f"counter art cannot be read ({exc})", file=path,
+                              expected="a PNG, JPEG or GIF image") from None
 
 
 def load_art(path: str | Path) -> Image.Image:
@@ -388,6 +388,8 @@ def load_art(path: str | Path) -> Image.Image:
         st = os.stat(p)
     except OSError as exc:
         raise GazalaError(f"counter art cannot be read ({exc.strerror})", file=p) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise GazalaError("counter art is not a regular file", file=p, expected="a PNG, JPEG or GIF image")
     if st.st_size > MAX_ART_BYTES:
         raise GazalaError(f"counter art is {st.st_size:,} bytes", file=p, expected=f"at most {MAX_ART_BYTES:,} bytes")
     return _art(p, st.st_mtime_ns, st.st_size)

@@ -10,11 +10,7 @@ Nothing is ever written.
 from __future__ import annotations
 
 import importlib
-import io
 import logging
-import posixpath
-import struct
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,13 +18,23 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import VassalFormatError
+from gazala_tools.inputs import (
+    ZipInput,
+    image_header_size,
+    is_regular,
+    open_file,
+    read_file,
+    refuse_doctype,
+    refuse_dtd,
+)
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
 
 log = logging.getLogger(__name__)
 
 MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
-MAX_IMAGE_HEADER_BYTES = 64 * 1024 * 1024
+#: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)
+IMAGE_HEADER_BYTES = 256 * 1024
 
 PKG = "VASSAL.build.module.map.boardPicker"
 MAP_CLASSES = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap", "VASSAL.build.module.PlayerHand")
@@ -47,72 +53,28 @@ class ModuleSource:
     path: Path
     buildfile_name: str
     xml: bytes
-    _zip: zipfile.ZipFile | None = None
+    _zip: ZipInput | None = None
     _dir: Path | None = None
 
     def image_size(self, name: str) -> tuple[int, int] | None:
-        """Width and height of ``images/<name>`` from its header, or None when it is missing."""
-        data: bytes | None = None
+        """Width and height of ``images/<name>`` from its header (at most :data:`IMAGE_HEADER_BYTES`
+        read, never decoded), or None when it is missing or not a PNG, GIF or JPEG."""
+        data = b""
         member = f"images/{name}"
         if self._zip is not None:
-            try:
-                info = self._zip.getinfo(member)
-            except KeyError:
-                return None
-            if info.file_size > MAX_IMAGE_HEADER_BYTES:
-                with self._zip.open(info) as fh:
-                    data = fh.read(1 << 20)
-            else:
-                data = self._zip.read(info)
+            data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
             p = self._dir / "images" / name
-            if not p.is_file():
+            if not is_regular(p):
                 return None
-            with p.open("rb") as fh:
-                data = fh.read(1 << 20)
-        return _image_size(data) if data else None
+            with open_file(p, what="board image", error=VassalFormatError) as fh:
+                data = fh.read(IMAGE_HEADER_BYTES)
+        return image_header_size(data) if data else None
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
-    """Image dimensions from PNG/GIF/JPEG headers (no decoding), else via Pillow."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        w, h = struct.unpack(">II", data[16:24])
-        return int(w), int(h)
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        w, h = struct.unpack("<HH", data[6:10])
-        return int(w), int(h)
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
-                return int(w), int(h)
-            seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
-            i += 2 + seg
-        return None
-    try:
-        from PIL import Image
-
-        with Image.open(io.BytesIO(data)) as im:
-            return im.size
-    except Exception:
-        return None
-
-
-def _check_member_names(zf: zipfile.ZipFile, path: Path) -> None:
-    for info in zf.infolist():
-        name = info.filename
-        norm = posixpath.normpath(name.replace("\\", "/"))
-        if name.startswith(("/", "\\")) or norm == ".." or norm.startswith("../") or ":" in name.split("/")[0]:
-            raise VassalFormatError(
-                f"zip member name {name!r} points outside the archive",
-                file=path,
-                expected="relative member names without '..'",
-            )
+    """Image dimensions from PNG/GIF/JPEG headers (no decoding)."""
+    return image_header_size(data[:IMAGE_HEADER_BYTES])
 
 
 def open_source(source: str | Path) -> ModuleSource:
@@ -125,27 +87,15 @@ def open_source(source: str | Path) -> ModuleSource:
             if (path / name).is_file():
                 return ModuleSource(path, name, _read_capped(path / name), _dir=path)
         raise VassalFormatError("directory holds no buildFile.xml or buildFile", file=path)
-    with path.open("rb") as fh:
+    with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
-        try:
-            zf = zipfile.ZipFile(path)
-        except zipfile.BadZipFile as exc:
-            raise VassalFormatError(f"corrupt zip archive ({exc})", file=path, expected="a VASSAL module (zip)") from None
-        _check_member_names(zf, path)
-        names = set(zf.namelist())
+        zf = ZipInput(path, budget=MAX_BUILDFILE_BYTES + 16 * 1024 * 1024, error=VassalFormatError, what="module")
+        names = set(zf.names())
         for name in ("buildFile.xml", "buildFile"):
             if name in names:
-                info = zf.getinfo(name)
-                if info.file_size > MAX_BUILDFILE_BYTES:
-                    raise VassalFormatError(
-                        f"{name} is {info.file_size} bytes", file=path, expected=f"at most {MAX_BUILDFILE_BYTES} bytes"
-                    )
-                try:
-                    data = zf.read(info)
-                except (zipfile.BadZipFile, OSError, EOFError) as exc:
-                    raise VassalFormatError(f"cannot read {name} ({exc})", file=path) from None
-                return ModuleSource(path, name, data, _zip=zf)
+                return ModuleSource(path, name, zf.read(name, MAX_BUILDFILE_BYTES), _zip=zf)
+        zf.close()
         raise VassalFormatError("module holds no buildFile.xml or buildFile", file=path)
     if path.suffix.lower() in (".vmod", ".zip", ".vext"):
         raise VassalFormatError(
@@ -155,27 +105,25 @@ def open_source(source: str | Path) -> ModuleSource:
 
 
 def _read_capped(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_BUILDFILE_BYTES:
-        raise VassalFormatError(f"file is {size} bytes", file=path, expected=f"at most {MAX_BUILDFILE_BYTES} bytes")
-    return path.read_bytes()
+    return read_file(path, what="buildFile", cap=MAX_BUILDFILE_BYTES, error=VassalFormatError)
 
 
 def parse_xml(data: bytes, file: str | Path) -> etree._Element:
-    """Parse a buildFile safely: no entities, no DTD, no network."""
-    head = data[:4096].lstrip()
-    if b"<!ENTITY" in data[:65536] or (b"<!DOCTYPE" in head and b"SYSTEM" in head):
-        raise VassalFormatError(
-            "XML declares entities or an external DTD (refused: XXE)", file=file, expected="a plain VASSAL buildFile"
-        )
+    """Parse a buildFile safely: the parser resolves no entity, loads no DTD and uses no network, and a
+    document with any DOCTYPE (in whatever encoding, however far in) is refused."""
+    refuse_doctype(data, file=file, error=VassalFormatError)
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
     )
     try:
-        return etree.fromstring(data, parser)
+        root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line = getattr(exc, "lineno", None)
         raise VassalFormatError(f"XML syntax error: {exc.msg}", file=file, place=f"line {line}" if line else None) from None
+    except (ValueError, LookupError) as exc:
+        raise VassalFormatError(f"XML cannot be parsed ({exc})", file=file) from None
+    refuse_dtd(root, file=file, error=VassalFormatError)
+    return root
 
 
 def _children(el: etree._Element, tag: str) -> Iterator[etree._Element]:

@@ -18,7 +18,6 @@ and its build configuration (:mod:`.config`, ``docs/module.md``):
 from __future__ import annotations
 
 import concurrent.futures
-import io
 import logging
 import multiprocessing
 import os
@@ -372,17 +371,13 @@ def _scenarios(game: Game, cfg: ModuleConfig, game_map: GameMap, manifest: Manif
 def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, int]]:
     """A board image as it is (no re-encoding): checked (size, format, pixels) before it is decoded,
     and its size must be the board size of ``map.yaml``'s ``grid.pixels``."""
-    from PIL import Image
+    from gazala_tools.inputs import open_image, read_file
 
-    data = path.read_bytes() if path.stat().st_size <= MAX_BOARD_BYTES else b""
+    data = read_file(path, what="board image", cap=MAX_BOARD_BYTES)
     if not data:
-        raise GazalaError(f"board image is {path.stat().st_size:,} bytes", file=path,
-                          expected=f"at most {MAX_BOARD_BYTES:,} bytes (empty files neither)")
-    try:
-        with Image.open(io.BytesIO(data)) as im:  # the header only
-            fmt, (w, h) = im.format, im.size
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise GazalaError(f"board image cannot be read ({exc})", file=path, expected="a PNG, JPEG or GIF image") from None
+        raise GazalaError("board image is empty", file=path, expected="a PNG, JPEG or GIF image")
+    with open_image(data, file=path, what="board image", max_pixels=MAX_BOARD_PIXELS, load=False) as im:  # header only
+        fmt, (w, h) = im.format, im.size
     if fmt not in BOARD_FORMATS:
         raise GazalaError(f"board image is {fmt}", file=path, expected="PNG, JPEG or GIF")
     if w * h > MAX_BOARD_PIXELS:

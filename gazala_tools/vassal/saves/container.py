@@ -15,17 +15,14 @@ was expected. Sizes are capped against zip bombs; zip member names that leave th
 
 from __future__ import annotations
 
-import io
 import lzma
-import posixpath
 import re
 import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.etree import ElementTree
 
 from gazala_tools.errors import UnsupportedFormatError, VassalFormatError
+from gazala_tools.inputs import ZipInput, parse_xml_stdlib, read_file
 
 SAVEFILE_ENTRY = "savedGame"
 SAVEDATA_ENTRY = "savedata"
@@ -39,9 +36,11 @@ ZIP_MAGIC = b"PK\x03\x04"
 EMPTY_ZIP_MAGIC = b"PK\x05\x06"
 
 #: Largest input file accepted.
-MAX_FILE_BYTES = 512 * 1024 * 1024
+MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Largest decoded command string (UTF-8 bytes); VASSAL saves of 100,000 pieces stay far below.
-MAX_COMMAND_BYTES = 256 * 1024 * 1024
+MAX_COMMAND_BYTES = 64 * 1024 * 1024
+#: Most bytes decompressed from one zipped save, all entries together.
+MAX_ARCHIVE_BYTES = 2 * MAX_COMMAND_BYTES + 16 * 1024 * 1024
 #: Largest metadata entry (savedata/moduledata).
 MAX_META_BYTES = 1024 * 1024
 #: Largest compression ratio accepted for any zip entry or XZ stream.
@@ -90,15 +89,7 @@ def read_container(source: str | Path | bytes, *, name: str | None = None) -> Sa
     else:
         path = Path(source)
         file = name or str(path)
-        try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise VassalFormatError(
-                    f"file is {size} bytes", file=file, expected=f"at most {MAX_FILE_BYTES} bytes"
-                )
-            data = path.read_bytes()
-        except OSError as exc:
-            raise VassalFormatError(f"cannot read file ({exc.strerror})", file=file) from None
+        data = read_file(path, what="save", cap=MAX_FILE_BYTES, error=VassalFormatError)
     if data[:4] in (ZIP_MAGIC, EMPTY_ZIP_MAGIC):
         return _read_zip(data, file)
     text, encoding, key = decode_savefile(data, file=file, place="byte 0")
@@ -198,66 +189,24 @@ def _unxz(data: bytes, file: str, place: str) -> bytes:
     return out
 
 
-def _safe_member(name: str) -> bool:
-    norm = posixpath.normpath(name.replace("\\", "/"))
-    return not (
-        name.startswith(("/", "\\")) or norm == ".." or norm.startswith("../") or ":" in name.split("/")[0]
-    )
-
-
-def _read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int, file: str) -> bytes:
-    place = f"zip entry {info.filename!r}"
-    if info.file_size > cap:
-        raise VassalFormatError(
-            f"entry is {info.file_size} bytes uncompressed", file=file, place=place, expected=f"at most {cap} bytes"
-        )
-    if info.compress_size and info.file_size > max(info.compress_size, 1024) * MAX_RATIO:
-        raise VassalFormatError(
-            "entry compression ratio looks like a zip bomb", file=file, place=place, expected=f"ratio <= {MAX_RATIO}"
-        )
-    try:
-        with zf.open(info) as fh:
-            data = fh.read(cap + 1)
-    except (
-        zipfile.BadZipFile, OSError, EOFError, lzma.LZMAError, zlib.error, NotImplementedError, RuntimeError, ValueError
-    ) as exc:
-        raise VassalFormatError(f"cannot read entry ({exc})", file=file, place=place, expected="a readable zip entry") from None
-    if len(data) > cap:
-        raise VassalFormatError("entry expands beyond the size cap", file=file, place=place, expected=f"at most {cap} bytes")
-    return data
-
-
 def _read_zip(data: bytes, file: str) -> SaveContainer:
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-        infos = zf.infolist()
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
-        raise VassalFormatError(f"not a readable zip ({exc})", file=file, place="byte 0", expected="a zip archive") from None
-    for info in infos:
-        if not _safe_member(info.filename):
+    with ZipInput(data, file=file, budget=MAX_ARCHIVE_BYTES, error=VassalFormatError, what="save") as zf:
+        save_info = None
+        entries: list[tuple[zipfile.ZipInfo, bytes]] = []
+        save_index = 0
+        for info in zf.infos:
+            if info.filename == SAVEFILE_ENTRY and save_info is None:
+                save_info = info
+                save_index = len(entries)
+                continue
+            cap = MAX_META_BYTES if info.filename in (SAVEDATA_ENTRY, MODULEDATA_ENTRY) else MAX_COMMAND_BYTES
+            entries.append((info, zf.read(info, cap)))
+        if save_info is None:
             raise VassalFormatError(
-                f"zip member name {info.filename!r} points outside the archive",
-                file=file,
-                place=f"zip entry {info.filename!r}",
-                expected="relative member names without '..'",
+                "zip has no savedGame entry", file=file, place="zip directory",
+                expected="a VASSAL save or log (savedGame entry)"
             )
-    save_info = None
-    entries: list[tuple[zipfile.ZipInfo, bytes]] = []
-    save_index = 0
-    for info in infos:
-        if info.filename == SAVEFILE_ENTRY and save_info is None:
-            save_info = info
-            save_index = len(entries)
-            continue
-        if info.filename in (SAVEDATA_ENTRY, MODULEDATA_ENTRY):
-            entries.append((info, _read_entry(zf, info, MAX_META_BYTES, file)))
-        else:
-            entries.append((info, _read_entry(zf, info, MAX_COMMAND_BYTES, file)))
-    if save_info is None:
-        raise VassalFormatError(
-            "zip has no savedGame entry", file=file, place="zip directory", expected="a VASSAL save or log (savedGame entry)"
-        )
-    raw = _read_entry(zf, save_info, MAX_COMMAND_BYTES * 2 + 8, file)
+        raw = zf.read(save_info, MAX_COMMAND_BYTES * 2 + 8)
     text, encoding, key = decode_savefile(raw, file=file, place=f"zip entry {SAVEFILE_ENTRY!r}")
     meta = {info.filename: body for info, body in entries}
     return SaveContainer(
@@ -278,14 +227,7 @@ def _metadata(data: bytes | None, file: str, entry: str) -> dict[str, str]:
     """The child elements of a ``savedata``/``moduledata`` document as text (no DTD, no entities)."""
     if not data:
         return {}
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        raise VassalFormatError("metadata declares a DOCTYPE", file=file, place=f"zip entry {entry!r}", expected="plain XML")
-    try:
-        root = ElementTree.fromstring(data)
-    except ElementTree.ParseError as exc:
-        raise VassalFormatError(
-            f"metadata is not XML ({exc})", file=file, place=f"zip entry {entry!r}", expected="savedata/moduledata XML"
-        ) from None
+    root = parse_xml_stdlib(data, file=file, what=f"metadata entry {entry!r}", error=VassalFormatError)
     out: dict[str, str] = {}
     for child in root:
         if isinstance(child.tag, str) and child.tag not in out:

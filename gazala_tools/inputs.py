@@ -1,0 +1,423 @@
+"""The input boundary: every file the toolkit reads comes through here, capped and type-checked.
+
+* :func:`read_file` / :func:`open_file`: regular files only (a FIFO, a device such as ``/dev/zero``,
+  a directory or a socket is refused before a byte is read; a FIFO is opened non-blocking so it
+  cannot hang), recorded as an input of the command (:func:`gazala_tools.fileio.note_input`), and
+  read up to a cap (one byte more is enough to know a file is too large).
+* :class:`ZipInput`: a zip archive whose members are read **streamed**, counting the bytes that
+  actually come out (declared sizes are not trusted), with a cap per member and a budget for the
+  whole archive; member names that leave the archive are refused; a bad CRC, an unsupported
+  compression method, a truncated or corrupt stream (zlib, bz2, LZMA) is a :class:`GazalaError`.
+* :func:`parse_xml_stdlib` and :func:`refuse_dtd`: XML whose parser refuses any DOCTYPE, whatever
+  the encoding and however far into the file it stands (no DTD, no entity, no network).
+* :func:`bounded_int`: integers from text with a digit cap (never near ``sys.set_int_max_str_digits``).
+* :func:`image_header_size`, :func:`check_pixels`, :func:`open_image`: image sizes from headers only,
+  refused before any pixel is allocated; Pillow's decompression-bomb and text-chunk limits are
+  :class:`GazalaError`.
+
+Pure Python (the standard library); :func:`open_image` imports Pillow when an edge calls it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import lzma
+import os
+import posixpath
+import stat
+import struct
+import zipfile
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Final
+from xml.etree import ElementTree
+from xml.parsers import expat
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import note_input
+
+if TYPE_CHECKING:  # pragma: no cover
+    from PIL import Image
+
+#: largest file read whole by default (data files, saves, buildFiles have their own lower caps)
+MAX_FILE_BYTES: Final = 512 * 1024 * 1024
+#: largest decompressed member of an archive, by default
+MAX_MEMBER_BYTES: Final = 256 * 1024 * 1024
+#: largest total decompressed bytes read from one archive, by default
+MAX_ARCHIVE_BYTES: Final = 512 * 1024 * 1024
+#: largest decompressed / compressed ratio of a member (a zip bomb's is in the millions)
+MAX_RATIO: Final = 1000
+#: most members an archive may list
+MAX_MEMBERS: Final = 100_000
+#: longest integer read from text (a coordinate, a count: 18 digits fit a 64-bit integer)
+MAX_INT_DIGITS: Final = 18
+#: most pixels of an image we read the header of and may decode (a 16,000 x 12,000 board)
+MAX_IMAGE_PIXELS: Final = 200_000_000
+#: deepest XML element nesting (a VASSAL buildFile is about 12 deep)
+MAX_XML_DEPTH: Final = 256
+
+_CHUNK: Final = 1 << 16
+
+
+# --- regular files ---------------------------------------------------------------------------------
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def is_regular(path: str | Path) -> bool:
+    """True for a regular file (symlinks followed); never opens it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def open_file(path: str | Path, *, what: str = "input", cap: int = MAX_FILE_BYTES,
+              error: type[GazalaError] = GazalaError) -> Iterator[IO[bytes]]:
+    """A regular file of at most ``cap`` bytes opened for reading (recorded as an input)."""
+    note_input(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the type check below refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error(f"cannot read {what} (no such file)", file=path) from None
+    except IsADirectoryError:
+        raise error(f"{what} is a directory", file=path, expected="a regular file") from None
+    except OSError as exc:
+        raise error(f"cannot read {what} ({exc.strerror})", file=path) from None
+    except ValueError:  # a NUL byte in the name
+        raise error(f"{what} has an invalid file name", file=path) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{what} is {_kind(st.st_mode)}", file=path, expected="a regular file")
+        if st.st_size > cap:
+            raise error(f"{what} is {st.st_size:,} bytes", file=path, expected=f"at most {cap:,} bytes")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
+        yield fh
+
+
+def read_file(path: str | Path, *, what: str = "input", cap: int = MAX_FILE_BYTES,
+              error: type[GazalaError] = GazalaError) -> bytes:
+    """The bytes of a regular file of at most ``cap`` bytes (a file growing while read included)."""
+    with open_file(path, what=what, cap=cap, error=error) as fh:
+        try:
+            data = fh.read(cap + 1)
+        except OSError as exc:
+            raise error(f"cannot read {what} ({exc.strerror or errno.errorcode.get(exc.errno or 0, exc)})",
+                        file=path) from None
+    if len(data) > cap:
+        raise error(f"{what} is larger than {cap:,} bytes", file=path, expected=f"at most {cap:,} bytes")
+    return data
+
+
+def read_text(path: str | Path, *, what: str = "input", cap: int = MAX_FILE_BYTES,
+              error: type[GazalaError] = GazalaError) -> str:
+    """The UTF-8 text of a regular file (capped)."""
+    data = read_file(path, what=what, cap=cap, error=error)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{what} is not UTF-8 text (byte {exc.start})", file=path, expected="UTF-8 text") from None
+
+
+# --- zip archives ----------------------------------------------------------------------------------
+_ZIP_ERRORS: Final = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, lzma.LZMAError, zlib.error,
+                      NotImplementedError, RuntimeError, ValueError, struct.error, OverflowError)
+
+
+def safe_member_name(name: str) -> bool:
+    """A member name that stays inside the archive (no absolute path, no ``..``, no drive)."""
+    norm = posixpath.normpath(name.replace("\\", "/"))
+    return not (name.startswith(("/", "\\")) or norm == ".." or norm.startswith("../")
+                or ":" in name.split("/")[0] or "\x00" in name)
+
+
+class ZipInput:
+    """A zip archive read member by member within a per-member cap and a per-archive budget."""
+
+    def __init__(self, source: str | Path | bytes | IO[bytes], *, file: str | Path | None = None,
+                 budget: int = MAX_ARCHIVE_BYTES, error: type[GazalaError] = GazalaError,
+                 what: str = "archive") -> None:
+        self.error = error
+        self.budget = budget
+        self.used = 0
+        self._owned: IO[bytes] | None = None
+        if isinstance(source, bytes):
+            self.file = str(file or "<bytes>")
+            fh: IO[bytes] = io.BytesIO(source)
+        elif isinstance(source, (str, Path)):
+            self.file = str(file or source)
+            self._cm = open_file(source, what=what, error=error)
+            fh = self._owned = self._cm.__enter__()
+        else:
+            self.file = str(file or getattr(source, "name", "<stream>"))
+            fh = source
+        try:
+            self.zip = zipfile.ZipFile(fh)
+            infos = self.zip.infolist()
+        except _ZIP_ERRORS as exc:
+            self.close()
+            raise error(f"not a readable zip archive ({exc})", file=self.file, expected=f"a zip {what}") from None
+        if len(infos) > MAX_MEMBERS:
+            self.close()
+            raise error(f"zip lists {len(infos):,} members", file=self.file, expected=f"at most {MAX_MEMBERS:,}")
+        for info in infos:
+            if not safe_member_name(info.filename):
+                self.close()
+                raise error(f"zip member name {info.filename!r} points outside the archive", file=self.file,
+                            place=f"zip entry {info.filename!r}", expected="relative member names without '..'")
+        self.infos = infos
+
+    def __enter__(self) -> ZipInput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.zip.close()
+        if self._owned is not None:
+            self._cm.__exit__(None, None, None)
+            self._owned = None
+
+    def names(self) -> list[str]:
+        return [i.filename for i in self.infos]
+
+    def info(self, name: str) -> zipfile.ZipInfo | None:
+        return next((i for i in self.infos if i.filename == name), None)
+
+    def read(self, member: str | zipfile.ZipInfo, cap: int = MAX_MEMBER_BYTES) -> bytes:
+        """A member's bytes, decompressed in chunks: refused as soon as the bytes that come out pass
+        ``cap``, the archive's remaining budget, or :data:`MAX_RATIO` times the compressed size."""
+        info = self.info(member) if isinstance(member, str) else member
+        if info is None:
+            raise self.error(f"zip has no member {member!r}", file=self.file)
+        place = f"zip entry {info.filename!r}"
+        limits = [(cap, "entry expands beyond the size cap"),
+                  (self.budget - self.used, "the archive expands beyond its total size budget"),
+                  (max(info.compress_size, 1024) * MAX_RATIO, "entry compression ratio looks like a zip bomb")]
+        limit, problem = min(limits, key=lambda t: t[0])
+        limit = max(limit, 0)
+        out = bytearray()
+        try:
+            with self.zip.open(info) as fh:
+                while chunk := fh.read(min(_CHUNK, limit + 1 - len(out))):
+                    out += chunk
+                    if len(out) > limit:
+                        break
+        except _ZIP_ERRORS as exc:
+            raise self.error(f"cannot read zip entry ({type(exc).__name__}: {exc})", file=self.file, place=place,
+                             expected="a readable zip entry (deflate or stored, good CRC)") from None
+        self.used += len(out)
+        if len(out) > limit:
+            raise self.error(problem, file=self.file, place=place, expected=f"at most {limit:,} bytes")
+        return bytes(out)
+
+    def read_head(self, member: str | zipfile.ZipInfo, n: int) -> bytes:
+        """The first ``n`` bytes of a member (an image header), charged to the budget."""
+        info = self.info(member) if isinstance(member, str) else member
+        if info is None:
+            return b""
+        try:
+            with self.zip.open(info) as fh:
+                data = fh.read(n)
+        except _ZIP_ERRORS:
+            return b""
+        self.used += len(data)
+        return data
+
+
+# --- XML -------------------------------------------------------------------------------------------
+def _refuse(file: str | Path, error: type[GazalaError]) -> GazalaError:
+    return error("XML declares a DOCTYPE (refused: no DTDs, no entities, no XXE)", file=file,
+                 expected="plain XML without <!DOCTYPE>")
+
+
+def parse_xml_stdlib(data: bytes, *, file: str | Path, what: str = "XML",
+                     error: type[GazalaError] = GazalaError) -> ElementTree.Element:
+    """Parse small XML with the standard library's expat; any DOCTYPE or entity declaration is
+    refused by the parser itself (in whatever encoding the document uses), nesting is capped."""
+
+    class _Refused(Exception):
+        pass
+
+    builder = ElementTree.TreeBuilder()
+    depth = 0
+
+    def doctype(*_a: object) -> None:
+        raise _Refused
+
+    def on_start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        if depth > MAX_XML_DEPTH:
+            raise _Refused(f"nested deeper than {MAX_XML_DEPTH} elements")
+        builder.start(tag, attrs)
+
+    def on_end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(tag)
+
+    raw = expat.ParserCreate()
+    raw.StartDoctypeDeclHandler = doctype
+    raw.EntityDeclHandler = doctype
+    raw.StartElementHandler = on_start
+    raw.EndElementHandler = on_end
+    raw.CharacterDataHandler = builder.data
+    try:
+        raw.Parse(data, True)
+        return builder.close()
+    except _Refused as exc:
+        if exc.args:
+            raise error(f"{what} is {exc.args[0]}", file=file, expected="plain XML") from None
+        raise _refuse(file, error) from None
+    except (expat.ExpatError, AssertionError, ValueError, LookupError, UnicodeError) as exc:
+        raise error(f"{what} is not well-formed XML ({exc})", file=file, expected="plain XML") from None
+
+
+def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
+    """Refuse XML whose prolog has a DOCTYPE, before any other parser sees it: expat reads the prolog
+    only (in whatever encoding the document declares) and stops at the root element."""
+
+    class _Stop(Exception):
+        pass
+
+    class _Doctype(Exception):
+        pass
+
+    def doctype(*_a: object) -> None:
+        raise _Doctype
+
+    def root(*_a: object) -> None:
+        raise _Stop
+
+    raw = expat.ParserCreate()
+    raw.StartDoctypeDeclHandler = doctype
+    raw.EntityDeclHandler = doctype
+    raw.StartElementHandler = root
+    try:
+        raw.Parse(data, True)
+    except _Doctype:
+        raise _refuse(file, error) from None
+    except (_Stop, expat.ExpatError, ValueError, LookupError, UnicodeError):
+        return  # the root element was reached, or the parser that follows reports the syntax
+
+
+def refuse_dtd(tree: object, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
+    """Refuse an lxml document that has a DOCTYPE or internal subset (``docinfo``), whatever its
+    encoding; call it on every tree parsed with lxml (``resolve_entities=False``, ``no_network``)."""
+    docinfo = getattr(tree, "docinfo", None)
+    if docinfo is None:
+        getroottree = getattr(tree, "getroottree", None)
+        docinfo = getroottree().docinfo if getroottree is not None else None
+    if docinfo is None:
+        return
+    if docinfo.doctype or docinfo.internalDTD is not None or docinfo.externalDTD is not None \
+            or docinfo.system_url or docinfo.public_id:
+        raise _refuse(file, error)
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+def bounded_int(text: str, *, what: str, file: str | Path | None = None, place: str | None = None,
+                lo: int | None = None, hi: int | None = None, digits: int = MAX_INT_DIGITS,
+                error: type[GazalaError] = GazalaError) -> int:
+    """``int(text)`` for a plain decimal of at most ``digits`` digits within ``lo..hi``."""
+    s = text.strip()
+    body = s[1:] if s[:1] in "+-" else s
+    if not body or len(body) > digits or not body.isascii() or not body.isdigit():
+        shown = s if len(s) <= 40 else s[:37] + "..."
+        raise error(f"{what}: {shown!r} is not an integer", file=file, place=place,
+                    expected=f"a decimal integer of at most {digits} digits")
+    value = int(s)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise error(f"{what}: {value} is out of range", file=file, place=place,
+                    expected=f"{'' if lo is None else lo}..{'' if hi is None else hi}")
+    return value
+
+
+# --- images ----------------------------------------------------------------------------------------
+def image_header_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from the first bytes of a PNG, GIF or JPEG (no decoding, bounded work),
+    or None when the header is not one of these."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        w, h = struct.unpack("<HH", data[6:10])
+        return int(w), int(h)
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        for _ in range(10_000):  # markers; each step moves forward
+            if i + 9 >= len(data):
+                break
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+                return int(w), int(h)
+            seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
+            i += 2 + max(seg, 1)
+    return None
+
+
+def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image",
+                 max_pixels: int = MAX_IMAGE_PIXELS, error: type[GazalaError] = GazalaError) -> tuple[int, int]:
+    w, h = size
+    if w < 1 or h < 1 or w * h > max_pixels:
+        raise error(f"{what} cannot be read: it declares {w} x {h} pixels", file=file,
+                    expected=f"between 1 and {max_pixels:,} pixels")
+    return w, h
+
+
+def open_image(source: str | Path | bytes, *, file: str | Path | None = None, what: str = "image",
+               max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = MAX_FILE_BYTES,
+               error: type[GazalaError] = GazalaError, load: bool = True) -> Image.Image:
+    """A Pillow image, its size checked from the header before any pixel is decoded; every Pillow
+    failure (truncated data, decompression bombs, oversized text chunks) is ``error``."""
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    name = file if file is not None else ("<bytes>" if isinstance(source, bytes) else source)
+    data = source if isinstance(source, bytes) else read_file(source, what=what, cap=max_bytes, error=error)
+    header = image_header_size(data[:262144])
+    if header is not None:  # refused from the header, before Pillow allocates anything
+        check_pixels(header, file=name, what=what, max_pixels=max_pixels, error=error)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data))
+            check_pixels(img.size, file=name, what=what, max_pixels=max_pixels, error=error)
+            if load:
+                img.load()
+    except GazalaError:
+        raise
+    except (OSError, ValueError, SyntaxError, EOFError, struct.error, MemoryError, UnidentifiedImageError,
+            Image.DecompressionBombError, Image.DecompressionBombWarning, zlib.error, IndexError, TypeError,
+            KeyError, ZeroDivisionError, OverflowError) as exc:
+        raise error(f"{what} cannot be read ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})", file=name,
+                    expected="a PNG, JPEG or GIF image") from None
+    return img
