@@ -104,6 +104,11 @@ class RulesPlugin:
 
         return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
 
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        """The report's VP as sentences, one per item (the text and HTML reports print them; empty:
+        the renderer's generic sentences)."""
+        return []
+
     def validate(self, position: Position) -> None:
         """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
 
@@ -290,6 +295,7 @@ class Referee:
         report.loc, loc_findings = self.rules.loc(ctx)
         findings.extend(loc_findings)
         report.vp, vp_findings = self.rules.vp(ctx)
+        report.vp_text = self.rules.vp_sentences(report.vp) if report.vp else []
         findings.extend(vp_findings)
         for check in self.rules.checks():
             findings.extend(check(ctx))
