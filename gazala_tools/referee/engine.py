@@ -83,9 +83,8 @@ class RulesPlugin:
         self.data: GenericRules
         self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
         self.names = self.data.names
-        self._mentioned_types = frozenset(section.r.mentioned_types)
         self.read_data(section)
-        self._mentioned_types |= section.r.mentioned_types
+        self._mentioned_types = frozenset(section.r.mentioned_types)  # the generic rules' and the plugin's
 
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
