@@ -83,9 +83,8 @@ class RulesPlugin:
         self.data: GenericRules
         self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
         self.names = self.data.names
-        self._mentioned_types = frozenset(section.r.mentioned_types)
         self.read_data(section)
-        self._mentioned_types |= section.r.mentioned_types
+        self._mentioned_types = frozenset(section.r.mentioned_types)  # the generic rules' and the plugin's
 
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
@@ -103,6 +102,11 @@ class RulesPlugin:
         from gazala_tools.referee.units import manifest_units
 
         return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
+
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        """The report's VP as sentences, one per item (the text and HTML reports print them; empty:
+        the renderer's generic sentences)."""
+        return []
 
     def validate(self, position: Position) -> None:
         """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
@@ -296,6 +300,7 @@ class Referee:
         report.loc, loc_findings = self.rules.loc(ctx)
         findings.extend(loc_findings)
         report.vp, vp_findings = self.rules.vp(ctx)
+        report.vp_text = self.rules.vp_sentences(report.vp) if report.vp else []
         findings.extend(vp_findings)
         for check in self.rules.checks():
             findings.extend(check(ctx))

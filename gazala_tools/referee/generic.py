@@ -260,13 +260,25 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
 
 
 def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterable[Finding]:
-    """Units that left the map for a turn box (RG 8.3: "placed on the turn record track two turns in
-    advance, at which time they may enter as reinforcements") and stand on the map again before it."""
+    """RG 8.3 "Units that exit the map are placed on the turn record track two turns in advance, at
+    which time they may enter as reinforcements", between two positions: a unit on the map before and
+    in a turn box after must be in the box two turns after a turn it could have left on; a unit in a
+    turn box before may not stand on the map before that turn."""
     b = rules.data.boxes
     if not b.turn_boxes or after.turn_index is None:
         return
     now = {u.id: u for u in after.position.units}
+    lo = before.turn_index if before.turn_index is not None else after.turn_index
     for u in before.units():
+        back = now.get(u.id)
+        if u.hex is not None and back is not None and back.hex is None and back.box:
+            due = rules.turns.index(back.box)  # it left the map in between: "two turns in advance"
+            if due is not None and not lo + 2 <= due <= after.turn_index + 2:
+                yield Finding(b.rule, Severity.ERROR,
+                              f"{u.id} left the map and waits in the {rules.turn_name(due)} box: a unit that exits "
+                              f"is placed two turns in advance ({_turn_span(rules, lo + 2, after.turn_index + 2)})",
+                              units=(u.id,))
+            continue
         if u.hex is not None or not u.box:
             continue
         due = rules.turns.index(u.box)
@@ -276,6 +288,11 @@ def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterab
                           f"{u.id} waited in the {rules.turn_name(due)} box and is on the map on "
                           f"{rules.turn_name(after.turn_index)}: it may return on {rules.turn_name(due)}",
                           units=(u.id,), hexes=(after.label(back.hex),))
+
+
+def _turn_span(rules: RulesPlugin, first: int, last: int) -> str:
+    names = [rules.turn_name(i) for i in range(first, last + 1) if rules.turns.open or i < len(rules.turns)]
+    return " or ".join(names) if names else "after the last turn"
 
 
 def _where(ctx: Context, a: Arrival) -> str:

@@ -99,6 +99,8 @@ class Report:
     source: str = ""
     #: rules that could not be checked (no turn given): what the header lists
     unchecked: list[str] = field(default_factory=list)
+    #: the VP as sentences (the plugin's ``vp_sentences``; empty: the renderer's generic ones)
+    vp_text: list[str] = field(default_factory=list)
     #: the section of the game's supply rule (None: the game has none, so no supply line is printed)
     supply_rule: str | None = None
     #: ``--mapping``: names of the pieces that look like units but matched no pattern (None: no mapping)

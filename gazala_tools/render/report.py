@@ -78,7 +78,7 @@ def render_text(report: Report) -> str:
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
         lines.append("VP:")
-        lines.extend(f"  {sentence}" for sentence in vp_sentences(report.vp))
+        lines.extend(f"  {sentence}" for sentence in report.vp_text or vp_sentences(report.vp))
     return "\n".join(lines) + "\n"
 
 
@@ -277,7 +277,7 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
         for f in report.findings
     )
     supply = "".join(f"<tr><td>{e(u)}</td><td>{e(s.value)}</td></tr>" for u, s in report.supply.items())
-    vp_items = "".join(f"<li>{e(x)}</li>" for x in vp_sentences(report.vp))
+    vp_items = "".join(f"<li>{e(x)}</li>" for x in report.vp_text or vp_sentences(report.vp))
     supply_table = ("" if report.supply_rule is None else
                     f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
                     f"{supply}</table>")

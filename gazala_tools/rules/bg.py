@@ -325,6 +325,21 @@ class BatalhaDeGazala(RulesPlugin):
                 "motorized_out_of_range": [u.id for u in self.out_of_range(ctx)]}, findings
 
 
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        name = {s: self.game.side(s).name for s in self.sides}
+        ahead = vp.get("ahead")
+        out = [f"Points ({self.objectives_rule}): " + ", ".join(f"{name[s]} {vp.get(s, 0)}" for s in self.sides)
+               + (f": {name[str(ahead)]} ahead." if ahead in name else ": level.")]
+        held = vp.get("objectives")
+        if isinstance(held, Mapping):
+            out.append(f"Objectives held ({self.objectives_rule}): "
+                       + ", ".join(f"{o} {name.get(str(s), s)}" for o, s in held.items()) + ".")
+        far = vp.get("motorized_out_of_range")
+        out.append(f"Motorized units out of range ({self.range_rule}): "
+                   + (", ".join(map(str, far)) if isinstance(far, list) and far else "none") + ".")
+        return out
+
+
 def _within(res: SearchResult, h: Hex, limit: int) -> bool:
     d = res.distance(h)
     return d is not None and d <= limit

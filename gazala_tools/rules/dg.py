@@ -273,6 +273,31 @@ class CauldronDG(RulesPlugin):
             "result": after,
         }, findings
 
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        out: list[str] = []
+        fire = vp.get("support_fire")
+        if isinstance(fire, Mapping):
+            out.append(f"Support fire this turn ({self.fire_rule}): "
+                       + ", ".join(f"{self.players.get(s, s)} {n}" for s, n in fire.items()) + " markers.")
+        v = vp.get("victory")
+        if isinstance(v, Mapping):
+            paths = v.get("paths")
+            for side, p in (paths.items() if isinstance(paths, Mapping) else ()):
+                if isinstance(p, Mapping):
+                    what = ("-".join(map(str, p.get("hexes") or [])) if p.get("found")
+                            else f"none ({p.get('reason')})")
+                    out.append(f"{self.players.get(side, side)} victory path ({self.victory_rule}): {what}.")
+            losses = v.get("losses")
+            if isinstance(losses, Mapping):
+                out.append("Units eliminated: " + ", ".join(f"{self.players.get(s, s)} {n}" for s, n in losses.items())
+                           + ".")
+            result = v.get("result")
+            last = self.turn_name(self.turns.last) if self.turns.last is not None else "the last turn"
+            out.append(f"Result ({self.victory_rule}): "
+                       + (f"none yet (judged at the end of {last} unless the German wins first)."
+                          if result == "undecided" else f"{result}{' (end of the game)' if v.get('final') else ''}."))
+        return out
+
     # --- 17.0 Rommel's feint (two positions) ---------------------------------------------------------
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """17.0: on the first game turn an Allied unit may move only if adjacent to an Axis unit.

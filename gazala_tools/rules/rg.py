@@ -506,6 +506,31 @@ class GazalaRG(RulesPlugin):
         return vp, findings
 
 
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        who = self.side_name(self.vp_side)
+        north, occ = vp.get("north_edge"), vp.get(self.occupy_key)
+        out = [f"{who} VP phase ({self.vp_rule}): {vp.get(f'{self.vp_side}_vp_phase', 0)} VP this turn."]
+        if isinstance(north, Mapping):
+            units = list(north.get("units") or [])
+            out.append(f"North map edge: {len(units)} {who} unit(s) not Out of Supply or Isolated"
+                       f"{' (' + ', '.join(units) + ')' if units else ''}, {self.north_units} needed: "
+                       f"{f'{self.north_vp} VP' if north.get('scored') else 'no VP'}.")
+        if isinstance(occ, Mapping):
+            units = list(occ.get("units") or [])
+            out.append(f"Hex {self.occupy_key}: " + (f"occupied by {', '.join(units)}: {self.occupy_vp} VP." if units
+                                                     else f"no {who} unit: no VP."))
+        held = vp.get("fortified")
+        if isinstance(held, Mapping):
+            out.append(f"Fortified hexes occupied ({self.sc_rule}): "
+                       + (", ".join(f"{h} {self.side_name(s) if s in self.sides else s}" for h, s in held.items())
+                          or "none") + ".")
+        for sc in self.scenarios:
+            got = vp.get(f"{self.sc_side}_{sc.id.replace('-', '_')}")
+            out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
+                       "at the end of the game.")
+        return out
+
+
 def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 

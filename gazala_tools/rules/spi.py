@@ -229,6 +229,17 @@ class CauldronSPI(RulesPlugin):
                                 f"(net {abs(score[first] - score[second])}): {level}"))
         return {**score, "tobruk": tobruk_side, "exited": exited_vp, "level": level}, findings
 
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        name = {s: self.game.side(s).name for s in self.sides}
+        out = [f"Victory points ({self.values_rule.split('.')[0]}.0): "
+               + ", ".join(f"{name[s]} {vp.get(s, 0)}" for s in self.sides) + "."]
+        holder = vp.get("tobruk")
+        out.append(f"Tobruk ({self.tobruk_rule}): "
+                   + (f"{name[str(holder)]} ({self.tobruk_vp} VP)." if holder in name else "nobody."))
+        out.append(f"Exited units ({self.exit_rule}): {vp.get('exited', 0)} VP.")
+        out.append(f"Level of victory ({self.levels_rule}): {vp.get('level')}.")
+        return out
+
     def exits(self, ctx: Context, worth: Callable[[Unit], int]) -> tuple[int, list[Finding]]:
         """18.31-18.33: VP for units of the exit side exited off the map; reinforcements wait a full turn."""
         findings: list[Finding] = []

@@ -3,6 +3,7 @@ what cannot apply (off-map range, a LOC with no Axis unit, the outcome of an ill
 
 from __future__ import annotations
 
+import pytest
 from refhelp import check
 
 from gazala_tools.referee.api import manifest_specs, position_from_data, rules_for_game
@@ -21,8 +22,19 @@ def test_16_0_text_report_prints_one_sentence_per_vp_item():
     r = report_of("gazala-rg", [{"id": "axis-21pz-5-1", "hex": "2803"}], "May 29")
     text = render_text(r)
     vp = text.split("VP:\n", 1)[1].splitlines()
-    assert "  2803: units axis-21pz-5-1, scored yes." in vp and "  axis vp phase: 1." in vp
+    assert "  Hex 2803: occupied by axis-21pz-5-1: 1 VP." in vp and "  Axis VP phase (16.0): 1 VP this turn." in vp
     assert not any("{" in line for line in vp)
+
+
+@pytest.mark.parametrize(("game", "unit", "turn", "sentence"), [
+    ("cauldron-dg", {"id": "axis-21pz-5-1", "hex": "2020"}, "3", "Support fire this turn (12.0): German 11, British 6 markers."),
+    ("batalha", {"id": "axis-15pz-8-pz", "hex": "C05"}, "3", "Objectives held (11.2): Tobruk Allied, Bir Hacheim Allied, "
+     "El Adem Allied, Knightsbridge Allied."),
+    ("cauldron-spi", {"id": "axis-21pz-5-1", "hex": "2020"}, "9", "Tobruk (18.21): Allied (100 VP)."),
+])
+def test_vp_sentences_of_every_game(game, unit, turn, sentence):
+    text = render_text(report_of(game, [unit], turn))
+    assert f"  {sentence}" in text.split("VP:\n", 1)[1].splitlines()
 
 
 def test_no_supply_line_for_games_without_a_supply_rule():

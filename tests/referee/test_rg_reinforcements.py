@@ -31,3 +31,12 @@ def test_8_3_a_unit_back_on_the_map_before_its_turn_box_is_an_error(rg_map):
     assert f.rule == "8.3" and "may return on June 3-4" in f.message
     due = pos(rg_map, [("u", "allied", "infantry", "2901")], turn="June 3-4")
     assert Referee(rules(rg_map)).check(due, before=before).legal
+
+
+def test_8_3_a_unit_that_exits_is_placed_two_turns_in_advance(rg_map):
+    before = pos(rg_map, [("u", "allied", "infantry", "2901")], turn="May 29")
+    right = pos(rg_map, [("u", "allied", "infantry", "May 31")], turn="May 29")
+    wrong = pos(rg_map, [("u", "allied", "infantry", "May 30")], turn="May 29")
+    assert Referee(rules(rg_map)).check(right, before=before).legal
+    [f] = Referee(rules(rg_map)).check(wrong, before=before).errors()
+    assert f.rule == "8.3" and "two turns in advance (May 31)" in f.message
