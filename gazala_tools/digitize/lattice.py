@@ -80,6 +80,7 @@ class LatticeFit:
     notes: tuple[str, ...] = ()
     alternatives: tuple[dict[str, float | bool], ...] = field(default=(), compare=False)
     grid_centre: tuple[float, float] | None = None  #: None: (cx, cy)
+    grid_rms_px: float = math.nan  #: RMS of the measured centres around the VASSAL (axis-aligned) grid
     affine: tuple[tuple[float, float], tuple[float, float], tuple[float, float]] | None = None
 
     @property
@@ -113,6 +114,7 @@ class LatticeFit:
             "rotation_deg": round(self.rotation, 3),
             "confidence": round(self.confidence, 3),
             "rms_px": round(self.rms_px, 3),
+            "grid_rms_px": round(self.grid_rms_px, 3),
             "hexes_measured": self.hexes_measured,
             "edge_score": round(self.edge_score, 3),
             "notes": list(self.notes),
@@ -710,6 +712,15 @@ def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3
     return CentreFit(o, u, v, rms, count, coverage, inliers, used, measured)
 
 
+def axis_aligned_rms(cf: CentreFit, sideways: bool, dx: float, dy: float, origin: Vec) -> float:
+    """RMS distance of the measured centres from the axis-aligned lattice (what VASSAL draws)."""
+    c = cf.used[:, 0].astype(np.float64)
+    r = cf.used[:, 1].astype(np.float64) + (cf.used[:, 0] % 2) / 2.0
+    du, dv = c * dx, r * dy
+    pred = origin + (np.stack([dv, du], axis=1) if sideways else np.stack([du, dv], axis=1))
+    return float(np.sqrt(np.mean(np.sum((cf.measured - pred) ** 2, axis=1))))
+
+
 def axis_aligned(cf: CentreFit, sideways: bool) -> tuple[float, float, Vec]:
     """The best lattice VASSAL can draw (no rotation) through the measured centres.
 
@@ -815,6 +826,7 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     a_u = np.array([0.0, dx] if best.sideways else [dx, 0.0])
     a_v = np.array([dy, 0.0] if best.sideways else [0.0, dy])
     grid_centre = _first_hex(a_origin * scale + shift, a_u, a_v, cf.inliers)
+    grid_rms = axis_aligned_rms(cf, best.sideways, adx, ady, a_origin) * scale
     notes: list[str] = []
     if abs(rotation) > 0.05:
         notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
@@ -844,6 +856,7 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
         notes=tuple(notes),
         alternatives=alternatives,
         grid_centre=grid_centre,
+        grid_rms_px=grid_rms,
         affine=(tuple(o_full.tolist()), tuple(u_full.tolist()), tuple(v_full.tolist())),
     )
 
