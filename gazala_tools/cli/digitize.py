@@ -1,7 +1,7 @@
 """``gazala digitize``: from a scanned hex map to a VASSAL grid and map data.
 
 Verbs: ``calibrate`` (grid from reference hexes), ``detect-grid`` (grid found automatically),
-``classify`` (terrain per hex against a colour legend) and ``overlay`` (check by eye).
+``deskew`` (straighten a rotated or sheared scan), ``classify`` (terrain per hex against a colour legend) and ``overlay`` (check by eye).
 """
 
 from __future__ import annotations
@@ -73,6 +73,17 @@ def register(parser: argparse.ArgumentParser) -> None:
     numbering_arg(det)
     det.add_argument("-o", "--output", help="write the grid YAML here")
     det.set_defaults(func=_detect)
+
+    dsk = verbs.add_parser(
+        "deskew",
+        help="straighten a rotated or sheared scan so that a VASSAL grid fits it; report the residual",
+        description="Fit the affine hex lattice (rotation and shear), resample the scan onto the axis-aligned "
+        "lattice of the same steps (image centre fixed), detect the grid again and report its rotation and the "
+        "RMS distance of the hex centres from the best VASSAL grid, before and after.",
+    )
+    common(dsk)
+    dsk.add_argument("-o", "--output", required=True, help="the straightened image (PNG)")
+    dsk.set_defaults(func=_deskew)
 
     cls = verbs.add_parser(
         "classify",
@@ -191,6 +202,27 @@ def _detect(args: argparse.Namespace) -> int:
         )
         for note in fit.notes:
             print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _deskew(args: argparse.Namespace) -> int:
+    from gazala_tools.digitize.deskew import deskew
+    from gazala_tools.digitize.image import open_image
+
+    img = open_image(args.image, max_pixels=args.max_pixels)
+    refuse_overwrite(args.output, [args.image])
+    result = deskew(img, progress=_stage_printer())
+    buf = io.BytesIO()
+    result.image.save(buf, "PNG")  # type: ignore[attr-defined]
+    atomic_write_bytes(args.output, buf.getvalue())
+    out = result.as_dict() | {"output": args.output}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"rotation {result.rotation:.3f} deg, shear {result.shear:.3f} deg -> rotation {result.after.rotation:.3f} deg; "
+            f"hex centres from the VASSAL grid: rms {result.before.grid_rms_px:.2f} px -> {result.after.grid_rms_px:.2f} px"
+        )
     return 0
 
 

@@ -87,21 +87,26 @@ def _fit_line(idx: np.ndarray, val: np.ndarray) -> tuple[float, float, np.ndarra
     return float(sol[0]), float(sol[1]), val - design @ sol
 
 
-def _interval_mid(idx: np.ndarray, val: np.ndarray, fallback: float) -> float:
-    """The middle of the step sizes d with trunc(d*idx) == val for every integer-valued ref.
+def _interval_mid(idx: np.ndarray, val: np.ndarray, shift: np.ndarray | float, fallback: float) -> float:
+    """The middle of the step sizes d with VASSAL's ``trunc(d*idx + shift) == val`` for every ref.
 
-    ``val`` are ref coordinates minus the origin; refs that are not integers (clicks) or an empty
-    interval give ``fallback`` (the least-squares value).
+    ``val`` are the refs' coordinates, ``shift`` the integer origin (plus the odd columns'
+    ``trunc(dy/2)``); Java truncates toward zero, so a centre left of or above the board's
+    corner (negative) has its interval mirrored. Refs that are not integers (clicks) or an
+    empty interval give ``fallback`` (the least-squares value).
     """
     if not np.allclose(val, np.round(val)):
         return fallback
+    shifts = np.broadcast_to(np.asarray(shift, dtype=np.float64), np.shape(idx))
     lo, hi = -math.inf, math.inf
-    for i, v in zip(idx, val, strict=True):
+    for i, v, s0 in zip(idx, val, shifts, strict=True):
+        # t = d*i + s0 with trunc(t) == v: v <= t < v + 1 (v > 0), v - 1 < t <= v (v < 0), |t| < 1 (v == 0)
+        a, b = (v, v + 1) if v > 0 else ((v - 1, v) if v < 0 else (-1, 1))
         if i == 0:
+            if not (a <= s0 <= b):
+                return fallback
             continue
-        # trunc(d*i) == v: v <= d*i < v + 1 for d*i >= 0 (the usual case), mirrored below zero
-        a, b = ((v, v + 1) if v >= 0 else (v - 1, v)) if v != 0 or i > 0 else (-1, 1)
-        a, b = a / i, b / i
+        a, b = (a - s0) / i, (b - s0) / i
         if i < 0:
             a, b = b, a
         lo, hi = max(lo, a), min(hi, b)
@@ -162,8 +167,8 @@ def calibrate(
             for iy in range(round(y0 + 0.5) - 1, round(y0 + 0.5) + 2):
                 # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
                 half_dy = math.trunc(dy / 2)
-                fdx = _interval_mid(c, us - ix, dx)
-                fdy = _interval_mid(rv - odd / 2, vs - iy - odd * half_dy, dy)
+                fdx = _interval_mid(c, us, float(ix), dx)
+                fdy = _interval_mid(rv - odd / 2, vs, iy + odd * half_dy, dy)
                 geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
                 res = []
                 for ref, (cc, rr) in zip(refs, raws, strict=True):

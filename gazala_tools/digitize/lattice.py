@@ -54,12 +54,17 @@ HUBER_PX = 0.5
 class LatticeFit:
     """A detected hex lattice, in pixels of the full image.
 
-    ``cx``/``cy`` are the screen centre of one hex: the top measured hex of the first column
-    (along u) in which at least half as many hexes as in a typical column were found. VASSAL's
-    ``x0``/``y0`` (:attr:`x0`, :attr:`y0`) are that centre in grid terms: ``x0`` is along u, which
-    is the screen's y axis on a sideways grid. A reference hex fixes which hex is raw (0, 0).
+    ``cx``/``cy`` are the measured screen centre of one hex: the top measured hex of the first
+    column (along u) in which at least half as many hexes as in a typical column were found.
+    ``dx``/``dy`` and ``grid_centre`` (that hex's centre) are the best lattice VASSAL can draw, the
+    axis-aligned least-squares fit over all measured centres (:func:`axis_aligned`); on a rotated
+    or unevenly printed scan it differs from ``cx``/``cy`` by up to a few pixels. VASSAL's
+    ``x0``/``y0`` (:attr:`x0`, :attr:`y0`) are ``grid_centre`` in grid terms: ``x0`` is along u,
+    which is the screen's y axis on a sideways grid. A reference hex fixes which hex is raw (0, 0).
     ``rotation`` is the angle (degrees, clockwise on screen) of the scan's grid from the axes;
     VASSAL cannot rotate a grid, so a rotated scan should be straightened before use.
+    ``affine`` is the fitted (rotated, sheared) lattice: screen centre of hex (c, r) of the
+    detector's own indexing = ``o + c*u + (r + (c odd)/2)*v``, as (o, u, v).
     """
 
     dx: float
@@ -74,15 +79,20 @@ class LatticeFit:
     edge_score: float  #: correlation of the folded edges with the honeycomb (0..1)
     notes: tuple[str, ...] = ()
     alternatives: tuple[dict[str, float | bool], ...] = field(default=(), compare=False)
+    grid_centre: tuple[float, float] | None = None  #: None: (cx, cy)
+    grid_rms_px: float = math.nan  #: RMS of the measured centres around the VASSAL (axis-aligned) grid
+    affine: tuple[tuple[float, float], tuple[float, float], tuple[float, float]] | None = None
 
     @property
     def x0(self) -> float:
         """VASSAL x0 (along u: screen x, or screen y when sideways), unrounded."""
-        return self.cy if self.sideways else self.cx
+        gx, gy = self.grid_centre or (self.cx, self.cy)
+        return gy if self.sideways else gx
 
     @property
     def y0(self) -> float:
-        return self.cx if self.sideways else self.cy
+        gx, gy = self.grid_centre or (self.cx, self.cy)
+        return gx if self.sideways else gy
 
     def geometry(self, numbering: Numbering | None = None) -> HexGridGeometry:
         return HexGridGeometry(
@@ -97,12 +107,14 @@ class LatticeFit:
             "y0": round(self.y0),
             "x0_exact": round(self.x0, 2),
             "y0_exact": round(self.y0, 2),
-            "center": [round(self.cx, 2), round(self.cy, 2)],
+            "center": [round(v, 2) for v in (self.grid_centre or (self.cx, self.cy))],
+            "measured_center": [round(self.cx, 2), round(self.cy, 2)],
             "sideways": self.sideways,
             "orientation": "pointy" if self.sideways else "flat",
             "rotation_deg": round(self.rotation, 3),
             "confidence": round(self.confidence, 3),
             "rms_px": round(self.rms_px, 3),
+            "grid_rms_px": round(self.grid_rms_px, 3),
             "hexes_measured": self.hexes_measured,
             "edge_score": round(self.edge_score, 3),
             "notes": list(self.notes),
@@ -619,13 +631,23 @@ def _design(cr: NDArray[np.int64]) -> NDArray[np.float64]:
     return np.stack([np.ones_like(c), c, r], axis=1)
 
 
-def fit_centres(
-    e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3
-) -> tuple[Vec, Vec, Vec, float, int, float, NDArray[np.int64]]:
-    """Robust least squares of O, U, V to measured hex centres.
+@dataclass(frozen=True)
+class CentreFit:
+    """:func:`fit_centres`' result: the lattice ``centre(c, r) = o + c*u + (r + (c odd)/2)*v``."""
 
-    Returns O, U, V, rms, count, coverage and the (c, r) indices of the inlier hexes.
-    """
+    o: Vec
+    u: Vec
+    v: Vec
+    rms: float
+    count: int
+    coverage: float
+    inliers: NDArray[np.int64]  #: (c, r) of the inlier hexes
+    used: NDArray[np.int64]  #: (c, r) of the hexes the final fit used
+    measured: NDArray[np.float64]  #: their measured centres (x, y)
+
+
+def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3) -> CentreFit:
+    """Robust least squares of O, U, V to measured hex centres."""
     h, w = e.shape
     u, v = np.array(reading.u_hat) * reading.dx, np.array(reading.v_hat) * reading.dy
     o = origin.copy()
@@ -679,6 +701,7 @@ def fit_centres(
             )
         res = np.hypot(*(meas - a @ sol).T)
         o, u, v = sol[0], sol[1], sol[2]
+        used, measured = cr[use], meas[use]
         rms = float(np.sqrt(np.mean(res[sel] ** 2)))
         count = int(sel.sum())
         inliers = cr[sel]
@@ -686,7 +709,45 @@ def fit_centres(
         lo, hi = inliers.min(axis=0), inliers.max(axis=0)
         box = np.all((cr >= lo) & (cr <= hi), axis=1)
         coverage = count / max(1, int(box.sum()))
-    return o, u, v, rms, count, coverage, inliers
+    return CentreFit(o, u, v, rms, count, coverage, inliers, used, measured)
+
+
+def axis_aligned_rms(cf: CentreFit, sideways: bool, dx: float, dy: float, origin: Vec) -> float:
+    """RMS distance of the measured centres from the axis-aligned lattice (what VASSAL draws)."""
+    c = cf.used[:, 0].astype(np.float64)
+    r = cf.used[:, 1].astype(np.float64) + (cf.used[:, 0] % 2) / 2.0
+    du, dv = c * dx, r * dy
+    pred = origin + (np.stack([dv, du], axis=1) if sideways else np.stack([du, dv], axis=1))
+    return float(np.sqrt(np.mean(np.sum((cf.measured - pred) ** 2, axis=1))))
+
+
+def axis_aligned(cf: CentreFit, sideways: bool) -> tuple[float, float, Vec]:
+    """The best lattice VASSAL can draw (no rotation) through the measured centres.
+
+    VASSAL's grid is ``u = x0 + c*dx``, ``v = y0 + (r + (c odd)/2)*dy`` along the image axes. The
+    steps are the fitted lattice's along those axes (its rotation and shear do not bias them);
+    the origin is then fitted to all measured centres (Huber-weighted, each axis on its own)
+    rather than taken from one hex: on a slightly rotated or unevenly printed scan the lattice
+    anchored at a corner hex drifts away from the print across the map, this one does not.
+    Returns dx, dy and the screen point of hex (0, 0) of the lattice's own indexing.
+    """
+    k_u, k_v = (1, 0) if sideways else (0, 1)
+    dx, dy = float(cf.u[k_u]), float(cf.v[k_v])
+    c = cf.used[:, 0].astype(np.float64)
+    r = cf.used[:, 1].astype(np.float64) + (cf.used[:, 0] % 2) / 2.0
+    u0 = _robust_offset(cf.measured[:, k_u] - c * dx)
+    v0 = _robust_offset(cf.measured[:, k_v] - r * dy)
+    origin = np.array([v0, u0] if sideways else [u0, v0], dtype=np.float64)
+    return dx, dy, origin
+
+
+def _robust_offset(values: NDArray[np.float64]) -> float:
+    """Huber (IRLS) location of ``values``."""
+    m = float(np.median(values))
+    for _ in range(8):
+        wts = 1.0 / np.sqrt(np.maximum(np.abs(values - m), HUBER_PX))
+        m = float(np.sum(wts * values) / np.sum(wts))
+    return m
 
 
 # --- the whole detection -------------------------------------------------------------------------
@@ -747,18 +808,25 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     best_score, best, centre = scored[0]
     say("sub-pixel fit")
     rd = Reading(best.sideways, best.dx / f3, best.dy / f3, best.u_hat, best.v_hat, best.rotation)
-    o, u, v, rms, count, coverage, inliers = fit_centres(e3, rd, centre)
+    cf = fit_centres(e3, rd, centre)
+    rms, count, coverage = cf.rms, cf.count, cf.coverage
     # back to full-resolution pixels: a block-mean pixel (i, j) covers [f*i, f*i + f)
     scale = float(f3)
     shift = (scale - 1) / 2.0
-    o_full = o * scale + shift
-    u_full, v_full = u * scale, v * scale
-    dx, dy = float(np.hypot(*u_full)), float(np.hypot(*v_full))
+    v_full = cf.v * scale
     if best.sideways:
         rotation = math.degrees(math.atan2(v_full[1], v_full[0]))
     else:
         rotation = math.degrees(math.atan2(-v_full[0], v_full[1]))
-    cx, cy = _first_hex(o_full, u_full, v_full, inliers)
+    o_full, u_full = cf.o * scale + shift, cf.u * scale
+    cx, cy = _first_hex(o_full, u_full, v_full, cf.inliers)
+    # the grid VASSAL can draw: the axis-aligned fit through the same centres
+    adx, ady, a_origin = axis_aligned(cf, best.sideways)
+    dx, dy = adx * scale, ady * scale
+    a_u = np.array([0.0, dx] if best.sideways else [dx, 0.0])
+    a_v = np.array([dy, 0.0] if best.sideways else [0.0, dy])
+    grid_centre = _first_hex(a_origin * scale + shift, a_u, a_v, cf.inliers)
+    grid_rms = axis_aligned_rms(cf, best.sideways, adx, ady, a_origin) * scale
     notes: list[str] = []
     if abs(rotation) > 0.05:
         notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
@@ -787,6 +855,9 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
         edge_score=best_score,
         notes=tuple(notes),
         alternatives=alternatives,
+        grid_centre=grid_centre,
+        grid_rms_px=grid_rms,
+        affine=(tuple(o_full.tolist()), tuple(u_full.tolist()), tuple(v_full.tolist())),
     )
 
 

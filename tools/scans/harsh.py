@@ -207,12 +207,7 @@ def harsh_scan(
     out = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     draw = ImageDraw.Draw(out)
 
-    u_vec = np.array([ct, st]) * dx if not sideways else np.array([-st, ct]) * dx
-    v_vec = np.array([-st, ct]) * dy if not sideways else np.array([ct, st]) * dy
-    # origin (raw 0, 0) on screen
-    o_unrot = np.array([ov, ou]) if sideways else np.array([ou, ov])
-    o_scr = np.array([ct * (o_unrot[0] - cxm) - st * (o_unrot[1] - cym) + cxm,
-                      st * (o_unrot[0] - cxm) + ct * (o_unrot[1] - cym) + cym])
+    u_vec, v_vec, o_scr = screen_lattice(th, sideways, dx, dy, (ou, ov), (cxm, cym))
 
     def centre(c: int, r: int) -> F:
         res: F = o_scr + c * u_vec + (r + (c % 2) / 2.0) * v_vec
@@ -275,21 +270,40 @@ def harsh_scan(
     a = a * light[..., None] + rng.normal(0, 4, a.shape)
     out = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
     quality = int(jpeg_quality if jpeg_quality is not None else rng.integers(50, 85))
+    return scan_of(jpeg(out, quality), dx, dy, sideways, rotation, o_scr, u_vec, v_vec, (bx0, by0, bx1, by1))
+
+
+def screen_lattice(
+    th: float, sideways: bool, dx: float, dy: float, origin_uv: tuple[float, float], pivot: tuple[float, float]
+) -> tuple[F, F, F]:
+    """Screen steps U, V and the screen point of raw (0, 0) of a lattice whose unrotated origin is
+    ``origin_uv`` (grid axes), turned by ``th`` radians (clockwise on screen) about ``pivot``."""
+    ct, st = math.cos(th), math.sin(th)
+    u_vec = np.array([ct, st]) * dx if not sideways else np.array([-st, ct]) * dx
+    v_vec = np.array([-st, ct]) * dy if not sideways else np.array([ct, st]) * dy
+    ou, ov = origin_uv
+    o_unrot = np.array([ov, ou]) if sideways else np.array([ou, ov])
+    cxm, cym = pivot
+    o_scr = np.array([ct * (o_unrot[0] - cxm) - st * (o_unrot[1] - cym) + cxm,
+                      st * (o_unrot[0] - cxm) + ct * (o_unrot[1] - cym) + cym])
+    return u_vec, v_vec, o_scr
+
+
+def jpeg(img: Image.Image, quality: int) -> Image.Image:
+    """``img`` after a JPEG round trip at ``quality``."""
     buf = io.BytesIO()
-    out.save(buf, "JPEG", quality=quality)
+    img.save(buf, "JPEG", quality=quality)
     buf.seek(0)
-    out = Image.open(buf).convert("RGB")
-    return HarshScan(
-        image=out,
-        dx=dx,
-        dy=dy,
-        sideways=sideways,
-        rotation=rotation,
-        origin=(float(o_scr[0]), float(o_scr[1])),
-        u=(float(u_vec[0]), float(u_vec[1])),
-        v=(float(v_vec[0]), float(v_vec[1])),
-        map_box=(bx0, by0, bx1, by1),
-    )
+    return Image.open(buf).convert("RGB")
+
+
+def scan_of(
+    image: Image.Image, dx: float, dy: float, sideways: bool, rotation: float,
+    o_scr: F, u_vec: F, v_vec: F, box: tuple[int, int, int, int],
+) -> HarshScan:
+    """The truth of a drawn scan: raw hex (0, 0) at screen ``o_scr``, steps ``u_vec``/``v_vec``."""
+    return HarshScan(image, dx, dy, sideways, rotation, (float(o_scr[0]), float(o_scr[1])),
+                     (float(u_vec[0]), float(u_vec[1])), (float(v_vec[0]), float(v_vec[1])), box)
 
 
 def _margin(

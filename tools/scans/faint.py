@@ -1,0 +1,171 @@
+"""Scans of the kinds the digitizer once failed on (issue 12, item 2), with a known lattice.
+
+* ``faint``: plain hexes drawn with faint 1 px lines in a colour close to the paper's;
+* ``clusters``: the same faint grid, plus strong, thick, coloured outlines around scattered
+  clusters of hexes (towns, forests) that are far stronger than the grid and sparse;
+* ``notched``: a small image inside a thick engraved border whose inner edge has hex-shaped
+  notches (a periodicity of about a hex along the frame);
+* ``small``: a small image (under 700 px a side) with small hexes.
+
+The lattice is drawn analytically as in :mod:`tools.scans.harsh` and returned as a
+:class:`tools.scans.harsh.HarshScan` (the truth), both orientations, rotation up to 0.3 degree.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from tools.scans.harsh import HarshScan, _hex_edge_distance, _smooth_noise, jpeg, scan_of, screen_lattice
+
+KINDS = ("faint", "clusters", "notched", "small")
+
+
+def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
+    """One scan of ``kind`` (drawn from ``seed`` when None)."""
+    rng = np.random.default_rng(10_000 + seed)
+    kind = kind or KINDS[int(rng.integers(0, len(KINDS)))]
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+    sideways = bool(rng.random() < 0.5)
+    small = kind in ("small", "notched")
+    size = float(rng.uniform(24.0, 42.0) if small else rng.uniform(40.0, 90.0))
+    dy, dx = size, size * math.sqrt(3) / 2 * rng.uniform(0.98, 1.03)
+    rotation = float(rng.uniform(-0.3, 0.3))
+    w = int(rng.uniform(480, 680)) if small else int(rng.uniform(1100, 1600))
+    h = int(w * rng.uniform(0.7, 0.95))
+    frame = int(rng.uniform(14, 24)) if kind == "notched" else 0
+    bx0, by0, bx1, by1 = frame + 2, frame + 2, w - frame - 2, h - frame - 2
+
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    th = math.radians(rotation)
+    ct, st = math.cos(th), math.sin(th)
+    cxm, cym = w / 2.0, h / 2.0
+    px = ct * (xs - cxm) + st * (ys - cym) + cxm
+    py = -st * (xs - cxm) + ct * (ys - cym) + cym
+    ou = float(rng.uniform(0, dx)) + (by0 if sideways else bx0)
+    ov = float(rng.uniform(0, dy)) + (bx0 if sideways else by0)
+    lu, lv = (py - ou, px - ov) if sideways else (px - ou, py - ov)
+    dist = _hex_edge_distance(lu, lv, dx, dy)
+    del px, py
+
+    paper = np.array([238, 230, 206], dtype=np.float64) + rng.uniform(-12, 12, 3)
+    img = np.empty((h, w, 3), dtype=np.float64)
+    img[:] = paper
+    # gentle terrain tint: large smooth patches, a little darker or greener
+    tint = _smooth_noise(rng, (h, w), sigma=size * 2.5)
+    img += (tint[..., None] * np.array([-6.0, 4.0, -8.0]))[...]
+    inmap = (xs >= bx0) & (xs < bx1) & (ys >= by0) & (ys < by1)
+    # the faint grid: 1 px, a colour 18-40 levels from the paper (darker or just hue-shifted)
+    delta = rng.uniform(18, 40)
+    line_col = paper - delta * np.array([1.0, rng.uniform(0.6, 1.2), rng.uniform(0.4, 1.3)])
+    alpha = np.clip(1.0 - np.abs(dist), 0.0, 1.0) * rng.uniform(0.7, 1.0)
+    alpha[~inmap] = 0.0
+    img = img * (1 - alpha[..., None]) + line_col * alpha[..., None]
+
+    out = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(out)
+    u_vec, v_vec, o_scr = screen_lattice(th, sideways, dx, dy, (ou, ov), (cxm, cym))
+
+    def centre(c: int, r: int) -> np.ndarray:
+        res: np.ndarray = o_scr + c * u_vec + (r + (c % 2) / 2.0) * v_vec
+        return res
+
+    def hexagon(c: int, r: int) -> list[tuple[float, float]]:
+        p = centre(c, r)
+        uh, vh = u_vec / dx, v_vec / dy
+        pts = [(2 * dx / 3, 0.0), (dx / 3, dy / 2), (-dx / 3, dy / 2), (-2 * dx / 3, 0.0), (-dx / 3, -dy / 2), (dx / 3, -dy / 2)]
+        return [(float(q[0]), float(q[1])) for q in (p + a * uh + b * vh for a, b in pts)]
+
+    m = np.stack([u_vec, v_vec], axis=1)
+    corners = np.array([[bx0, by0], [bx1, by0], [bx0, by1], [bx1, by1]], dtype=np.float64) - o_scr
+    cr = np.linalg.solve(m, corners.T).T
+    cols = range(math.floor(cr[:, 0].min()) - 1, math.ceil(cr[:, 0].max()) + 2)
+    rows = range(math.floor(cr[:, 1].min()) - 2, math.ceil(cr[:, 1].max()) + 2)
+    on_map = [(c, r) for c in cols for r in rows
+              if bx0 + dx < centre(c, r)[0] < bx1 - dx and by0 + dy < centre(c, r)[1] < by1 - dy]
+    if kind == "clusters":
+        # strong outlines around a few clusters of 2-7 hexes, coloured fills, far apart
+        for _ in range(int(rng.integers(3, 7))):
+            c, r = on_map[int(rng.integers(0, len(on_map)))]
+            colour = tuple(int(v) for v in rng.choice([[40, 90, 40], [150, 40, 30], [40, 40, 120], [90, 70, 40]]))
+            fill = tuple(int(v) for v in (np.array(colour) * 0.4 + paper * 0.6))
+            cluster = {(c, r)}
+            for _ in range(int(rng.integers(1, 6))):
+                a, b = list(cluster)[int(rng.integers(0, len(cluster)))]
+                cluster.add((a + int(rng.integers(-1, 2)), b + int(rng.integers(-1, 2))))
+            for a, b in cluster:
+                draw.polygon(hexagon(a, b), fill=fill, outline=colour, width=int(rng.integers(3, 6)))
+    # hex numbers (small, grey) on most maps
+    if rng.random() < 0.7:
+        for c, r in on_map:
+            p = centre(c, r) - v_vec * 0.33
+            draw.text((float(p[0]), float(p[1])), f"{c + 1:02d}{r + 1:02d}", fill=(110, 110, 100), anchor="mm")
+    if kind == "notched":
+        _notched_frame(draw, rng, (w, h), frame, size)
+
+    arr = np.asarray(out, dtype=np.float64)
+    arr = arr * (1 + 0.03 * _smooth_noise(rng, (h, w), sigma=1.0)[..., None]) + rng.normal(0, 3, arr.shape)
+    out = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+    return scan_of(jpeg(out, int(rng.integers(60, 90))), dx, dy, sideways, rotation, o_scr, u_vec, v_vec,
+                   (bx0, by0, bx1, by1))
+
+
+def _notched_frame(draw: ImageDraw.ImageDraw, rng: np.random.Generator, size: tuple[int, int], frame: int, hex_px: float) -> None:
+    """A thick dark frame with an engraved double line and hex-shaped notches along its inner edge."""
+    w, h = size
+    dark = (int(rng.integers(20, 60)),) * 3
+    for k in range(frame):
+        draw.rectangle([k, k, w - 1 - k, h - 1 - k], outline=dark if k < frame - 4 or k == frame - 2 else (200, 190, 170))
+    step = hex_px * rng.uniform(0.9, 1.1)  # about a hex: the frame's own periodicity
+    depth = frame * 0.6
+    t = frame
+    x = t + step / 2
+    while x < w - t - step / 2:
+        for y0, sgn in ((t, 1), (h - 1 - t, -1)):
+            pts = [(x - step / 4, y0), (x - step / 8, y0 + sgn * depth), (x + step / 8, y0 + sgn * depth), (x + step / 4, y0)]
+            draw.polygon(pts, fill=dark)
+        x += step
+    y = t + step / 2
+    while y < h - t - step / 2:
+        for x0, sgn in ((t, 1), (w - 1 - t, -1)):
+            pts = [(x0, y - step / 4), (x0 + sgn * depth, y - step / 8), (x0 + sgn * depth, y + step / 8), (x0, y + step / 4)]
+            draw.polygon(pts, fill=dark)
+        y += step
+
+
+def evaluate(seeds: range, kinds: tuple[str, ...] = KINDS) -> list[dict[str, object]]:
+    """detect-grid on each seed and kind against the truth (acceptance: sideways right, dx and dy
+    within 0.5%, the reported centre within 2 px of a true centre): one row per scan."""
+    from gazala_tools.digitize.lattice import detect_grid
+    from gazala_tools.errors import GazalaError
+
+    rows: list[dict[str, object]] = []
+    for seed in seeds:
+        for kind in kinds:
+            scan = faint_scan(seed, kind)
+            row: dict[str, object] = {"seed": seed, "kind": kind, "size": scan.image.size, "hex_px": round(scan.dy, 1)}
+            try:
+                fit = detect_grid(scan.image)
+            except GazalaError as exc:
+                rows.append(row | {"right": False, "confidence": 0.0, "error": exc.problem})
+                continue
+            edx, edy = abs(fit.dx / scan.dx - 1) * 100, abs(fit.dy / scan.dy - 1) * 100
+            eo = scan.nearest_centre_error(fit.cx, fit.cy)
+            right = fit.sideways == scan.sideways and edx <= 0.5 and edy <= 0.5 and eo <= 2.0
+            rows.append(row | {"right": right, "confidence": fit.confidence, "dx_pct": round(edx, 2),
+                               "dy_pct": round(edy, 2), "centre_px": round(eo, 2)})
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    lo, hi = (int(a) for a in sys.argv[1:3]) if len(sys.argv) >= 3 else (100, 110)
+    table = evaluate(range(lo, hi))
+    for r in table:
+        print(r)
+    wrong_confident = [r for r in table if not r["right"] and float(r["confidence"]) >= 0.3]  # type: ignore[arg-type]
+    print(f"right {sum(bool(r['right']) for r in table)}/{len(table)}; wrong with confidence >= 0.3: {len(wrong_confident)}")
