@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from gazala_tools.cli._common import DPI, number_in
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
 
@@ -43,7 +44,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     w = verbs.add_parser("watch", help="re-check each new or changed save / position YAML in a directory")
     w.add_argument("directory")
     _common(w)
-    w.add_argument("--interval", type=float, default=1.0, help="seconds between scans (default 1)")
+    w.add_argument("--interval", type=number_in(0.01, 86400), default=1.0, help="seconds between scans (default 1)")
     w.add_argument("--once", action="store_true", help="check what is there now and stop")
     w.add_argument("--out-dir", help="also write each report (in --format) here as NAME.<ext>")
     w.set_defaults(func=_watch)
@@ -57,7 +58,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turn", help="turn label, overriding the input's")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="same as --format json")
-    p.add_argument("--dpi", type=float, default=50, help="board resolution for html/png (default 50)")
+    p.add_argument("--dpi", type=DPI, default=50, help="board resolution for html/png (default 50)")
 
 
 def _render(checked: object, fmt: str, dpi: float) -> bytes:

@@ -304,3 +304,69 @@ def test_map_yaml_extends_only_a_map_yaml(tmp_path: Path, run: Run) -> None:
     (game / "map.yaml").write_text("extends: /etc/passwd\n" + text)
     code, _, err = run("map", "check", game)
     assert code == 2 and "root:" not in err
+
+
+# --- outputs --------------------------------------------------------------------------------------
+@pytest.fixture
+def workdir(tmp_path: Path, corpus_dir: Path) -> Path:
+    import shutil
+
+    from PIL import Image
+
+    shutil.copytree(Path(__file__).parents[1] / "games" / "river-war", tmp_path / "rw")
+    shutil.copy(corpus_dir / "hex-n-counters-template" / "ragnarok" / "ragnarok-start.vsav", tmp_path / "s.vsav")
+    shutil.copy(corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod", tmp_path / "m.vmod")
+    (tmp_path / "g.yaml").write_text(GRID)
+    (tmp_path / "gm").mkdir()
+    (tmp_path / "gm" / "map.yaml").write_text("grid:\n" + "".join(f"  {line}\n" for line in GRID.splitlines()))
+    (tmp_path / "l.yaml").write_text("terrain: {clear: '#ffffff'}\n")
+    (tmp_path / "mapping.yaml").write_text("units: [{match: 'x', id: y}]\n")
+    Image.new("RGB", (200, 200), "white").save(tmp_path / "x.png")
+    return tmp_path
+
+
+OVERWRITES = [
+    ("referee check s.vsav --game gazala-rg --module m.vmod -o m.vmod", "m.vmod"),
+    ("referee check s.vsav --game gazala-rg --mapping mapping.yaml -o mapping.yaml", "mapping.yaml"),
+    ("referee position s.vsav --game gazala-rg --module m.vmod -o m.vmod", "m.vmod"),
+    ("digitize classify x.png --grid g.yaml --legend l.yaml -o g.yaml", "g.yaml"),
+    ("digitize classify x.png --grid g.yaml --legend l.yaml -o l.yaml", "l.yaml"),
+    ("digitize classify x.png --grid gm --legend l.yaml -o t.yaml --map-out gm", "gm/map.yaml"),
+    ("digitize overlay x.png --map rw -o rw/map.yaml", "rw/map.yaml"),
+    ("counters sheet rw -o rw/counters.yaml", "rw/counters.yaml"),
+    ("module build rw -o rw/module.yaml", "rw/module.yaml"),
+    ("map geojson rw -o rw/map.yaml", "rw/map.yaml"),
+]
+
+
+@pytest.mark.parametrize(("command", "victim"), OVERWRITES, ids=[c.split(" -o")[0] + " " + v for c, v in OVERWRITES])
+def test_an_output_that_is_any_input_is_refused(workdir: Path, run: Run, command: str, victim: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    before = (workdir / victim).read_bytes()
+    code, _, err = run(*command.split())
+    assert code == 2 and "overwrite an input" in err
+    assert (workdir / victim).read_bytes() == before
+
+
+@pytest.mark.parametrize("target", [".", "/proc/x.json", "/proc/self/x.json"])
+def test_an_output_that_is_a_directory_or_unwritable_is_a_clean_error(workdir: Path, run: Run, target: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    code, _, err = run("map", "geojson", "rw", "-o", target)
+    assert code == 2 and ("directory" in err or "cannot write" in err)
+
+
+@pytest.mark.parametrize("command", [
+    "referee check s.vsav --game gazala-rg --format png --dpi 0 -o r.png",
+    "referee check s.vsav --game gazala-rg --format png --dpi nan -o r.png",
+    "counters contact rw -o c.png --dpi inf",
+    "counters images rw -o imgs --dpi 1e9",
+    "module build rw -o x.vmod --dpi 0",
+    "counters contact rw -o c.png --columns 99999999999",
+])
+def test_dpi_and_sizes_out_of_range_are_usage_errors(workdir: Path, run: Run, command: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    code, _, err = run(*command.split())
+    assert code == 2 and "out of range" in err
