@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import stat
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from gazala_tools.cli._common import DPI, number_in
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
+from gazala_tools.fileio import atomic_write_bytes, command_scope, refuse_overwrite
 
 NOUN = "referee"
 HELP = "Referee a position: legality, supply, LOC and VP findings with the rule sections, as text/JSON/HTML/PNG."
@@ -124,6 +126,27 @@ def _position(args: argparse.Namespace) -> int:
     return 0
 
 
+def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None, check_file: Any) -> None:
+    """Check one file and report it; a bad file (or a bug its input triggers) is reported on stderr
+    and the watch goes on. Reports are named after the whole file name (``a.vsav.txt``, ``a.vlog.txt``)."""
+    try:
+        with command_scope():  # each file is one command: its report may not overwrite what it read
+            checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+            if out_dir is not None:
+                ext = {"text": "txt"}.get(fmt, fmt)
+                atomic_write_bytes(out_dir / f"{p.name}.{ext}", _render(checked, fmt, args.dpi))
+            out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
+    except GazalaError as exc:
+        print(f"gazala: error: {exc}", file=sys.stderr)
+        return
+    except Exception as exc:  # a bug its input triggers: one line, and on to the next file
+        text = " ".join(str(exc).split())[:200]
+        print(f"gazala: internal error on {p}: {type(exc).__name__}: {text} (please report this)", file=sys.stderr)
+        return
+    sys.stdout.write(f"== {p}\n{out}")
+    sys.stdout.flush()
+
+
 def _watch(args: argparse.Namespace) -> int:
     from gazala_tools.referee.api import SAVE_SUFFIXES, YAML_SUFFIXES, check_file
 
@@ -135,29 +158,25 @@ def _watch(args: argparse.Namespace) -> int:
         from gazala_tools.referee.api import rules_for_game
 
         rules_for_game(args.game)
-    seen: dict[Path, float] = {}
+    seen: dict[Path, tuple[float, int]] = {}
+    out_dir = Path(args.out_dir) if args.out_dir else None
     while True:
         for p in sorted(root.iterdir()):
             if p.suffix.lower() not in SAVE_SUFFIXES + YAML_SUFFIXES or p.name.startswith("."):
                 continue
             try:
-                mtime = p.stat().st_mtime
+                st = p.stat()
             except OSError:
                 continue
-            if seen.get(p) == mtime:
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, a device or a folder named x.vsav: never opened
+                if seen.get(p) != (0.0, -1):
+                    seen[p] = (0.0, -1)
+                    print(f"gazala: skipped {p}: not a regular file", file=sys.stderr)
                 continue
-            seen[p] = mtime
-            try:
-                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
-            except GazalaError as exc:
-                print(f"gazala: error: {exc}", file=sys.stderr)
+            if seen.get(p) == (st.st_mtime, st.st_size):
                 continue
-            if args.out_dir:
-                ext = {"text": "txt"}.get(fmt, fmt)
-                atomic_write_bytes(Path(args.out_dir) / f"{p.stem}.{ext}", _render(checked, fmt, args.dpi))
-            out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
-            sys.stdout.write(f"== {p}\n{out}")
-            sys.stdout.flush()
+            seen[p] = (st.st_mtime, st.st_size)
+            _watch_one(p, args, fmt, out_dir, check_file)
         if args.once:
             return 0
         time.sleep(args.interval)
