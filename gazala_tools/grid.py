@@ -60,6 +60,12 @@ def side_lattice(side: Hexside, orientation: Orientation) -> tuple[tuple[int, in
     return (shared[0], shared[1])
 
 
+#: most hexes a map may have (the largest real hex maps have some tens of thousands)
+MAX_HEXES: Final = 1_000_000
+#: largest column or row number of a grid
+MAX_GRID_NUMBER: Final = 1_000_000
+
+
 @dataclass(frozen=True)
 class GameGrid:
     """The hexes of a map and their names.
@@ -86,6 +92,14 @@ class GameGrid:
             raise ValueError(f"north must be one of top/left/right/bottom, got {self.north!r}")
         if self.columns[0] > self.columns[1] or self.rows[0] > self.rows[1]:
             raise ValueError(f"empty grid: columns {self.columns}, rows {self.rows}")
+        for name in ("columns", "rows", "max_rows", "max_columns"):
+            values = getattr(self, name)
+            if any(type(v) is not int or abs(v) > MAX_GRID_NUMBER for v in (values if isinstance(values, tuple) else (values,))):
+                raise ValueError(f"{name} {values!r}: numbers must be integers within +-{MAX_GRID_NUMBER:,}")
+        count = (self.columns[1] - self.columns[0] + 1) * (self.rows[1] - self.rows[0] + 1)
+        if count > MAX_HEXES:
+            raise ValueError(f"grid of {count:,} hexes (columns {self.columns}, rows {self.rows}): "
+                             f"at most {MAX_HEXES:,} hexes")
         n = self.numbering
         order: list[Hex] = []
         labels: dict[Hex, str] = {}

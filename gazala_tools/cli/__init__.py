@@ -9,7 +9,7 @@ The CLI owns output and exit codes:
   also printed on stdout as ``{"error": {"file", "place", "expected", "message"}}``;
 * anything else is a bug: one line (the exception, "please report") and exit status 3, never a
   traceback (``GAZALA_DEBUG=1`` shows it);
-* Ctrl-C and SIGTERM stop cleanly (exit 130 / 143); outputs being written are discarded whole.
+* Ctrl-C, SIGTERM and SIGHUP stop cleanly (exit 130 / 143 / 129); outputs being written are discarded whole.
 
 Each command runs in a :func:`~gazala_tools.fileio.command_scope`: every input it reads is
 recorded, and no output may be written over any of them.
@@ -90,8 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
     previous: Any = None
+    hangup: Any = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        if hasattr(signal, "SIGHUP"):  # a closed terminal: stop as cleanly as SIGTERM (temporary files removed)
+            hangup = signal.signal(signal.SIGHUP, _on_sigterm)
     except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
         previous = None
     try:
@@ -124,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if hangup is not None:
+            signal.signal(signal.SIGHUP, hangup)
 
 
 if __name__ == "__main__":

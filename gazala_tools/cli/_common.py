@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+import argparse
+import math
+from collections.abc import Callable
+
 
 def game_help(extra: str = "") -> str:
     """The help text of a GAME argument: a built-in id or a game folder."""
     from gazala_tools.games import builtin_ids
 
     return f"a built-in game ({', '.join(builtin_ids())}) or a game folder with game.yaml{extra}"
+
+
+def number_in(lo: float, hi: float, *, integer: bool = False) -> Callable[[str], float]:
+    """An argparse ``type=``: a finite number within ``lo..hi`` (``--dpi 0``, ``nan`` or ``1e9`` is a
+    usage error, exit 2, never a crash or a huge allocation)."""
+
+    def parse(text: str) -> float:
+        try:
+            value: float = int(text) if integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {'an integer' if integer else 'a number'}") from None
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range (expected {lo:g} to {hi:g})")
+        return value
+
+    parse.__name__ = "integer" if integer else "number"
+    return parse
+
+
+#: resolutions every command accepts (dots per inch)
+DPI = number_in(1, 1200)

@@ -61,19 +61,13 @@ def run(args: argparse.Namespace) -> int:
     return 0 if rep.legal else 1
 
 
-def watch_log(path: Path, args: argparse.Namespace, fmt: str) -> None:
-    """``referee watch`` for one ``.vlog``: the log report (every move), printed and, with
-    ``--out-dir``, written as NAME.<ext> in ``--format`` (PNG: the text report)."""
+def log_reports(path: Path, args: argparse.Namespace, fmt: str) -> tuple[bytes, str, str]:
+    """``referee watch`` for one ``.vlog``: the log report (every move) in ``--format`` for
+    ``--out-dir`` (PNG: the text report), its file extension, and the text (or JSON) to print."""
     from gazala_tools.referee.logcheck import check_log
 
-    try:
-        rep, replay = check_log(path, game=args.game, module=args.module, mapping=args.mapping, turn=args.turn)
-    except GazalaError as exc:
-        print(f"gazala: error: {exc}", file=sys.stderr)
-        return
-    if args.out_dir:
-        out_fmt = fmt if fmt in LOG_FORMATS else "text"
-        ext = {"text": "txt"}.get(out_fmt, out_fmt)
-        atomic_write_bytes(Path(args.out_dir) / f"{path.stem}.{ext}", render(rep, replay, out_fmt, args.dpi))
-    sys.stdout.write(f"== {path}\n" + render(rep, replay, "json" if fmt == "json" else "text", args.dpi).decode("utf-8"))
-    sys.stdout.flush()
+    rep, replay = check_log(path, game=args.game, module=args.module, mapping=args.mapping, turn=args.turn)
+    out_fmt = fmt if fmt in LOG_FORMATS else "text"
+    ext = {"text": "txt"}.get(out_fmt, out_fmt)
+    shown = render(rep, replay, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
+    return render(rep, replay, out_fmt, args.dpi), ext, shown

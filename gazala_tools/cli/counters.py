@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from gazala_tools.cli import _common
 from gazala_tools.cli._common import game_help
 from gazala_tools.counters import Counter, Manifest, load_manifest, parse_size
 from gazala_tools.errors import GazalaError
@@ -37,9 +38,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     im.add_argument("game", help=games)
     im.add_argument("-o", "--output", required=True, help="output directory")
-    im.add_argument("--dpi", type=float, default=300, help="resolution (default 300)")
+    im.add_argument("--dpi", type=_common.DPI, default=300, help="resolution (default 300)")
     im.add_argument("--size", help="counter size, e.g. '5/8 in' or '12.7 mm' (default: the game's)")
-    im.add_argument("--bleed-mm", type=float, default=0.0, help="background beyond the cut line (default 0)")
+    im.add_argument("--bleed-mm", type=_common.number_in(0, 25), default=0.0, help="background beyond the cut line (default 0)")
     im.add_argument("--only", nargs="*", help="only these counter ids")
     im.add_argument("--no-progress", action="store_true")
     im.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -56,8 +57,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     sh.add_argument("--page", choices=("a4", "letter"), default="a4")
     sh.add_argument("--layout", choices=("duplex", "fold"), default="duplex")
     sh.add_argument("--size", help="counter size, e.g. '5/8 in', '0.5 in', '16 mm' (default: the game's)")
-    sh.add_argument("--dpi", type=float, default=300, help="face image resolution (default 300)")
-    sh.add_argument("--bleed-mm", type=float, default=1.0, help="bleed beyond each cut line (default 1)")
+    sh.add_argument("--dpi", type=_common.DPI, default=300, help="face image resolution (default 300)")
+    sh.add_argument("--bleed-mm", type=_common.number_in(0, 25), default=1.0, help="bleed beyond each cut line (default 1)")
     sh.add_argument("--back-offset", default="0,0", metavar="DX,DY", help="shift the backs page by DX,DY mm")
     sh.add_argument("--label", help="page label (default: game, sheet, side, size)")
     sh.add_argument("--no-progress", action="store_true")
@@ -67,8 +68,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     cs = verbs.add_parser("contact", help="a contact-sheet PNG of all faces (front and back side by side)")
     cs.add_argument("game", help=games)
     cs.add_argument("-o", "--output", required=True)
-    cs.add_argument("--dpi", type=float, default=100)
-    cs.add_argument("--columns", type=int, default=16)
+    cs.add_argument("--dpi", type=_common.DPI, default=100)
+    cs.add_argument("--columns", type=_common.number_in(1, 1000, integer=True), default=16)
     cs.add_argument("--json", action="store_true")
     cs.set_defaults(func=_contact)
 

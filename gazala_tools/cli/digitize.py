@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, atomic_write_text, refuse_overwrite
 
@@ -95,7 +96,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     cls.add_argument("--grid", required=True, help="grid YAML (from calibrate/detect-grid) or a map YAML/dir")
     cls.add_argument("--legend", required=True, help="legend YAML: terrain colours (and optional hexside colours)")
     cls.add_argument("--hexsides", action="store_true", help="also detect hexside lines of the legend's colours")
-    cls.add_argument("--radius", type=float, default=0.3, help="centre region radius, in hex sizes (default 0.3)")
+    cls.add_argument("--radius", type=_common.number_in(0.01, 1), default=0.3, help="centre region radius, in hex sizes (default 0.3)")
     cls.add_argument("-o", "--output", help="write the terrain YAML here (default: print it)")
     cls.add_argument("--map-out", help="also write a complete map directory (map.yaml) for `overlay --map`")
     cls.set_defaults(func=_classify)

@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from gazala_tools.cli._common import game_help
+    from gazala_tools.cli._common import DPI, game_help
 
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     b = verbs.add_parser(
@@ -27,7 +27,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     b.add_argument("game", metavar="GAME", help=game_help(", or a module build configuration YAML whose game: names the game"))
     b.add_argument("-o", "--output", required=True, help="the .vmod to write, e.g. my-game.vmod")
-    b.add_argument("--dpi", type=float, default=None,
+    b.add_argument("--dpi", type=DPI, default=None,
                    help="resolution of a rendered board and the counters (default: the configuration's, else the map's)")
     b.add_argument("--json", action="store_true", help="print a JSON summary")
     b.set_defaults(func=_build)

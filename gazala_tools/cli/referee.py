@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import stat
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from gazala_tools.cli._common import DPI, number_in
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
+from gazala_tools.fileio import atomic_write_bytes, command_scope, refuse_overwrite
 
 NOUN = "referee"
 HELP = "Referee a position: legality, supply, LOC and VP findings with the rule sections, as text/JSON/HTML/PNG."
@@ -49,7 +52,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     w = verbs.add_parser("watch", help="re-check each new or changed save / position YAML in a directory")
     w.add_argument("directory")
     _common(w)
-    w.add_argument("--interval", type=float, default=1.0, help="seconds between scans (default 1)")
+    w.add_argument("--interval", type=number_in(0.01, 86400), default=1.0, help="seconds between scans (default 1)")
     w.add_argument("--once", action="store_true", help="check what is there now and stop")
     w.add_argument("--out-dir", help="also write each report (in --format) here as NAME.<ext>")
     w.set_defaults(func=_watch)
@@ -63,7 +66,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turn", help="turn label, overriding the input's")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="same as --format json")
-    p.add_argument("--dpi", type=float, default=50, help="board resolution for html/png (default 50)")
+    p.add_argument("--dpi", type=DPI, default=50, help="board resolution for html/png (default 50)")
 
 
 def _render(checked: object, fmt: str, dpi: float) -> bytes:
@@ -129,6 +132,33 @@ def _position(args: argparse.Namespace) -> int:
     return 0
 
 
+def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None, check_file: Any) -> None:
+    """Check one file and report it; a bad file (or a bug its input triggers) is reported on stderr
+    and the watch goes on. Reports are named after the whole file name (``a.vsav.txt``, ``a.vlog.txt``)."""
+    try:
+        with command_scope():  # each file is one command: its report may not overwrite what it read
+            if p.suffix.lower() == ".vlog":  # a log: every move checked (gazala referee log)
+                from gazala_tools.cli._referee_log import log_reports
+
+                report, ext, out = log_reports(p, args, fmt)
+            else:
+                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+                ext = {"text": "txt"}.get(fmt, fmt)
+                report = _render(checked, fmt, args.dpi) if out_dir is not None else b""
+                out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
+            if out_dir is not None:
+                atomic_write_bytes(out_dir / f"{p.name}.{ext}", report)
+    except GazalaError as exc:
+        print(f"gazala: error: {exc}", file=sys.stderr)
+        return
+    except Exception as exc:  # a bug its input triggers: one line, and on to the next file
+        text = " ".join(str(exc).split())[:200]
+        print(f"gazala: internal error on {p}: {type(exc).__name__}: {text} (please report this)", file=sys.stderr)
+        return
+    sys.stdout.write(f"== {p}\n{out}")
+    sys.stdout.flush()
+
+
 def _watch(args: argparse.Namespace) -> int:
     from gazala_tools.referee.api import SAVE_SUFFIXES, YAML_SUFFIXES, check_file
 
@@ -140,34 +170,25 @@ def _watch(args: argparse.Namespace) -> int:
         from gazala_tools.referee.api import rules_for_game
 
         rules_for_game(args.game)
-    seen: dict[Path, float] = {}
+    seen: dict[Path, tuple[float, int]] = {}
+    out_dir = Path(args.out_dir) if args.out_dir else None
     while True:
         for p in sorted(root.iterdir()):
             if p.suffix.lower() not in SAVE_SUFFIXES + YAML_SUFFIXES or p.name.startswith("."):
                 continue
             try:
-                mtime = p.stat().st_mtime
+                st = p.stat()
             except OSError:
                 continue
-            if seen.get(p) == mtime:
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, a device or a folder named x.vsav: never opened
+                if seen.get(p) != (0.0, -1):
+                    seen[p] = (0.0, -1)
+                    print(f"gazala: skipped {p}: not a regular file", file=sys.stderr)
                 continue
-            seen[p] = mtime
-            if p.suffix.lower() == ".vlog":  # a log: every move checked (gazala referee log)
-                from gazala_tools.cli._referee_log import watch_log
-
-                watch_log(p, args, fmt)
+            if seen.get(p) == (st.st_mtime, st.st_size):
                 continue
-            try:
-                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
-            except GazalaError as exc:
-                print(f"gazala: error: {exc}", file=sys.stderr)
-                continue
-            if args.out_dir:
-                ext = {"text": "txt"}.get(fmt, fmt)
-                atomic_write_bytes(Path(args.out_dir) / f"{p.stem}.{ext}", _render(checked, fmt, args.dpi))
-            out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
-            sys.stdout.write(f"== {p}\n{out}")
-            sys.stdout.flush()
+            seen[p] = (st.st_mtime, st.st_size)
+            _watch_one(p, args, fmt, out_dir, check_file)
         if args.once:
             return 0
         time.sleep(args.interval)

@@ -46,7 +46,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
-from gazala_tools.yamlnodes import read_text
+from gazala_tools.yamlnodes import MAX_DEPTH, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -152,6 +152,10 @@ def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | Non
         raise ManifestError(
             f"not valid YAML: {getattr(exc, 'problem', exc)}", file=file, place=place
         ) from None
+    except RecursionError:
+        raise ManifestError("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise ManifestError(f"not valid YAML: {' '.join(str(exc).split())[:120]}", file=file) from None
     return _Reader(file, game).manifest(doc)
 
 

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 from numpy.typing import NDArray
 
 from gazala_tools.digitize.image import tiles
@@ -41,6 +40,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.yamlnodes import load_plain
 
 RGB = tuple[int, int, int]
 Progress = Callable[[int], None]
@@ -104,12 +104,15 @@ def legend_from_data(data: Any, file: str | Path = "<legend>") -> Legend:
         raise GazalaError("no terrain colours", file=file, place="terrain", expected="terrain: {name: colour, ...}")
     terrain = {str(k): _colours(v, file, f"terrain.{k}") for k, v in data["terrain"].items()}
     default = data.get("default")
-    if default is not None and default not in terrain:
+    if default is not None and (not isinstance(default, str) or default not in terrain):
         raise GazalaError(f"default {default!r} is not a legend terrain", file=file, place="default")
     sides: dict[str, tuple[RGB, str | None]] = {}
+    if not isinstance(data.get("hexsides") or {}, dict):
+        raise GazalaError("hexsides must be a mapping", file=file, place="hexsides", expected="hexsides: {name: colour}")
     for k, v in (data.get("hexsides") or {}).items():
         if isinstance(v, dict):
-            sides[str(k)] = (parse_colour(v.get("colour", v.get("color")), file=file, place=f"hexsides.{k}"), v.get("owner"))
+            sides[str(k)] = (parse_colour(v.get("colour", v.get("color")), file=file, place=f"hexsides.{k}"),
+                             None if v.get("owner") is None else str(v.get("owner")))
         else:
             sides[str(k)] = (parse_colour(v, file=file, place=f"hexsides.{k}"), None)
     return Legend(terrain, default, sides)
@@ -117,12 +120,7 @@ def legend_from_data(data: Any, file: str | Path = "<legend>") -> Legend:
 
 def read_legend(path: str | Path) -> Legend:
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise GazalaError(f"cannot read legend ({exc.strerror})", file=p) from None
-    except yaml.YAMLError as exc:
-        raise GazalaError(f"not YAML ({exc})", file=p) from None
+    data = load_plain(p, "legend", GazalaError)  # capped: regular file, size, UTF-8, nesting
     return legend_from_data(data, p)
 
 

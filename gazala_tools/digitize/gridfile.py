@@ -8,6 +8,7 @@ the section under a top-level ``grid:`` key (a whole map YAML) or be the section
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from gazala_tools.grid import GameGrid, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.yamlnodes import load_plain
 
 
 @dataclass(frozen=True)
@@ -158,12 +160,7 @@ def read_grid_file(path: str | Path) -> GridSpec:
     p = Path(path)
     if p.is_dir():
         p = p / "map.yaml"
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise GazalaError(f"cannot read grid file ({exc.strerror})", file=p) from None
-    except yaml.YAMLError as exc:
-        raise GazalaError(f"not YAML ({exc})", file=p) from None
+    data = load_plain(p, "grid file", GazalaError)  # capped: regular file, size, UTF-8, nesting
     if isinstance(data, dict) and "grid" in data:
         data = data["grid"]
     if not isinstance(data, dict):
@@ -185,6 +182,8 @@ def read_grid_file(path: str | Path) -> GridSpec:
         cols = tuple(int(v) for v in need(data, "columns", "grid"))
         rows = tuple(int(v) for v in need(data, "rows", "grid"))
         dx, dy = float(need(pix, "dx", "grid.pixels")), float(need(pix, "dy", "grid.pixels"))
+        if not all(math.isfinite(v) and 0 < v < 1e6 for v in (dx, dy)):
+            raise ValueError(f"dx {dx}, dy {dy}: hex sizes must be positive finite numbers of pixels")
         x0, y0 = int(need(pix, "x0", "grid.pixels")), int(need(pix, "y0", "grid.pixels"))
         board = (int(pix.get("board_width", 0)), int(pix.get("board_height", 0)))
         dpi = int(pix.get("dpi", 100))
@@ -198,8 +197,8 @@ def read_grid_file(path: str | Path) -> GridSpec:
             max_columns=int(data.get("max_columns", 0)),
         )
         geo = HexGridGeometry(dx=dx, dy=dy, x0=x0, y0=y0, sideways=orientation == "pointy", numbering=numbering)
-    except (TypeError, ValueError, IndexError) as exc:
-        raise GazalaError(f"bad grid ({exc})", file=p, place="grid") from None
+    except (TypeError, ValueError, IndexError, OverflowError, AttributeError) as exc:
+        raise GazalaError(f"bad grid ({' '.join(str(exc).split())[:200]})", file=p, place="grid") from None
     return GridSpec(grid, geo, name, board, dpi)
 
 

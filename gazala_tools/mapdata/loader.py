@@ -121,8 +121,8 @@ def _sections(file: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, tuple[
         return own, file
     base_id = doc.scalar(root["extends"], "extends")
     base_file = find_game(base_id).map_file if is_builtin(base_id) else (file.parent / base_id)
-    if not base_file.is_file():
-        raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a path")
+    if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
+        raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
     if base_file.resolve() in seen:
         raise doc.err(root["extends"], f"extends {base_id!r} loops back to itself")
     base, _ = _sections(base_file.resolve(), (*seen, file.resolve()))

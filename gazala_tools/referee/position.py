@@ -149,7 +149,7 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     from gazala_tools.yamlnodes import compose_text, plain, read_text
 
     p = Path(path)
-    data = plain(compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError))
+    data = plain(compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError), file=p)
     if not isinstance(data, dict):
         raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units, breaches")
     return data

@@ -77,6 +77,16 @@ def _box_of(map_name: str | None, location: str | None = None) -> str:
     return location or str(map_name)
 
 
+def _steps(value: object, p: PieceView, source: str) -> int:
+    """A unit's full steps (its ``Steps`` property): a small positive integer, else bad input."""
+    text = str(value).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) >= 1):
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise GazalaError(f"piece {p.id} ({p.name[:40]!r}): Steps {shown!r} is not a number of steps", file=source,
+                          expected="Steps: a whole number 1..999")
+    return int(text)
+
+
 def position_from_pieces(
     pieces: Iterable[PieceView],
     *,
@@ -105,7 +115,7 @@ def position_from_pieces(
                                    at=where))
             continue
         spec = manifest.get(uid) if manifest is not None else None
-        full = int(props.get("Steps") or (spec or {}).get("steps") or 1)
+        full = _steps(props.get("Steps") or (spec or {}).get("steps") or 1, p, source)
         level = p.layer_level("Step")
         markers = frozenset(m for layer, m in LAYER_MARKERS.items() if p.layer_active(layer))
         units.append(Unit(
@@ -145,6 +155,14 @@ class PieceMapping:
             except (KeyError, re.error) as exc:
                 raise GazalaError(f"bad match ({exc})", file=file, place=place, expected="match: <regex>") from None
 
+        def entries(key: str) -> list[Mapping[str, Any]]:
+            got = data.get(key) or []
+            if not isinstance(got, list) or not all(isinstance(e, Mapping) for e in got):
+                raise GazalaError(f"{key} must be a list of mappings", file=file, place=key,
+                                  expected=f"{key}: [{{match: ..., ...}}]")
+            return got
+
+        entries("units"), entries("markers"), entries("properties")
         self.units = [(rx(e, f"units[{i}]"), dict(e)) for i, e in enumerate(data.get("units") or [])]
         self.markers = [(rx(e, f"markers[{i}]"), str(e.get("marker"))) for i, e in enumerate(data.get("markers") or [])]
         self.properties = [(str(e.get("property")), str(e.get("value", "true")), str(e.get("marker")))
@@ -218,7 +236,7 @@ def position_from_mapped_pieces(
             formation=str(spec.get("formation") or ms.get("formation") or ""),
             hex=where,
             box=None if where is not None else _box_of(p.map),
-            steps=int(spec.get("steps") or ms.get("step") or ms.get("steps") or 1),
+            steps=_steps(spec.get("steps") or ms.get("step") or ms.get("steps") or 1, p, source),
             markers=frozenset(markers),
             restricted=bool(ms.get("restricted")),
             full_steps=int(ms.get("steps") or 0),

@@ -12,6 +12,7 @@ import json
 import logging
 import time
 
+from gazala_tools.cli import _common
 from gazala_tools.cli._common import game_help
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes
@@ -30,7 +31,7 @@ def register_render(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     )
     p.add_argument("game", help=game_help(", or a map directory/YAML"))
     p.add_argument("-o", "--output", required=True, help="output PNG")
-    p.add_argument("--dpi", type=float, default=None, help="resolution (default: the map's native dpi)")
+    p.add_argument("--dpi", type=_common.DPI, default=None, help="resolution (default: the map's native dpi)")
     p.add_argument("--no-numbers", action="store_true", help="leave out the hex numbers")
     p.add_argument("--no-places", action="store_true", help="leave out place names")
     p.add_argument(

@@ -173,3 +173,200 @@ def test_board_image_of_zeros_in_a_module_is_sized_from_its_header_only(tmp_path
 
 def test_sample_file_still_reads() -> None:
     assert read_save(sample_file(TEXT), name="ok.vsav").as_dict()["pieces"]
+
+
+# --- saves: pieces and command trees --------------------------------------------------------------
+def test_steps_that_are_not_a_number_are_a_clean_error() -> None:
+    from gazala_tools.games import find_game
+    from gazala_tools.mapdata import load_map
+    from gazala_tools.referee.saves import position_from_pieces
+    from gazala_tools.rules import rules_for
+    from gazala_tools.vassal.saves import PieceView
+
+    game_map = load_map("gazala-rg")
+    x, y = game_map.geometry().hex_center(game_map.hex("1520"))
+    piece = PieceView(id="1", name="2 Lcr", map="Main Map", x=x, y=y,
+                      properties={"Kind": "unit", "UnitId": "allied-3ind-2-lcr", "Side": "Allied",
+                                  "Type": "motorized-infantry", "Formation": "3 Ind", "Steps": "abc"})
+    with pytest.raises(GazalaError, match="Steps 'abc'"):
+        position_from_pieces([piece], rules=rules_for(find_game("gazala-rg"), game_map), source="s.vsav")
+
+
+def _chain_save(tabs: int, *, change: bool) -> bytes:
+    basic = "piece;;;img.png;Unit/"
+    state = "null;0;0;;"
+    if change:
+        text = f"begin_save\x1b+/p1/{basic}/{state}\x1bD/p1/{'x' + chr(9) * tabs + state}\x1bend_save"
+    else:
+        text = f"begin_save\x1b+/p1/{'mark;a' + chr(9) * tabs + basic}/{'x' + chr(9) * tabs + state}\x1bend_save"
+    return text.encode()
+
+
+@pytest.mark.parametrize("change", [False, True], ids=["AddPiece", "ChangePiece"])
+def test_piece_state_chain_of_over_500_tabs_is_a_clean_error(change: bool) -> None:
+    with pytest.raises(VassalFormatError, match="traits"):
+        read_save(_chain_save(600, change=change), name="tabs.vsav").as_dict()
+
+
+def test_command_chain_nested_199_deep_is_refused_before_it_holds_199_copies() -> None:
+    from gazala_tools.vassal.saves import commands, sequence
+
+    text = "begin_save\x1b" + "x" * 200_000
+    for _ in range(150):  # each level: one more SequenceEncoder round, as nested commands are written
+        text = sequence.encode([text, ""], "\x1b")
+    assert len(text) < 400_000
+    with pytest.raises(VassalFormatError, match="nested"):
+        commands.parse(text, file="deep.vsav")
+
+
+# --- YAML of every kind ---------------------------------------------------------------------------
+DEEP = "a: " + "[" * 5000 + "]" * 5000 + "\n"
+LAUGHS = "a: &a [x,x,x,x,x,x,x,x,x,x]\n" + "".join(
+    f"{c}: &{c} [{','.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+
+
+def _river_war(tmp_path: Path, file: str, text: str | bytes) -> Path:
+    import shutil
+
+    game = tmp_path / "rw"
+    shutil.copytree(Path(__file__).parents[1] / "games" / "river-war", game)
+    (game / file).write_bytes(text if isinstance(text, bytes) else text.encode())
+    return game
+
+
+@pytest.mark.parametrize("text", [DEEP, "a: " + "9" * 5000 + "\n", b"a: \xff\n"], ids=["deep", "bigint", "utf8"])
+def test_counters_yaml_that_is_hostile_is_a_clean_error(tmp_path: Path, run: Run, text: str | bytes) -> None:
+    code, _, err = run("counters", "list", _river_war(tmp_path, "counters.yaml", text))
+    assert code == 2 and "counters.yaml" in err
+
+
+GRID = "orientation: flat\nnumbering: vassal-default\ncolumns: [1, 3]\nrows: [1, 3]\npixels: {dx: 40, dy: 46, x0: 0, y0: 0}\n"
+
+
+@pytest.mark.parametrize("text", [DEEP, LAUGHS, b"a: \xff\n", "- 1\n", GRID.replace("dx: 40", "dx: inf"),
+                                  GRID.replace("[1, 3]", "[1, 9999999999]", 1),
+                                  GRID.replace("vassal-default", "{vLeading: 2147483647}")],
+                         ids=["deep", "laughs", "utf8", "list", "inf", "columns", "vleading"])
+def test_grid_yaml_that_is_hostile_is_a_clean_error(tmp_path: Path, run: Run, text: str | bytes) -> None:
+    from PIL import Image
+
+    grid, scan = tmp_path / "grid.yaml", tmp_path / "scan.png"
+    grid.write_bytes(text if isinstance(text, bytes) else text.encode())
+    Image.new("RGB", (50, 50), "white").save(scan)
+    code, _, err = run("digitize", "overlay", scan, "--grid", grid, "-o", tmp_path / "o.png")
+    assert code == 2 and "grid.yaml" in err
+
+
+@pytest.mark.parametrize("text", [DEEP, b"terrain: \xff\n", "terrain: {clear: '#ffffff'}\nhexsides: [1]\n",
+                                  "terrain: {clear: '#ffffff'}\ndefault: [1]\n"],
+                         ids=["deep", "utf8", "hexsides-list", "default-list"])
+def test_legend_yaml_that_is_hostile_is_a_clean_error(tmp_path: Path, run: Run, text: str | bytes) -> None:
+    from PIL import Image
+
+    legend, grid, scan = tmp_path / "legend.yaml", tmp_path / "grid.yaml", tmp_path / "scan.png"
+    legend.write_bytes(text if isinstance(text, bytes) else text.encode())
+    grid.write_text(GRID)
+    Image.new("RGB", (50, 50), "white").save(scan)
+    code, _, err = run("digitize", "classify", scan, "--grid", grid, "--legend", legend)
+    assert code == 2 and "legend.yaml" in err
+
+
+@pytest.mark.parametrize("text", ["units: !!timestamp 2001-12-14\n", "units: {a: b}\n", "units: [1, 2]\n", LAUGHS, DEEP],
+                         ids=["timestamp", "mapping", "scalars", "laughs", "deep"])
+def test_mapping_yaml_of_the_wrong_shape_is_a_clean_error(tmp_path: Path, run: Run, text: str,
+                                                          corpus_dir: Path) -> None:
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text(text)
+    save = corpus_dir / "hex-n-counters-template" / "ragnarok" / "ragnarok-start.vsav"
+    code, _, err = run("referee", "check", save, "--game", "gazala-rg", "--mapping", mapping)
+    assert code == 2 and "mapping.yaml" in err
+
+
+def test_game_in_a_position_yaml_is_never_opened_as_a_path(tmp_path: Path, run: Run) -> None:
+    pos = tmp_path / "pos.yaml"
+    pos.write_text("game: ../../../../etc/passwd\nunits: []\n")
+    code, _, err = run("referee", "check", pos)
+    assert code == 2 and "root:" not in err and "built-in game id" in err
+
+
+@pytest.mark.parametrize("columns", ["[1, 100000000000000000]", "[1, 9223372036854775808]", "[-99999999, 99999999]"])
+def test_map_yaml_with_huge_columns_is_refused_before_building_hexes(tmp_path: Path, run: Run, columns: str) -> None:
+    game = _river_war(tmp_path, "x", "")
+    text = (game / "map.yaml").read_text()
+    (game / "map.yaml").write_text(text.replace("columns: [1, 10]", f"columns: {columns}"))
+    code, _, err = run("map", "check", game)
+    assert code == 2 and "columns" in err
+
+
+def test_map_yaml_extends_only_a_map_yaml(tmp_path: Path, run: Run) -> None:
+    game = _river_war(tmp_path, "x", "")
+    text = (game / "map.yaml").read_text()
+    (game / "map.yaml").write_text("extends: /etc/passwd\n" + text)
+    code, _, err = run("map", "check", game)
+    assert code == 2 and "root:" not in err
+
+
+# --- outputs --------------------------------------------------------------------------------------
+@pytest.fixture
+def workdir(tmp_path: Path, corpus_dir: Path) -> Path:
+    import shutil
+
+    from PIL import Image
+
+    shutil.copytree(Path(__file__).parents[1] / "games" / "river-war", tmp_path / "rw")
+    shutil.copy(corpus_dir / "hex-n-counters-template" / "ragnarok" / "ragnarok-start.vsav", tmp_path / "s.vsav")
+    shutil.copy(corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod", tmp_path / "m.vmod")
+    (tmp_path / "g.yaml").write_text(GRID)
+    (tmp_path / "gm").mkdir()
+    (tmp_path / "gm" / "map.yaml").write_text("grid:\n" + "".join(f"  {line}\n" for line in GRID.splitlines()))
+    (tmp_path / "l.yaml").write_text("terrain: {clear: '#ffffff'}\n")
+    (tmp_path / "mapping.yaml").write_text("units: [{match: 'x', id: y}]\n")
+    Image.new("RGB", (200, 200), "white").save(tmp_path / "x.png")
+    return tmp_path
+
+
+OVERWRITES = [
+    ("referee check s.vsav --game gazala-rg --module m.vmod -o m.vmod", "m.vmod"),
+    ("referee check s.vsav --game gazala-rg --mapping mapping.yaml -o mapping.yaml", "mapping.yaml"),
+    ("referee position s.vsav --game gazala-rg --module m.vmod -o m.vmod", "m.vmod"),
+    ("digitize classify x.png --grid g.yaml --legend l.yaml -o g.yaml", "g.yaml"),
+    ("digitize classify x.png --grid g.yaml --legend l.yaml -o l.yaml", "l.yaml"),
+    ("digitize classify x.png --grid gm --legend l.yaml -o t.yaml --map-out gm", "gm/map.yaml"),
+    ("digitize overlay x.png --map rw -o rw/map.yaml", "rw/map.yaml"),
+    ("counters sheet rw -o rw/counters.yaml", "rw/counters.yaml"),
+    ("module build rw -o rw/module.yaml", "rw/module.yaml"),
+    ("map geojson rw -o rw/map.yaml", "rw/map.yaml"),
+]
+
+
+@pytest.mark.parametrize(("command", "victim"), OVERWRITES, ids=[c.split(" -o")[0] + " " + v for c, v in OVERWRITES])
+def test_an_output_that_is_any_input_is_refused(workdir: Path, run: Run, command: str, victim: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    before = (workdir / victim).read_bytes()
+    code, _, err = run(*command.split())
+    assert code == 2 and "overwrite an input" in err
+    assert (workdir / victim).read_bytes() == before
+
+
+@pytest.mark.parametrize("target", [".", "/proc/x.json", "/proc/self/x.json"])
+def test_an_output_that_is_a_directory_or_unwritable_is_a_clean_error(workdir: Path, run: Run, target: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    code, _, err = run("map", "geojson", "rw", "-o", target)
+    assert code == 2 and ("directory" in err or "cannot write" in err)
+
+
+@pytest.mark.parametrize("command", [
+    "referee check s.vsav --game gazala-rg --format png --dpi 0 -o r.png",
+    "referee check s.vsav --game gazala-rg --format png --dpi nan -o r.png",
+    "counters contact rw -o c.png --dpi inf",
+    "counters images rw -o imgs --dpi 1e9",
+    "module build rw -o x.vmod --dpi 0",
+    "counters contact rw -o c.png --columns 99999999999",
+])
+def test_dpi_and_sizes_out_of_range_are_usage_errors(workdir: Path, run: Run, command: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workdir)
+    code, _, err = run(*command.split())
+    assert code == 2 and "out of range" in err

@@ -19,6 +19,10 @@ from gazala_tools.vassal.saves.sequence import ESC, TAB
 
 #: deepest nesting of command chains (and LOG wrappers) accepted
 MAX_DEPTH = 200
+#: nested command text held in all, as a multiple of the save's command text (real saves: about 3)
+MAX_NESTED_FACTOR = 8
+#: nested command text held in all, at most (characters)
+MAX_NESTED_CHARS = 384 * 1024 * 1024
 
 
 class Node:
@@ -306,9 +310,12 @@ _SIMPLE: dict[str, type[Verbatim]] = {"begin_save": BeginSave, "end_save": EndSa
 
 
 class _Parser:
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, size: int = 0) -> None:
         self.file = file
         self.index = 0  #: running index of single commands (pre-order), for error places
+        #: characters the nested levels may hold in all (each level keeps its text for exact copies):
+        #: real saves use about 3 x their size; a chain nested 199 deep would use 199 x
+        self.budget = min(MAX_NESTED_FACTOR * size + (1 << 20), MAX_NESTED_CHARS)
 
     def fail(self, problem: str, expected: str) -> VassalFormatError:
         return VassalFormatError(problem, file=self.file, place=f"command {self.index}", expected=expected)
@@ -316,6 +323,10 @@ class _Parser:
     def node(self, text: str, depth: int) -> Node:
         if depth > MAX_DEPTH:
             raise self.fail(f"commands nested deeper than {MAX_DEPTH} levels", "a shallower command tree")
+        self.budget -= len(text)
+        if self.budget < 0:
+            raise self.fail("commands nested so deep that decoding them would hold too many copies",
+                            f"at most {MAX_NESTED_FACTOR} x the save's size in nested command text")
         if ESC not in text:
             if text[:1] == "'" and len(text) > 1 and text[-1] == "'":
                 # GameModule.decode: the single token differs from the text (quotes stripped)
@@ -403,7 +414,7 @@ class _Parser:
 
 def parse(text: str, *, file: str = "<commands>") -> Node:
     """The command tree of a command string."""
-    return _Parser(file).node(text, 0)
+    return _Parser(file, len(text)).node(text, 0)
 
 
 def to_text(node: Node, *, preserve: bool = True) -> str:

@@ -181,6 +181,13 @@ class _Executor:
             if child is not None:
                 child.map, child.x, child.y, child.stack = st.map, st.x, st.y, st.id
 
+    def _chain(self, state: str) -> list[str]:
+        try:
+            return split_chain(state)
+        except ValueError as exc:  # more than MAX_TRAITS traits
+            raise VassalFormatError(f"piece state chain: {exc}", file=self.file, place=f"command {self.index}",
+                                    expected="a trait chain VASSAL writes") from None
+
     # -- commands --------------------------------------------------------------------------------
     def add(self, cmd: AddPiece) -> None:
         pid = cmd.id
@@ -190,7 +197,7 @@ class _Executor:
         if cmd.type == "stack" or cmd.type.startswith("deck;"):
             self.add_stack(pid, cmd.type, cmd.state)
             return
-        states = split_chain(cmd.state)
+        states = self._chain(cmd.state)
         tail = cmd.type.rfind("\t")
         if cmd.type.count("\t") + 1 == len(states) and cmd.type.startswith("piece;", tail + 1) and "'" not in cmd.type:
             # well-formed chain: split the type lazily, when traits are asked for
@@ -254,7 +261,7 @@ class _Executor:
         if piece is None:
             self.warn(f"ChangePiece for unknown piece {cmd.id!r} ignored")
             return
-        states = split_chain(cmd.new_state)
+        states = self._chain(cmd.new_state)
         if len(states) < len(piece.types):
             # Decorator.setState runs out of tokens: the inner traits keep their states
             self.warn(f"ChangePiece for {cmd.id!r} has {len(states)} trait states, the piece {len(piece.types)}")
