@@ -162,7 +162,7 @@ def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys:
     assert gazala(["referee", "watch", str(inbox), "--once", "--out-dir", str(out), "--format", "html"]) == 0
     text = capsys.readouterr().out
     assert f"== {inbox / 'turn3.vlog'}" in text and "step 2: allied-50-150 C09 -> D09: [4.1.2]" in text
-    assert 'id="verdict">ILLEGAL' in (out / "turn3.html").read_text(encoding="utf-8")
+    assert 'id="verdict">ILLEGAL' in (out / "turn3.vlog.html").read_text(encoding="utf-8")
 
 
 def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True) -> Path:

@@ -24,7 +24,8 @@ def watched(tmp_path: Path, corpus_dir: Path) -> Path:
     d.mkdir()
     save = corpus_dir / "hex-n-counters-template" / "ragnarok" / "ragnarok-start.vsav"
     shutil.copy(save, d / "a.vsav")
-    shutil.copy(save, d / "a.vlog")
+    # a log the real engine wrote (tests/fixtures/logs): checked move by move, as `referee log` does
+    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "rg-legal.vlog", d / "a.vlog")
     (d / "b.vsav").write_text("junk")
     os.mkfifo(d / "c.vsav")
     (d / "d.vsav").mkdir()
@@ -50,14 +51,14 @@ def test_watch_goes_on_after_a_file_that_triggers_a_bug(watched: Path, run: Run,
     real = api.check_file
 
     def flaky(path: Path, **kw: object) -> object:
-        if Path(path).name == "a.vlog":
+        if Path(path).name == "a.vsav":
             raise RuntimeError("boom")
         return real(path, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(api, "check_file", flaky)
     code, stdout, err = run("referee", "watch", watched, "--once", "--game", "gazala-rg")
     assert code == 0 and "RuntimeError: boom" in err and "please report" in err
-    assert f"== {watched / 'a.vsav'}" in stdout
+    assert f"== {watched / 'a.vlog'}" in stdout and f"== {watched / 'e.yaml'}" in stdout
 
 
 def _gazala(*argv: str) -> subprocess.Popen[bytes]:
