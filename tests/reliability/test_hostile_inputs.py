@@ -370,3 +370,19 @@ def test_dpi_and_sizes_out_of_range_are_usage_errors(workdir: Path, run: Run, co
     monkeypatch.chdir(workdir)
     code, _, err = run(*command.split())
     assert code == 2 and "out of range" in err
+
+
+def test_a_modules_moduledata_is_read_within_its_cap(tmp_path: Path) -> None:
+    from gazala_tools.referee.detect import game_of_module_file
+
+    vmod = tmp_path / "m.vmod"
+    big = b"<data><name>" + b"x" * (4 * 1024 * 1024) + b"</name></data>"
+    vmod.write_bytes(zip_bytes([("buildFile.xml", buildfile().encode()), ("moduledata", big)]))
+    assert game_of_module_file(vmod) is None  # refused (over the cap): no game from it, no 2 GB parse
+
+
+def test_points_file_that_is_a_fifo_is_refused(tmp_path: Path, run: Run) -> None:
+    fifo = tmp_path / "points.txt"
+    os.mkfifo(fifo)
+    code, _, err = run("grid", "locate", "gazala-rg", "--points", fifo)
+    assert code == 2 and "FIFO" in err
