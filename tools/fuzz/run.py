@@ -104,7 +104,7 @@ def _worker(wid: int, jobs: list[tuple[str, int, int]], results: Any) -> None:
             if outcome in ("ok", "error") and after > MEMORY_LIMIT >= before:
                 outcome, detail = "memory", f"peak {after / 2**30:.2f} GiB"
             keep = data if outcome not in ("ok", "error") else b""
-            results.put((wid, (name, index, input_seed, outcome, detail, seconds, keep)))
+            results.put((wid, (name, index, input_seed, outcome, detail, seconds, keep, after)))
             if after > MEMORY_LIMIT:
                 break  # a fresh worker, with a fresh peak, takes the rest
     finally:
@@ -141,7 +141,7 @@ def fuzz(n: int, *, seed: int = 1, targets: list[str] | None = None, out: Path |
             rng = random.Random(input_seed)
             data = TARGETS[name].mutate(rng, rng.choice(TARGETS[name].seeds()))
             outcome = "hang" if crashed == "hang" else "bug"
-            done[index] = (name, index, input_seed, outcome, crashed, float(TIME_LIMIT), data)
+            done[index] = (name, index, input_seed, outcome, crashed, float(TIME_LIMIT), data, 0)
         todo.extend(reversed(left))
 
     while todo or running:
@@ -178,15 +178,16 @@ def _summary(jobs: list[tuple[str, int, int]], done: dict[int, tuple[Any, ...]],
     failures = []
     for name, index, input_seed in jobs:
         row = per.setdefault(name, {"inputs": 0, "ok": 0, "error": 0, "bug": 0, "hang": 0, "memory": 0,
-                                    "changed": 0, "lost": 0, "max_seconds": 0.0})
+                                    "changed": 0, "lost": 0, "max_seconds": 0.0, "worker_peak_mib": 0})
         row["inputs"] += 1
         got = done.get(index)
         if got is None:
             row["lost"] += 1
             continue
-        _, _, _, outcome, detail, seconds, data = got
+        _, _, _, outcome, detail, seconds, data, peak = got
         row[outcome] += 1
         row["max_seconds"] = round(max(row["max_seconds"], seconds), 2)
+        row["worker_peak_mib"] = max(row["worker_peak_mib"], round(peak / (1 << 20)))
         if outcome not in ("ok", "error"):
             failures.append({"target": name, "index": index, "input_seed": input_seed, "outcome": outcome,
                              "detail": detail})
@@ -195,6 +196,8 @@ def _summary(jobs: list[tuple[str, int, int]], done: dict[int, tuple[Any, ...]],
                 (out / f"{name}-{index}-{outcome}.bin").write_bytes(data)
     totals = {k: sum(r[k] for r in per.values()) for k in ("inputs", "ok", "error", "bug", "hang", "memory",
                                                            "changed", "lost")}
+    totals["max_seconds"] = max((r["max_seconds"] for r in per.values()), default=0.0)
+    totals["worker_peak_mib"] = max((r["worker_peak_mib"] for r in per.values()), default=0)
     return {"seed": seed, "seconds": round(elapsed, 1), "totals": totals, "targets": per, "failures": failures[:50]}
 
 
