@@ -386,3 +386,27 @@ def test_points_file_that_is_a_fifo_is_refused(tmp_path: Path, run: Run) -> None
     os.mkfifo(fifo)
     code, _, err = run("grid", "locate", "gazala-rg", "--points", fifo)
     assert code == 2 and "FIFO" in err
+
+
+def test_grid_yaml_with_a_huge_origin_is_a_clean_error(tmp_path: Path, run: Run) -> None:
+    # found by scripts/fuzz 5000 --seed 14: Pillow's draw failed with a SystemError on x0 ~ 2**67
+    from PIL import Image
+
+    grid, scan = tmp_path / "grid.yaml", tmp_path / "scan.png"
+    grid.write_text(GRID.replace("x0: 0", "x0: 192233720368547758080"))
+    Image.new("RGB", (50, 50), "white").save(scan)
+    code, _, err = run("digitize", "overlay", scan, "--grid", grid, "-o", tmp_path / "o.png")
+    assert code == 2 and "x0" in err
+
+
+def test_map_yaml_pixels_out_of_range_are_refused(tmp_path: Path, run: Run) -> None:
+    game = _river_war(tmp_path, "x", "")
+    text = (game / "map.yaml").read_text()
+    (game / "map.yaml").write_text(text.replace("x0: 50", "x0: 100000000000000000"))
+    code, _, err = run("map", "check", game)
+    assert code == 2 and "x0" in err
+
+
+def test_a_board_render_too_large_for_memory_is_refused_before_allocation(tmp_path: Path, run: Run) -> None:
+    code, _, err = run("map", "render", "gazala-rg", "--dpi", "1200", "-o", tmp_path / "b.png")
+    assert code == 2 and "pixels" in err and not (tmp_path / "b.png").exists()
