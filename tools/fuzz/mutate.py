@@ -65,8 +65,17 @@ def mutate_text(rng: random.Random, text: str, rounds: int | None = None) -> str
             text = rng.choice(TEXT_TOKENS)
             continue
         i = rng.randrange(len(text))
-        op = rng.randrange(7)
-        if op == 0:
+        op = rng.randrange(9)
+        if op >= 7:  # a plausible edit: one line's value (or a whole line) moved to another line
+            lines = text.splitlines(keepends=True)
+            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            if op == 7 and ":" in lines[a] and ":" in lines[b]:
+                key = lines[b].split(":", 1)[0]
+                lines[b] = key + ":" + lines[a].split(":", 1)[1]
+            else:
+                lines[a], lines[b] = lines[b], lines[a]
+            text = "".join(lines)
+        elif op == 0:
             text = text[:i] + rng.choice(TEXT_TOKENS) + text[i:]
         elif op == 1:  # replace a value
             j = text.find("\n", i)

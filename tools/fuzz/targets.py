@@ -110,7 +110,8 @@ def _text_seeds(*files: Path | str) -> Callable[[], list[bytes]]:
 def _mutate_yaml(rng: random.Random, seed: bytes) -> bytes:
     if rng.random() < 0.15:
         return mutate.mutate_bytes(rng, seed, rounds=rng.randint(1, 3))
-    text = mutate.mutate_text(rng, seed.decode("utf-8"))
+    # half the inputs get one edit only, so that more of them get past the first check into deeper code
+    text = mutate.mutate_text(rng, seed.decode("utf-8"), rounds=1 if rng.random() < 0.5 else None)
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -193,8 +194,11 @@ def _game_file_run(file: str, *commands: tuple[str, ...]) -> Callable[[Path, Pat
 
         game = _game_with(work, file, path)
         try:
+            position = work / "position.yaml"
+            if not position.exists():
+                position.write_text(POSITION_YAML)
             for argv in commands:
-                cli(*(game if a == "{game}" else a for a in argv))
+                cli(*({"{game}": game, "{position}": position}.get(a, a) for a in argv))
             from gazala_tools.games import find_game
 
             try:
@@ -246,6 +250,10 @@ def _run_image(path: Path, work: Path) -> None:
         open_image(path).close()
 
 
+#: the referee on a small position of the game (reads game.yaml's rules, the map and the counters)
+REFEREE = ("referee", "check", "{position}", "--game", "{game}")
+
+
 def _game_target(name: str, file: str, *commands: tuple[str, ...]) -> Target:
     return Target(name, ".yaml", _text_seeds(RIVER_WAR / file), _mutate_yaml, _game_file_run(file, *commands))
 
@@ -254,9 +262,9 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("save", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save),
     Target("save-referee", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save_referee),
     Target("module", ".vmod", lambda: list(_module_seeds()), _mutate_module, _run_module),
-    _game_target("game-yaml", "game.yaml", ("game", "show", "{game}")),
-    _game_target("map-yaml", "map.yaml", ("map", "check", "{game}")),
-    _game_target("counters-yaml", "counters.yaml", ("counters", "list", "{game}")),
+    _game_target("game-yaml", "game.yaml", ("game", "show", "{game}"), REFEREE),
+    _game_target("map-yaml", "map.yaml", ("map", "check", "{game}"), REFEREE),
+    _game_target("counters-yaml", "counters.yaml", ("counters", "list", "{game}"), REFEREE),
     _game_target("scenarios-yaml", "scenarios.yaml"),
     _game_target("tables-yaml", "tables.yaml"),
     _game_target("module-yaml", "module.yaml"),
