@@ -177,6 +177,11 @@ def _run_save(path: Path, work: Path) -> None:
     cli("vsav", "dump", path, "--json")
 
 
+def _run_save_module(path: Path, work: Path) -> None:
+    cli("vsav", "dump", path, "--module", RAGNAROK / "buildFile.xml", "--json")
+    cli("vsav", "diff", RAGNAROK / "ragnarok-start.vsav", path, "--module", RAGNAROK / "buildFile.xml")
+
+
 def _run_save_referee(path: Path, work: Path) -> None:
     cli("referee", "check", path, "--game", "gazala-rg")
 
@@ -254,12 +259,19 @@ def _run_image(path: Path, work: Path) -> None:
 REFEREE = ("referee", "check", "{position}", "--game", "{game}")
 
 
+def _run_art(path: Path, work: Path) -> None:
+    from gazala_tools.render.counters import load_art
+
+    load_art(path)
+
+
 def _game_target(name: str, file: str, *commands: tuple[str, ...]) -> Target:
     return Target(name, ".yaml", _text_seeds(RIVER_WAR / file), _mutate_yaml, _game_file_run(file, *commands))
 
 
 TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("save", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save),
+    Target("save-module", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save_module),
     Target("save-referee", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save_referee),
     Target("module", ".vmod", lambda: list(_module_seeds()), _mutate_module, _run_module),
     _game_target("game-yaml", "game.yaml", ("game", "show", "{game}"), REFEREE),
@@ -273,4 +285,5 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("grid-yaml", ".yaml", _text_seeds(GRID_YAML), _mutate_yaml, _run_grid),
     Target("legend-yaml", ".yaml", _text_seeds(LEGEND_YAML), _mutate_yaml, _run_legend),
     Target("image", ".png", lambda: list(_image_seeds()), _mutate_image, _run_image),
+    Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
 )}
