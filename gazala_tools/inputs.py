@@ -392,6 +392,21 @@ def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image"
     return w, h
 
 
+#: most pixels one byte of a PNG file can hold: deflate inflates a byte to at most about 1,032 bytes,
+#: and a 1-bit image packs 8 pixels in a byte
+PNG_MAX_PIXELS_PER_BYTE: Final = 8 * 1100
+
+
+def check_plausible(fmt: str | None, size: tuple[int, int], file_bytes: int, *, file: str | Path,
+                    what: str = "image", error: type[GazalaError] = GazalaError) -> None:
+    """Refuse a PNG whose file is too small to hold the pixels its header declares (a 225-byte file
+    saying 240 Mpx): Pillow would allocate the whole image before finding the data missing."""
+    w, h = size
+    if fmt == "PNG" and w * h > file_bytes * PNG_MAX_PIXELS_PER_BYTE:
+        raise error(f"{what} cannot be read: it declares {w} x {h} pixels in {file_bytes:,} bytes", file=file,
+                    expected="a complete image (its data is missing or truncated)")
+
+
 def open_image(source: str | Path | bytes, *, file: str | Path | None = None, what: str = "image",
                max_pixels: int = MAX_IMAGE_PIXELS, max_bytes: int = MAX_FILE_BYTES,
                error: type[GazalaError] = GazalaError, load: bool = True) -> Image.Image:
@@ -411,6 +426,7 @@ def open_image(source: str | Path | bytes, *, file: str | Path | None = None, wh
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))
             check_pixels(img.size, file=name, what=what, max_pixels=max_pixels, error=error)
+            check_plausible(img.format, img.size, len(data), file=name, what=what, error=error)
             if load:
                 img.load()
     except GazalaError:

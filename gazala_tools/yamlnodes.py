@@ -75,17 +75,14 @@ def _depth_ok(node: yaml.Node) -> bool:
 
 
 def read_text(file: Path, what: str, error: type[E]) -> str:
-    """The UTF-8 text of a regular file of at most :data:`MAX_BYTES` (recorded as an input)."""
-    note_input(file)
-    try:
-        if not file.is_file():
-            raise error(f"{what} is not a regular file" if file.exists() else f"{what} not found", file=file)
-        with file.open("rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise error(f"cannot read {what} ({exc.strerror})", file=file) from None
-    if len(data) > MAX_BYTES:
-        raise error(f"{what} is larger than {MAX_BYTES // (1024 * 1024)} MiB", file=file, expected="a data file")
+    """The UTF-8 text of a regular file of at most :data:`MAX_BYTES` (recorded as an input; a FIFO
+    or a device is refused before it is opened for reading, :mod:`gazala_tools.inputs`)."""
+    from gazala_tools.inputs import read_file
+
+    if not file.exists():
+        note_input(file)
+        raise error(f"{what} not found", file=file)
+    data = read_file(file, what=what, cap=MAX_BYTES, error=error)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -63,13 +63,9 @@ def read_points(spec: str) -> list[tuple[int, int]]:
         text = sys.stdin.read()
         name = "<stdin>"
     else:
-        p = Path(spec)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GazalaError(f"cannot read points ({exc.strerror})", file=spec) from None
-        except UnicodeDecodeError:
-            raise GazalaError("points file is not UTF-8 text", file=spec, expected="lines of `x y`") from None
+        from gazala_tools.inputs import read_text
+
+        text = read_text(spec, what="points file", cap=64 * 1024 * 1024)
         name = spec
     points: list[tuple[int, int]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -79,6 +75,8 @@ def read_points(spec: str) -> list[tuple[int, int]]:
         parts = stripped.replace(",", " ").split()
         try:
             if len(parts) != 2:
+                raise ValueError
+            if max(len(parts[0]), len(parts[1])) > 12:  # map coordinates; no 4,300-digit int()
                 raise ValueError
             points.append((int(parts[0]), int(parts[1])))
         except ValueError:

@@ -19,6 +19,7 @@ import yaml
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import GameGrid, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
+from gazala_tools.mapdata.loader import MAX_PIXEL
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.yamlnodes import load_plain
@@ -187,6 +188,9 @@ def read_grid_file(path: str | Path) -> GridSpec:
         x0, y0 = int(need(pix, "x0", "grid.pixels")), int(need(pix, "y0", "grid.pixels"))
         board = (int(pix.get("board_width", 0)), int(pix.get("board_height", 0)))
         dpi = int(pix.get("dpi", 100))
+        if max(abs(x0), abs(y0), *board) > MAX_PIXEL or not 1 <= dpi <= 1200:
+            raise ValueError(f"x0 {x0}, y0 {y0}, board {board}, dpi {dpi}: pixel values within +-{MAX_PIXEL:,}, "
+                             "dpi 1..1200")
         grid = GameGrid(
             Orientation(orientation),
             numbering,

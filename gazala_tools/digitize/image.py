@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from PIL import Image, UnidentifiedImageError
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import is_regular
+from gazala_tools.inputs import check_plausible, is_regular
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
 MAX_PIXELS = 250_000_000
@@ -51,6 +51,11 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
                     file=p,
                     expected="a smaller scan, or a higher cap with --max-pixels (needs about 4 bytes per pixel of RAM)",
                 )
+            try:
+                check_plausible(img.format, (w, h), p.stat().st_size, file=p)
+            except GazalaError:
+                img.close()
+                raise
             try:
                 img.load()
             except (OSError, ValueError, SyntaxError, EOFError) as exc:  # also Pillow's text-chunk limit

@@ -43,6 +43,8 @@ from gazala_tools.yamlnodes import Doc, compose
 
 #: ``GameMap.numbering_name`` of a map read as part of a game folder (numbering from game.yaml)
 GAME_NUMBERING: Final = "game"
+#: largest pixel coordinate or size of a board (hex sizes, origins, board and edge sizes)
+MAX_PIXEL: Final = 1_000_000
 LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
 TOP_KEYS: Final = frozenset(
     {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", *LIST_SECTIONS}
@@ -363,15 +365,15 @@ class _Builder:
         pixels = PixelGrid(
             dx=d.number(pm["dx"], "grid.pixels.dx"),
             dy=d.number(pm["dy"], "grid.pixels.dy"),
-            x0=d.integer(pm["x0"], "grid.pixels.x0"),
-            y0=d.integer(pm["y0"], "grid.pixels.y0"),
-            board_width=d.integer(pm["board_width"], "grid.pixels.board_width"),
-            board_height=d.integer(pm["board_height"], "grid.pixels.board_height"),
-            edge_width=d.integer(pm["edge_width"], "grid.pixels.edge_width") if "edge_width" in pm else 0,
-            edge_height=d.integer(pm["edge_height"], "grid.pixels.edge_height") if "edge_height" in pm else 0,
-            dpi=d.integer(pm["dpi"], "grid.pixels.dpi") if "dpi" in pm else 100,
+            x0=d.integer(pm["x0"], "grid.pixels.x0", lo=-MAX_PIXEL, hi=MAX_PIXEL),
+            y0=d.integer(pm["y0"], "grid.pixels.y0", lo=-MAX_PIXEL, hi=MAX_PIXEL),
+            board_width=d.integer(pm["board_width"], "grid.pixels.board_width", lo=0, hi=MAX_PIXEL),
+            board_height=d.integer(pm["board_height"], "grid.pixels.board_height", lo=0, hi=MAX_PIXEL),
+            edge_width=d.integer(pm["edge_width"], "grid.pixels.edge_width", lo=0, hi=MAX_PIXEL) if "edge_width" in pm else 0,
+            edge_height=d.integer(pm["edge_height"], "grid.pixels.edge_height", lo=0, hi=MAX_PIXEL) if "edge_height" in pm else 0,
+            dpi=d.integer(pm["dpi"], "grid.pixels.dpi", lo=1, hi=1200) if "dpi" in pm else 100,
         )
-        if pixels.dx <= 0 or pixels.dy <= 0:
+        if not (0 < pixels.dx <= MAX_PIXEL and 0 < pixels.dy <= MAX_PIXEL):
             raise d.err(m["pixels"], f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
         return grid, numbering_name, pixels
 

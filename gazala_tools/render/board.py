@@ -35,8 +35,10 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.inputs import MAX_IMAGE_PIXELS
 from gazala_tools.vassal.grid import HexGridGeometry
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -499,6 +501,9 @@ def scene_from_map(
             height,
         )
         width, height = max(width, math.ceil(x_max) + 1), max(height, math.ceil(y_max) + 1)
+    if width * height > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated
+        raise GazalaError(f"the board would be {width:,} x {height:,} pixels at {factor * native_dpi:g} dpi",
+                          file=str(game_map.game), expected=f"at most {MAX_IMAGE_PIXELS:,} pixels (a lower --dpi)")
     scene_boxes: list[Box] = []
     if turn_track:
         turns = tuple(_track_label(t) for t in turn_track)

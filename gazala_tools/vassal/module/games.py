@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
+from gazala_tools.inputs import read_file
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (
@@ -371,7 +372,7 @@ def _scenarios(game: Game, cfg: ModuleConfig, game_map: GameMap, manifest: Manif
 def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, int]]:
     """A board image as it is (no re-encoding): checked (size, format, pixels) before it is decoded,
     and its size must be the board size of ``map.yaml``'s ``grid.pixels``."""
-    from gazala_tools.inputs import open_image, read_file
+    from gazala_tools.inputs import open_image
 
     data = read_file(path, what="board image", cap=MAX_BOARD_BYTES)
     if not data:
@@ -454,11 +455,8 @@ def _oob_charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int
 
 def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
     out: list[HelpSpec] = []
-    for page in cfg.help:
-        size = page.file.stat().st_size
-        if size > MAX_HELP_BYTES:
-            raise GazalaError(f"help page is {size:,} bytes", file=page.file, expected=f"at most {MAX_HELP_BYTES:,} bytes")
-        out.append(HelpSpec(page.title, page.name, page.file.read_bytes()))
+    for page in cfg.help:  # a regular file within the size cap (gazala_tools.inputs)
+        out.append(HelpSpec(page.title, page.name, read_file(page.file, what="help page", cap=MAX_HELP_BYTES)))
     return tuple(out)
 
 

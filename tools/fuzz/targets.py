@@ -1,0 +1,289 @@
+"""What the fuzzer feeds: one :class:`Target` per reader (saves, modules, every YAML kind, images).
+
+A target has seed inputs, a mutator and a ``run(path, work)`` that reads the input the way a command
+does. The contract every reader must keep: ``run`` returns, or raises
+:class:`~gazala_tools.errors.GazalaError` (a clean error, exit 2). Anything else is a bug: another
+exception, or exit status 3 from the command line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tools.fuzz import mutate
+
+ROOT = Path(__file__).resolve().parents[2]
+RIVER_WAR = ROOT / "tests" / "games" / "river-war"
+SHARED = Path("/work/shared")
+RAGNAROK = SHARED / "corpus" / "hex-n-counters-template" / "ragnarok"
+
+
+class Bug(Exception):
+    """A reader broke its contract: an exception other than GazalaError, or exit status 3."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    suffix: str
+    seeds: Callable[[], list[bytes]]
+    mutate: Callable[[random.Random, bytes], bytes]
+    run: Callable[[Path, Path], None]
+
+
+def cli(*argv: str | Path) -> int:
+    """The ``gazala`` command in-process; exit 3 (an unexpected exception) is a :class:`Bug`."""
+    from gazala_tools.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in argv])
+    if code not in (0, 1, 2) or "Traceback" in err.getvalue():
+        raise Bug(f"exit {code}: {err.getvalue().strip()[-400:]}")
+    if code == 2:
+        from gazala_tools.errors import GazalaError
+
+        raise GazalaError(err.getvalue().strip()[-400:])
+    return code
+
+
+# --- seeds ------------------------------------------------------------------------------------------
+@cache
+def _save_seeds() -> tuple[bytes, ...]:
+    from gazala_tools.vassal.saves.sample import FORMS, sample_commands, sample_file
+
+    text = sample_commands(6, style="3.7", log_steps=4)
+    seeds = [sample_file(text, zipped=z, encoding=e) for z, e in FORMS]
+    if (RAGNAROK / "ragnarok-start.vsav").is_file():
+        seeds.append((RAGNAROK / "ragnarok-start.vsav").read_bytes())
+    return tuple(seeds)
+
+
+def _mutate_save(rng: random.Random, seed: bytes) -> bytes:
+    from gazala_tools.vassal.saves.container import read_container
+    from gazala_tools.vassal.saves.sample import sample_file
+
+    op = rng.randrange(3)
+    if op == 0 and seed[:2] == b"PK":
+        return mutate.mutate_zip(rng, seed, text_members=("savedata", "moduledata"))
+    if op == 1:  # mutate the command text, then encode it as VASSAL would
+        text = read_container(seed).text
+        mutated = mutate.mutate_text(rng, text)
+        return sample_file(mutated, zipped=rng.random() < 0.7, encoding=rng.choice(("vcsk", "plain", "xz", "vobs")))
+    return mutate.mutate_bytes(rng, seed)
+
+
+def _small_module(buildfile: bytes, images: dict[str, bytes]) -> bytes:
+    return mutate.rezip([("buildFile.xml", buildfile), *((f"images/{k}", v) for k, v in images.items()),
+                         ("moduledata", b"<?xml version='1.0'?><data><name>Fuzz</name><version>1</version></data>")])
+
+
+@cache
+def _module_seeds() -> tuple[bytes, ...]:
+    from tools.fuzz.samples import buildfile
+
+    seeds = [_small_module(buildfile(image="b.png").encode(), {"b.png": mutate.png(40, 30)}),
+             _small_module(buildfile('hType="A" vLeading="2" first="V" stagger="true"').encode(), {})]
+    if (RAGNAROK / "buildFile.xml").is_file():
+        seeds.append(_small_module((RAGNAROK / "buildFile.xml").read_bytes(), {}))
+    return tuple(seeds)
+
+
+def _mutate_module(rng: random.Random, seed: bytes) -> bytes:
+    return mutate.mutate_zip(rng, seed, text_members=("buildFile.xml", "moduledata"))
+
+
+def _text_seeds(*files: Path | str) -> Callable[[], list[bytes]]:
+    def seeds() -> list[bytes]:
+        return [f.read_bytes() if isinstance(f, Path) else f.encode() for f in files]
+
+    return seeds
+
+
+def _mutate_yaml(rng: random.Random, seed: bytes) -> bytes:
+    if rng.random() < 0.15:
+        return mutate.mutate_bytes(rng, seed, rounds=rng.randint(1, 3))
+    # half the inputs get one edit only, so that more of them get past the first check into deeper code
+    text = mutate.mutate_text(rng, seed.decode("utf-8"), rounds=1 if rng.random() < 0.5 else None)
+    return text.encode("utf-8", "surrogatepass")
+
+
+@cache
+def _image_seeds() -> tuple[bytes, ...]:
+    from PIL import Image
+
+    seeds = [mutate.png(24, 24), mutate.png(8, 8, mode=6)]
+    for fmt in ("JPEG", "GIF"):
+        buf = io.BytesIO()
+        Image.new("RGB", (24, 24), (200, 180, 120)).save(buf, fmt)
+        seeds.append(buf.getvalue())
+    return tuple(seeds)
+
+
+def _mutate_image(rng: random.Random, seed: bytes) -> bytes:
+    if rng.random() < 0.2:  # a tiny PNG whose header declares a huge size, or whose text chunk is a bomb
+        import zlib
+
+        from tools.fuzz.samples import png_chunk, png_declaring
+
+        w, h = rng.choice(((16000, 15000), (1, 10**9), (0, 5), (2**31 - 1, 2**31 - 1), (65535, 65535), (4, 4)))
+        extra = b""
+        if rng.random() < 0.5:
+            extra = png_chunk(b"zTXt", b"Comment\0\0" + zlib.compress(b"A" * (16 << 20), 9))
+        return png_declaring(w, h, extra=extra)
+    return mutate.mutate_bytes(rng, seed)
+
+
+# --- runs -------------------------------------------------------------------------------------------
+GRID_YAML = ("orientation: flat\nnumbering: vassal-default\ncolumns: [1, 4]\nrows: [1, 4]\n"
+             "pixels: {dx: 40, dy: 46, x0: 10, y0: 10}\n")
+LEGEND_YAML = "terrain: {clear: '#ffffff', rough: [200, 180, 120]}\ndefault: clear\nhexsides: {river: '#0000ff'}\n"
+POSITION_YAML = ("turn: '1'\nunits:\n  - {id: r1, side: red, type: infantry, hex: D-4}\n"
+                 "  - {id: b1, side: blue, type: armor, hex: D-7, markers: [out-of-supply]}\n"
+                 "breaches: []\n")
+MAPPING_YAML = ("units:\n  - {match: '^(?P<id>[A-Z].*)', side: axis, type: infantry}\n"
+                "markers:\n  - {match: 'Supply', marker: out-of-supply}\n"
+                "properties:\n  - {property: OOS, value: 'true', marker: isolated}\n")
+
+
+def _work_files(work: Path) -> dict[str, Path]:
+    """Well-formed companions every input is read with (written once per work folder)."""
+    from PIL import Image
+
+    files = {"grid": work / "grid.yaml", "legend": work / "legend.yaml", "scan": work / "scan.png"}
+    if not files["scan"].exists():
+        files["grid"].write_text(GRID_YAML)
+        files["legend"].write_text(LEGEND_YAML)
+        Image.new("RGB", (200, 200), (255, 255, 255)).save(files["scan"])
+    return files
+
+
+def _game_with(work: Path, file: str, path: Path) -> Path:
+    """A fresh copy of River War with ``file`` replaced by the input (fresh: readers cache per file)."""
+    game = work / f"game-{path.stem}"
+    shutil.copytree(RIVER_WAR, game)
+    shutil.copyfile(path, game / file)
+    return game
+
+
+def _run_save(path: Path, work: Path) -> None:
+    cli("vsav", "dump", path, "--json")
+
+
+def _run_save_module(path: Path, work: Path) -> None:
+    cli("vsav", "dump", path, "--module", RAGNAROK / "buildFile.xml", "--json")
+    cli("vsav", "diff", RAGNAROK / "ragnarok-start.vsav", path, "--module", RAGNAROK / "buildFile.xml")
+
+
+def _run_save_referee(path: Path, work: Path) -> None:
+    cli("referee", "check", path, "--game", "gazala-rg")
+
+
+def _run_module(path: Path, work: Path) -> None:
+    cli("grid", "locate", path, "120", "90")
+    from gazala_tools.referee.detect import game_of_module_file
+
+    game_of_module_file(path)
+
+
+def _game_file_run(file: str, *commands: tuple[str, ...]) -> Callable[[Path, Path], None]:
+    def run(path: Path, work: Path) -> None:
+        from gazala_tools.errors import GazalaError
+
+        game = _game_with(work, file, path)
+        try:
+            position = work / "position.yaml"
+            if not position.exists():
+                position.write_text(POSITION_YAML)
+            for argv in commands:
+                cli(*({"{game}": game, "{position}": position}.get(a, a) for a in argv))
+            from gazala_tools.games import find_game
+
+            try:
+                g = find_game(game)
+                g.scenarios()
+                g.tables()
+                from gazala_tools.vassal.module.games import game_and_config
+
+                game_and_config(g)
+            except GazalaError:
+                raise
+            except Exception as exc:  # the library contract: GazalaError only
+                raise Bug(f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            shutil.rmtree(game, ignore_errors=True)
+
+    return run
+
+
+def _run_position(path: Path, work: Path) -> None:
+    cli("referee", "check", path, "--game", RIVER_WAR)
+
+
+def _run_mapping(path: Path, work: Path) -> None:
+    save = RAGNAROK / "ragnarok-start.vsav"
+    cli("referee", "check", save, "--game", "gazala-rg", "--mapping", path)
+
+
+def _run_grid(path: Path, work: Path) -> None:
+    f = _work_files(work)
+    cli("digitize", "overlay", f["scan"], "--grid", path, "-o", work / "overlay.png")
+
+
+def _run_legend(path: Path, work: Path) -> None:
+    f = _work_files(work)
+    cli("digitize", "classify", f["scan"], "--grid", f["grid"], "--legend", path)
+
+
+def _run_image(path: Path, work: Path) -> None:
+    f = _work_files(work)
+    cli("digitize", "overlay", path, "--grid", f["grid"], "-o", work / "overlay.png")
+    from gazala_tools.errors import GazalaError
+
+    try:
+        from gazala_tools.inputs import open_image
+    except ImportError:  # a tree before the input boundary (comparing runs)
+        return
+    with contextlib.suppress(GazalaError):
+        open_image(path).close()
+
+
+#: the referee on a small position of the game (reads game.yaml's rules, the map and the counters)
+REFEREE = ("referee", "check", "{position}", "--game", "{game}")
+
+
+def _run_art(path: Path, work: Path) -> None:
+    from gazala_tools.render.counters import load_art
+
+    load_art(path)
+
+
+def _game_target(name: str, file: str, *commands: tuple[str, ...]) -> Target:
+    return Target(name, ".yaml", _text_seeds(RIVER_WAR / file), _mutate_yaml, _game_file_run(file, *commands))
+
+
+TARGETS: dict[str, Target] = {t.name: t for t in (
+    Target("save", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save),
+    Target("save-module", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save_module),
+    Target("save-referee", ".vsav", lambda: list(_save_seeds()), _mutate_save, _run_save_referee),
+    Target("module", ".vmod", lambda: list(_module_seeds()), _mutate_module, _run_module),
+    _game_target("game-yaml", "game.yaml", ("game", "show", "{game}"), REFEREE),
+    _game_target("map-yaml", "map.yaml", ("map", "check", "{game}"), REFEREE),
+    _game_target("counters-yaml", "counters.yaml", ("counters", "list", "{game}"), REFEREE),
+    _game_target("scenarios-yaml", "scenarios.yaml"),
+    _game_target("tables-yaml", "tables.yaml"),
+    _game_target("module-yaml", "module.yaml"),
+    Target("position-yaml", ".yaml", _text_seeds(POSITION_YAML), _mutate_yaml, _run_position),
+    Target("mapping-yaml", ".yaml", _text_seeds(MAPPING_YAML), _mutate_yaml, _run_mapping),
+    Target("grid-yaml", ".yaml", _text_seeds(GRID_YAML), _mutate_yaml, _run_grid),
+    Target("legend-yaml", ".yaml", _text_seeds(LEGEND_YAML), _mutate_yaml, _run_legend),
+    Target("image", ".png", lambda: list(_image_seeds()), _mutate_image, _run_image),
+    Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
+)}
