@@ -23,11 +23,12 @@ import multiprocessing
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
@@ -59,7 +60,7 @@ from gazala_tools.vassal.module.spec import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.counters.model import Counter, Manifest
+    from gazala_tools.counters.model import Manifest
     from gazala_tools.mapdata.model import GameMap
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,11 @@ def _jobs() -> int:
     return max(1, min(4, cpus))
 
 
+#: the fields of a counter that show on its faces (all but its names): compared as a tuple, not
+#: through ``dataclasses.replace`` (which re-runs the constructor, a tenth of a large game's drawing)
+_LOOK_FIELDS = tuple(f.name for f in fields(Counter) if f.compare and f.name not in ("id", "unit_id", "provenance"))
+
+
 class _Look:
     """What a face looks like: the counter without its names, and the side; hashed once (a
     counter's hash walks all its faces and values, and every face is looked up three times)."""
@@ -154,7 +160,7 @@ class _Look:
     __slots__ = ("_hash", "key")
 
     def __init__(self, c: Counter, side: str) -> None:
-        self.key = (replace(c, id="", unit_id="", provenance=""), side)
+        self.key = (*(getattr(c, f) for f in _LOOK_FIELDS), side)
         self._hash = hash(self.key)
 
     def __hash__(self) -> int:
@@ -177,6 +183,10 @@ class _Faces:
         self.art_only = art_only
         self.wanted: dict[str, _Look] = {}  #: image name -> what it looks like
         self.todo: dict[_Look, tuple[Counter, str]] = {}  #: a look -> a counter showing it
+        self._sigs: list[_Look] = []  #: the looks being drawn, in order
+        self._drawn: list[bytes] = []  #: their images, when drawn in this process
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._parts: list[concurrent.futures.Future[list[bytes]]] = []  #: their images, from the workers
 
     def __call__(self, c: Counter, side: str) -> str:
         name = f"{c.id}-{side}.png"
@@ -189,23 +199,35 @@ class _Faces:
             self.wanted[name] = look
         return name
 
-    def draw(self) -> None:
-        sigs = list(self.todo)
-        batch = [self.todo[sig] for sig in sigs]
+    def start(self) -> None:
+        """Start drawing every face asked for: in worker processes for a large game, so that the
+        caller draws the board and makes the set-ups meanwhile (:meth:`finish` collects them);
+        at once, in this process, for a small one."""
+        self._sigs = list(self.todo)
+        batch = [self.todo[sig] for sig in self._sigs]
         jobs = _jobs() if len(batch) >= PARALLEL_FACES else 1
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             step = -(-len(batch) // (4 * jobs))
-            chunks = [batch[i:i + step] for i in range(0, len(batch), step)]
-            ctx = multiprocessing.get_context("fork")
-            with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                drawn = [blob for part in pool.map(_draw, chunks, [self.dpi] * len(chunks), [self.size] * len(chunks))
-                         for blob in part]
+            self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+            self._parts = [self._pool.submit(_draw, batch[i:i + step], self.dpi, self.size) for i in range(0, len(batch), step)]
         else:
-            drawn = _draw(batch, self.dpi, self.size)
-        by_sig = dict(zip(sigs, drawn, strict=True))
+            self._drawn = _draw(batch, self.dpi, self.size)
+
+    def finish(self) -> None:
+        """Wait for the faces :meth:`start` began and put them into the images."""
+        drawn = [blob for part in self._parts for blob in part.result()] if self._parts else self._drawn
+        self.close()
+        by_sig = dict(zip(self._sigs, drawn, strict=True))
         for name, sig in self.wanted.items():
             self.images["images/" + name] = by_sig[sig]
         self.todo.clear()
+        self._drawn, self._parts = [], []
+
+    def close(self) -> None:
+        """Stop the worker processes (at once, when the build failed before :meth:`finish`)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
 def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str, bytes], face: _Faces,
@@ -419,6 +441,13 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     return board, board_dpi, picture
 
 
+def _board_dpi(game_map: GameMap, cfg: ModuleConfig, dpi: float | None) -> float:
+    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn."""
+    if cfg.board_art is not None:
+        return float(game_map.pixels.dpi or 100)
+    return float((dpi if dpi is not None else cfg.board_dpi) or game_map.pixels.dpi or 100)
+
+
 def counter_size(cfg: ModuleConfig, counter_mm: float, board_dpi: float) -> int:
     """The side of a counter in board pixels: the configuration's ``counters.size_px``, else the
     manifest's printed size at the board's resolution."""
@@ -518,23 +547,35 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
     game_map = g.map()
     manifest = g.counters()
     images: dict[str, bytes] = {}
-    board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
-    note("board")
+    given = cfg.board_art is not None
+    if given:  # a board image is only read and checked: before the counters, like a bad manifest
+        board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        note("board")
+    else:
+        board_dpi = _board_dpi(game_map, cfg, dpi)
     size = counter_size(cfg, manifest.counter_size_mm, board_dpi)
     face = _Faces(images, dpi=board_dpi, size=size, art_only=cfg.counter_art == "images",
                   file=manifest.source_file)
     pieces, decks = _pieces(g, manifest, cfg, images, face, sides)
-    face.draw()
-    note("counters")
-    track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
-    holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
-    status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
-    for s, spec_s in zip(cfg.status, status, strict=True):
-        images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
-    scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
-    note("set-ups")
+    face.start()  # a large game's faces are drawn in other processes while this one goes on
+    try:
+        if not given:
+            board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+            note("board")
+        track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
+        holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
+        status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
+        for s, spec_s in zip(cfg.status, status, strict=True):
+            images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
+        scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
+        note("set-ups")
+        tables = _table_charts(g, cfg, images)
+        face.finish()
+        note("counters")
+    finally:
+        face.close()
     name = cfg.name or g.name
-    charts = _table_charts(g, cfg, images) + (_oob_charts(pieces, images, size) if cfg.order_of_battle else [])
+    charts = tables + (_oob_charts(pieces, images, size) if cfg.order_of_battle else [])
     n_units = sum(p.kind == UNIT for p in pieces)
     images["images/about.png"] = faces.png_bytes(faces.about(
         name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
