@@ -467,18 +467,20 @@ def _table_charts(game: Game, cfg: ModuleConfig, images: dict[str, bytes]) -> li
     return out
 
 
-def _oob_charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> list[ChartSpec]:
-    """An order-of-battle chart per side: each formation's units at full strength."""
-    charts: list[ChartSpec] = []
-    for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT):
+def _oob_charts(pieces: Sequence[PieceSpec]) -> dict[str, ChartSpec]:
+    """An order-of-battle chart per side (drawn by :func:`_draw_oob_charts` once the faces are)."""
+    return {side: ChartSpec(f"{side} order of battle", f"oob-{slug(side)}.png")
+            for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT)}
+
+
+def _draw_oob_charts(charts: dict[str, ChartSpec], pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> None:
+    """Each side's chart: each formation's units at full strength."""
+    for side, chart in charts.items():
         rows: dict[str, list[bytes]] = {}
         for p in pieces:
             if p.kind == UNIT and p.side == side:
                 rows.setdefault(p.formation or "Units", []).append(images["images/" + p.faces[0]])
-        name = f"oob-{slug(side)}.png"
-        images["images/" + name] = faces.png_bytes(faces.order_of_battle(f"{side} order of battle", list(rows.items()), size))
-        charts.append(ChartSpec(f"{side} order of battle", name))
-    return charts
+        images["images/" + chart.image] = faces.png_bytes(faces.order_of_battle(chart.name, list(rows.items()), size))
 
 
 def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
@@ -534,10 +536,39 @@ Type and Steps (track markers also Track, TrackScale, TrackFlipBonus); layers {e
 
 
 # --- the whole module -----------------------------------------------------------------------------------
+class PendingSpec:
+    """A module's spec whose images are still being drawn (a large game's faces, in worker
+    processes): its buildFile and set-up saves can be made meanwhile, from :attr:`spec`;
+    :meth:`finish` waits for the faces and draws the images made from them (order of battle,
+    About screen). :meth:`close` stops the workers when the build fails before."""
+
+    def __init__(self, spec: ModuleSpec, complete: Callable[[], None], close: Callable[[], None]) -> None:
+        self.spec = spec
+        self._complete = complete
+        self._close = close
+
+    def finish(self) -> ModuleSpec:
+        self._complete()
+        return self.spec
+
+    def close(self) -> None:
+        self._close()
+
+
 def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
                 progress: Callable[[str], None] | None = None) -> ModuleSpec:
     """Everything the module of ``game`` holds (a built-in id, a game folder or a build configuration
     YAML; ``config`` overrides the game's own configuration)."""
+    pending = start_module_spec(game, dpi=dpi, config=config, progress=progress)
+    try:
+        return pending.finish()
+    finally:
+        pending.close()
+
+
+def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
+                      progress: Callable[[str], None] | None = None) -> PendingSpec:
+    """:func:`module_spec`, with the images that need the counter faces still to be drawn."""
     if config is None:
         g, cfg = game_and_config(game)
     else:  # the caller read the configuration already (build_game_module): not read again
@@ -559,28 +590,45 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
     pieces, decks = _pieces(g, manifest, cfg, images, face, sides)
     face.start()  # a large game's faces are drawn in other processes while this one goes on
     try:
-        if not given:
-            board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
-            note("board")
-        track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
-        holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
-        status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
-        for s, spec_s in zip(cfg.status, status, strict=True):
-            images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
-        scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
-        note("set-ups")
-        tables = _table_charts(g, cfg, images)
+        return _spec_while_drawing(g, cfg, dpi, note, sides, game_map, manifest, images, face, pieces, decks, size,
+                                   None if not given else (board, picture))
+    except BaseException:
+        face.close()
+        raise
+
+
+def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Callable[[str], None], sides: _Sides,
+                        game_map: GameMap, manifest: Manifest, images: dict[str, bytes], face: _Faces,
+                        pieces: list[PieceSpec], decks: list[DeckSpec], size: int,
+                        given: tuple[BoardSpec, Any] | None) -> PendingSpec:
+    """The rest of :func:`start_module_spec`, done while the faces are drawn."""
+    if given is None:
+        board, _dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        note("board")
+    else:
+        board, picture = given
+    track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
+    holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
+    status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
+    for s, spec_s in zip(cfg.status, status, strict=True):
+        images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
+    scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
+    note("set-ups")
+    tables = _table_charts(g, cfg, images)
+    name = cfg.name or g.name
+    oob = _oob_charts(pieces) if cfg.order_of_battle else {}
+    charts = tables + list(oob.values())
+    n_units = sum(p.kind == UNIT for p in pieces)
+
+    def complete() -> None:
         face.finish()
         note("counters")
-    finally:
-        face.close()
-    name = cfg.name or g.name
-    charts = tables + (_oob_charts(pieces, images, size) if cfg.order_of_battle else [])
-    n_units = sum(p.kind == UNIT for p in pieces)
-    images["images/about.png"] = faces.png_bytes(faces.about(
-        name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
-    note("charts")
-    return ModuleSpec(
+        _draw_oob_charts(oob, pieces, images, size)
+        images["images/about.png"] = faces.png_bytes(faces.about(
+            name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
+        note("charts")
+
+    spec = ModuleSpec(
         game=g.id,
         name=name,
         version=cfg.version,
@@ -603,3 +651,4 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
         images=images,
         vassal_version=cfg.vassal_version,
     )
+    return PendingSpec(spec, complete, face.close)
