@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from html import escape
 from pathlib import Path
@@ -171,7 +171,7 @@ class _Look:
 
 
 class _Faces:
-    """Face images of counters, named ``<id>-<side>.png``. Asking for a face names it; :meth:`draw`
+    """Face images of counters, named ``<id>-<side>.png``. Asking for a face names it; :meth:`start`
     then draws every face once (counters that look the same, eight Disrupted markers, share one
     drawing), in several processes for a large game. The bytes do not depend on how it was shared."""
 
@@ -184,9 +184,11 @@ class _Faces:
         self.wanted: dict[str, _Look] = {}  #: image name -> what it looks like
         self.todo: dict[_Look, tuple[Counter, str]] = {}  #: a look -> a counter showing it
         self._sigs: list[_Look] = []  #: the looks being drawn, in order
-        self._drawn: list[bytes] = []  #: their images, when drawn in this process
+        self._drawn: list[bytes] = []  #: their images, in order, as far as they are drawn
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._parts: list[concurrent.futures.Future[list[bytes]]] = []  #: their images, from the workers
+        self._step = 1  #: looks per part
+        self._n_first = 0  #: looks drawn first
 
     def __call__(self, c: Counter, side: str) -> str:
         name = f"{c.id}-{side}.png"
@@ -199,27 +201,41 @@ class _Faces:
             self.wanted[name] = look
         return name
 
-    def start(self) -> None:
+    def start(self, first: Iterable[str] = ()) -> None:
         """Start drawing every face asked for: in worker processes for a large game, so that the
         caller draws the board and makes the set-ups meanwhile (:meth:`finish` collects them);
-        at once, in this process, for a small one."""
-        self._sigs = list(self.todo)
+        at once, in this process, for a small one. The faces named in ``first`` are drawn first:
+        :meth:`collect_first` has them while the others are being drawn."""
+        early = dict.fromkeys(self.wanted[name] for name in first)
+        self._sigs = [*early, *(sig for sig in self.todo if sig not in early)]
+        self._n_first = len(early)
         batch = [self.todo[sig] for sig in self._sigs]
         jobs = _jobs() if len(batch) >= PARALLEL_FACES else 1
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            step = -(-len(batch) // (4 * jobs))
+            self._step = -(-len(batch) // (4 * jobs))
             self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
-            self._parts = [self._pool.submit(_draw, batch[i:i + step], self.dpi, self.size) for i in range(0, len(batch), step)]
+            self._parts = [self._pool.submit(_draw, batch[i:i + self._step], self.dpi, self.size)
+                           for i in range(0, len(batch), self._step)]
         else:
             self._drawn = _draw(batch, self.dpi, self.size)
 
+    def _collect(self, n: int) -> None:
+        """Wait until the first ``n`` looks are drawn; put every face drawn so far into the images."""
+        while len(self._drawn) < n:  # the parts come back in order, each of ``_step`` looks but the last
+            self._drawn.extend(self._parts[len(self._drawn) // self._step].result())
+        done = dict(zip(self._sigs, self._drawn, strict=False))
+        for name, sig in self.wanted.items():
+            if sig in done:
+                self.images["images/" + name] = done[sig]
+
+    def collect_first(self) -> None:
+        """Put the faces named ``first`` in :meth:`start` into the images (waiting for them only)."""
+        self._collect(self._n_first)
+
     def finish(self) -> None:
         """Wait for the faces :meth:`start` began and put them into the images."""
-        drawn = [blob for part in self._parts for blob in part.result()] if self._parts else self._drawn
+        self._collect(len(self._sigs))
         self.close()
-        by_sig = dict(zip(self._sigs, drawn, strict=True))
-        for name, sig in self.wanted.items():
-            self.images["images/" + name] = by_sig[sig]
         self.todo.clear()
         self._drawn, self._parts = [], []
 
@@ -588,7 +604,9 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
     face = _Faces(images, dpi=board_dpi, size=size, art_only=cfg.counter_art == "images",
                   file=manifest.source_file)
     pieces, decks = _pieces(g, manifest, cfg, images, face, sides)
-    face.start()  # a large game's faces are drawn in other processes while this one goes on
+    # a large game's faces are drawn in other processes while this one goes on; the full-strength
+    # faces the order-of-battle charts show come first (those charts are drawn while the rest are)
+    face.start(first=[p.faces[0] for p in pieces if p.kind == UNIT] if cfg.order_of_battle else ())
     try:
         return _spec_while_drawing(g, cfg, dpi, note, sides, game_map, manifest, images, face, pieces, decks, size,
                                    None if not given else (board, picture))
@@ -621,9 +639,10 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
     n_units = sum(p.kind == UNIT for p in pieces)
 
     def complete() -> None:
+        face.collect_first()
+        _draw_oob_charts(oob, pieces, images, size)
         face.finish()
         note("counters")
-        _draw_oob_charts(oob, pieces, images, size)
         images["images/about.png"] = faces.png_bytes(faces.about(
             name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
         note("charts")
