@@ -33,9 +33,9 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return _FONT_CACHE[size]
 
 
-#: zlib level of the PNGs framed by :func:`png_bytes` (1: on the 5,000-counter benchmark's faces level 3
-#: costs half as much time again for 6 % smaller files)
-PNG_LEVEL = 1
+#: zlib level of the PNGs framed by :func:`png_bytes` (levels 1 to 3 cost the same time on counter
+#: faces, a rendered board and an order-of-battle chart; 3 gives the smallest files of them)
+PNG_LEVEL = 3
 #: rows compressed per call when a large image is framed (keeps the copy of its pixels small)
 _ROWS_PER_BLOCK = 256
 
@@ -48,10 +48,11 @@ def png_bytes(img: Image.Image) -> bytes:
     """PNG bytes of ``img``, the same bytes for the same pixels (no time or text chunks).
 
     RGB / RGBA images are framed here (unfiltered rows, zlib level :data:`PNG_LEVEL`): Pillow's
-    ``save`` spends most of its time in per-call Python overhead on a 50-pixel face and in its
-    adaptive filters on a board, and this is three times as fast on counter art and 40 % faster on a
-    rendered board or an order-of-battle chart, for files of about the same size (measured on the RG
-    faces and the 5,000-counter benchmark game). Other modes go through Pillow (level 3)."""
+    ``save`` spends most of its time in per-call Python overhead on a 50-pixel face (this is three
+    times as fast and a quarter smaller on flat counter art, measured on the RG faces), and in its
+    adaptive row filters on a rendered board or an order-of-battle chart (this is twice as fast
+    there, for files from a tenth smaller to a third larger; measured on the 5,000-counter benchmark game).
+    Other modes go through Pillow (level 3)."""
     w, h = img.size
     if img.mode not in ("RGB", "RGBA") or w == 0 or h == 0:
         buf = io.BytesIO()
@@ -64,7 +65,7 @@ def png_bytes(img: Image.Image) -> bytes:
         raw = block.tobytes()
         return b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
 
-    if h <= _ROWS_PER_BLOCK:  # a face: one call (a compressor object costs half as much again)
+    if h <= _ROWS_PER_BLOCK:  # a face: in one piece
         data = zlib.compress(rows(img), PNG_LEVEL)
     else:
         z = zlib.compressobj(PNG_LEVEL)
