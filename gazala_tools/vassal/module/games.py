@@ -22,12 +22,13 @@ import logging
 import multiprocessing
 import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
@@ -60,7 +61,7 @@ from gazala_tools.vassal.module.spec import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.counters.model import Counter, Manifest
+    from gazala_tools.counters.model import Manifest
     from gazala_tools.mapdata.model import GameMap
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,11 @@ def _jobs() -> int:
     return max(1, min(4, cpus))
 
 
+#: the fields of a counter that show on its faces (all but its names): compared as a tuple, not
+#: through ``dataclasses.replace`` (which re-runs the constructor, a tenth of a large game's drawing)
+_LOOK_FIELDS = tuple(f.name for f in fields(Counter) if f.compare and f.name not in ("id", "unit_id", "provenance"))
+
+
 class _Look:
     """What a face looks like: the counter without its names, and the side; hashed once (a
     counter's hash walks all its faces and values, and every face is looked up three times)."""
@@ -155,7 +161,7 @@ class _Look:
     __slots__ = ("_hash", "key")
 
     def __init__(self, c: Counter, side: str) -> None:
-        self.key = (replace(c, id="", unit_id="", provenance=""), side)
+        self.key = (*(getattr(c, f) for f in _LOOK_FIELDS), side)
         self._hash = hash(self.key)
 
     def __hash__(self) -> int:
@@ -166,7 +172,7 @@ class _Look:
 
 
 class _Faces:
-    """Face images of counters, named ``<id>-<side>.png``. Asking for a face names it; :meth:`draw`
+    """Face images of counters, named ``<id>-<side>.png``. Asking for a face names it; :meth:`start`
     then draws every face once (counters that look the same, eight Disrupted markers, share one
     drawing), in several processes for a large game. The bytes do not depend on how it was shared."""
 
@@ -178,6 +184,12 @@ class _Faces:
         self.art_only = art_only
         self.wanted: dict[str, _Look] = {}  #: image name -> what it looks like
         self.todo: dict[_Look, tuple[Counter, str]] = {}  #: a look -> a counter showing it
+        self._sigs: list[_Look] = []  #: the looks being drawn, in order
+        self._drawn: list[bytes] = []  #: their images, in order, as far as they are drawn
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._parts: list[concurrent.futures.Future[list[bytes]]] = []  #: their images, from the workers
+        self._step = 1  #: looks per part
+        self._n_first = 0  #: looks drawn first
 
     def __call__(self, c: Counter, side: str) -> str:
         name = f"{c.id}-{side}.png"
@@ -190,23 +202,49 @@ class _Faces:
             self.wanted[name] = look
         return name
 
-    def draw(self) -> None:
-        sigs = list(self.todo)
-        batch = [self.todo[sig] for sig in sigs]
+    def start(self, first: Iterable[str] = ()) -> None:
+        """Start drawing every face asked for: in worker processes for a large game, so that the
+        caller draws the board and makes the set-ups meanwhile (:meth:`finish` collects them);
+        at once, in this process, for a small one. The faces named in ``first`` are drawn first:
+        :meth:`collect_first` has them while the others are being drawn."""
+        early = dict.fromkeys(self.wanted[name] for name in first)
+        self._sigs = [*early, *(sig for sig in self.todo if sig not in early)]
+        self._n_first = len(early)
+        batch = [self.todo[sig] for sig in self._sigs]
         jobs = _jobs() if len(batch) >= PARALLEL_FACES else 1
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-            step = -(-len(batch) // (4 * jobs))
-            chunks = [batch[i:i + step] for i in range(0, len(batch), step)]
-            ctx = multiprocessing.get_context("fork")
-            with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-                drawn = [blob for part in pool.map(_draw, chunks, [self.dpi] * len(chunks), [self.size] * len(chunks))
-                         for blob in part]
+            self._step = -(-len(batch) // (4 * jobs))
+            self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+            self._parts = [self._pool.submit(_draw, batch[i:i + self._step], self.dpi, self.size)
+                           for i in range(0, len(batch), self._step)]
         else:
-            drawn = _draw(batch, self.dpi, self.size)
-        by_sig = dict(zip(sigs, drawn, strict=True))
+            self._drawn = _draw(batch, self.dpi, self.size)
+
+    def _collect(self, n: int) -> None:
+        """Wait until the first ``n`` looks are drawn; put every face drawn so far into the images."""
+        while len(self._drawn) < n:  # the parts come back in order, each of ``_step`` looks but the last
+            self._drawn.extend(self._parts[len(self._drawn) // self._step].result())
+        done = dict(zip(self._sigs, self._drawn, strict=False))
         for name, sig in self.wanted.items():
-            self.images["images/" + name] = by_sig[sig]
+            if sig in done:
+                self.images["images/" + name] = done[sig]
+
+    def collect_first(self) -> None:
+        """Put the faces named ``first`` in :meth:`start` into the images (waiting for them only)."""
+        self._collect(self._n_first)
+
+    def finish(self) -> None:
+        """Wait for the faces :meth:`start` began and put them into the images."""
+        self._collect(len(self._sigs))
+        self.close()
         self.todo.clear()
+        self._drawn, self._parts = [], []
+
+    def close(self) -> None:
+        """Stop the worker processes (at once, when the build failed before :meth:`finish`)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
 def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str, bytes], face: _Faces,
@@ -420,6 +458,13 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     return board, board_dpi, picture
 
 
+def _board_dpi(game_map: GameMap, cfg: ModuleConfig, dpi: float | None) -> float:
+    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn."""
+    if cfg.board_art is not None:
+        return float(game_map.pixels.dpi or 100)
+    return float((dpi if dpi is not None else cfg.board_dpi) or game_map.pixels.dpi or 100)
+
+
 def counter_size(cfg: ModuleConfig, counter_mm: float, board_dpi: float) -> int:
     """The side of a counter in board pixels: the configuration's ``counters.size_px``, else the
     manifest's printed size at the board's resolution."""
@@ -439,18 +484,20 @@ def _table_charts(game: Game, cfg: ModuleConfig, images: dict[str, bytes]) -> li
     return out
 
 
-def _oob_charts(pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> list[ChartSpec]:
-    """An order-of-battle chart per side: each formation's units at full strength."""
-    charts: list[ChartSpec] = []
-    for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT):
+def _oob_charts(pieces: Sequence[PieceSpec]) -> dict[str, ChartSpec]:
+    """An order-of-battle chart per side (drawn by :func:`_draw_oob_charts` once the faces are)."""
+    return {side: ChartSpec(f"{side} order of battle", f"oob-{slug(side)}.png")
+            for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT)}
+
+
+def _draw_oob_charts(charts: dict[str, ChartSpec], pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> None:
+    """Each side's chart: each formation's units at full strength."""
+    for side, chart in charts.items():
         rows: dict[str, list[bytes]] = {}
         for p in pieces:
             if p.kind == UNIT and p.side == side:
                 rows.setdefault(p.formation or "Units", []).append(images["images/" + p.faces[0]])
-        name = f"oob-{slug(side)}.png"
-        images["images/" + name] = faces.png_bytes(faces.order_of_battle(f"{side} order of battle", list(rows.items()), size))
-        charts.append(ChartSpec(f"{side} order of battle", name))
-    return charts
+        images["images/" + chart.image] = faces.png_bytes(faces.order_of_battle(chart.name, list(rows.items()), size))
 
 
 def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
@@ -503,10 +550,39 @@ Type and Steps (track markers also Track, TrackScale, TrackFlipBonus); layers {e
 
 
 # --- the whole module -----------------------------------------------------------------------------------
+class PendingSpec:
+    """A module's spec whose images are still being drawn (a large game's faces, in worker
+    processes): its buildFile and set-up saves can be made meanwhile, from :attr:`spec`;
+    :meth:`finish` waits for the faces and draws the images made from them (order of battle,
+    About screen). :meth:`close` stops the workers when the build fails before."""
+
+    def __init__(self, spec: ModuleSpec, complete: Callable[[], None], close: Callable[[], None]) -> None:
+        self.spec = spec
+        self._complete = complete
+        self._close = close
+
+    def finish(self) -> ModuleSpec:
+        self._complete()
+        return self.spec
+
+    def close(self) -> None:
+        self._close()
+
+
 def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
                 progress: Callable[[str], None] | None = None) -> ModuleSpec:
     """Everything the module of ``game`` holds (a built-in id, a game folder or a build configuration
     YAML; ``config`` overrides the game's own configuration)."""
+    pending = start_module_spec(game, dpi=dpi, config=config, progress=progress)
+    try:
+        return pending.finish()
+    finally:
+        pending.close()
+
+
+def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
+                      progress: Callable[[str], None] | None = None) -> PendingSpec:
+    """:func:`module_spec`, with the images that need the counter faces still to be drawn."""
     if config is None:
         g, cfg = game_and_config(game)
     else:  # the caller read the configuration already (build_game_module): not read again
@@ -516,14 +592,37 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
     game_map = g.map()
     manifest = g.counters()
     images: dict[str, bytes] = {}
-    board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
-    note("board")
+    given = cfg.board_art is not None
+    if given:  # a board image is only read and checked: before the counters, like a bad manifest
+        board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        note("board")
+    else:
+        board_dpi = _board_dpi(game_map, cfg, dpi)
     size = counter_size(cfg, manifest.counter_size_mm, board_dpi)
     face = _Faces(images, dpi=board_dpi, size=size, art_only=cfg.counter_art == "images",
                   file=manifest.source_file)
     pieces, decks = _pieces(g, manifest, cfg, images, face, sides)
-    face.draw()
-    note("counters")
+    # a large game's faces are drawn in other processes while this one goes on; the full-strength
+    # faces the order-of-battle charts show come first (those charts are drawn while the rest are)
+    face.start(first=[p.faces[0] for p in pieces if p.kind == UNIT] if cfg.order_of_battle else ())
+    try:
+        return _spec_while_drawing(g, cfg, dpi, note, sides, game_map, manifest, images, face, pieces, decks, size,
+                                   None if not given else (board, picture))
+    except BaseException:
+        face.close()
+        raise
+
+
+def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Callable[[str], None], sides: _Sides,
+                        game_map: GameMap, manifest: Manifest, images: dict[str, bytes], face: _Faces,
+                        pieces: list[PieceSpec], decks: list[DeckSpec], size: int,
+                        given: tuple[BoardSpec, Any] | None) -> PendingSpec:
+    """The rest of :func:`start_module_spec`, done while the faces are drawn."""
+    if given is None:
+        board, _dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        note("board")
+    else:
+        board, picture = given
     track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
     holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
     status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
@@ -531,13 +630,22 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
         images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
     scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
     note("set-ups")
+    tables = _table_charts(g, cfg, images)
     name = cfg.name or g.name
-    charts = _table_charts(g, cfg, images) + (_oob_charts(pieces, images, size) if cfg.order_of_battle else [])
+    oob = _oob_charts(pieces) if cfg.order_of_battle else {}
+    charts = tables + list(oob.values())
     n_units = sum(p.kind == UNIT for p in pieces)
-    images["images/about.png"] = faces.png_bytes(faces.about(
-        name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
-    note("charts")
-    return ModuleSpec(
+
+    def complete() -> None:
+        face.collect_first()
+        _draw_oob_charts(oob, pieces, images, size)
+        face.finish()
+        note("counters")
+        images["images/about.png"] = faces.png_bytes(faces.about(
+            name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
+        note("charts")
+
+    spec = ModuleSpec(
         game=g.id,
         name=name,
         version=cfg.version,
@@ -560,3 +668,4 @@ def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: Mo
         images=images,
         vassal_version=cfg.vassal_version,
     )
+    return PendingSpec(spec, complete, face.close)

@@ -42,7 +42,9 @@ def _check_token(value: str, what: str) -> str:
 
 def se(tokens: Sequence[str], delim: str = ";") -> str:
     """``SequenceEncoder(delim)`` of ``tokens`` (each checked for the trailing-backslash pitfall)."""
-    return sequence.encode([_check_token(t, "token") for t in tokens], delim)
+    if "\\" in "".join(tokens):  # only then can a token end in one
+        tokens = [_check_token(t, "token") for t in tokens]
+    return sequence.encode(tokens if isinstance(tokens, list) else list(tokens), delim)
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,13 @@ def encode_token(token: str | None, delim: str) -> str:
 
 def encode(tokens: Iterable[str | None], delim: str) -> str:
     """``SequenceEncoder(delim)`` with every token appended; no tokens give the empty string."""
-    return delim.join([encode_token(t, delim) for t in tokens])
+    toks = tokens if isinstance(tokens, list) else list(tokens)
+    if None not in toks:
+        joined = delim.join(toks)  # type: ignore[arg-type]  # no None in it
+        # nothing to escape when no token holds the delimiter, a backslash or a quote (most tokens)
+        if "\\" not in joined and "'" not in joined and joined.count(delim) == len(toks) - 1:
+            return joined
+    return delim.join([encode_token(t, delim) for t in toks])
 
 
 class Decoder:
