@@ -54,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     _common(w)
     w.add_argument("--interval", type=number_in(0.01, 86400), default=1.0, help="seconds between scans (default 1)")
     w.add_argument("--once", action="store_true", help="check what is there now and stop")
-    w.add_argument("--out-dir", help="also write each report (in --format) here as NAME.<ext>")
+    w.add_argument("--out-dir", help="also write each report (in --format) here as FILE.<ext> (a.vsav -> a.vsav.txt)")
     w.set_defaults(func=_watch)
 
 

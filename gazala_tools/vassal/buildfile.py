@@ -10,6 +10,7 @@ Nothing is ever written.
 from __future__ import annotations
 
 import importlib
+import io
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,8 +74,19 @@ class ModuleSource:
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
-    """Image dimensions from PNG/GIF/JPEG headers (no decoding)."""
-    return image_header_size(data[:IMAGE_HEADER_BYTES])
+    """Image dimensions from PNG/GIF/JPEG headers, else from the header Pillow reads (BMP, TIFF, ...);
+    never decoded, and only the first :data:`IMAGE_HEADER_BYTES` are looked at."""
+    head = data[:IMAGE_HEADER_BYTES]
+    size = image_header_size(head)
+    if size is not None:
+        return size
+    try:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(head)) as im:  # the header only
+            return im.size
+    except Exception:  # an image Pillow cannot identify (or refuses) has no known size
+        return None
 
 
 def open_source(source: str | Path) -> ModuleSource:

@@ -58,7 +58,7 @@ def test_watch_once_checks_every_position(files, capsys):
     out = files / "out"
     assert main(["referee", "watch", str(files), "--once", "--format", "json", "--out-dir", str(out)]) == 0
     text = capsys.readouterr().out
-    assert text.count("== ") == 2 and sorted(p.name for p in out.iterdir()) == ["illegal.yaml.json", "legal.yaml.json"]  # named by the whole file name
+    assert text.count("== ") == 2 and sorted(p.name for p in out.iterdir()) == ["illegal.yaml.json", "legal.yaml.json"]
 
 
 def test_position_verb_round_trips(files, capsys):
