@@ -782,9 +782,60 @@ def _robust_offset(values: NDArray[np.float64]) -> float:
 
 # --- the whole detection -------------------------------------------------------------------------
 def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFit:
-    """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array)."""
-    say = progress or (lambda _msg: None)
+    """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array).
+
+    A dark frame around the map (a border touching the image's edges, with its notches) is cut
+    off first (:func:`map_area`), so that it cannot decide the lattice; coordinates are the
+    image's.
+    """
     grey_at = _reducer(image)
+    f0 = factor_for(grey_at.shape, AUTOCORR_SIDE)
+    x0, y0, x1, y1 = (v * f0 for v in map_area(grey_at(f0)))
+    if (x0, y0) != (0, 0) or x1 < grey_at.shape[1] - f0 or y1 < grey_at.shape[0] - f0:
+        inner = image.crop((x0, y0, x1, y1)) if hasattr(image, "crop") else np.asarray(image)[y0:y1, x0:x1]
+        log.info("map area (%d, %d)-(%d, %d): a frame is cut off", x0, y0, x1, y1)
+        return _shifted(_detect(_reducer(inner), progress), float(x0), float(y0))
+    return _detect(grey_at, progress)
+
+
+def map_area(grey: FloatImage) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) inside a dark frame touching the image's edges (the whole image if none).
+
+    From each edge whose outermost rows (columns) are much darker than the middle of the image,
+    inward until 8 rows in a row are about as light as the middle (a frame's notches included),
+    at most 15% of the image.
+    """
+    h, w = grey.shape
+    dark = 1.0 - grey
+    out = [0, 0, w, h]
+    for axis, n in ((0, h), (1, w)):
+        prof = dark.mean(axis=1 - axis)
+        mid = float(np.median(prof[n // 4 : 3 * n // 4]))
+        for side in (0, 1):
+            p = prof if side == 0 else prof[::-1]
+            if p[:3].mean() < mid + 0.25:
+                continue
+            cut, run = 0, 0
+            for i in range(int(0.15 * n)):
+                run = run + 1 if p[i] < mid + 0.1 else 0
+                if run >= 8:
+                    cut = i - 7
+                    break
+            if cut:
+                k = (1 - axis) + 2 * side  # out index: x0, y0, x1, y1
+                out[k] = cut + 1 if side == 0 else n - cut - 1
+    return out[0], out[1], out[2], out[3]
+
+
+def _shifted(fit: LatticeFit, dx: float, dy: float) -> LatticeFit:
+    """``fit`` of a crop at (dx, dy), in the whole image's pixels."""
+    gc = None if fit.grid_centre is None else (fit.grid_centre[0] + dx, fit.grid_centre[1] + dy)
+    affine = None if fit.affine is None else ((fit.affine[0][0] + dx, fit.affine[0][1] + dy), fit.affine[1], fit.affine[2])
+    return replace(fit, cx=fit.cx + dx, cy=fit.cy + dy, grid_centre=gc, affine=affine)
+
+
+def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
+    say = progress or (lambda _msg: None)
     # stage 1 at low resolution
     f1 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     say("edges")
