@@ -182,14 +182,16 @@ def _detect(args: argparse.Namespace) -> int:
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     ref = parse_ref(args.ref) if args.ref else None
     img = open_image(args.image, max_pixels=args.max_pixels)
+    size, dpi = img.size, _dpi(img)
+    img = img.convert("L")  # detection reads grey levels only: drop the colour copy (large scans)
     fit = detect_grid(img, progress=_stage_printer())
     out: dict[str, Any] = fit.as_dict()
     geo = fit.geometry(numbering)
     if ref is not None:
-        geo, _ = number_lattice(fit, numbering, ref.label, ref.x, ref.y, board=img.size)
+        geo, _ = number_lattice(fit, numbering, ref.label, ref.x, ref.y, board=size)
         out["x0"], out["y0"] = geo.x0, geo.y0
         out["numbering"] = numbering.vassal_attrs()
-    spec = spec_for(geo, numbering, name, img.size, dpi=_dpi(img))
+    spec = spec_for(geo, numbering, name, size, dpi=dpi)
     out["vassal"] = spec.vassal()
     if args.output:
         _emit(write_yaml({"grid": spec.to_data()}), args.output, args.image)

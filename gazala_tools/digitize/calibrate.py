@@ -19,6 +19,7 @@ else nearest a regular hexagon's (sqrt(3)/2).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -163,21 +164,28 @@ def calibrate(
         # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
         # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
         best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
-        for ix in range(round(x0 + 0.5) - 1, round(x0 + 0.5) + 2):
-            for iy in range(round(y0 + 0.5) - 1, round(y0 + 0.5) + 2):
-                # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
-                half_dy = math.trunc(dy / 2)
-                fdx = _interval_mid(c, us, float(ix), dx)
-                fdy = _interval_mid(rv - odd / 2, vs, iy + odd * half_dy, dy)
-                geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
-                res = []
-                for ref, (cc, rr) in zip(refs, raws, strict=True):
-                    px, py = geo.raw_center(cc, rr)
-                    res.append((ref.label, px - ref.x, py - ref.y))
-                ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
-                near = abs(ix - x0) + abs(iy - y0)
-                if best is None or (ss, near) < (best[0], best[1]):
-                    best = (ss, near, geo, res)
+        # Two refs fit several (origin, step) pairs exactly (VASSAL truncates): among exact fits
+        # the image's hex shape decides, when known, then the origin nearest the fit
+        # (the odd columns' trunc(dy/2) may be one off the least-squares dy's: all are tried)
+        for ix, iy, half_dy in itertools.product(
+            range(round(x0 + 0.5) - 2, round(x0 + 0.5) + 3),
+            range(round(y0 + 0.5) - 2, round(y0 + 0.5) + 3),
+            range(math.trunc(dy / 2) - 1, math.trunc(dy / 2) + 2),
+        ):
+            # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
+            fdx = _interval_mid(c, us, float(ix), dx)
+            fdy = _interval_mid(rv - odd / 2, vs, iy + odd * half_dy, dy)
+            geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
+            res = []
+            for ref, (cc, rr) in zip(refs, raws, strict=True):
+                px, py = geo.raw_center(cc, rr)
+                res.append((ref.label, px - ref.x, py - ref.y))
+            ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
+            near = abs(ix - x0) + abs(iy - y0)
+            if shape_hint is not None and shape_hint[1] == sideways:
+                near = abs(math.log((fdx / fdy) / shape_hint[0])) * 1e4 + near
+            if best is None or (ss, near) < (best[0], best[1]):
+                best = (ss, near, geo, res)
         assert best is not None
         _, _, geo, res = best
         rms = math.sqrt(best[0] / len(res))
@@ -222,3 +230,32 @@ def calibrate(
         ambiguous,
         alternatives,
     )
+
+
+def grid_from_image(
+    image: object, refs: Sequence[Ref], numbering: Numbering, *, board: tuple[int, int] | None = None
+) -> tuple[HexGridGeometry, Numbering]:
+    """The VASSAL grid (with ``numbering``) of a scan from one or more reference hexes.
+
+    One reference: detect-grid finds the lattice, the reference names the hex under it
+    (:func:`~gazala_tools.digitize.lattice.number_lattice`). Two or more: least squares over them
+    (:func:`calibrate`), the image's hex shape deciding between exact fits when it is confident.
+    ``board``: the size VASSAL numbers the grid by (descending numberings); the image's by default.
+    """
+    from gazala_tools.digitize.lattice import LOW_CONFIDENCE, detect_grid, number_lattice
+
+    size = board or (int(image.width), int(image.height))  # type: ignore[attr-defined]
+    if not refs:
+        raise GazalaError("no reference hex", place="--ref", expected="at least one LABEL=X,Y")
+    if len(refs) == 1:
+        fit = detect_grid(image)
+        return number_lattice(fit, numbering, refs[0].label, refs[0].x, refs[0].y, board=size)
+    hint = None
+    try:
+        fit = detect_grid(image)
+        if fit.confidence >= LOW_CONFIDENCE:
+            hint = (fit.dx / fit.dy, fit.sideways)
+    except GazalaError:
+        pass
+    cal = calibrate(refs, numbering, board=size, shape_hint=hint)
+    return cal.geometry, cal.numbering

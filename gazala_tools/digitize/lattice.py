@@ -26,13 +26,13 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage, signal
 
-from gazala_tools.digitize.image import FloatImage, downsample, factor_for, to_grey
+from gazala_tools.digitize.image import FloatImage, downsample, factor_for, tiles, to_grey
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
@@ -551,8 +551,8 @@ def fold_score(e: FloatImage, reading: Reading, bins: int = 48) -> tuple[float, 
 
 
 # --- stage 3: sub-pixel centres and the robust fit ----------------------------------------------
-def line_edges(e: FloatImage, reading: Reading) -> FloatImage:
-    """Keep only edges that run straight along a hex-edge direction for 45% of an edge's length.
+def line_edges(e: FloatImage, reading: Reading, reach: float = 0.45) -> FloatImage:
+    """Keep only edges that run straight along a hex-edge direction for ``reach`` of an edge's length.
 
     A grey opening with a line element per edge direction: hex numbers, names and symbols are
     made of short strokes and vanish; the grid's long straight edges stay.
@@ -567,7 +567,7 @@ def line_edges(e: FloatImage, reading: Reading) -> FloatImage:
         if any(abs(t[0] * q[1] - t[1] * q[0]) < 1e-3 for q in done):
             continue
         done.append((float(t[0]), float(t[1])))
-        half = max(1, int(0.45 * length) // 2)  # odd length, symmetric: no half-pixel shift
+        half = max(1, int(reach * length) // 2)  # odd length, symmetric: no half-pixel shift
         pts = np.round(np.outer(np.arange(-half, half + 1), t)).astype(np.int64)
         r = int(np.abs(pts).max())
         fp = np.zeros((2 * r + 1, 2 * r + 1), dtype=bool)
@@ -646,17 +646,47 @@ class CentreFit:
     measured: NDArray[np.float64]  #: their measured centres (x, y)
 
 
-def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3) -> CentreFit:
-    """Robust least squares of O, U, V to measured hex centres."""
-    h, w = e.shape
-    u, v = np.array(reading.u_hat) * reading.dx, np.array(reading.v_hat) * reading.dy
-    o = origin.copy()
+Measure = Callable[[NDArray[np.float64], int], tuple[NDArray[np.float64], NDArray[np.float64]]]
+
+
+def centre_correlation(e: FloatImage, reading: Reading, reach: float = 0.45) -> NDArray[np.float64]:
+    """The hexagon-outline kernel correlated with the straight edges of ``e``: peaks at hex centres."""
     sigma = max(1.0, min(reading.dx, reading.dy) / 30)
     kern = hexagon_kernel(reading, sigma)
-    lines = line_edges(e, reading)
-    corr = signal.fftconvolve(lines.astype(np.float64) - float(lines.mean()), kern[::-1, ::-1], mode="same")
+    lines = line_edges(e, reading, reach)
+    out: NDArray[np.float64] = signal.fftconvolve(
+        lines.astype(np.float64) - float(lines.mean()), kern[::-1, ::-1], mode="same"
+    )
+    return out
+
+
+def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3, reach: float = 0.45) -> CentreFit:
+    """Robust least squares of O, U, V to measured hex centres."""
+    corr = centre_correlation(e, reading, reach)
+    u, v = np.array(reading.u_hat) * reading.dx, np.array(reading.v_hat) * reading.dy
+    return fit_measured(
+        lambda pred, radius: _measure_centres(corr, pred, radius), e.shape, reading, origin, u, v, rounds=rounds
+    )
+
+
+def fit_measured(
+    measure: Measure,
+    shape: tuple[int, ...],
+    reading: Reading,
+    origin: Vec,
+    u: Vec,
+    v: Vec,
+    *,
+    rounds: int = 3,
+    first_radius: float = 0.22,
+) -> CentreFit:
+    """Robust least squares of O, U, V to the centres ``measure`` finds near the predicted ones
+    (search radius ``first_radius`` hex in the first round, 0.12 after)."""
+    h, w = shape[0], shape[1]
+    o = origin.copy()
     rms, count, coverage = float("nan"), 0, 0.0
     inliers = np.zeros((0, 2), dtype=np.int64)
+    used, measured = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2))
     for rnd in range(rounds):
         # every lattice hex whose centre is on the image
         m = np.stack([u, v], axis=1)
@@ -670,8 +700,8 @@ def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3
         pred = a[:, :1] * o + a[:, 1:2] * u + a[:, 2:3] * v
         inside = (pred[:, 0] >= 0) & (pred[:, 0] < w) & (pred[:, 1] >= 0) & (pred[:, 1] < h)
         cr, a, pred = cr[inside], a[inside], pred[inside]
-        radius = max(2, int(min(reading.dx, reading.dy) * (0.22 if rnd == 0 else 0.12)))
-        meas, strength = _measure_centres(corr, pred, radius)
+        radius = max(2, int(min(reading.dx, reading.dy) * (first_radius if rnd == 0 else 0.12)))
+        meas, strength = measure(pred, radius)
         ok = ~np.isnan(meas[:, 0])
         if ok.sum() < 6:
             raise GazalaError("too few hex centres could be located", expected="a scan with visible hex edges")
@@ -752,9 +782,60 @@ def _robust_offset(values: NDArray[np.float64]) -> float:
 
 # --- the whole detection -------------------------------------------------------------------------
 def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFit:
-    """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array)."""
-    say = progress or (lambda _msg: None)
+    """Detect the hex lattice of a scan (a PIL image or a grey/RGB numpy array).
+
+    A dark frame around the map (a border touching the image's edges, with its notches) is cut
+    off first (:func:`map_area`), so that it cannot decide the lattice; coordinates are the
+    image's.
+    """
     grey_at = _reducer(image)
+    f0 = factor_for(grey_at.shape, AUTOCORR_SIDE)
+    x0, y0, x1, y1 = (v * f0 for v in map_area(grey_at(f0)))
+    if (x0, y0) != (0, 0) or x1 < grey_at.shape[1] - f0 or y1 < grey_at.shape[0] - f0:
+        inner = image.crop((x0, y0, x1, y1)) if hasattr(image, "crop") else np.asarray(image)[y0:y1, x0:x1]
+        log.info("map area (%d, %d)-(%d, %d): a frame is cut off", x0, y0, x1, y1)
+        return _shifted(_detect(_reducer(inner), progress), float(x0), float(y0))
+    return _detect(grey_at, progress)
+
+
+def map_area(grey: FloatImage) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) inside a dark frame touching the image's edges (the whole image if none).
+
+    From each edge whose outermost rows (columns) are much darker than the middle of the image,
+    inward until 8 rows in a row are about as light as the middle (a frame's notches included),
+    at most 15% of the image.
+    """
+    h, w = grey.shape
+    dark = 1.0 - grey
+    out = [0, 0, w, h]
+    for axis, n in ((0, h), (1, w)):
+        prof = dark.mean(axis=1 - axis)
+        mid = float(np.median(prof[n // 4 : 3 * n // 4]))
+        for side in (0, 1):
+            p = prof if side == 0 else prof[::-1]
+            if p[:3].mean() < mid + 0.25:
+                continue
+            cut, run = 0, 0
+            for i in range(int(0.15 * n)):
+                run = run + 1 if p[i] < mid + 0.1 else 0
+                if run >= 8:
+                    cut = i - 7
+                    break
+            if cut:
+                k = (1 - axis) + 2 * side  # out index: x0, y0, x1, y1
+                out[k] = cut + 1 if side == 0 else n - cut - 1
+    return out[0], out[1], out[2], out[3]
+
+
+def _shifted(fit: LatticeFit, dx: float, dy: float) -> LatticeFit:
+    """``fit`` of a crop at (dx, dy), in the whole image's pixels."""
+    gc = None if fit.grid_centre is None else (fit.grid_centre[0] + dx, fit.grid_centre[1] + dy)
+    affine = None if fit.affine is None else ((fit.affine[0][0] + dx, fit.affine[0][1] + dy), fit.affine[1], fit.affine[2])
+    return replace(fit, cx=fit.cx + dx, cy=fit.cy + dy, grid_centre=gc, affine=affine)
+
+
+def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
+    say = progress or (lambda _msg: None)
     # stage 1 at low resolution
     f1 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     say("edges")
@@ -787,7 +868,12 @@ SECOND_OPINIONS = 4
 
 
 def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, say: Progress) -> LatticeFit:
-    """Read the lattice (b1, b2, full-resolution pixels) as a hex grid and fit it to the edges."""
+    """Read the lattice (b1, b2, full-resolution pixels) as a hex grid and fit it to the edges.
+
+    Edge strength (gradients) first; when that fit is not confident (below :data:`THIN_BELOW`),
+    thin lines (:func:`thin_lines`) too, and the more confident fit wins: on small images and
+    faint grids the gradients of printed numbers and terrain outweigh 1 px lines.
+    """
     cands = readings(b1, b2)
     if not cands:
         raise GazalaError(
@@ -796,19 +882,72 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
         )
     # stage 3 resolution: hexes about FIT_HEX_PX high
     dmin = min(min(c.dx, c.dy) for c in cands)
-    f3 = max(1, int(dmin / FIT_HEX_PX))
+    f_fine = max(1, int(dmin / FIT_HEX_PX))
+    # large scans: the whole image at most FIT_MAX_PIXELS, then the centres again in tiles at f_fine
+    h, w = grey_at.shape
+    f3 = f_fine * max(1, math.ceil(math.sqrt(h * w / f_fine**2 / FIT_MAX_PIXELS)))
+    f3 = max(f_fine, min(f3, int(dmin / COARSE_HEX_PX)))  # the coarse fit still needs hexes to measure
+    refine = None if f3 == f_fine else (lambda cf, rd, f: (refine_in_tiles(grey_at, cf, rd, f, f_fine), f_fine))
     say("orientation")
-    e3 = edge_image(grey_at(f3), sigma=1.0) if f3 != f1 else e1
+    grey3 = grey_at(f3)
+    e3 = edge_image(grey3, sigma=1.0) if f3 != f1 else e1
+    try:
+        fit = _fit_on(e3, cands, f3, say, refine=refine)
+    except GazalaError:
+        return _fit_on(thin_lines(grey3), cands, f3, say, THIN_REACH, refine)
+    if fit.confidence < THIN_BELOW:
+        try:
+            thin = _fit_on(thin_lines(grey3), cands, f3, say, THIN_REACH, refine)
+        except GazalaError:
+            return fit
+        if thin.confidence > fit.confidence + 0.05:
+            log.debug("thin-line evidence: confidence %.3f -> %.3f", fit.confidence, thin.confidence)
+            return thin
+    return fit
+
+
+def thin_lines(grey: FloatImage, width: int = 2) -> FloatImage:
+    """Thin-line evidence: the contrast of lines up to ``width`` px wide (dark or light, of any
+    grey) against their local background (black and white top-hats over a window of
+    ``2*width + 1``), over the local brightness. Steps between areas and anything wider do not
+    respond, so a faint 1 px grid is not drowned by terrain edges, and printed text is strokes
+    too short to survive :func:`line_edges`."""
+    g = ndimage.gaussian_filter(grey, 0.5)
+    size = (2 * width + 1, 2 * width + 1)
+    t = np.maximum(ndimage.grey_closing(g, size=size) - g, g - ndimage.grey_opening(g, size=size))
+    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
+    out: FloatImage = (t / (light + 0.05)).astype(np.float32)
+    return out
+
+
+#: thin lines must run straight along this share of a hex edge (printed numbers are shorter)
+THIN_REACH = 0.75
+#: below this confidence the thin-line evidence is tried as well (not above: where gradients
+#: locate the centres well they do so more precisely, e.g. 0.2 vs 0.6 px on 20 px hexes)
+THIN_BELOW = 0.45
+
+
+Refine = Callable[[CentreFit, Reading, int], tuple[CentreFit, int]]
+
+
+def _fit_on(
+    e3: FloatImage, cands: list[Reading], f3: int, say: Progress, reach: float = 0.45, refine: Refine | None = None
+) -> LatticeFit:
+    """Choose the reading on the evidence ``e3`` (at 1/f3 resolution) and fit the centres;
+    ``refine`` (large scans): measure them again at a finer resolution, returning that factor."""
     scored: list[tuple[float, Reading, Vec]] = []
     for c in cands:
         cs = Reading(c.sideways, c.dx / f3, c.dy / f3, c.u_hat, c.v_hat, c.rotation)
-        score, centre = fold_score(line_edges(e3, cs), cs)
+        score, centre = fold_score(line_edges(e3, cs, reach), cs)
         scored.append((score, c, centre))
     scored.sort(key=lambda t: -t[0])
     best_score, best, centre = scored[0]
     say("sub-pixel fit")
     rd = Reading(best.sideways, best.dx / f3, best.dy / f3, best.u_hat, best.v_hat, best.rotation)
-    cf = fit_centres(e3, rd, centre)
+    cf = fit_centres(e3, rd, centre, reach=reach)
+    if refine is not None:
+        say("refine in tiles")
+        cf, f3 = refine(cf, rd, f3)
     rms, count, coverage = cf.rms, cf.count, cf.coverage
     # back to full-resolution pixels: a block-mean pixel (i, j) covers [f*i, f*i + f)
     scale = float(f3)
@@ -861,6 +1000,56 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     )
 
 
+#: the whole-image fit works on at most this many pixels; finer measurement goes tile by tile
+FIT_MAX_PIXELS = 12_000_000
+#: the coarse fit of a large scan keeps hexes at least this many pixels across
+COARSE_HEX_PX = 24
+#: tile side (pixels at the fine resolution) of the refinement
+REFINE_TILE = 1024
+#: at most this many tiles, spread evenly over the scan, are measured at the fine resolution
+REFINE_MAX_TILES = 16
+
+
+def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int, f_fine: int) -> CentreFit:
+    """The lattice ``cf`` (found at 1/f_coarse) measured again at 1/f_fine, one tile at a time.
+
+    Up to REFINE_MAX_TILES tiles (REFINE_TILE a side plus a margin of a hex), spread evenly over
+    the scan, are read from it at 1/f_fine, their edges correlated with the hexagon kernel, and
+    the centres predicted in their cores measured there; then the same robust least squares as
+    the whole-image fit (one round, a search radius of 0.12 hex: the coarse lattice is already
+    within it). Memory and time are a few tiles', whatever the scan's size; the coverage (for
+    the confidence) stays the coarse fit's, which saw the whole map.
+    """
+    k = f_coarse / f_fine
+    shift = (k - 1) / 2.0  # a coarse pixel i covers fine pixels [k*i, k*i + k)
+    fine = Reading(rd.sideways, rd.dx * k, rd.dy * k, rd.u_hat, rd.v_hat, rd.rotation)
+    h, w = (n // f_fine for n in grey_at.shape)
+    margin = int(max(fine.dx, fine.dy)) + 8
+    every = list(tiles(h, w, REFINE_TILE))
+    step = max(1, math.ceil(len(every) / REFINE_MAX_TILES))
+    chosen = every[step // 2 :: step]
+
+    def measure(pred: NDArray[np.float64], radius: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        out = np.full_like(pred, np.nan)
+        strength = np.zeros(len(pred))
+        px, py = np.round(pred[:, 0]).astype(np.int64), np.round(pred[:, 1]).astype(np.int64)
+        for ys, xs in chosen:
+            idx = np.nonzero((px >= xs.start) & (px < xs.stop) & (py >= ys.start) & (py < ys.stop))[0]
+            if len(idx) == 0:
+                continue
+            y0, y1 = max(0, ys.start - margin), min(h, ys.stop + margin)
+            x0, x1 = max(0, xs.start - margin), min(w, xs.stop + margin)
+            corr = centre_correlation(edge_image(grey_at.tile(f_fine, (x0, y0, x1, y1)), sigma=1.0), fine)
+            offset = np.array([x0, y0], dtype=np.float64)
+            m, st = _measure_centres(corr, pred[idx] - offset, radius)
+            out[idx] = m + offset
+            strength[idx] = st
+        return out, strength
+
+    refined = fit_measured(measure, (h, w), fine, cf.o * k + shift, cf.u * k, cf.v * k, rounds=1, first_radius=0.12)
+    return replace(refined, coverage=cf.coverage)
+
+
 class _reducer:
     """Grey levels of a scan at 1/f resolution (block means; pixel j covers [f*j, f*j + f)).
 
@@ -887,6 +1076,17 @@ class _reducer:
             return out
         assert self._arr is not None
         return downsample(self._arr, f)
+
+    def tile(self, f: int, box: tuple[int, int, int, int]) -> FloatImage:
+        """Grey levels of ``box`` = (x0, y0, x1, y1), in pixels of the image at 1/f."""
+        x0, y0, x1, y1 = box
+        if self._pil is not None:
+            img = self._pil.crop((x0 * f, y0 * f, x1 * f, y1 * f))
+            img = img if f <= 1 else img.reduce(f)
+            out: FloatImage = np.asarray(img, dtype=np.float32) / np.float32(255.0)
+            return out
+        assert self._arr is not None
+        return downsample(self._arr[y0 * f : y1 * f, x0 * f : x1 * f], f)
 
 
 def _first_hex(o: Vec, u: Vec, v: Vec, inliers: NDArray[np.int64]) -> tuple[float, float]:

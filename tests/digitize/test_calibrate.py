@@ -12,6 +12,7 @@ from gazala_tools.digitize.calibrate import Ref, calibrate, parse_ref
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
+from tools.scans.synthetic import SyntheticBoard
 
 RG = Numbering()  # VASSAL's default, also RG's
 
@@ -91,6 +92,9 @@ def test_refs_at_vassal_centres_recover_any_grid_within_a_pixel(
     truth = HexGridGeometry(dx=dx, dy=dx / ratio, x0=x0, y0=y0, sideways=sideways, numbering=numbering)
     # references are pixels of the scan: under hOff=0 label 0101 is raw (1, -1), which can lie off it
     assume(all(min(r.x, r.y) >= 0 for r in refs_for(truth, ["0101", "3021", "1522"])))
+    # dy/2 a float hair below a whole number (49.99999999999999 / 2): VASSAL's trunc(dy/2) is then a
+    # pixel less than for any step a fit can tell from it within float precision
+    assume(abs(truth.dy / 2 - round(truth.dy / 2)) > 1e-9)
     # two refs fit both orientations exactly: the image's hex shape (here measured 1% off) decides
     cal = calibrate(refs_for(truth, ["0101", "3021"]), numbering, shape_hint=(ratio * 1.01, sideways))
     assert max_centre_error(cal.geometry, truth) <= 1.0 + 1e-9
@@ -107,3 +111,17 @@ def test_bad_references_are_clear_errors() -> None:
     with pytest.raises(GazalaError, match="LABEL=X,Y"):
         parse_ref("0101:1,2")
     assert parse_ref("0104=12.5,7") == Ref("0104", 12.5, 7.0)
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_grid_from_image_gives_the_vassal_grid_from_one_or_more_refs(flat_board: SyntheticBoard, count: int) -> None:
+    from gazala_tools.digitize.calibrate import grid_from_image
+
+    g = flat_board.geometry
+    numbering = Numbering(h_off=0)  # not the board's own: the labels are named under this one
+    raws = [(3, 4), (20, 15)][:count]
+    refs = [Ref(numbering.name(c, r), *g.raw_center(c, r)) for c, r in raws]
+    geo, used = grid_from_image(flat_board.image, refs, numbering)
+    assert used == numbering and geo.numbering == numbering
+    assert (geo.x0, geo.y0) == (g.x0, g.y0)
+    assert max_centre_error(geo, g) <= 1.0

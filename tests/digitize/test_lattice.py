@@ -185,3 +185,31 @@ def test_issue_12_item_1_one_reference_under_any_numbering_gives_the_exact_origi
     for _ in range(50):
         px, py = rng.randrange(board[0]), rng.randrange(board[1])
         assert geo.name_at(px, py, *board) == truth.name_at(px, py, *board)
+
+
+def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_the_same_lattice(
+    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gazala_tools.digitize.lattice as lattice
+
+    whole = detect_grid(flat_board.image)
+    calls: list[int] = []
+    real = lattice.refine_in_tiles
+
+    def spy(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    # "large": the whole-image fit may use a quarter of this scan's pixels, tiles a quarter of its side
+    h, w = flat_board.image.height, flat_board.image.width
+    monkeypatch.setattr(lattice, "FIT_MAX_PIXELS", h * w // 4)
+    monkeypatch.setattr(lattice, "REFINE_TILE", max(h, w) // 3)
+    monkeypatch.setattr(lattice, "refine_in_tiles", spy)
+    tiled = detect_grid(flat_board.image)
+    assert calls
+    g = flat_board.geometry
+    assert tiled.dx == pytest.approx(g.dx, abs=0.05) and tiled.dy == pytest.approx(g.dy, abs=0.05)
+    # the same lattice: the whole-image fit's first hex is a hex of the tiled one (its first hex may differ)
+    assert math.dist(lattice._nearest_centre(tiled, whole.x0, whole.y0), (whole.x0, whole.y0)) < 0.3
+    # and the VASSAL grid it gives has a hex centred on the board's raw (0, 0)
+    assert math.dist(lattice._nearest_centre(tiled, g.x0, g.y0), (g.x0, g.y0)) < 0.5
