@@ -392,17 +392,22 @@ def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image"
     return w, h
 
 
-#: most pixels one byte of a PNG file can hold: deflate inflates a byte to at most about 1,032 bytes,
-#: and a 1-bit image packs 8 pixels in a byte
-PNG_MAX_PIXELS_PER_BYTE: Final = 8 * 1100
+#: most pixels one byte of an image file can hold, by format (a file declaring more is a pixel bomb:
+#: Pillow would allocate the whole canvas before finding the data missing). PNG: deflate inflates a
+#: byte to at most about 1,032 bytes, and a 1-bit image packs 8 pixels in a byte. GIF: a 12-bit LZW
+#: code stands for at most 4,096 pixels (1.5 bytes). JPEG: every 8x8 block of the first scan costs a
+#: DC code of at least one bit, so at most 64 pixels a bit.
+MAX_PIXELS_PER_BYTE: Final = {"PNG": 8 * 1100, "GIF": 4096, "JPEG": 8 * 64, "MPO": 8 * 64}
 
 
 def check_plausible(fmt: str | None, size: tuple[int, int], file_bytes: int, *, file: str | Path,
                     what: str = "image", error: type[GazalaError] = GazalaError) -> None:
-    """Refuse a PNG whose file is too small to hold the pixels its header declares (a 225-byte file
-    saying 240 Mpx): Pillow would allocate the whole image before finding the data missing."""
+    """Refuse an image whose file is too small to hold the pixels its header declares (a 225-byte
+    PNG saying 240 Mpx, a 152-byte GIF whose screen is 6168 x 33024): Pillow would allocate the whole
+    image before finding the data missing."""
     w, h = size
-    if fmt == "PNG" and w * h > file_bytes * PNG_MAX_PIXELS_PER_BYTE:
+    per_byte = MAX_PIXELS_PER_BYTE.get(fmt or "")
+    if per_byte is not None and w * h > file_bytes * per_byte:
         raise error(f"{what} cannot be read: it declares {w} x {h} pixels in {file_bytes:,} bytes", file=file,
                     expected="a complete image (its data is missing or truncated)")
 

@@ -245,7 +245,11 @@ def parse_position(
         if units[-1].id in seen:
             raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
         seen.add(units[-1].id)
-    breaches = tuple(_parse_breach(b, labels, file, f"breaches[{i}]") for i, b in enumerate(data.get("breaches") or []))
+    raw_breaches = data.get("breaches") or []
+    if not isinstance(raw_breaches, list):
+        raise GazalaError(f"bad 'breaches' {str(raw_breaches)[:40]!r}", file=file, place="breaches",
+                          expected="a list of breach markers, e.g. [{hexside: 0817/0916, state: breached}]")
+    breaches = tuple(_parse_breach(b, labels, file, f"breaches[{i}]") for i, b in enumerate(raw_breaches))
     acts = data.get("activations")
     activations: dict[str, int] | None = None
     if acts is not None:

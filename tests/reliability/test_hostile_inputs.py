@@ -282,6 +282,53 @@ def test_mapping_yaml_of_the_wrong_shape_is_a_clean_error(tmp_path: Path, run: R
     assert code == 2 and "mapping.yaml" in err
 
 
+def _gif_declaring(width: int, height: int) -> bytes:
+    """A valid 24 x 24 GIF whose logical screen (the canvas Pillow allocates) is ``width`` x ``height``."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (24, 24), (200, 180, 120)).save(buf, "GIF")
+    return buf.getvalue()[:6] + struct.pack("<HH", width, height) + buf.getvalue()[10:]
+
+
+@pytest.mark.parametrize("fmt", ["gif", "jpeg"])
+def test_small_gif_or_jpeg_declaring_200_megapixels_is_refused_before_decoding(tmp_path: Path, run: Run,
+                                                                                fmt: str) -> None:
+    """``scripts/fuzz 20000 --seed 2026`` found a 152-byte GIF whose screen is 6168 x 33024: decoding
+    it took 3.1 GiB. A JPEG's frame header can lie the same way."""
+    from gazala_tools.inputs import open_image
+
+    if fmt == "gif":
+        data = _gif_declaring(6168, 33024)
+    else:
+        import io
+
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("L", (16, 16), 128).save(buf, "JPEG")
+        data = buf.getvalue()
+        sof = data.index(b"\xff\xc0")
+        data = data[: sof + 5] + struct.pack(">HH", 33024, 6168) + data[sof + 9 :]
+    assert len(data) < 1000
+    with pytest.raises(GazalaError, match="6168 x 33024"):
+        open_image(data, file=f"bomb.{fmt}")
+    scan = tmp_path / f"scan.{fmt}"
+    scan.write_bytes(data)
+    code, _, err = run("digitize", "detect-grid", scan)
+    assert code == 2 and "6168 x 33024" in err
+
+
+def test_breaches_that_are_not_a_list_are_a_clean_error(tmp_path: Path, run: Run) -> None:
+    """``scripts/fuzz 20000 --seed 2026``: ``breaches: -111...`` raised TypeError."""
+    pos = tmp_path / "pos.yaml"
+    pos.write_text("game: gazala-rg\nunits: []\nbreaches: -111111111111111111111111111111\n")
+    code, _, err = run("referee", "check", pos)
+    assert code == 2 and "breaches" in err and "a list of breach markers" in err
+
+
 def test_game_in_a_position_yaml_is_never_opened_as_a_path(tmp_path: Path, run: Run) -> None:
     pos = tmp_path / "pos.yaml"
     pos.write_text("game: ../../../../etc/passwd\nunits: []\n")
