@@ -162,3 +162,20 @@ def test_set_up_pieces_are_the_palette_pieces_as_the_engine_parses_them(small_vm
     assert len(ours) == len(parsed) == len(small_spec.pieces)
     for pid, piece in ours.items():
         assert parsed[piece.gpid] == piece, pid
+
+
+def test_the_main_map_opens_showing_the_whole_board() -> None:
+    """Issue 16: a player opens the module and sees the set-up, not the top-left corner of a large map
+    (DG's 1700 x 2200 board opened at 100% with most units off screen). The main map opens at the
+    largest zoom level whose view of the whole board fits 1600 x 900, never below 50%."""
+    from gazala_tools.vassal.module import build_game_module
+    from gazala_tools.vassal.module.build import opening_zoom
+
+    assert opening_zoom(700, 640) == 1.0 and opening_zoom(1500, 1100) == 0.75
+    assert opening_zoom(1700, 2200) == 0.5 and opening_zoom(9000, 9000) == 0.5
+    root = etree.fromstring(build_game_module("cauldron-dg").built.xml)
+    main = next(m for m in root.iter("VASSAL.build.module.Map") if m.get("mapName") == "Main Map")
+    zoomer = main.find("VASSAL.build.module.map.Zoomer")
+    assert zoomer is not None
+    levels = sorted((float(z) for z in zoomer.get("zoomLevels", "").split(",")), reverse=True)
+    assert levels[int(zoomer.get("zoomStart", "0")) - 1] == 0.5  # zoomStart counts from the most zoomed-in

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from lxml import etree
 
@@ -64,14 +65,36 @@ def _map(
     )
 
 
-def _map_tools(m: etree._Element, *, zoom: str = "0.25,0.5,0.75,1.0,1.5", zoom_start: int = 2) -> None:
+ZOOM_LEVELS: Final = (0.25, 0.5, 0.75, 1.0, 1.5)
+#: the view the main map should fit when it opens (a laptop screen less VASSAL's toolbars and palette)
+OPENING_VIEW: Final = (1600, 900)
+#: below this scale a 1/2-inch counter's values are no longer legible: the map opens no smaller
+MIN_OPENING_ZOOM: Final = 0.5
+
+
+def opening_zoom(width: int, height: int) -> float:
+    """The scale the main map opens at: the largest zoom level at which the whole board fits
+    :data:`OPENING_VIEW`, so a player sees the set-up at once (not the top-left corner of a large
+    map), but never below :data:`MIN_OPENING_ZOOM`."""
+    vw, vh = OPENING_VIEW
+    fitting = [z for z in ZOOM_LEVELS if width * z <= vw and height * z <= vh and z <= 1.0]
+    return float(max([MIN_OPENING_ZOOM, *fitting]))
+
+
+def zoom_start(levels: tuple[float, ...], zoom: float) -> int:
+    """Zoomer's ``zoomStart`` for ``zoom``: 1-based, counted from the most zoomed-in level
+    (vassal-format.md, Zoomer)."""
+    return sorted(levels, reverse=True).index(zoom) + 1
+
+
+def _map_tools(m: etree._Element, *, levels: tuple[float, ...] = ZOOM_LEVELS, zoom: float = 1.0) -> None:
     element(m, f"{MAP}.StackMetrics", {"disabled": False, "exSepX": 6, "exSepY": 18, "unexSepX": 2, "unexSepY": 4})
     for child in PLAIN_MAP_CHILDREN:
         element(m, f"{MAP}.{child}")
     element(m, f"{MAP}.CounterDetailViewer", {"delay": 700, "display": "from top-most layer only", "minDisplayPieces": 2,
                                               "showgraph": True, "showtext": True, "summaryReportFormat": "$LocationName$",
                                               "zoomlevel": 1.0})
-    element(m, f"{MAP}.Zoomer", {"zoomLevels": zoom, "zoomStart": zoom_start})
+    element(m, f"{MAP}.Zoomer", {"zoomLevels": ",".join(map(str, levels)), "zoomStart": zoom_start(levels, zoom)})
     element(m, f"{MAP}.HighlightLastMoved", {"color": "255,0,0", "enabled": True, "thickness": 2})
 
 
@@ -89,7 +112,7 @@ def _main_map(root: etree._Element, spec: ModuleSpec) -> None:
         f"{BOARDS}.board.mapgrid.HexGridNumbering",
         {"color": "0,0,0", "fontSize": 9, "hDrawOff": 0, "rotateText": 0, "vDrawOff": 0, "visible": False, **b.numbering_attrs},
     )
-    _map_tools(m)
+    _map_tools(m, zoom=opening_zoom(b.width + 2 * b.edge_width, b.height + 2 * b.edge_height))
 
 
 def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) -> None:
@@ -100,7 +123,7 @@ def _cups_map(root: etree._Element, spec: ModuleSpec, gpids: Mapping[str, int]) 
     width = 40 + 160 * len(spec.decks)
     element(picker, f"{BOARDS}.Board", {"color": "230,220,200", "height": 200, "name": CUPS_BOARD, "reversible": False,
                                         "width": width})
-    _map_tools(m, zoom="0.5,1.0", zoom_start=1)
+    _map_tools(m, levels=(0.5, 1.0), zoom=1.0)
     by_id = {p.id: p for p in spec.pieces}
     for i, deck in enumerate(spec.decks):
         pile = element(
@@ -149,7 +172,7 @@ def _track_map(root: etree._Element, track: TrackSpec | None) -> None:
             {"color": "0,0,0", "cornersLegal": False, "dotsVisible": False, "dx": float(track.box),
              "dy": float(track.box), "edgesLegal": False, "range": "Metric", "snapTo": True, "visible": False,
              "x0": cx, "y0": cy})
-    _map_tools(m, zoom="0.5,1.0", zoom_start=2)
+    _map_tools(m, levels=(0.5, 1.0), zoom=0.5)
 
 
 def _slot(parent: etree._Element, p: PieceSpec, gpid: int) -> None:
