@@ -43,6 +43,7 @@ from gazala_tools.counters.model import (
     Value,
 )
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
@@ -174,22 +175,19 @@ def manifest_file(game_or_path: str | Path) -> Path:
     return find_game(game_or_path).counters_file
 
 
-#: (file, mtime, game) -> manifest; a game's manifest takes its id and name from game.yaml
-_CACHE: dict[tuple[Path, int, Game | None], Manifest] = {}
+#: manifests by file version and game (a game's manifest takes its id and name from game.yaml)
+_CACHE: FileCache[Manifest] = FileCache()
 
 
 def _cached(path: Path, game: Game | None) -> Manifest:
+    def load() -> Manifest:
+        return parse_manifest(read_text(path, "counter manifest", ManifestError), file=path, game=game)
+
+    note_input(path)
     try:
-        key = (path.resolve(), path.stat().st_mtime_ns, game)
+        return _CACHE.get(path, game, load)
     except OSError as exc:
         raise ManifestError(f"cannot read manifest ({exc.strerror})", file=path) from None
-    note_input(path)
-    got = _CACHE.get(key)
-    if got is None:
-        text = read_text(path, "counter manifest", ManifestError)
-        got = parse_manifest(text, file=path, game=game)
-        _CACHE[key] = got
-    return got
 
 
 def load_game_manifest(game: Game) -> Manifest:

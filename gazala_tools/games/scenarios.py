@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final
 import yaml
 
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.filecache import FileCache
 from gazala_tools.games.tables import read_entries
 from gazala_tools.yamlnodes import Doc, place_of
 
@@ -199,20 +200,16 @@ def read_scenarios(file: Path, *, sides: tuple[str, ...] = (), turns: tuple[str,
     return tuple(out)
 
 
-_CACHE: dict[tuple[Path, int, Game], tuple[Scenario, ...]] = {}
+_CACHE: FileCache[tuple[Scenario, ...]] = FileCache()
 
 
 def load_scenarios(game: Game) -> tuple[Scenario, ...]:
     """The scenarios of ``game`` (none without a ``scenarios.yaml``), cached per file and modification."""
     file = game.scenarios_file
     try:
-        key = (file.resolve(), file.stat().st_mtime_ns, game)
+        return _CACHE.get(file, game, lambda: read_scenarios(file, sides=game.side_ids, turns=game.turns))
     except OSError:
         return ()
-    got = _CACHE.get(key)
-    if got is None:
-        got = _CACHE[key] = read_scenarios(file, sides=game.side_ids, turns=game.turns)
-    return got
 
 
 # --- resolving a set-up ----------------------------------------------------------------------------

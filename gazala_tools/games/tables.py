@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 import yaml
 
 from gazala_tools.errors import GameDataError
+from gazala_tools.filecache import FileCache
 from gazala_tools.yamlnodes import Doc, compose
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,17 +113,13 @@ def read_tables(file: Path) -> tuple[Table, ...]:
     return tuple(out)
 
 
-_CACHE: dict[tuple[Path, int], tuple[Table, ...]] = {}
+_CACHE: FileCache[tuple[Table, ...]] = FileCache()
 
 
 def load_tables(game: Game) -> tuple[Table, ...]:
     """The tables of ``game`` (none without a ``tables.yaml``), cached per file and modification."""
     file = game.tables_file
     try:
-        key = (file.resolve(), file.stat().st_mtime_ns)
+        return _CACHE.get(file, None, lambda: read_tables(file))
     except OSError:
         return ()
-    got = _CACHE.get(key)
-    if got is None:
-        got = _CACHE[key] = read_tables(file)
-    return got

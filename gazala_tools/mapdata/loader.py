@@ -21,6 +21,7 @@ from typing import Any, Final
 import yaml
 
 from gazala_tools.errors import GazalaError, MapDataError
+from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, default_game_id, find_game, is_builtin
 from gazala_tools.games.model import GAME_FILE, MAP_FILE
@@ -61,24 +62,21 @@ def map_file(game_or_dir: str | Path) -> Path:
     return find_game(str(game_or_dir)).map_file
 
 
-#: (map file, its mtime, game) -> map; a game's map depends on its game.yaml too
-_CACHE: dict[tuple[Path, int, Game | None], GameMap] = {}
+#: maps by file version and game (a game's map depends on its game.yaml too)
+_CACHE: FileCache[GameMap] = FileCache()
 
 
 def _cached(path: Path, game: Game | None) -> GameMap:
+    def load() -> GameMap:
+        if game is None:
+            return load_map_file(path)
+        return load_map_file(path, game=game.id, numbering=game.numbering, sides=game.side_ids)
+
+    note_input(path)
     try:
-        key = (path.resolve(), path.stat().st_mtime_ns, game)
+        return _CACHE.get(path, game, load)
     except OSError as exc:
         raise MapDataError(f"cannot read map data ({exc.strerror})", file=path) from None
-    note_input(path)
-    got = _CACHE.get(key)
-    if got is None:
-        if game is None:
-            got = load_map_file(path)
-        else:
-            got = load_map_file(path, game=game.id, numbering=game.numbering, sides=game.side_ids)
-        _CACHE[key] = got
-    return got
 
 
 def load_game_map(game: Game) -> GameMap:
