@@ -135,7 +135,7 @@ def _stage_printer() -> Callable[[str], None]:
 def _calibrate(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
     from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
-    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
@@ -150,7 +150,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         except GazalaError as exc:
             log.warning("could not detect the grid on the image (%s); choosing by hex shape", exc)
     cal = calibrate(refs, numbering, board=img.size, shape_hint=hint)
-    spec = spec_for(cal.geometry, cal.numbering, name, img.size, dpi=_dpi(img))
+    spec = spec_for(cal.geometry, cal.numbering, name, img.size, dpi=image_dpi(img))
     if args.output:
         _emit(write_yaml({"grid": spec.to_data()}), args.output, args.image)
     if args.json:
@@ -165,24 +165,16 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dpi(img: Any) -> int:
-    dpi = img.info.get("dpi")
-    try:
-        return round(float(dpi[0])) if dpi else 100
-    except (TypeError, ValueError):
-        return 100
-
-
 def _detect(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import parse_ref
     from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
-    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     ref = parse_ref(args.ref) if args.ref else None
     img = open_image(args.image, max_pixels=args.max_pixels)
-    size, dpi = img.size, _dpi(img)
+    size, dpi = img.size, image_dpi(img)
     img = img.convert("L")  # detection reads grey levels only: drop the colour copy (large scans)
     fit = detect_grid(img, progress=_stage_printer())
     out: dict[str, Any] = fit.as_dict()

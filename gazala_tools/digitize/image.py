@@ -65,6 +65,15 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
     return img.convert("RGB") if img.mode != "RGB" else img
 
 
+def image_dpi(img: Image.Image) -> int:
+    """The scan's resolution from its header (``dpi``), 100 when it has none or a bad one."""
+    dpi = img.info.get("dpi")
+    try:
+        return max(1, round(float(dpi[0]))) if dpi else 100
+    except (TypeError, ValueError, IndexError):
+        return 100
+
+
 def to_rgb_array(img: Image.Image) -> NDArray[np.uint8]:
     return np.asarray(img.convert("RGB") if img.mode != "RGB" else img, dtype=np.uint8)
 

@@ -61,14 +61,6 @@ def slug(text: str) -> str:
     return s or "my-game"
 
 
-def resolve_numbering(value: str) -> tuple[Numbering, str]:
-    """``--numbering``: ``vassal-default``, a game id or game folder (its numbering), or VASSAL
-    ``HexGridNumbering`` attributes as ``KEY=VALUE`` pairs (``digitize.gridfile.numbering_from``)."""
-    from gazala_tools.digitize.gridfile import numbering_from
-
-    return numbering_from(value, place="--numbering", allow_path=True)
-
-
 @dataclass(frozen=True)
 class ScanFit:
     """The fitted grid, notes on how it was found, and the board size it needs (the scan's own size,
@@ -92,11 +84,12 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
     With no reference the names start at the detected top-left hex.
     """
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
-    from gazala_tools.digitize.gridfile import read_grid_file, spec_for
+    from gazala_tools.digitize.gridfile import numbering_from, read_grid_file, spec_for
+    from gazala_tools.digitize.image import image_dpi
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
 
     size = image.size
-    dpi = _dpi(image)
+    dpi = image_dpi(image)
     if grid_file:
         spec = read_grid_file(grid_file)
         if spec.board != size:
@@ -105,7 +98,7 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
                 file=grid_file, place="grid.pixels", expected="board_width/board_height equal to the scan's size",
             )  # fmt: skip
         return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
-    num, num_name = resolve_numbering(numbering)
+    num, num_name = numbering_from(numbering, place="--numbering", allow_path=True)
     parsed = [parse_ref(r) for r in refs]
     fit = detect_grid(image)
     notes = [f"lattice detected: dx={fit.dx:.3f} dy={fit.dy:.3f}, confidence {fit.confidence:.2f}, "
@@ -192,14 +185,6 @@ def board_image(image: Any, board: tuple[int, int], suffix: str) -> bytes:
     fmt = {".png": "PNG", ".gif": "GIF"}.get(suffix, "JPEG")
     canvas.save(buf, fmt, **({"quality": 95} if fmt == "JPEG" else {}))
     return buf.getvalue()
-
-
-def _dpi(image: Any) -> int:
-    dpi = getattr(image, "info", {}).get("dpi")
-    try:
-        return max(1, round(float(dpi[0]))) if dpi else 100
-    except (TypeError, ValueError, IndexError):
-        return 100
 
 
 def _starter_hexes(spec: GridSpec, count: int) -> tuple[list[Hex], list[Hex]]:
