@@ -1,5 +1,3 @@
-import sys
+from gazala_tools.cli import run
 
-from gazala_tools.cli import main
-
-sys.exit(main())
+run()

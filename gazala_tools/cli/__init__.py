@@ -18,6 +18,7 @@ recorded, and no output may be written over any of them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import logging
@@ -82,8 +83,28 @@ def _error_json(exc: GazalaError) -> str:
                                  "message": exc.message()}})
 
 
+#: the stop signals received by the command in progress (``stop_requested``)
+_STOPS: list[int] = []
+
+
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    _STOPS.append(signum)
     raise SystemExit(128 + signum)
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    _STOPS.append(signum)
+    raise KeyboardInterrupt
+
+
+def check_stop() -> None:
+    """Stop now if a stop signal came, even when its exception was lost on the way (raised inside a
+    library that turned it into another error, or in a finalizer, where Python ignores it): a long
+    loop (``referee watch``) calls this between files."""
+    if _STOPS:
+        if _STOPS[0] == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise SystemExit(128 + _STOPS[0])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,8 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     previous: Any = None
     hangup: Any = None
+    interrupt: Any = None
+    _STOPS.clear()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored
+            interrupt = signal.signal(signal.SIGINT, _on_sigint)
         if hasattr(signal, "SIGHUP"):  # a closed terminal: stop as cleanly as SIGTERM (temporary files removed)
             hangup = signal.signal(signal.SIGHUP, _on_sigterm)
     except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
@@ -129,7 +154,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
         if hangup is not None:
             signal.signal(signal.SIGHUP, hangup)
+        if interrupt is not None:
+            signal.signal(signal.SIGINT, interrupt)
+
+
+def run() -> None:
+    """The ``gazala`` command: :func:`main`, then exit with its status.
+
+    An interrupted command exits 130 through ``os._exit`` (after flushing its output): CPython kills
+    itself with SIGINT at exit when a KeyboardInterrupt once escaped code it ran through
+    ``PyRun_String`` (an import that was interrupted), even though :func:`main` handled the interrupt,
+    so the status would depend on where Ctrl-C landed."""
+    code = main()
+    if code == 130:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(130)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

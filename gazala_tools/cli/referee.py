@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gazala_tools.cli import check_stop
 from gazala_tools.cli._common import DPI, number_in
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, command_scope, refuse_overwrite
@@ -149,9 +150,11 @@ def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None
             if out_dir is not None:
                 atomic_write_bytes(out_dir / f"{p.name}.{ext}", report)
     except GazalaError as exc:
+        check_stop()  # a stop signal whose exception a reader turned into an error: stop, not report
         print(f"gazala: error: {exc}", file=sys.stderr)
         return
     except Exception as exc:  # a bug its input triggers: one line, and on to the next file
+        check_stop()
         text = " ".join(str(exc).split())[:200]
         print(f"gazala: internal error on {p}: {type(exc).__name__}: {text} (please report this)", file=sys.stderr)
         return
@@ -189,6 +192,8 @@ def _watch(args: argparse.Namespace) -> int:
                 continue
             seen[p] = (st.st_mtime, st.st_size)
             _watch_one(p, args, fmt, out_dir, check_file)
+            check_stop()
         if args.once:
             return 0
+        check_stop()
         time.sleep(args.interval)
