@@ -122,14 +122,21 @@ class LatticeFit:
 
 
 # --- stage 0: edges ---------------------------------------------------------------------------
-def edge_image(grey: FloatImage, sigma: float = 1.0) -> FloatImage:
-    """Gradient magnitude over local brightness: line contrast independent of uneven lighting."""
+def edge_image(grey: FloatImage, sigma: float = 1.0, light: FloatImage | None = None) -> FloatImage:
+    """Gradient magnitude over local brightness: line contrast independent of uneven lighting
+    (``light``: :func:`light_level` of ``grey``, when it is at hand)."""
     g = ndimage.gaussian_filter(grey, sigma) if sigma > 0 else grey
     gx = ndimage.sobel(g, axis=1)
     gy = ndimage.sobel(g, axis=0)
     mag = np.hypot(gx, gy)
-    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
+    light = light_level(grey) if light is None else light
     out: FloatImage = (mag / (light + 0.05)).astype(np.float32)
+    return out
+
+
+def light_level(grey: FloatImage) -> FloatImage:
+    """Local brightness: ``grey`` blurred over a fortieth of its shorter side (at least 8 px)."""
+    out: FloatImage = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
     return out
 
 
@@ -838,7 +845,7 @@ def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
     # stage 1 at low resolution
     f1 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     say("edges")
-    e1 = edge_image(grey_at(f1), sigma=1.0)
+    e1 = grey_at.edges(f1)
     say("periodicity")
     bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS)
     b1, b2, _share = bases[0]
@@ -888,15 +895,14 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     f3 = max(f_fine, min(f3, int(dmin / COARSE_HEX_PX)))  # the coarse fit still needs hexes to measure
     refine = None if f3 == f_fine else (lambda cf, rd, f: (refine_in_tiles(grey_at, cf, rd, f, f_fine), f_fine))
     say("orientation")
-    grey3 = grey_at(f3)
-    e3 = edge_image(grey3, sigma=1.0) if f3 != f1 else e1
+    e3 = grey_at.edges(f3)
     try:
         fit = _fit_on(e3, cands, f3, say, refine=refine)
     except GazalaError:
-        return _fit_on(thin_lines(grey3), cands, f3, say, THIN_REACH, refine)
+        return _fit_on(grey_at.thin(f3), cands, f3, say, THIN_REACH, refine)
     if fit.confidence < THIN_BELOW:
         try:
-            thin = _fit_on(thin_lines(grey3), cands, f3, say, THIN_REACH, refine)
+            thin = _fit_on(grey_at.thin(f3), cands, f3, say, THIN_REACH, refine)
         except GazalaError:
             return fit
         if thin.confidence > fit.confidence + 0.05:
@@ -905,7 +911,7 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     return fit
 
 
-def thin_lines(grey: FloatImage, width: int = 2) -> FloatImage:
+def thin_lines(grey: FloatImage, width: int = 2, light: FloatImage | None = None) -> FloatImage:
     """Thin-line evidence: the contrast of lines up to ``width`` px wide (dark or light, of any
     grey) against their local background (black and white top-hats over a window of
     ``2*width + 1``), over the local brightness. Steps between areas and anything wider do not
@@ -914,7 +920,7 @@ def thin_lines(grey: FloatImage, width: int = 2) -> FloatImage:
     g = ndimage.gaussian_filter(grey, 0.5)
     size = (2 * width + 1, 2 * width + 1)
     t = np.maximum(ndimage.grey_closing(g, size=size) - g, g - ndimage.grey_opening(g, size=size))
-    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
+    light = light_level(grey) if light is None else light
     out: FloatImage = (t / (light + 0.05)).astype(np.float32)
     return out
 
@@ -1038,7 +1044,7 @@ def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int
                 continue
             y0, y1 = max(0, ys.start - margin), min(h, ys.stop + margin)
             x0, x1 = max(0, xs.start - margin), min(w, xs.stop + margin)
-            corr = centre_correlation(edge_image(grey_at.tile(f_fine, (x0, y0, x1, y1)), sigma=1.0), fine)
+            corr = centre_correlation(grey_at.tile_edges(f_fine, (x0, y0, x1, y1)), fine)
             offset = np.array([x0, y0], dtype=np.float64)
             m, st = _measure_centres(corr, pred[idx] - offset, radius)
             out[idx] = m + offset
@@ -1054,7 +1060,9 @@ class _reducer:
 
     A PIL image is kept as 8-bit grey (the caller's own when it is grey already) and reduced by
     Pillow, so a large scan never exists as a full-resolution float array; :meth:`inside` reads a
-    part of it (the map inside a frame) without copying it.
+    part of it (the map inside a frame) without copying it. The reduced images and their edge and
+    thin-line evidence are kept once computed: the thin-line pass and the second opinions of one
+    detection read the same ones (on a 250 Mpx scan each costs seconds).
     """
 
     def __init__(self, image: object, box: tuple[int, int, int, int] | None = None) -> None:
@@ -1071,6 +1079,27 @@ class _reducer:
         self._box = box or full
         x0, y0, x1, y1 = self._box
         self.shape: tuple[int, int] = (y1 - y0, x1 - x0)
+        self._memo: dict[tuple[object, ...], FloatImage] = {}
+
+    def _kept(self, key: tuple[object, ...], make: Callable[[], FloatImage]) -> FloatImage:
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def light(self, f: int) -> FloatImage:
+        return self._kept(("light", f), lambda: light_level(self(f)))
+
+    def edges(self, f: int) -> FloatImage:
+        """:func:`edge_image` of the scan at 1/f."""
+        return self._kept(("edges", f), lambda: edge_image(self(f), sigma=1.0, light=self.light(f)))
+
+    def thin(self, f: int) -> FloatImage:
+        """:func:`thin_lines` of the scan at 1/f."""
+        return self._kept(("thin", f), lambda: thin_lines(self(f), light=self.light(f)))
+
+    def tile_edges(self, f: int, box: tuple[int, int, int, int]) -> FloatImage:
+        """:func:`edge_image` of :meth:`tile`."""
+        return self._kept(("tile", f, box), lambda: edge_image(self.tile(f, box), sigma=1.0))
 
     def inside(self, box: tuple[int, int, int, int]) -> _reducer:
         """The part ``box`` = (x0, y0, x1, y1) of this scan, its pixel (0, 0) at (x0, y0)."""
@@ -1079,6 +1108,9 @@ class _reducer:
         return _reducer(self._pil if self._pil is not None else self._arr, (ox + x0, oy + y0, ox + x1, oy + y1))
 
     def __call__(self, f: int) -> FloatImage:
+        return self._kept(("grey", f), lambda: self._whole(f))
+
+    def _whole(self, f: int) -> FloatImage:
         return self.tile(f, (0, 0, -(-self.shape[1] // f), -(-self.shape[0] // f)) if self._pil is not None
                          else (0, 0, self.shape[1] // f, self.shape[0] // f))
 
