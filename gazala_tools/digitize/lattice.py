@@ -1079,27 +1079,37 @@ class _reducer:
         self._box = box or full
         x0, y0, x1, y1 = self._box
         self.shape: tuple[int, int] = (y1 - y0, x1 - x0)
-        self._memo: dict[tuple[object, ...], FloatImage] = {}
+        self._memo: dict[tuple[str, int, object], FloatImage] = {}
+        self._first: int | None = None
 
-    def _kept(self, key: tuple[object, ...], make: Callable[[], FloatImage]) -> FloatImage:
+    def _kept(self, kind: str, f: int, make: Callable[[], FloatImage], box: object = None) -> FloatImage:
+        """``make()``, kept for the factors in use: the first one's (stage 1, small) and the last
+        other one's (a second opinion at another factor drops the previous one's), and the tiles
+        of the last fine factor; so a detection holds a few coarse images, however many it tries."""
+        key = (kind, f, box)
         if key not in self._memo:
+            tile = kind == "tile"
+            if not tile and self._first is None:
+                self._first = f
+            for k in [k for k in self._memo if (k[0] == "tile") == tile and k[1] not in (f, self._first if not tile else f)]:
+                del self._memo[k]
             self._memo[key] = make()
         return self._memo[key]
 
     def light(self, f: int) -> FloatImage:
-        return self._kept(("light", f), lambda: light_level(self(f)))
+        return self._kept("light", f, lambda: light_level(self(f)))
 
     def edges(self, f: int) -> FloatImage:
         """:func:`edge_image` of the scan at 1/f."""
-        return self._kept(("edges", f), lambda: edge_image(self(f), sigma=1.0, light=self.light(f)))
+        return self._kept("edges", f, lambda: edge_image(self(f), sigma=1.0, light=self.light(f)))
 
     def thin(self, f: int) -> FloatImage:
         """:func:`thin_lines` of the scan at 1/f."""
-        return self._kept(("thin", f), lambda: thin_lines(self(f), light=self.light(f)))
+        return self._kept("thin", f, lambda: thin_lines(self(f), light=self.light(f)))
 
     def tile_edges(self, f: int, box: tuple[int, int, int, int]) -> FloatImage:
         """:func:`edge_image` of :meth:`tile`."""
-        return self._kept(("tile", f, box), lambda: edge_image(self.tile(f, box), sigma=1.0))
+        return self._kept("tile", f, lambda: edge_image(self.tile(f, box), sigma=1.0), box)
 
     def inside(self, box: tuple[int, int, int, int]) -> _reducer:
         """The part ``box`` = (x0, y0, x1, y1) of this scan, its pixel (0, 0) at (x0, y0)."""
@@ -1108,7 +1118,7 @@ class _reducer:
         return _reducer(self._pil if self._pil is not None else self._arr, (ox + x0, oy + y0, ox + x1, oy + y1))
 
     def __call__(self, f: int) -> FloatImage:
-        return self._kept(("grey", f), lambda: self._whole(f))
+        return self._kept("grey", f, lambda: self._whole(f))
 
     def _whole(self, f: int) -> FloatImage:
         return self.tile(f, (0, 0, -(-self.shape[1] // f), -(-self.shape[0] // f)) if self._pil is not None
