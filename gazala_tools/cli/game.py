@@ -167,10 +167,10 @@ def _new(args: argparse.Namespace) -> int:
 
 def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[str, Any]:
     from gazala_tools.digitize.classify import classify_hexes, read_legend
-    from gazala_tools.digitize.image import to_rgb_array
+    from gazala_tools.digitize.image import RgbRegions
     from gazala_tools.digitize.mapyaml import terrain_data
 
     legend = read_legend(legend_file)
-    results = classify_hexes(to_rgb_array(img), spec.geometry, list(spec.grid.hexes()), legend)
+    results = classify_hexes(RgbRegions(img), spec.geometry, list(spec.grid.hexes()), legend)
     terrain, _comments = terrain_data(spec, results, legend, source=f"digitized from {image_name}")
     return terrain

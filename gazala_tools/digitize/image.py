@@ -88,6 +88,22 @@ def to_rgb_array(img: Image.Image) -> NDArray[np.uint8]:
     return np.asarray(img.convert("RGB") if img.mode != "RGB" else img, dtype=np.uint8)
 
 
+class RgbRegions:
+    """An image read as an RGB array one region at a time: ``rgb[y0:y1, x0:x1]`` (a uint8 array)
+    and ``shape``, what :func:`~gazala_tools.digitize.classify.classify_hexes` reads, without the
+    full-size array copy :func:`to_rgb_array` makes (750 MB more for a 250 Mpx scan)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        self._img = img if img.mode == "RGB" else img.convert("RGB")
+        self.shape = (img.height, img.width, 3)
+
+    def __getitem__(self, key: tuple[slice, slice]) -> NDArray[np.uint8]:
+        ys, xs = key
+        y0, y1, _ = ys.indices(self.shape[0])
+        x0, x1, _ = xs.indices(self.shape[1])
+        return np.asarray(self._img.crop((x0, y0, max(x0, x1), max(y0, y1))), dtype=np.uint8)
+
+
 def to_grey(img: Image.Image | NDArray[np.generic]) -> FloatImage:
     """Luminance in 0..1 as float32."""
     if isinstance(img, Image.Image):
