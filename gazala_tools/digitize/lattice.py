@@ -1023,7 +1023,8 @@ def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int
     the centres predicted in their cores measured there; then the same robust least squares as
     the whole-image fit (one round, a search radius of 0.12 hex: the coarse lattice is already
     within it). Memory and time are a few tiles', whatever the scan's size; the coverage (for
-    the confidence) stays the coarse fit's, which saw the whole map.
+    the confidence) and the hexes found (for the first hex) stay the coarse fit's, which saw the
+    whole map.
     """
     k = f_coarse / f_fine
     shift = (k - 1) / 2.0  # a coarse pixel i covers fine pixels [k*i, k*i + k)
@@ -1052,7 +1053,9 @@ def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int
         return out, strength
 
     refined = fit_measured(measure, (h, w), fine, cf.o * k + shift, cf.u * k, cf.v * k, rounds=1, first_radius=0.12)
-    return replace(refined, coverage=cf.coverage)
+    # the hexes found stay the coarse fit's, over the whole map (same (c, r) indexing): the first
+    # hex, where detect-grid's x0/y0 and game new's names start, is the map's, not the first tile's
+    return replace(refined, coverage=cf.coverage, inliers=cf.inliers)
 
 
 class _reducer:
