@@ -122,21 +122,14 @@ class LatticeFit:
 
 
 # --- stage 0: edges ---------------------------------------------------------------------------
-def edge_image(grey: FloatImage, sigma: float = 1.0, light: FloatImage | None = None) -> FloatImage:
-    """Gradient magnitude over local brightness: line contrast independent of uneven lighting
-    (``light``: :func:`light_level` of ``grey``, when it is at hand)."""
+def edge_image(grey: FloatImage, sigma: float = 1.0) -> FloatImage:
+    """Gradient magnitude over local brightness: line contrast independent of uneven lighting."""
     g = ndimage.gaussian_filter(grey, sigma) if sigma > 0 else grey
     gx = ndimage.sobel(g, axis=1)
     gy = ndimage.sobel(g, axis=0)
     mag = np.hypot(gx, gy)
-    light = light_level(grey) if light is None else light
+    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
     out: FloatImage = (mag / (light + 0.05)).astype(np.float32)
-    return out
-
-
-def light_level(grey: FloatImage) -> FloatImage:
-    """Local brightness: ``grey`` blurred over a fortieth of its shorter side (at least 8 px)."""
-    out: FloatImage = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
     return out
 
 
@@ -656,20 +649,25 @@ class CentreFit:
 Measure = Callable[[NDArray[np.float64], int], tuple[NDArray[np.float64], NDArray[np.float64]]]
 
 
-def centre_correlation(e: FloatImage, reading: Reading, reach: float = 0.45) -> NDArray[np.float64]:
+def centre_correlation(
+    e: FloatImage, reading: Reading, reach: float = 0.45, lines: FloatImage | None = None
+) -> NDArray[np.float64]:
     """The hexagon-outline kernel correlated with the straight edges of ``e``: peaks at hex centres."""
     sigma = max(1.0, min(reading.dx, reading.dy) / 30)
     kern = hexagon_kernel(reading, sigma)
-    lines = line_edges(e, reading, reach)
+    lines = line_edges(e, reading, reach) if lines is None else lines
     out: NDArray[np.float64] = signal.fftconvolve(
         lines.astype(np.float64) - float(lines.mean()), kern[::-1, ::-1], mode="same"
     )
     return out
 
 
-def fit_centres(e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3, reach: float = 0.45) -> CentreFit:
-    """Robust least squares of O, U, V to measured hex centres."""
-    corr = centre_correlation(e, reading, reach)
+def fit_centres(
+    e: FloatImage, reading: Reading, origin: Vec, *, rounds: int = 3, reach: float = 0.45, lines: FloatImage | None = None
+) -> CentreFit:
+    """Robust least squares of O, U, V to measured hex centres (``lines``: ``e``'s
+    :func:`line_edges` for ``reading``, if already made)."""
+    corr = centre_correlation(e, reading, reach, lines)
     u, v = np.array(reading.u_hat) * reading.dx, np.array(reading.v_hat) * reading.dy
     return fit_measured(
         lambda pred, radius: _measure_centres(corr, pred, radius), e.shape, reading, origin, u, v, rounds=rounds
@@ -845,21 +843,39 @@ def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
     # stage 1 at low resolution
     f1 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     say("edges")
-    e1 = grey_at.edges(f1)
+    e1 = edge_image(grey_at(f1), sigma=1.0)
     say("periodicity")
     bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS)
     b1, b2, _share = bases[0]
     fit = _fit_lattice(grey_at, e1, f1, b1 * f1, b2 * f1, say)
     if fit.confidence < LOW_CONFIDENCE:
+        # a grid too faint for the edges' periodicity: the periodicity of faint lines (a span of
+        # STAGE1_SPAN px at this resolution suits hexes from about 14 px up)
+        say("faint lines")
+        faint = lattice_bases(line_filter(grey_at(f1), STAGE1_SPAN), min_period=5.0, count=2)
+        fit = _second_opinions(grey_at, e1, f1, fit, faint, "faint-line lattice")
+    if fit.confidence < LOW_CONFIDENCE:
         # second opinions: the other candidate lattices, kept if they fit the edges more consistently
-        for a1, a2, _s in bases[1:]:
-            try:
-                alt = _fit_lattice(grey_at, e1, f1, a1 * f1, a2 * f1, lambda _msg: None)
-            except GazalaError:
-                continue
-            log.debug("second opinion dx=%.2f dy=%.2f confidence %.3f", alt.dx, alt.dy, alt.confidence)
-            if alt.confidence > fit.confidence + 0.05 and _relative_rms(alt) < 0.5 * _relative_rms(fit):
-                fit = alt
+        fit = _second_opinions(grey_at, e1, f1, fit, bases[1:], "second opinion")
+    return fit
+
+
+def _second_opinions(
+    grey_at: _reducer, e1: FloatImage, f1: int, fit: LatticeFit, bases: list[tuple[Vec, Vec, float]], what: str
+) -> LatticeFit:
+    """``fit``, or the fit of one of the other lattices ``bases`` (at 1/f1) if it is more
+    confident (by 0.05) and either its centres lie at most half as far from it (in hexes) or it is
+    confident where ``fit`` is not (at least 0.3 and three times ``fit``'s)."""
+    for a1, a2, _s in bases:
+        try:
+            alt = _fit_lattice(grey_at, e1, f1, a1 * f1, a2 * f1, lambda _msg: None)
+        except GazalaError:
+            continue
+        log.debug("%s dx=%.2f dy=%.2f confidence %.3f", what, alt.dx, alt.dy, alt.confidence)
+        tighter = _relative_rms(alt) < 0.5 * _relative_rms(fit)
+        clearly = alt.confidence >= max(LOW_CONFIDENCE, 3 * fit.confidence)
+        if alt.confidence > fit.confidence + 0.05 and (tighter or clearly):
+            fit = alt
     return fit
 
 
@@ -871,6 +887,8 @@ def _relative_rms(fit: LatticeFit) -> float:
 #: below this confidence detect-grid also tries the other candidate lattices
 LOW_CONFIDENCE = 0.3
 SECOND_OPINIONS = 4
+#: the faint-line filter's span (px) for the periodicity of a faint grid
+STAGE1_SPAN = 8.0
 
 
 def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, say: Progress) -> LatticeFit:
@@ -893,25 +911,81 @@ def _fit_lattice(grey_at: _reducer, e1: FloatImage, f1: int, b1: Vec, b2: Vec, s
     h, w = grey_at.shape
     f3 = f_fine * max(1, math.ceil(math.sqrt(h * w / f_fine**2 / FIT_MAX_PIXELS)))
     f3 = max(f_fine, min(f3, int(dmin / COARSE_HEX_PX)))  # the coarse fit still needs hexes to measure
-    refine = None if f3 == f_fine else (lambda cf, rd, f: (refine_in_tiles(grey_at, cf, rd, f, f_fine), f_fine))
     say("orientation")
-    e3 = grey_at.edges(f3)
-    try:
-        fit = _fit_on(e3, cands, f3, say, refine=refine)
-    except GazalaError:
-        return _fit_on(grey_at.thin(f3), cands, f3, say, THIN_REACH, refine)
-    if fit.confidence < THIN_BELOW:
+    grey3 = grey_at(f3)
+    fits: list[LatticeFit] = []
+    for ev in EVIDENCE:
+        if fits and _score(fits[0]) >= THIN_BELOW:
+            break
+        e3 = e1 if ev.name == "gradient" and f3 == f1 else ev.of(grey3, dmin / f3)
+        refine = None if f3 == f_fine else _tiled(grey_at, f_fine, ev)
         try:
-            thin = _fit_on(grey_at.thin(f3), cands, f3, say, THIN_REACH, refine)
+            fits.append(_fit_on(e3, cands, f3, say, ev.reach, refine))
         except GazalaError:
-            return fit
-        if thin.confidence > fit.confidence + 0.05:
-            log.debug("thin-line evidence: confidence %.3f -> %.3f", fit.confidence, thin.confidence)
-            return thin
-    return fit
+            continue
+        log.debug("%s evidence: confidence %.3f", ev.name, fits[-1].confidence)
+    if not fits:
+        raise GazalaError("too few hex centres could be located", expected="a scan with visible hex edges")
+    if len(fits) == 1:
+        return fits[0]
+    return _choose(fits)
 
 
-def thin_lines(grey: FloatImage, width: int = 2, light: FloatImage | None = None) -> FloatImage:
+def _choose(fits: list[LatticeFit]) -> LatticeFit:
+    """The fit to keep among those on several evidences (none confident on its own).
+
+    Ranked by confidence times :func:`rms_quality`: a lattice placed on hex numbers or a frame's
+    notches rather than the lines has centres scattered 4-8% of a hex around it, the lines'
+    1-2%. (Not in the confidence itself: on hexes under about 30 px the gradient's centres
+    scatter 5% around a right lattice.) Where the gradients' fit is the same lattice as the best
+    (steps within 0.25%, centres within 0.04 hex) it is kept: it is the most precise. When no
+    other evidence places the lattice where the chosen one does, the grid is ambiguous: the
+    confidence is scaled by DISAGREEMENT.
+    """
+    first = fits[0]
+    best = max(fits, key=_score)
+    if best is not first and _same_lattice(first, best, tol=0.04, steps=0.0025):
+        best = first  # the same lattice: the gradients locate it the most precisely
+    others = [f for f in fits if f is not best and f.confidence >= 0.1]
+    if others and not any(_same_lattice(best, f) for f in others):
+        note = "the grid's lines, edges and marks place the hexes differently; check the fit"
+        return replace(best, confidence=round(best.confidence * DISAGREEMENT, 4), notes=(*best.notes, note))
+    return best
+
+
+def _score(fit: LatticeFit) -> float:
+    return fit.confidence * rms_quality(_relative_rms(fit))
+
+
+#: confidence factor when the evidences place the hexes differently
+DISAGREEMENT = 0.6
+
+
+def _same_lattice(a: LatticeFit, b: LatticeFit, tol: float = 0.15, steps: float = 0.01) -> bool:
+    """Whether ``a`` and ``b`` are one lattice: same orientation, steps within ``steps`` (a
+    share), and ``a``'s measured centre within ``tol`` hex of a centre of ``b``."""
+    if a.sideways != b.sideways or b.affine is None:
+        return False
+    if abs(a.dx / b.dx - 1) > steps or abs(a.dy / b.dy - 1) > steps:
+        return False
+    o, u, v = (np.array(t, dtype=np.float64) for t in b.affine)
+    c0, r0 = np.linalg.solve(np.stack([u, v], axis=1), np.array([a.cx, a.cy]) - o)
+    d = min(
+        float(np.hypot(*(o + c * u + (r + (c % 2) / 2.0) * v - (a.cx, a.cy))))
+        for c in range(math.floor(c0) - 1, math.floor(c0) + 3)
+        for r in range(math.floor(r0) - 2, math.floor(r0) + 3)
+    )
+    return d <= tol * min(a.dx, a.dy)
+
+
+def _tiled(grey_at: _reducer, f_fine: int, ev: Evidence) -> Refine:
+    def refine(cf: CentreFit, rd: Reading, f: int) -> tuple[CentreFit, int]:
+        return refine_in_tiles(grey_at, cf, rd, f, f_fine, ev), f_fine
+
+    return refine
+
+
+def thin_lines(grey: FloatImage, width: int = 2) -> FloatImage:
     """Thin-line evidence: the contrast of lines up to ``width`` px wide (dark or light, of any
     grey) against their local background (black and white top-hats over a window of
     ``2*width + 1``), over the local brightness. Steps between areas and anything wider do not
@@ -920,9 +994,111 @@ def thin_lines(grey: FloatImage, width: int = 2, light: FloatImage | None = None
     g = ndimage.gaussian_filter(grey, 0.5)
     size = (2 * width + 1, 2 * width + 1)
     t = np.maximum(ndimage.grey_closing(g, size=size) - g, g - ndimage.grey_opening(g, size=size))
-    light = light_level(grey) if light is None else light
+    light = ndimage.gaussian_filter(grey, max(8.0, min(grey.shape) / 40))
     out: FloatImage = (t / (light + 0.05)).astype(np.float32)
     return out
+
+
+def printed_marks(grey: FloatImage, hex_px: float) -> NDArray[np.bool_]:
+    """Where ``grey`` has printed marks smaller than a hex: hex numbers, names, symbols.
+
+    On a faint grid the marks are the strongest thin strokes (:func:`thin_lines` far above the
+    image's typical response), and a row of digits lies along a hex-edge direction as well as any
+    line does. The strong strokes are joined into marks (a 2 px dilation joins a label's
+    characters); a mark that fits in a box of 1.05 hex a side (a hex outline does not) is kept, with a 2 px margin. The grid
+    itself is never such a mark: where it is as strong as the marks its lines join into one
+    network across the map, and where it is fainter it is not selected.
+    """
+    return _marks(thin_lines(grey), hex_px)
+
+
+def _marks(t: FloatImage, hex_px: float) -> NDArray[np.bool_]:
+    """:func:`printed_marks` from the thin-line response ``t``."""
+    med = float(np.median(t))
+    mad = float(np.median(np.abs(t - med))) + 1e-9
+    joined = ndimage.binary_dilation(t > med + 8 * 1.4826 * mad, iterations=2)
+    labels, n = ndimage.label(joined)
+    small = np.zeros(n + 1, dtype=bool)
+    limit = 1.05 * hex_px
+    for k, sl in enumerate(ndimage.find_objects(labels), start=1):
+        if sl is not None and sl[0].stop - sl[0].start <= limit and sl[1].stop - sl[1].start <= limit:
+            small[k] = True
+    out: NDArray[np.bool_] = ndimage.binary_dilation(small[labels], iterations=2)
+    return out
+
+
+def _fill(grey: FloatImage, mask: NDArray[np.bool_], sigma: float = 4.0) -> FloatImage:
+    """``grey`` with the ``mask``ed pixels replaced by the blurred grey of their unmasked surroundings."""
+    keep = (~mask).astype(np.float32)
+    num = ndimage.gaussian_filter(grey * keep, sigma)
+    den = ndimage.gaussian_filter(keep, sigma)
+    out: FloatImage = np.where(mask, num / np.maximum(den, 1e-3), grey).astype(np.float32)
+    return out
+
+
+def _line_kernel(theta: float, length: float) -> NDArray[np.float64]:
+    """A mean over a segment of ``length`` px at angle ``theta`` (bilinear samples, sums to 1)."""
+    r = math.ceil(length / 2) + 1
+    k = np.zeros((2 * r + 1, 2 * r + 1))
+    for t in np.linspace(-length / 2, length / 2, int(length * 4) + 1):
+        x, y = t * math.cos(theta) + r, t * math.sin(theta) + r
+        ix, iy = math.floor(x), math.floor(y)
+        fx, fy = x - ix, y - iy
+        k[iy, ix] += (1 - fx) * (1 - fy)
+        k[iy, ix + 1] += fx * (1 - fy)
+        k[iy + 1, ix] += (1 - fx) * fy
+        k[iy + 1, ix + 1] += fx * fy
+    out: NDArray[np.float64] = k / k.sum()
+    return out
+
+
+#: the faint-line filter averages along this share of a hex edge
+FAINT_SPAN = 0.8
+#: hex-edge directions of both orientations (degrees from the x axis)
+EDGE_ANGLES = (0, 30, 60, 90, 120, 150)
+
+
+def thin_unmarked(grey: FloatImage, hex_px: float) -> FloatImage:
+    """:func:`thin_lines` without the printed marks (:func:`printed_marks`): hex numbers are
+    thin strokes too, and as strong as any line."""
+    t = thin_lines(grey)
+    out: FloatImage = np.where(_marks(t, hex_px), np.float32(np.median(t)), t).astype(np.float32)
+    return out
+
+
+def faint_lines(grey: FloatImage, hex_px: float, sigma: float = 1.0) -> FloatImage:
+    """Evidence of faint 1-2 px lines of any colour (issue 12): a matched filter.
+
+    The printed marks (:func:`printed_marks`) are filled with their surroundings first, then
+    :func:`line_filter` averages along FAINT_SPAN of a hex edge.
+    """
+    return line_filter(_fill(grey, printed_marks(grey, hex_px)), max(5.0, FAINT_SPAN * hex_px / math.sqrt(3)), sigma)
+
+
+def line_filter(clean: FloatImage, length: float, sigma: float = 1.0) -> FloatImage:
+    """Per hex-edge direction, the curvature across a line (second derivative of a Gaussian of
+    ``sigma``: a thin line darker or lighter than the paper on both sides) averaged along it over
+    ``length`` px, which averages the paper's grain and the scan's noise away (a mean where
+    :func:`line_edges` takes a minimum); the largest over the directions, over the local
+    brightness."""
+    hxx = ndimage.gaussian_filter(clean, sigma, order=(0, 2))
+    hyy = ndimage.gaussian_filter(clean, sigma, order=(2, 0))
+    hxy = ndimage.gaussian_filter(clean, sigma, order=(1, 1))
+    out = np.zeros(clean.shape, dtype=np.float64)
+    for a in EDGE_ANGLES:
+        th = math.radians(a)
+        nx, ny = -math.sin(th), math.cos(th)
+        across = nx * nx * hxx + 2 * nx * ny * hxy + ny * ny * hyy
+        out = np.maximum(out, np.abs(signal.fftconvolve(across, _line_kernel(th, length), mode="same")))
+    light = ndimage.gaussian_filter(clean, max(8.0, min(clean.shape) / 40))
+    res: FloatImage = (out / (light + 0.05)).astype(np.float32)
+    return res
+
+
+#: the faint-line evidence is already straight; line_edges only trims it
+FAINT_REACH = 0.2
+
+
 
 
 #: thin lines must run straight along this share of a hex edge (printed numbers are shorter)
@@ -930,6 +1106,26 @@ THIN_REACH = 0.75
 #: below this confidence the thin-line evidence is tried as well (not above: where gradients
 #: locate the centres well they do so more precisely, e.g. 0.2 vs 0.6 px on 20 px hexes)
 THIN_BELOW = 0.45
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One way to see the grid's lines: ``of(grey, hex_px)`` (hex_px: the smaller of dx and dy at
+    that resolution), and the share of a hex edge a line must run straight (:func:`line_edges`)."""
+
+    name: str
+    of: Callable[[FloatImage, float], FloatImage]
+    reach: float
+
+
+#: in this order, the next tried only while the best fit so far is below THIN_BELOW: gradients
+#: locate centres the most precisely where the lines are clear; thin lines where terrain edges
+#: outweigh them; the faint-line matched filter where hex numbers outweigh 1 px lines.
+EVIDENCE = (
+    Evidence("gradient", lambda g, _px: edge_image(g, sigma=1.0), 0.45),
+    Evidence("thin-line", lambda g, px: thin_unmarked(g, px), THIN_REACH),
+    Evidence("faint-line", faint_lines, FAINT_REACH),
+)
 
 
 Refine = Callable[[CentreFit, Reading, int], tuple[CentreFit, int]]
@@ -940,16 +1136,20 @@ def _fit_on(
 ) -> LatticeFit:
     """Choose the reading on the evidence ``e3`` (at 1/f3 resolution) and fit the centres;
     ``refine`` (large scans): measure them again at a finer resolution, returning that factor."""
-    scored: list[tuple[float, Reading, Vec]] = []
+    # the readings are told apart on hexes of about FOLD_HEX_PX (the phase needs no more)
+    kf = max(1, int(min(min(c.dx, c.dy) for c in cands) / f3 / FOLD_HEX_PX))
+    ef = downsample(e3, kf) if kf > 1 else e3
+    scored: list[tuple[float, Reading, Vec, FloatImage]] = []
     for c in cands:
-        cs = Reading(c.sideways, c.dx / f3, c.dy / f3, c.u_hat, c.v_hat, c.rotation)
-        score, centre = fold_score(line_edges(e3, cs, reach), cs)
-        scored.append((score, c, centre))
+        cs = Reading(c.sideways, c.dx / (f3 * kf), c.dy / (f3 * kf), c.u_hat, c.v_hat, c.rotation)
+        lines = line_edges(ef, cs, reach)
+        score, centre = fold_score(lines, cs)
+        scored.append((score, c, centre * kf + (kf - 1) / 2.0, lines))
     scored.sort(key=lambda t: -t[0])
-    best_score, best, centre = scored[0]
+    best_score, best, centre, lines = scored[0]
     say("sub-pixel fit")
     rd = Reading(best.sideways, best.dx / f3, best.dy / f3, best.u_hat, best.v_hat, best.rotation)
-    cf = fit_centres(e3, rd, centre, reach=reach)
+    cf = fit_centres(e3, rd, centre, reach=reach, lines=lines if kf == 1 else None)
     if refine is not None:
         say("refine in tiles")
         cf, f3 = refine(cf, rd, f3)
@@ -979,11 +1179,11 @@ def _fit_on(
     margin = best_score - (scored[1][0] if len(scored) > 1 else 0.0)
     confidence = float(
         max(0.0, min(1.0, best_score * 1.6)) * min(1.0, coverage * 1.25) * min(1.0, 0.5 + margin * 2)
-        * (1.0 if rms < 0.15 * min(dx, dy) else 0.5)
+        * (1.0 if rms < 0.15 * min(rd.dx, rd.dy) else 0.5)
     )
     alternatives = tuple(
         {"sideways": c.sideways, "dx": round(c.dx, 3), "dy": round(c.dy, 3), "edge_score": round(s, 3)}
-        for s, c, _ in scored[1:4]
+        for s, c, _, _ in scored[1:4]
     )
     log.info("grid dx=%.3f dy=%.3f sideways=%s from %d centres (rms %.2f px)", dx, dy, best.sideways, count, rms)
     return LatticeFit(
@@ -1005,6 +1205,18 @@ def _fit_on(
     )
 
 
+def rms_quality(relative_rms: float) -> float:
+    """A quality factor for the measured centres' rms around the fitted lattice, in hexes.
+
+    A printed grid's centres lie within about 2% of a hex of a regular lattice (Ragnarok 1.4%,
+    clean synthetic scans 0.5%); a lattice placed on hex numbers or a frame's notches instead of
+    the lines measures 4-8%: 1 up to 2%, then falling linearly to 0.25 at 8%.
+    """
+    return max(0.25, min(1.0, (0.1 - relative_rms) / 0.08))
+
+
+#: the readings of a lattice are scored (:func:`fold_score`) on hexes reduced to about this size
+FOLD_HEX_PX = 40.0
 #: the whole-image fit works on at most this many pixels; finer measurement goes tile by tile
 FIT_MAX_PIXELS = 12_000_000
 #: the coarse fit of a large scan keeps hexes at least this many pixels across
@@ -1015,7 +1227,9 @@ REFINE_TILE = 1024
 REFINE_MAX_TILES = 16
 
 
-def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int, f_fine: int) -> CentreFit:
+def refine_in_tiles(
+    grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int, f_fine: int, ev: Evidence | None = None
+) -> CentreFit:
     """The lattice ``cf`` (found at 1/f_coarse) measured again at 1/f_fine, one tile at a time.
 
     Up to REFINE_MAX_TILES tiles (REFINE_TILE a side plus a margin of a hex), spread evenly over
@@ -1026,11 +1240,13 @@ def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int
     the confidence) and the hexes found (for the first hex) stay the coarse fit's, which saw the
     whole map.
     """
+    ev = ev or EVIDENCE[0]
     k = f_coarse / f_fine
     shift = (k - 1) / 2.0  # a coarse pixel i covers fine pixels [k*i, k*i + k)
     fine = Reading(rd.sideways, rd.dx * k, rd.dy * k, rd.u_hat, rd.v_hat, rd.rotation)
     h, w = (n // f_fine for n in grey_at.shape)
     margin = int(max(fine.dx, fine.dy)) + 8
+    hex_px = min(fine.dx, fine.dy)
     every = list(tiles(h, w, REFINE_TILE))
     step = max(1, math.ceil(len(every) / REFINE_MAX_TILES))
     chosen = every[step // 2 :: step]
@@ -1045,7 +1261,7 @@ def refine_in_tiles(grey_at: _reducer, cf: CentreFit, rd: Reading, f_coarse: int
                 continue
             y0, y1 = max(0, ys.start - margin), min(h, ys.stop + margin)
             x0, x1 = max(0, xs.start - margin), min(w, xs.stop + margin)
-            corr = centre_correlation(grey_at.tile_edges(f_fine, (x0, y0, x1, y1)), fine)
+            corr = centre_correlation(ev.of(grey_at.tile(f_fine, (x0, y0, x1, y1)), hex_px), fine, ev.reach)
             offset = np.array([x0, y0], dtype=np.float64)
             m, st = _measure_centres(corr, pred[idx] - offset, radius)
             out[idx] = m + offset
@@ -1063,9 +1279,8 @@ class _reducer:
 
     A PIL image is kept as 8-bit grey (the caller's own when it is grey already) and reduced by
     Pillow, so a large scan never exists as a full-resolution float array; :meth:`inside` reads a
-    part of it (the map inside a frame) without copying it. The reduced images and their edge and
-    thin-line evidence are kept once computed: the thin-line pass and the second opinions of one
-    detection read the same ones (on a 250 Mpx scan each costs seconds).
+    part of it (the map inside a frame) without copying it. The reduced images are kept once
+    computed: the evidences and the second opinions of one detection read the same ones.
     """
 
     def __init__(self, image: object, box: tuple[int, int, int, int] | None = None) -> None:
@@ -1082,37 +1297,7 @@ class _reducer:
         self._box = box or full
         x0, y0, x1, y1 = self._box
         self.shape: tuple[int, int] = (y1 - y0, x1 - x0)
-        self._memo: dict[tuple[str, int, object], FloatImage] = {}
-        self._first: int | None = None
-
-    def _kept(self, kind: str, f: int, make: Callable[[], FloatImage], box: object = None) -> FloatImage:
-        """``make()``, kept for the factors in use: the first one's (stage 1, small) and the last
-        other one's (a second opinion at another factor drops the previous one's), and the tiles
-        of the last fine factor; so a detection holds a few coarse images, however many it tries."""
-        key = (kind, f, box)
-        if key not in self._memo:
-            tile = kind == "tile"
-            if not tile and self._first is None:
-                self._first = f
-            for k in [k for k in self._memo if (k[0] == "tile") == tile and k[1] not in (f, self._first if not tile else f)]:
-                del self._memo[k]
-            self._memo[key] = make()
-        return self._memo[key]
-
-    def light(self, f: int) -> FloatImage:
-        return self._kept("light", f, lambda: light_level(self(f)))
-
-    def edges(self, f: int) -> FloatImage:
-        """:func:`edge_image` of the scan at 1/f."""
-        return self._kept("edges", f, lambda: edge_image(self(f), sigma=1.0, light=self.light(f)))
-
-    def thin(self, f: int) -> FloatImage:
-        """:func:`thin_lines` of the scan at 1/f."""
-        return self._kept("thin", f, lambda: thin_lines(self(f), light=self.light(f)))
-
-    def tile_edges(self, f: int, box: tuple[int, int, int, int]) -> FloatImage:
-        """:func:`edge_image` of :meth:`tile`."""
-        return self._kept("tile", f, lambda: edge_image(self.tile(f, box), sigma=1.0), box)
+        self._kept: dict[int, FloatImage] = {}
 
     def inside(self, box: tuple[int, int, int, int]) -> _reducer:
         """The part ``box`` = (x0, y0, x1, y1) of this scan, its pixel (0, 0) at (x0, y0)."""
@@ -1121,7 +1306,13 @@ class _reducer:
         return _reducer(self._pil if self._pil is not None else self._arr, (ox + x0, oy + y0, ox + x1, oy + y1))
 
     def __call__(self, f: int) -> FloatImage:
-        return self._kept("grey", f, lambda: self._whole(f))
+        """The scan at 1/f, kept for two factors at most: the first one asked for (stage 1, small)
+        and the last other one (a second opinion at another factor drops the previous one's)."""
+        if f not in self._kept:
+            first = next(iter(self._kept), f)
+            self._kept = {k: a for k, a in self._kept.items() if k == first}
+            self._kept[f] = self._whole(f)
+        return self._kept[f]
 
     def _whole(self, f: int) -> FloatImage:
         return self.tile(f, (0, 0, -(-self.shape[1] // f), -(-self.shape[0] // f)) if self._pil is not None

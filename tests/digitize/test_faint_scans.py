@@ -1,17 +1,21 @@
 """Issue 12 item 2: faint grids, strong cluster outlines, notched frames, small images (tools.scans.faint).
 
-Held-out seeds 100-105 (`python -m tools.scans.faint 100 106`) are measured in docs/digitize.md;
-the issue's bar (>= 95% right, every wrong one below confidence 0.3) is not met yet. Here: what the
-thin-line evidence and the map area already fix.
+The issue's bar: on held-out seeds at least 95% right (orientation; dx, dy within 0.5%; the
+reported centre within 2 px of a true one) and every wrong one below confidence 0.3. Measured in
+docs/digitize.md (`python -m tools.scans.faint 100 106`); the batch test holds the bar here.
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from gazala_tools.digitize.image import factor_for
-from gazala_tools.digitize.lattice import _reducer, detect_grid, map_area
-from tools.scans.faint import faint_scan
+from gazala_tools.digitize.lattice import _reducer, detect_grid, faint_lines, map_area, printed_marks
+from tools.scans.faint import KINDS, faint_scan
 
 
 def within_acceptance(seed: int, kind: str) -> tuple[bool, float]:
@@ -50,3 +54,63 @@ def test_a_scan_without_a_frame_keeps_its_whole_area() -> None:
     scan = faint_scan(100, "faint")
     grey_at = _reducer(scan.image)
     assert map_area(grey_at(1)) == (0, 0, scan.image.width, scan.image.height)
+
+
+# Seeds that once failed, each for its own cause:
+@pytest.mark.parametrize(
+    ("seed", "kind"),
+    [
+        (100, "faint"),  # hex numbers, far darker than the 1 px lines, placed the hexes a third off
+        (105, "small"),  # labels nearly a hex wide, on 34 px hexes
+        (104, "faint"),  # no numbers, a grid so faint the edges' periodicity was the paper's grain
+        (103, "notched"),  # the gradients' fit was confident and 0.8% off: its centres scattered 7%
+    ],
+)
+def test_issue_12_faint_grids_are_read_on_the_faint_line_evidence(seed: int, kind: str) -> None:
+    ok, confidence = within_acceptance(seed, kind)
+    assert ok and confidence > 0.3
+
+
+@pytest.mark.slow
+def test_issue_12_held_out_faint_scans_meet_the_bar() -> None:
+    """24 held-out scans (seeds 100-105, every kind): at least 95% right, every wrong one < 0.3."""
+    results = [within_acceptance(seed, kind) for seed in range(100, 106) for kind in KINDS]
+    right = sum(ok for ok, _ in results)
+    assert right >= math.ceil(0.95 * len(results)), results
+    assert all(confidence < 0.3 for ok, confidence in results if not ok), results
+
+
+def _paper(w: int, h: int, seed: int = 1) -> Image.Image:
+    rng = np.random.default_rng(seed)
+    grain = rng.normal(232, 4, (h, w)).clip(0, 255).astype(np.uint8)
+    return Image.fromarray(grain).convert("RGB")
+
+
+def test_printed_marks_are_labels_smaller_than_a_hex_never_the_grid() -> None:
+    """A hex number is a mark; a strong hex outline (a town's) and a long line are not."""
+    img = _paper(400, 300)
+    draw = ImageDraw.Draw(img)
+    draw.text((60, 60), "0412", fill=(60, 60, 60), font=ImageFont.load_default(size=12))
+    hexagon = [(200 + 30 * math.cos(math.radians(a)), 150 + 30 * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    draw.polygon(hexagon, outline=(40, 40, 40), width=2)
+    draw.line([(20, 260), (380, 260)], fill=(40, 40, 40), width=1)
+    grey = np.asarray(img.convert("L"), dtype=np.float32) / 255
+    marks = printed_marks(grey, hex_px=52.0)
+    assert marks[58:75, 60:90].any()  # the label
+    assert not marks[115:185, 165:235].any()  # the outline
+    assert not marks[255:265, :].any()  # the line
+
+
+@pytest.mark.parametrize("angle", [0, 30, 60, 90, 120, 150])
+def test_the_faint_line_filter_finds_a_1px_line_in_paper_grain(angle: int) -> None:
+    """A 1 px line 15 levels darker than paper with grain of 4 levels: the response along it is
+    several times the paper's, at any hex-edge direction."""
+    img = _paper(240, 240, seed=angle)
+    t = math.radians(angle)
+    a = (120 - 100 * math.cos(t), 120 - 100 * math.sin(t))
+    b = (120 + 100 * math.cos(t), 120 + 100 * math.sin(t))
+    ImageDraw.Draw(img).line([a, b], fill=(217, 217, 217), width=1)
+    grey = np.asarray(img.convert("L"), dtype=np.float32) / 255
+    e = faint_lines(grey, hex_px=40.0)
+    on = [e[round(120 + s * math.sin(t)), round(120 + s * math.cos(t))] for s in range(-60, 61, 5)]
+    assert float(np.median(on)) > 3 * float(np.median(e))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from tools.scans.harsh import HarshScan, _hex_edge_distance, _smooth_noise, jpeg, scan_of, screen_lattice
 
@@ -98,11 +98,14 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
                 cluster.add((a + int(rng.integers(-1, 2)), b + int(rng.integers(-1, 2))))
             for a, b in cluster:
                 draw.polygon(hexagon(a, b), fill=fill, outline=colour, width=int(rng.integers(3, 6)))
-    # hex numbers (small, grey) on most maps
+    # hex numbers (small, grey) on most maps, sized to the hex as printed maps size them (at least
+    # 8 px: on small hexes a label is up to 0.8 of the hex wide, but never runs into the next one)
     if rng.random() < 0.7:
+        font = ImageFont.load_default(size=max(8, int(size * 0.2)))
         for c, r in on_map:
             p = centre(c, r) - v_vec * 0.33
-            draw.text((float(p[0]), float(p[1])), f"{c + 1:02d}{r + 1:02d}", fill=(110, 110, 100), anchor="mm")
+            draw.text((float(p[0]), float(p[1])), f"{c + 1:02d}{r + 1:02d}", fill=(110, 110, 100), font=font,
+                      anchor="mm")
     if kind == "notched":
         _notched_frame(draw, rng, (w, h), frame, size)
 
