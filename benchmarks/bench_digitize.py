@@ -124,7 +124,8 @@ def large_scan() -> list[Result]:
 
     note = (f"{m1:.0f} Mpx (tiled at {m2:.0f} Mpx: {t2['peak_mb']:.0f} MB, {t2['s']:.1f} s); dx error "
             f"{t['dx'] - true_dx:+.3f} px tiled, {w['dx'] - true_dx:+.3f} px whole; at 250 Mpx EXTRAPOLATED "
-            f"(linear through the two tiled sizes, not measured): {at_250('peak_mb'):.0f} MB, {at_250('s'):.0f} s")
+            f"(linear through the two tiled sizes; measured by scripts/bench digitize_250): {at_250('peak_mb'):.0f} MB, "
+            f"{at_250('s'):.0f} s")
     return [
         Result(name=f"detect-grid, {m1:.0f} Mpx scan: peak memory", value=t["peak_mb"], unit="MB",
                budget="<= 2048 MB at 250 Mpx (extrapolated)", ok=at_250("peak_mb") <= 2048,

@@ -140,7 +140,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     refs = [parse_ref(r) for r in args.ref]
-    img = open_image(args.image, max_pixels=args.max_pixels)
+    img = open_image(args.image, max_pixels=args.max_pixels, grey=True)  # the detection reads grey levels only
     hint = None
     if not args.no_detect:
         try:
@@ -173,9 +173,8 @@ def _detect(args: argparse.Namespace) -> int:
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     ref = parse_ref(args.ref) if args.ref else None
-    img = open_image(args.image, max_pixels=args.max_pixels)
+    img = open_image(args.image, max_pixels=args.max_pixels, grey=True)  # detection reads grey levels only
     size, dpi = img.size, image_dpi(img)
-    img = img.convert("L")  # detection reads grey levels only: drop the colour copy (large scans)
     fit = detect_grid(img, progress=_stage_printer())
     out: dict[str, Any] = fit.as_dict()
     geo = fit.geometry(numbering)

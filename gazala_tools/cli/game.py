@@ -129,9 +129,13 @@ def _new(args: argparse.Namespace) -> int:
         raise GazalaError(f"bad game id {game_id!r}", place="--id", expected="lower-case letters, digits and single hyphens")
     board_name = board_name_for(image)
     note_input(image)
-    img = open_image(image)
-    fitted = fit_scan(img, refs=args.ref, numbering=args.numbering, grid_file=args.grid)
+    grey = open_image(image, grey=True)  # the fit reads grey levels only (a 250 Mpx scan: 250 MB, not 1 GB)
+    size = grey.size
+    fitted = fit_scan(grey, refs=args.ref, numbering=args.numbering, grid_file=args.grid)
+    del grey
     spec, notes = fitted.spec, fitted.notes
+    # the colours only when they are read: the terrain, or a board larger than the scan
+    img = open_image(image) if args.legend or fitted.board != size else None
     terrain = None
     if args.legend:
         terrain = _classified(img, spec, args.legend, image.name)
@@ -139,7 +143,7 @@ def _new(args: argparse.Namespace) -> int:
                   turns=args.turns, provenance=f"digitized from {image.name}", terrain=terrain, notes=tuple(notes))  # fmt: skip
     files = folder_files(spec, new, board_name)
     inputs = [image] + [Path(p) for p in (args.grid, args.legend) if p]
-    board = image if fitted.board == img.size else board_image(img, fitted.board, Path(board_name).suffix)
+    board = image if img is None or fitted.board == size else board_image(img, fitted.board, Path(board_name).suffix)
     write_folder(folder, files, board, board_name, inputs)
     g = spec.grid
     summary: dict[str, Any] = {
@@ -163,10 +167,10 @@ def _new(args: argparse.Namespace) -> int:
 
 def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[str, Any]:
     from gazala_tools.digitize.classify import classify_hexes, read_legend
-    from gazala_tools.digitize.image import to_rgb_array
+    from gazala_tools.digitize.image import RgbRegions
     from gazala_tools.digitize.mapyaml import terrain_data
 
     legend = read_legend(legend_file)
-    results = classify_hexes(to_rgb_array(img), spec.geometry, list(spec.grid.hexes()), legend)
+    results = classify_hexes(RgbRegions(img), spec.geometry, list(spec.grid.hexes()), legend)
     terrain, _comments = terrain_data(spec, results, legend, source=f"digitized from {image_name}")
     return terrain

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gazala_tools.digitize.image import tiles
+from gazala_tools.digitize.image import RgbRegions, tiles
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
@@ -137,7 +137,7 @@ def sample_offsets(geometry: HexGridGeometry, radius: float = 0.3, count: int = 
 
 
 def classify_hexes(
-    rgb: NDArray[np.uint8],
+    rgb: NDArray[np.uint8] | RgbRegions,
     geometry: HexGridGeometry,
     hexes: Sequence[Hex],
     legend: Legend,

@@ -27,8 +27,14 @@ MAX_PIXELS = 250_000_000
 FloatImage = NDArray[np.float32]
 
 
-def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
-    """Open a scan as RGB, refusing anything above ``max_pixels`` before decoding it."""
+def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, grey: bool = False) -> Image.Image:
+    """Open a scan as RGB, refusing anything above ``max_pixels`` before decoding it.
+
+    ``grey``: as 8-bit grey ("L") instead, for the grid detection, without a colour copy where
+    the format allows it: a JPEG is decoded straight to its luma (libjpeg's Y, the same weights
+    as Pillow's RGB-to-L), a grey scan stays as it is; a 250 Mpx JPEG then needs 250 MB, not
+    1 GB (Pillow keeps RGB in 4 bytes a pixel) and 250 MB more for the grey copy.
+    """
     p = Path(path)
     if p.exists() and not is_regular(p):  # a FIFO or a device would block or never end
         raise GazalaError("image is not a regular file", file=p, expected="a PNG, JPEG or TIFF scan")
@@ -56,12 +62,16 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Image.Image
             except GazalaError:
                 img.close()
                 raise
+            if grey and img.format == "JPEG" and img.mode == "RGB":
+                img.draft("L", None)  # decode the luma only, at full size
             try:
                 img.load()
             except (OSError, ValueError, SyntaxError, EOFError) as exc:  # also Pillow's text-chunk limit
                 raise GazalaError(f"cannot decode image ({exc})", file=p) from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
+    if grey:
+        return img if img.mode == "L" else (img if img.mode == "RGB" else img.convert("RGB")).convert("L")
     return img.convert("RGB") if img.mode != "RGB" else img
 
 
@@ -76,6 +86,22 @@ def image_dpi(img: Image.Image) -> int:
 
 def to_rgb_array(img: Image.Image) -> NDArray[np.uint8]:
     return np.asarray(img.convert("RGB") if img.mode != "RGB" else img, dtype=np.uint8)
+
+
+class RgbRegions:
+    """An image read as an RGB array one region at a time: ``rgb[y0:y1, x0:x1]`` (a uint8 array)
+    and ``shape``, what :func:`~gazala_tools.digitize.classify.classify_hexes` reads, without the
+    full-size array copy :func:`to_rgb_array` makes (750 MB more for a 250 Mpx scan)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        self._img = img if img.mode == "RGB" else img.convert("RGB")
+        self.shape = (img.height, img.width, 3)
+
+    def __getitem__(self, key: tuple[slice, slice]) -> NDArray[np.uint8]:
+        ys, xs = key
+        y0, y1, _ = ys.indices(self.shape[0])
+        x0, x1, _ = xs.indices(self.shape[1])
+        return np.asarray(self._img.crop((x0, y0, max(x0, x1), max(y0, y1))), dtype=np.uint8)
 
 
 def to_grey(img: Image.Image | NDArray[np.generic]) -> FloatImage:

@@ -797,9 +797,8 @@ def detect_grid(image: object, *, progress: Progress | None = None) -> LatticeFi
     f0 = factor_for(grey_at.shape, AUTOCORR_SIDE)
     x0, y0, x1, y1 = (v * f0 for v in map_area(grey_at(f0)))
     if (x0, y0) != (0, 0) or x1 < grey_at.shape[1] - f0 or y1 < grey_at.shape[0] - f0:
-        inner = image.crop((x0, y0, x1, y1)) if hasattr(image, "crop") else np.asarray(image)[y0:y1, x0:x1]
         log.info("map area (%d, %d)-(%d, %d): a frame is cut off", x0, y0, x1, y1)
-        return _shifted(_detect(_reducer(inner), progress), float(x0), float(y0))
+        return _shifted(_detect(grey_at.inside((x0, y0, x1, y1)), progress), float(x0), float(y0))
     return _detect(grey_at, progress)
 
 
@@ -1238,7 +1237,8 @@ def refine_in_tiles(
     the centres predicted in their cores measured there; then the same robust least squares as
     the whole-image fit (one round, a search radius of 0.12 hex: the coarse lattice is already
     within it). Memory and time are a few tiles', whatever the scan's size; the coverage (for
-    the confidence) stays the coarse fit's, which saw the whole map.
+    the confidence) and the hexes found (for the first hex) stay the coarse fit's, which saw the
+    whole map.
     """
     ev = ev or EVIDENCE[0]
     k = f_coarse / f_fine
@@ -1269,46 +1269,69 @@ def refine_in_tiles(
         return out, strength
 
     refined = fit_measured(measure, (h, w), fine, cf.o * k + shift, cf.u * k, cf.v * k, rounds=1, first_radius=0.12)
-    return replace(refined, coverage=cf.coverage)
+    # the hexes found stay the coarse fit's, over the whole map (same (c, r) indexing): the first
+    # hex, where detect-grid's x0/y0 and game new's names start, is the map's, not the first tile's
+    return replace(refined, coverage=cf.coverage, inliers=cf.inliers)
 
 
 class _reducer:
     """Grey levels of a scan at 1/f resolution (block means; pixel j covers [f*j, f*j + f)).
 
-    A PIL image is kept as 8-bit grey and reduced by Pillow, so a large scan never exists as a
-    full-resolution float array.
+    A PIL image is kept as 8-bit grey (the caller's own when it is grey already) and reduced by
+    Pillow, so a large scan never exists as a full-resolution float array; :meth:`inside` reads a
+    part of it (the map inside a frame) without copying it. The reduced images are kept once
+    computed: the evidences and the second opinions of one detection read the same ones.
     """
 
-    def __init__(self, image: object) -> None:
+    def __init__(self, image: object, box: tuple[int, int, int, int] | None = None) -> None:
         from PIL import Image
 
         if isinstance(image, Image.Image):
-            self._pil: Image.Image | None = image.convert("L")
+            self._pil: Image.Image | None = image if image.mode == "L" else image.convert("L")
             self._arr: FloatImage | None = None
-            self.shape: tuple[int, int] = (self._pil.height, self._pil.width)
+            full = (0, 0, self._pil.width, self._pil.height)
         else:
-            self._pil = None
-            self._arr = to_grey(np.asarray(image))
-            self.shape = (int(self._arr.shape[0]), int(self._arr.shape[1]))
+            arr: FloatImage = image if box is not None else to_grey(np.asarray(image))  # type: ignore[assignment]
+            self._pil, self._arr = None, arr
+            full = (0, 0, int(arr.shape[1]), int(arr.shape[0]))
+        self._box = box or full
+        x0, y0, x1, y1 = self._box
+        self.shape: tuple[int, int] = (y1 - y0, x1 - x0)
+        self._kept: dict[int, FloatImage] = {}
+
+    def inside(self, box: tuple[int, int, int, int]) -> _reducer:
+        """The part ``box`` = (x0, y0, x1, y1) of this scan, its pixel (0, 0) at (x0, y0)."""
+        ox, oy = self._box[:2]
+        x0, y0, x1, y1 = box
+        return _reducer(self._pil if self._pil is not None else self._arr, (ox + x0, oy + y0, ox + x1, oy + y1))
 
     def __call__(self, f: int) -> FloatImage:
-        if self._pil is not None:
-            img = self._pil if f <= 1 else self._pil.reduce(f)
-            out: FloatImage = np.asarray(img, dtype=np.float32) / np.float32(255.0)
-            return out
-        assert self._arr is not None
-        return downsample(self._arr, f)
+        """The scan at 1/f, kept for two factors at most: the first one asked for (stage 1, small)
+        and the last other one (a second opinion at another factor drops the previous one's)."""
+        if f not in self._kept:
+            first = next(iter(self._kept), f)
+            self._kept = {k: a for k, a in self._kept.items() if k == first}
+            self._kept[f] = self._whole(f)
+        return self._kept[f]
+
+    def _whole(self, f: int) -> FloatImage:
+        return self.tile(f, (0, 0, -(-self.shape[1] // f), -(-self.shape[0] // f)) if self._pil is not None
+                         else (0, 0, self.shape[1] // f, self.shape[0] // f))
 
     def tile(self, f: int, box: tuple[int, int, int, int]) -> FloatImage:
         """Grey levels of ``box`` = (x0, y0, x1, y1), in pixels of the image at 1/f."""
-        x0, y0, x1, y1 = box
+        ox, oy, ex, ey = self._box
+        x0, y0, x1, y1 = (ox + min(box[0] * f, ex - ox), oy + min(box[1] * f, ey - oy),
+                          ox + min(box[2] * f, ex - ox), oy + min(box[3] * f, ey - oy))
         if self._pil is not None:
-            img = self._pil.crop((x0 * f, y0 * f, x1 * f, y1 * f))
-            img = img if f <= 1 else img.reduce(f)
+            if f <= 1:
+                img = self._pil if (x0, y0, x1, y1) == (0, 0, *self._pil.size) else self._pil.crop((x0, y0, x1, y1))
+            else:
+                img = self._pil.reduce(f, box=(x0, y0, x1, y1))
             out: FloatImage = np.asarray(img, dtype=np.float32) / np.float32(255.0)
             return out
         assert self._arr is not None
-        return downsample(self._arr[y0 * f : y1 * f, x0 * f : x1 * f], f)
+        return downsample(self._arr[y0:y1, x0:x1], f)
 
 
 def _first_hex(o: Vec, u: Vec, v: Vec, inliers: NDArray[np.int64]) -> tuple[float, float]:

@@ -178,7 +178,7 @@ def board_image(image: Any, board: tuple[int, int], suffix: str) -> bytes:
 
     from PIL import Image
 
-    rgb = image.convert("RGB")
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
     canvas = Image.new("RGB", board, rgb.getpixel((rgb.width - 1, rgb.height - 1)))
     canvas.paste(rgb, (0, 0))
     buf = io.BytesIO()

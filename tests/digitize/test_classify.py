@@ -6,7 +6,7 @@ import pytest
 from PIL import ImageDraw
 
 from gazala_tools.digitize.classify import Legend, classify_hexes, detect_hexsides, legend_from_data
-from gazala_tools.digitize.image import to_rgb_array
+from gazala_tools.digitize.image import RgbRegions, to_rgb_array
 from gazala_tools.errors import GazalaError
 from gazala_tools.render.board import hex_polygon
 from tools.scans.synthetic import DEFAULT_KINDS, SyntheticBoard, legend_for, synthetic_board
@@ -27,6 +27,15 @@ def test_terrain_round_trip_on_synthetic_boards(board: str, request: pytest.Fixt
     assert len(res) == len(b.terrain)
     assert right / len(res) >= 0.98
     assert sum(r.uncertain for r in res) <= 0.02 * len(res)
+
+
+def test_terrain_read_region_by_region_equals_the_whole_array(flat_board: SyntheticBoard) -> None:
+    """game new classifies a large scan from the Pillow image a tile at a time (no full-size array)."""
+    whole = classify_hexes(to_rgb_array(flat_board.image), flat_board.geometry, list(flat_board.terrain), legend(),
+                           tile=300)  # fmt: skip
+    regions = classify_hexes(RgbRegions(flat_board.image), flat_board.geometry, list(flat_board.terrain), legend(),
+                             tile=300)  # fmt: skip
+    assert regions == whole and len(whole) == len(flat_board.terrain)
 
 
 def test_hex_of_an_unknown_colour_is_flagged_uncertain(flat_board: SyntheticBoard) -> None:

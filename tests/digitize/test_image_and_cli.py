@@ -26,6 +26,25 @@ def test_pixel_cap_is_checked_before_decoding(tmp_path: Path) -> None:
     assert MAX_PIXELS >= 250_000_000
 
 
+def test_grey_open_reads_luma_without_a_colour_copy(tmp_path: Path) -> None:
+    """detect-grid and calibrate open scans grey: a JPEG decodes to its luma (close to Pillow's
+    RGB-to-L of the decoded colours), a PNG is converted, a grey scan is kept as it is."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    rgb = Image.fromarray(rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)).resize((320, 240))
+    rgb.info["dpi"] = (300, 300)
+    for name, fmt in (("scan.jpg", "JPEG"), ("scan.png", "PNG")):
+        rgb.save(tmp_path / name, fmt, dpi=(300, 300))
+        grey = open_image(tmp_path / name, grey=True)
+        assert grey.mode == "L" and grey.size == (320, 240) and round(grey.info["dpi"][0]) == 300
+        colour = np.asarray(open_image(tmp_path / name).convert("L"), dtype=int)
+        assert np.abs(np.asarray(grey, dtype=int) - colour).mean() < 2.0
+    rgb.convert("L").save(tmp_path / "grey.png")
+    assert open_image(tmp_path / "grey.png", grey=True).mode == "L"
+    assert open_image(tmp_path / "grey.png").mode == "RGB"
+
+
 def test_unreadable_images_are_gazala_errors(tmp_path: Path) -> None:
     bad = tmp_path / "scan.png"
     bad.write_bytes(b"not a png")

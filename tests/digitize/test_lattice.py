@@ -209,7 +209,13 @@ def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_
     assert calls
     g = flat_board.geometry
     assert tiled.dx == pytest.approx(g.dx, abs=0.05) and tiled.dy == pytest.approx(g.dy, abs=0.05)
-    # the same lattice: the whole-image fit's first hex is a hex of the tiled one (its first hex may differ)
-    assert math.dist(lattice._nearest_centre(tiled, whole.x0, whole.y0), (whole.x0, whole.y0)) < 0.3
+    # the same lattice and the same first hex
+    assert math.dist((tiled.x0, tiled.y0), (whole.x0, whole.y0)) < 0.3
     # and the VASSAL grid it gives has a hex centred on the board's raw (0, 0)
     assert math.dist(lattice._nearest_centre(tiled, g.x0, g.y0), (g.x0, g.y0)) < 0.5
+    # the first hex (x0, y0; game new's names start there) is the map's top-left one even when
+    # no refined tile covers it: every other tile of a quarter of the side
+    monkeypatch.setattr(lattice, "REFINE_TILE", max(h, w) // 4)
+    monkeypatch.setattr(lattice, "REFINE_MAX_TILES", 4)
+    few = detect_grid(flat_board.image)
+    assert math.dist((few.x0, few.y0), (whole.x0, whole.y0)) < 1.0
