@@ -187,12 +187,11 @@ def test_issue_12_item_1_one_reference_under_any_numbering_gives_the_exact_origi
         assert geo.name_at(px, py, *board) == truth.name_at(px, py, *board)
 
 
-def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_the_same_lattice(
-    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _as_if_large(image: Image.Image, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make ``image`` "large": the whole-image fit may use a quarter of its pixels, tiles are a
+    third of its side. Returns the list that counts the refinements in tiles."""
     import gazala_tools.digitize.lattice as lattice
 
-    whole = detect_grid(flat_board.image)
     calls: list[int] = []
     real = lattice.refine_in_tiles
 
@@ -200,11 +199,19 @@ def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_
         calls.append(1)
         return real(*args)
 
-    # "large": the whole-image fit may use a quarter of this scan's pixels, tiles a quarter of its side
-    h, w = flat_board.image.height, flat_board.image.width
-    monkeypatch.setattr(lattice, "FIT_MAX_PIXELS", h * w // 4)
-    monkeypatch.setattr(lattice, "REFINE_TILE", max(h, w) // 3)
+    monkeypatch.setattr(lattice, "FIT_MAX_PIXELS", image.height * image.width // 4)
+    monkeypatch.setattr(lattice, "REFINE_TILE", max(image.size) // 3)
     monkeypatch.setattr(lattice, "refine_in_tiles", spy)
+    return calls
+
+
+def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_the_same_lattice(
+    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gazala_tools.digitize.lattice as lattice
+
+    whole = detect_grid(flat_board.image)
+    calls = _as_if_large(flat_board.image, monkeypatch)
     tiled = detect_grid(flat_board.image)
     assert calls
     g = flat_board.geometry
@@ -215,7 +222,89 @@ def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_
     assert math.dist(lattice._nearest_centre(tiled, g.x0, g.y0), (g.x0, g.y0)) < 0.5
     # the first hex (x0, y0; game new's names start there) is the map's top-left one even when
     # no refined tile covers it: every other tile of a quarter of the side
-    monkeypatch.setattr(lattice, "REFINE_TILE", max(h, w) // 4)
+    monkeypatch.setattr(lattice, "REFINE_TILE", max(flat_board.image.size) // 4)
     monkeypatch.setattr(lattice, "REFINE_MAX_TILES", 4)
     few = detect_grid(flat_board.image)
     assert math.dist((few.x0, few.y0), (whole.x0, whole.y0)) < 1.0
+
+
+def test_issue_12_item_4_on_a_large_scan_only_the_fit_kept_is_refined_in_tiles(
+    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every evidence and every candidate lattice is fitted on the coarse image; the tiles are
+    measured once, for the fit that is kept (each refinement reads 16 tiles at full resolution)."""
+    import gazala_tools.digitize.lattice as lattice
+
+    calls = _as_if_large(flat_board.image, monkeypatch)
+    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)  # all three evidences
+    monkeypatch.setattr(lattice, "LOW_CONFIDENCE", 1.1)  # the faint-line lattice and every second opinion
+    fit = detect_grid(flat_board.image)
+    assert calls == [1]
+    g = flat_board.geometry
+    assert fit.dx == pytest.approx(g.dx, abs=0.05) and fit.dy == pytest.approx(g.dy, abs=0.05)
+    assert origin_error(fit, g) < 0.5
+
+
+def test_the_evidences_of_one_fit_share_the_thin_lines_and_the_local_brightness(
+    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thin-line and faint-line evidences both start from the thin-line response (the marks
+    are found on it), and every evidence divides by the local brightness: each is made once per
+    reduced image."""
+    import gazala_tools.digitize.lattice as lattice
+
+    made: dict[str, list[tuple[int, ...]]] = {"thin": [], "light": []}
+    thin, light = lattice.thin_lines, lattice.local_light
+
+    def thin_spy(grey: Any, *args: Any, **kw: Any) -> Any:
+        made["thin"].append(grey.shape)
+        return thin(grey, *args, **kw)
+
+    def light_spy(grey: Any) -> Any:
+        made["light"].append(grey.shape)
+        return light(grey)
+
+    monkeypatch.setattr(lattice, "thin_lines", thin_spy)
+    monkeypatch.setattr(lattice, "local_light", light_spy)
+    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)
+    fit = detect_grid(flat_board.image)
+    assert fit.confidence > 0.3
+    assert made["thin"] and len(made["thin"]) == len(set(made["thin"]))
+    # one brightness per reduced image, and one for the faint-line filter's image (its marks filled)
+    assert len(made["light"]) <= len(set(made["light"])) + 1
+
+
+def test_the_detection_on_several_threads_is_the_detection_on_one(
+    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gazala_tools.digitize.lattice as lattice
+
+    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)
+    monkeypatch.setattr(lattice, "WORKERS", 1)
+    one = detect_grid(flat_board.image)
+    monkeypatch.setattr(lattice, "WORKERS", 3)
+    assert detect_grid(flat_board.image) == one
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.tuples(st.floats(20, 200), st.floats(-0.3, 0.3), st.floats(-0.3, 0.3), st.floats(20, 200)),
+    st.sampled_from([((1, 0), (0, 1)), ((1, 1), (0, 1)), ((2, 1), (1, 1)), ((1, -1), (1, 0)), ((0, 1), (-1, 0)), ((3, 2), (1, 1))]),
+)
+def test_two_bases_of_one_lattice_are_the_same_points_and_a_sub_or_super_lattice_is_not(
+    basis: tuple[float, float, float, float], unimodular: tuple[tuple[int, int], tuple[int, int]]
+) -> None:
+    """A lattice already fitted is not fitted again as a second opinion: another basis of it
+    (any integer change of basis of determinant +-1) is recognised; twice or half the lattice is not."""
+    import numpy as np
+
+    from gazala_tools.digitize.lattice import _same_points
+
+    ax, ay_shear, bx_shear, by = basis
+    b1, b2 = np.array([ax, ay_shear * ax]), np.array([bx_shear * by, by])
+    (p, q), (r, s) = unimodular
+    other = (p * b1 + q * b2, r * b1 + s * b2)
+    assert _same_points(other, (b1, b2)) and _same_points((b1, b2), other)
+    assert not _same_points((2 * b1, b2), (b1, b2))
+    assert not _same_points((b1, b2), (2 * b1, b2))
+    assert not _same_points((b1 * 1.05, b2), (b1, b2))
