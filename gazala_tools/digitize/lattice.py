@@ -62,13 +62,15 @@ _R = TypeVar("_R")
 
 
 def _pmap(fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
-    """``map(fn, items)`` on WORKERS threads, results in order."""
+    """``map(fn, items)`` on WORKERS threads, results in order; WORKERS items at a time, so that
+    at most that many results (images, on a large scan 60 MB each) wait to be consumed."""
     todo = list(items)
     if WORKERS == 1 or len(todo) < 2:
         yield from map(fn, todo)
         return
     with ThreadPoolExecutor(min(WORKERS, len(todo))) as pool:
-        yield from pool.map(fn, todo)
+        for i in range(0, len(todo), WORKERS):
+            yield from pool.map(fn, todo[i : i + WORKERS])
 
 
 @dataclass(frozen=True)
@@ -1137,7 +1139,10 @@ def _fill(grey: FloatImage, mask: NDArray[np.bool_], sigma: float = 4.0) -> Floa
     keep = (~mask).astype(np.float32)
     num = ndimage.gaussian_filter(grey * keep, sigma)
     den = ndimage.gaussian_filter(keep, sigma)
-    out: FloatImage = np.where(mask, num / np.maximum(den, 1e-3), grey).astype(np.float32)
+    del keep
+    np.maximum(den, np.float32(1e-3), out=den)
+    np.divide(num, den, out=num)
+    out: FloatImage = np.where(mask, num, grey).astype(np.float32, copy=False)
     return out
 
 
@@ -1220,7 +1225,26 @@ def line_filter(clean: FloatImage, length: float, sigma: float = 1.0) -> FloatIm
     ``sigma``: a thin line darker or lighter than the paper on both sides) averaged along it over
     ``length`` px, which averages the paper's grain and the scan's noise away (a mean where
     :func:`line_edges` takes a minimum); the largest over the directions, over the local
-    brightness."""
+    brightness.
+
+    Made in strips of about STRIP_PIXELS (each with a margin of the filters' reach, so the
+    result is the whole image's): a large scan's coarse image would need about 1 GB at once.
+    """
+    h, w = clean.shape
+    margin = int(4 * sigma + 0.5) + math.ceil(length / 2) + 2  # the Gaussian's reach, then the line's
+    rows = max(64, STRIP_PIXELS // max(1, w))
+    out = np.empty((h, w), dtype=np.float32)
+    for y0 in range(0, h, rows):
+        y1 = min(h, y0 + rows)
+        a, b = max(0, y0 - margin), min(h, y1 + margin)
+        out[y0:y1] = _across_lines(clean[a:b], length, sigma)[y0 - a : y1 - a]
+    light = local_light(clean)
+    res: FloatImage = (out / (light + 0.05)).astype(np.float32)
+    return res
+
+
+def _across_lines(clean: FloatImage, length: float, sigma: float) -> FloatImage:
+    """:func:`line_filter` before the brightness: the largest over the directions."""
     hxx, hyy, hxy = _pmap(lambda order: ndimage.gaussian_filter(clean, sigma, order=order), ((0, 2), (2, 0), (1, 1)))
 
     def along(a: float) -> FloatImage:
@@ -1233,11 +1257,12 @@ def line_filter(clean: FloatImage, length: float, sigma: float = 1.0) -> FloatIm
 
     out = np.zeros(clean.shape, dtype=np.float32)
     for filtered in _pmap(along, EDGE_ANGLES):
-        out = np.maximum(out, filtered)
-    light = local_light(clean)
-    res: FloatImage = (out / (light + 0.05)).astype(np.float32)
-    return res
+        np.maximum(out, filtered, out=out)
+    return out
 
+
+#: the faint-line filter works in strips of about this many pixels
+STRIP_PIXELS = 4_000_000
 
 #: the faint-line evidence is already straight; line_edges only trims it
 FAINT_REACH = 0.2
@@ -1285,15 +1310,17 @@ def _fit_on(
     # the readings are told apart on hexes of about FOLD_HEX_PX (the phase needs no more)
     kf = max(1, int(min(min(c.dx, c.dy) for c in cands) / f3 / FOLD_HEX_PX))
     ef = downsample(e3, kf) if kf > 1 else e3
-    scored: list[tuple[float, Reading, Vec, FloatImage]] = []
+    ranked: list[tuple[float, Reading]] = []
+    centre, lines = np.zeros(2), ef
     for c in cands:
         cs = Reading(c.sideways, c.dx / (f3 * kf), c.dy / (f3 * kf), c.u_hat, c.v_hat, c.rotation)
-        lines = line_edges(ef, cs, reach)
-        score, centre = fold_score(lines, cs)
-        scored.append((score, c, centre * kf + (kf - 1) / 2.0, lines))
-    scored.sort(key=lambda t: -t[0])
-    _s, best, centre, lines = scored[0]
-    ranked = [(sc, c) for sc, c, _, _ in scored]
+        edges = line_edges(ef, cs, reach)
+        score, at = fold_score(edges, cs)
+        if not ranked or score > max(sc for sc, _ in ranked):  # the best reading's lines only are kept
+            centre, lines = at * kf + (kf - 1) / 2.0, edges
+        ranked.append((score, c))
+    ranked.sort(key=lambda t: -t[0])
+    best = ranked[0][1]
     say("sub-pixel fit")
     rd = Reading(best.sideways, best.dx / f3, best.dy / f3, best.u_hat, best.v_hat, best.rotation)
     cf = fit_centres(e3, rd, centre, reach=reach, lines=lines if kf == 1 else None)

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from gazala_tools.digitize.image import factor_for
-from gazala_tools.digitize.lattice import _reducer, detect_grid, faint_lines, map_area, printed_marks
+from gazala_tools.digitize.lattice import _reducer, detect_grid, faint_lines, line_filter, map_area, printed_marks
 from gazala_tools.errors import GazalaError
 from tools.scans.faint import KINDS, faint_scan
 
@@ -115,6 +115,24 @@ def test_the_faint_line_filter_finds_a_1px_line_in_paper_grain(angle: int) -> No
     e = faint_lines(grey, hex_px=40.0)
     on = [e[round(120 + s * math.sin(t)), round(120 + s * math.cos(t))] for s in range(-60, 61, 5)]
     assert float(np.median(on)) > 3 * float(np.median(e))
+
+
+@pytest.mark.parametrize("length", [5.0, 12.0, 31.0])
+def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a large scan the filter runs in strips with a margin of its reach: the same values as on
+    the whole image (to the precision of single-precision FFTs), at the strips' seams too."""
+    import gazala_tools.digitize.lattice as lattice
+
+    img = _paper(300, 257, seed=7)
+    draw = ImageDraw.Draw(img)
+    for k in range(0, 300, 23):
+        draw.line([(k, 0), (k + 120, 256)], fill=(200, 200, 200), width=1)
+        draw.line([(0, k), (299, k)], fill=(90, 90, 90), width=1)
+    grey = np.asarray(img.convert("L"), dtype=np.float32) / 255
+    whole = line_filter(grey, length)
+    monkeypatch.setattr(lattice, "STRIP_PIXELS", 300 * 20)  # the least strips: 64 rows, three seams
+    strips = line_filter(grey, length)
+    assert np.abs(strips - whole).max() <= 1e-5 * float(np.abs(whole).max())
 
 
 def test_a_map_without_a_grid_is_never_read_confidently() -> None:
