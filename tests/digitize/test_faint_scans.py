@@ -14,7 +14,14 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from gazala_tools.digitize.image import factor_for
-from gazala_tools.digitize.lattice import _reducer, detect_grid, faint_lines, line_filter, map_area, printed_marks
+from gazala_tools.digitize.lattice import (
+    _reducer,
+    detect_grid,
+    faint_lines,
+    line_filter,
+    map_area,
+    printed_marks,
+)
 from gazala_tools.errors import GazalaError
 from tools.scans.faint import KINDS, faint_scan
 

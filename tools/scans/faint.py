@@ -164,11 +164,6 @@ def evaluate(seeds: range, kinds: tuple[str, ...] = KINDS) -> list[dict[str, obj
 
 
 if __name__ == "__main__":
-    import sys
+    from tools.scans import run_evaluation
 
-    lo, hi = (int(a) for a in sys.argv[1:3]) if len(sys.argv) >= 3 else (100, 110)
-    table = evaluate(range(lo, hi))
-    for r in table:
-        print(r)
-    wrong_confident = [r for r in table if not r["right"] and float(r["confidence"]) >= 0.3]  # type: ignore[arg-type]
-    print(f"right {sum(bool(r['right']) for r in table)}/{len(table)}; wrong with confidence >= 0.3: {len(wrong_confident)}")
+    run_evaluation(evaluate, (100, 110))
