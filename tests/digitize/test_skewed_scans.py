@@ -41,3 +41,12 @@ def test_deskew_reads_the_skew_it_was_given() -> None:
     assert abs(result.after.rotation) < 0.05
     assert result.after.grid_rms_px < 0.5 * before.grid_rms_px
     assert np.hypot(*np.array(before.affine[1])) == pytest.approx(np.hypot(*scan.truth.u), rel=0.005)  # type: ignore[index]
+
+
+@pytest.mark.slow
+def test_issue_12_skewed_scans_meet_the_bar() -> None:
+    """Seeds 510-529 were held out and measured once (19/20 right, the wrong one at confidence
+    0.08; docs/digitize.md); six of them hold the bar here: every one right, or wrong below 0.3."""
+    rows = evaluate(range(510, 516))
+    assert all(r["right"] or float(r["confidence"]) < 0.3 for r in rows), rows  # type: ignore[arg-type]
+    assert sum(bool(r["right"]) for r in rows) >= 5, rows

@@ -21,14 +21,16 @@ from PIL import Image, ImageDraw, ImageFont
 from tools.scans.harsh import HarshScan, _hex_edge_distance, _smooth_noise, jpeg, scan_of, screen_lattice
 
 KINDS = ("faint", "clusters", "notched", "small")
+#: kinds drawn only when asked for (their seeds are evaluated on their own: ``evaluate(..., kinds=)``)
+EXTRA_KINDS = ("hand",)
 
 
 def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     """One scan of ``kind`` (drawn from ``seed`` when None)."""
     rng = np.random.default_rng(10_000 + seed)
     kind = kind or KINDS[int(rng.integers(0, len(KINDS)))]
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+    if kind not in KINDS + EXTRA_KINDS:
+        raise ValueError(f"unknown kind {kind!r} (expected one of {', '.join(KINDS + EXTRA_KINDS)})")
     sideways = bool(rng.random() < 0.5)
     small = kind in ("small", "notched")
     size = float(rng.uniform(24.0, 42.0) if small else rng.uniform(40.0, 90.0))
@@ -48,6 +50,11 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     ou = float(rng.uniform(0, dx)) + (by0 if sideways else bx0)
     ov = float(rng.uniform(0, dy)) + (bx0 if sideways else by0)
     lu, lv = (py - ou, px - ov) if sideways else (px - ou, py - ov)
+    if kind == "hand":
+        # drawn by hand: each line wanders 1-2.5 px (rms) off the true lattice, over a hex or so
+        wander = float(rng.uniform(1.0, 2.5))
+        lu = lu + wander * _smooth_noise(rng, (h, w), sigma=size * 0.4)
+        lv = lv + wander * _smooth_noise(rng, (h, w), sigma=size * 0.4)
     dist = _hex_edge_distance(lu, lv, dx, dy)
     del px, py
 
@@ -62,6 +69,11 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     delta = rng.uniform(18, 40)
     line_col = paper - delta * np.array([1.0, rng.uniform(0.6, 1.2), rng.uniform(0.4, 1.3)])
     alpha = np.clip(1.0 - np.abs(dist), 0.0, 1.0) * rng.uniform(0.7, 1.0)
+    if kind == "hand":
+        # ink: dark, 1.2-3 px wide, its width and darkness varying along the lines
+        line_col = paper * rng.uniform(0.25, 0.55)
+        width = rng.uniform(1.2, 3.0) * (1 + 0.25 * _smooth_noise(rng, (h, w), sigma=size * 0.7))
+        alpha = np.clip(width / 2 + 0.5 - np.abs(dist), 0.0, 1.0) * np.clip(0.85 + 0.15 * _smooth_noise(rng, (h, w), sigma=size), 0.4, 1.0)
     alpha[~inmap] = 0.0
     img = img * (1 - alpha[..., None]) + line_col * alpha[..., None]
 
