@@ -223,15 +223,14 @@ def _deskew(args: argparse.Namespace) -> int:
 def _classify(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
     from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
-    from gazala_tools.digitize.image import open_image, to_rgb_array
+    from gazala_tools.digitize.image import RgbRegions, open_image
     from gazala_tools.digitize.mapyaml import hexsides_data, terrain_data
 
     if not (0.05 <= args.radius <= 0.5):
         raise GazalaError(f"--radius {args.radius} out of range", place="--radius", expected="0.05 to 0.5")
     spec = read_grid_file(args.grid)
     legend = read_legend(args.legend)
-    img = open_image(args.image, max_pixels=args.max_pixels)
-    rgb = to_rgb_array(img)
+    rgb = RgbRegions(open_image(args.image, max_pixels=args.max_pixels))  # read a region at a time, no full-size array
     hexes = list(spec.grid.hexes())
     with _progress(len(hexes), "classify") as bar:
         results = classify_hexes(rgb, spec.geometry, hexes, legend, radius=args.radius, progress=bar.update)
