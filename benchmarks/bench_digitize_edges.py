@@ -158,8 +158,10 @@ def run() -> list[Result]:
         found: dict[str, str] = _last_json(runs["big"][0])["terrain"]  # type: ignore[assignment]
         share = sum(found.get(k) == t for k, t in terrain.items()) / len(terrain)
         right = equal and share >= 0.98
-        check = (f"250 Mpx: {share:.2%} of {len(terrain)} hexes right, {len(_last_json(runs['big'][0])['hexsides'])} "  # type: ignore[arg-type]
-                 f"hexsides (the board has none); 25 Mpx: terrain and hexsides {'equal' if equal else 'DIFFERENT'} before/now")
+        sides = len(_last_json(runs["big"][0])["hexsides"])  # type: ignore[arg-type]
+        check = (f"250 Mpx: {share:.2%} of {len(terrain)} hexes right, {sides} hexsides reported (the board draws "
+                 f"none: its brown hex edges pass as escarpments); 25 Mpx: terrain and hexsides "
+                 f"{'equal' if equal else 'DIFFERENT'} before/now")
         result("classify --hexsides", runs["big"], whole[1:], runs["small"][1:], right, check)
 
         # deskew

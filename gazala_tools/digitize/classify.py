@@ -236,28 +236,31 @@ def detect_hexsides(
     ts = np.linspace(0.15, 0.85, 24)
     across = np.arange(-band, band + 1)
     hatched = "escarpment" in legend.hexsides
-    groups: dict[tuple[int, int], list[_Probe]] = {}
+    groups: dict[tuple[int, int], list[tuple[int, Hexside, tuple[float, float], tuple[float, float]]]] = {}
     for i, side in enumerate(sides):
         (ax, ay), (bx, by) = (geometry.lattice_to_pixel(*p) for p in side_lattice(side, geometry.orientation))
-        length = math.hypot(bx - ax, by - ay)
-        if length == 0:
-            continue
-        nx, ny = -(by - ay) / length, (bx - ax) / length
-        xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
-        ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
-        xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
-        if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
-            continue
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        windows = _hatch_windows(geometry, side, mx, my, size, (h, w)) if hatched else ((), ())
-        box = [int(xi.min()), int(yi.min()), int(xi.max()) + 1, int(yi.max()) + 1]
-        for wx0, wy0, wx1, wy1 in (*windows[0], *windows[1]):
-            box = [min(box[0], wx0), min(box[1], wy0), max(box[2], wx1), max(box[3], wy1)]
-        key = (int(my) // tile, int(mx) // tile)
-        groups.setdefault(key, []).append(_Probe(i, side, xi, yi, windows, (box[0], box[1], box[2], box[3])))
+        key = (int((ay + by) / 2) // tile, int((ax + bx) / 2) // tile)
+        groups.setdefault(key, []).append((i, side, (ax, ay), (bx, by)))
     found: list[tuple[int, SideResult]] = []
-    for key in sorted(groups):
-        group = groups[key]
+    for key in sorted(groups):  # one region at a time: its sides' points are worked out only here
+        group: list[_Probe] = []
+        for i, side, (ax, ay), (bx, by) in groups[key]:
+            length = math.hypot(bx - ax, by - ay)
+            if length == 0:
+                continue
+            nx, ny = -(by - ay) / length, (bx - ax) / length
+            xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
+            ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
+            xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
+            if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+                continue
+            windows = _hatch_windows(geometry, side, (ax + bx) / 2, (ay + by) / 2, size, (h, w)) if hatched else ([], [])
+            box = [int(xi.min()), int(yi.min()), int(xi.max()) + 1, int(yi.max()) + 1]
+            for wx0, wy0, wx1, wy1 in (*windows[0], *windows[1]):
+                box = [min(box[0], wx0), min(box[1], wy0), max(box[2], wx1), max(box[3], wy1)]
+            group.append(_Probe(i, side, xi, yi, windows, (box[0], box[1], box[2], box[3])))
+        if not group:
+            continue
         x0, y0 = min(p.box[0] for p in group), min(p.box[1] for p in group)
         x1, y1 = max(p.box[2] for p in group), max(p.box[3] for p in group)
         sub = np.asarray(rgb[y0:y1, x0:x1]).astype(np.int32)
