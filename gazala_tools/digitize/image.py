@@ -14,10 +14,10 @@ import struct
 import warnings
 import zlib
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -175,14 +175,23 @@ def affine_strips(
         return img.transform((width, n), Image.Transform.AFFINE, (a, b, c + b * top, d, e, f + e * top),
                              resample=resample, fillcolor=fill)  # fmt: skip
 
-    tops = range(0, height, rows)
+    return _ahead(strip, range(0, height, rows), workers)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _ahead(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+    """``map(fn, items)`` in order, ``workers`` threads at once (Pillow, numpy and zlib work
+    without the GIL); at most ``workers`` + 1 results exist at once."""
     if workers <= 1:
-        yield from map(strip, tops)
+        yield from map(fn, items)
         return
     with ThreadPoolExecutor(workers) as pool:
-        ahead: deque[Future[Image.Image]] = deque()
-        for top in tops:
-            ahead.append(pool.submit(strip, top))
+        ahead: deque[Future[R]] = deque()
+        for item in items:
+            ahead.append(pool.submit(fn, item))
             if len(ahead) > workers:
                 yield ahead.popleft().result()
         while ahead:
@@ -205,6 +214,19 @@ def _png_chunk(fh: Any, tag: bytes, data: bytes | bytearray) -> None:
     fh.write(struct.pack(">I", zlib.crc32(data, zlib.crc32(tag))))
 
 
+def _png_rows(strip: Image.Image, level: int) -> tuple[memoryview, bytes]:
+    """A strip's PNG scanlines (the first row unfiltered, the others PNG's "Up": the difference
+    from the row above) and their raw deflate, ended by a sync flush (on a byte boundary, not
+    final), so that strips deflated apart join into one deflate stream."""
+    rows = np.asarray(strip, dtype=np.uint8).reshape(strip.height, -1)
+    out = np.empty((strip.height, rows.shape[1] + 1), dtype=np.uint8)
+    out[0, 0], out[0, 1:] = 0, rows[0]
+    out[1:, 0] = 2
+    np.subtract(rows[1:], rows[:-1], out=out[1:, 1:])
+    deflate = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return out.data, deflate.compress(out.data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+
+
 def save_png_strips(
     path: str | Path,
     size: tuple[int, int],
@@ -213,40 +235,43 @@ def save_png_strips(
     *,
     dpi: int | None = None,
     level: int = 6,
+    workers: int = 2,
 ) -> None:
     """Write a PNG of ``size`` (8-bit ``mode`` "L" or "RGB") from its horizontal strips, top to
     bottom, streamed: the image never exists whole, in memory or in an encoded buffer. The file
     is written atomically (:func:`~gazala_tools.fileio.atomic_open`: beside the target, renamed
-    when complete). Rows are filtered with PNG's "Up" filter (the difference from the row above),
-    deflated at ``level``; ``dpi`` is stored as a pHYs chunk."""
+    when complete). Each strip is filtered and deflated (at ``level``) on its own, ``workers``
+    at a time, and the pieces joined into the one zlib stream PNG wants (as pigz does);
+    ``dpi`` is stored as a pHYs chunk."""
     width, height = size
     if mode not in _PNG_COLOUR:
         raise ValueError(f"PNG strips must be L or RGB, not {mode}")
+    done = 0
+
+    def checked() -> Iterator[Image.Image]:
+        nonlocal done
+        for strip in strips:
+            if strip.mode != mode or strip.width != width:
+                raise ValueError(f"a {strip.mode} strip {strip.width} px wide in a {mode} PNG {width} px wide")
+            done += strip.height
+            yield strip
+
     with atomic_open(path, "wb") as fh:
         fh.write(b"\x89PNG\r\n\x1a\n")
         _png_chunk(fh, b"IHDR", struct.pack(">IIBBBBB", width, height, 8, _PNG_COLOUR[mode], 0, 0, 0))
         if dpi:
             ppm = round(dpi / 0.0254)
             _png_chunk(fh, b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
-        deflate = zlib.compressobj(level)
-        pending = bytearray()
-        above = np.zeros((1, width * len(mode)), dtype=np.uint8)
-        done = 0
-        for strip in strips:
-            if strip.mode != mode or strip.width != width:
-                raise ValueError(f"a {strip.mode} strip {strip.width} px wide in a {mode} PNG {width} px wide")
-            rows = np.asarray(strip, dtype=np.uint8).reshape(strip.height, -1)
-            out = np.empty((strip.height, rows.shape[1] + 1), dtype=np.uint8)
-            out[:, 0] = 2  # filter "Up"
-            np.subtract(rows, np.concatenate((above, rows[:-1])), out=out[:, 1:])
-            above = rows[-1:].copy()
-            done += strip.height
-            pending += deflate.compress(out.data)
+        pending = bytearray(b"\x78\x9c")  # zlib's header (deflate, 32K window)
+        adler = 1
+        for scanlines, deflated in _ahead(lambda strip: _png_rows(strip, level), checked(), workers):
+            adler = zlib.adler32(scanlines, adler)
+            pending += deflated
             while len(pending) >= _IDAT_BYTES:
                 _png_chunk(fh, b"IDAT", pending[:_IDAT_BYTES])
                 del pending[:_IDAT_BYTES]
         if done != height:
             raise ValueError(f"the strips hold {done} rows, the PNG {height}")
-        pending += deflate.flush()
+        pending += b"\x03\x00" + struct.pack(">I", adler)  # an empty final block, the checksum
         _png_chunk(fh, b"IDAT", pending)
         _png_chunk(fh, b"IEND", b"")

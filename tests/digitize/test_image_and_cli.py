@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -229,6 +230,16 @@ def test_png_written_from_strips_decodes_to_the_image(mode: str, tmp_path: Path)
         assert back.mode == mode and np.array_equal(np.asarray(back), np.asarray(img))
         assert round(back.info["dpi"][0]) == 300
     assert [p.name for p in tmp_path.iterdir()] == ["out.png"]
+    # the strips, deflated apart, join into one zlib stream whose checksum holds (zlib checks it)
+    data, idat, at = out.read_bytes(), b"", 8
+    while at < len(data):
+        n, tag = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+        idat += data[at + 8 : at + 8 + n] if tag == b"IDAT" else b""
+        at += 12 + n
+    assert len(zlib.decompress(idat)) == img.height * (1 + img.width * len(mode))
+    one = tmp_path / "one.png"  # one thread or two: the same file
+    save_png_strips(one, img.size, mode, image_strips(img, rows=50), dpi=300, workers=1)
+    assert one.read_bytes() == data
 
 
 def test_png_from_strips_is_atomic(tmp_path: Path) -> None:
