@@ -14,6 +14,7 @@ baseline's. About 5 minutes (``scripts/bench digitize_edges``).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from benchmarks.bench_digitize_250 import _child
@@ -136,7 +137,8 @@ def run() -> list[Result]:
         _, dt, peak = big
         name = f"digitize {verb}, 250 Mpx PNG ({BIG[0]}x{BIG[1]})"
         basename = f"{verb} before (the whole image in memory) on a 25 Mpx PNG"
-        note = (f"25 Mpx: before {base[1]:.0f} MB / {base[0]:.1f} s, now {like[1]:.0f} MB / {like[0]:.1f} s; {check}")
+        note = (f"25 Mpx: before {base[1]:.0f} MB / {base[0]:.1f} s, now {like[1]:.0f} MB / {like[0]:.1f} s; {check}; "
+                f"load average {os.getloadavg()[1]:.1f} (5 min; 2 cores)")
         out.append(Result(name=f"{name}: peak memory", value=peak, unit="MB", budget="<= 2048 MB",
                           ok=peak <= 2048 and right, baseline=basename, baseline_value=base[1],
                           ratio=peak / base[1], note=note))

@@ -28,6 +28,10 @@ from gazala_tools.digitize.image import MAX_PIXELS, Affine, affine_strips, open_
 from gazala_tools.digitize.lattice import LatticeFit, Progress, detect_grid
 from gazala_tools.errors import GazalaError
 
+#: deflate level of the straight PNG: at 250 Mpx, 3 costs 6 s less CPU than zlib's default 6 and
+#: the file is 4% larger (137 MB instead of 132 MB); 1 saves 1 s more for 11%
+PNG_LEVEL = 3
+
 
 @dataclass(frozen=True)
 class Deskewed:
@@ -110,7 +114,7 @@ def deskew_file(
     dpi = round(float(scan.info["dpi"][0])) if isinstance(scan.info.get("dpi"), tuple) else None
     straight = Image.new("L", scan.size)
     made = affine_strips(scan, scan.size, affine_to_straight(before, scan.size), fill=_fill(scan.mode))
-    save_png_strips(output, scan.size, scan.mode, _kept_as_grey(made, straight), dpi=dpi)
+    save_png_strips(output, scan.size, scan.mode, _kept_as_grey(made, straight), dpi=dpi, level=PNG_LEVEL)
     scan.close()
     del scan
     after = detect_grid(straight, progress=progress)
