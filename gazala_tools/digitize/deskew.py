@@ -27,6 +27,7 @@ from PIL import Image
 from gazala_tools.digitize.image import MAX_PIXELS, Affine, affine_strips, open_image, save_png_strips
 from gazala_tools.digitize.lattice import LatticeFit, Progress, detect_grid
 from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import check_output
 
 #: deflate level of the straight PNG: at 250 Mpx, 3 costs 6 s less CPU than zlib's default 6 and
 #: the file is 4% larger (137 MB instead of 132 MB); 1 saves 1 s more for 11%
@@ -106,6 +107,7 @@ def deskew_file(
     after reads once the colour scan is closed. Peak: the colour scan (4 bytes a pixel in Pillow)
     and one grey image, or a detection's, whichever is larger. The scan's dpi, if it has one, is kept.
     """
+    check_output(output)  # before a minute of work: not an input, not a directory
     grey = open_image(path, max_pixels=max_pixels, grey=True)
     before = detect_grid(grey, progress=progress)
     grey.close()

@@ -71,3 +71,16 @@ def test_deskew_from_file_to_file_equals_the_whole_image_method(flat_board: Synt
     with Image.open(out) as im:
         assert np.array_equal(np.asarray(im), np.asarray(whole.image))
         assert round(im.info["dpi"][0]) == 300
+
+
+def test_cli_deskew_refuses_a_bad_output_before_working(flat_board: SyntheticBoard, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+
+    scan = tmp_path / "skewed.png"
+    warp(flat_board.image, -0.5, 0.3).save(scan)
+    before = scan.read_bytes()
+    for out, why in ((scan, "overwrite an input"), (tmp_path, "is a directory")):
+        assert main(["digitize", "deskew", str(scan), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1  # one line, no traceback
+    assert scan.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["skewed.png"]
