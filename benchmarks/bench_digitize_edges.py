@@ -8,7 +8,7 @@ Budget (issue 12): <= 60 s and <= 2 GB each. Baseline in the same run: each comm
 before it was bounded (the whole image in memory: classify's full-size RGB array and its int32
 copy, deskew's and overlay's whole output image encoded into memory) on a 25 Mpx scan of the same
 kind (5000 x 5000), and the bounded method on that scan too, whose result must equal the
-baseline's. About 5 minutes (``scripts/bench digitize_edges``).
+baseline's. About 6 minutes (``scripts/bench digitize_edges``).
 """
 
 from __future__ import annotations

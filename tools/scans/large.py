@@ -98,8 +98,9 @@ def large_terrain(width: int, height: int, geo: HexGridGeometry, seed: int = 0) 
 
 
 def rotate_scan(src: Path, dst: Path, degrees: float, *, level: int = 1) -> None:
-    """Rotate the scan ``src`` by ``degrees`` (clockwise on screen) about its centre, as a skewed
-    scanner would (bicubic, white outside), into the PNG ``dst``, one strip at a time."""
+    """Rotate the scan ``src`` by ``degrees`` about its centre (detect-grid reports a rotation of
+    about -``degrees``), as a skewed scanner would (bicubic, white outside), into the PNG ``dst``,
+    one strip at a time."""
     from gazala_tools.digitize.image import affine_strips, open_image, save_png_strips
 
     img = open_image(src)
