@@ -7,7 +7,6 @@ Verbs: ``calibrate`` (grid from reference hexes), ``detect-grid`` (grid found au
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import sys
@@ -17,7 +16,7 @@ from typing import Any
 
 from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import atomic_write_bytes, atomic_write_text, refuse_overwrite
+from gazala_tools.fileio import atomic_open, atomic_write_text, refuse_overwrite
 
 NOUN = "digitize"
 HELP = "Digitize a scanned hex map: fit the VASSAL grid, classify terrain, draw a check overlay."
@@ -200,15 +199,10 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _deskew(args: argparse.Namespace) -> int:
-    from gazala_tools.digitize.deskew import deskew
-    from gazala_tools.digitize.image import open_image
+    from gazala_tools.digitize.deskew import deskew_file
 
-    img = open_image(args.image, max_pixels=args.max_pixels)
     refuse_overwrite(args.output, [args.image])
-    result = deskew(img, progress=_stage_printer())
-    buf = io.BytesIO()
-    result.image.save(buf, "PNG")  # type: ignore[attr-defined]
-    atomic_write_bytes(args.output, buf.getvalue())
+    result = deskew_file(args.image, args.output, max_pixels=args.max_pixels, progress=_stage_printer())
     out = result.as_dict() | {"output": args.output}
     if args.json:
         print(json.dumps(out))
@@ -223,15 +217,14 @@ def _deskew(args: argparse.Namespace) -> int:
 def _classify(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
     from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
-    from gazala_tools.digitize.image import open_image, to_rgb_array
+    from gazala_tools.digitize.image import RgbRegions, open_image
     from gazala_tools.digitize.mapyaml import hexsides_data, terrain_data
 
     if not (0.05 <= args.radius <= 0.5):
         raise GazalaError(f"--radius {args.radius} out of range", place="--radius", expected="0.05 to 0.5")
     spec = read_grid_file(args.grid)
     legend = read_legend(args.legend)
-    img = open_image(args.image, max_pixels=args.max_pixels)
-    rgb = to_rgb_array(img)
+    rgb = RgbRegions(open_image(args.image, max_pixels=args.max_pixels))  # read a region at a time, no full-size array
     hexes = list(spec.grid.hexes())
     with _progress(len(hexes), "classify") as bar:
         results = classify_hexes(rgb, spec.geometry, hexes, legend, radius=args.radius, progress=bar.update)
@@ -303,10 +296,9 @@ def _overlay(args: argparse.Namespace) -> int:
         geo = spec.geometry
         hexes = list(spec.grid.hexes())
         labels = {h: spec.grid.label(h) for h in hexes}
-    out = draw_overlay(img, geo, hexes, labels, terrain, sides=sides)
-    buf = io.BytesIO()
-    out.save(buf, "PNG")
-    atomic_write_bytes(args.output, buf.getvalue())
+    draw_overlay(img, geo, hexes, labels, terrain, sides=sides, in_place=True)  # the scan is ours: no second full-size image
+    with atomic_open(args.output) as fh:
+        img.save(fh, "PNG")  # Pillow deflates into the file as it goes: no encoded copy in memory
     if args.json:
         print(json.dumps({"output": args.output, "hexes": len(hexes)}))
     return 0

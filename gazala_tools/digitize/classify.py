@@ -213,15 +213,21 @@ def classify_hexes(
 
 
 def detect_hexsides(
-    rgb: NDArray[np.uint8],
+    rgb: NDArray[np.uint8] | RgbRegions,
     geometry: HexGridGeometry,
     sides: Sequence[Hexside],
     legend: Legend,
     *,
     threshold: float = 0.25,
     tolerance: float = 70.0,
+    tile: int = 2048,
 ) -> list[SideResult]:
-    """Hexsides carrying a legend line colour, with the share of matching pixels as confidence."""
+    """Hexsides carrying a legend line colour, with the share of matching pixels as confidence.
+
+    Reads the image one region at a time: the sides whose midpoints fall in a ``tile`` x ``tile``
+    square, with every pixel they look at (so the result does not depend on ``tile``). Results
+    keep ``sides``' order, and the legend's order for one side.
+    """
     if not legend.hexsides:
         return []
     h, w = rgb.shape[:2]
@@ -229,56 +235,91 @@ def detect_hexsides(
     band = max(1, round(size / 25))
     ts = np.linspace(0.15, 0.85, 24)
     across = np.arange(-band, band + 1)
-    out: list[SideResult] = []
-    img = rgb.astype(np.int32)
-    for side in sides:
+    hatched = "escarpment" in legend.hexsides
+    groups: dict[tuple[int, int], list[tuple[int, Hexside, tuple[float, float], tuple[float, float]]]] = {}
+    for i, side in enumerate(sides):
         (ax, ay), (bx, by) = (geometry.lattice_to_pixel(*p) for p in side_lattice(side, geometry.orientation))
-        length = math.hypot(bx - ax, by - ay)
-        if length == 0:
-            continue
-        nx, ny = -(by - ay) / length, (bx - ax) / length
-        xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
-        ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
-        xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
-        if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
-            continue
-        pix = img[yi, xi]  # (24, 2band+1, 3)
-        for kind, (colour, owner) in legend.hexsides.items():
-            near = np.hypot.reduce(pix - np.array(colour), axis=2) < tolerance
-            conf = float(near.any(axis=1).mean())
-            if conf < threshold:
+        key = (int((ay + by) / 2) // tile, int((ax + bx) / 2) // tile)
+        groups.setdefault(key, []).append((i, side, (ax, ay), (bx, by)))
+    found: list[tuple[int, SideResult]] = []
+    for key in sorted(groups):  # one region at a time: its sides' points are worked out only here
+        group: list[_Probe] = []
+        for i, side, (ax, ay), (bx, by) in groups[key]:
+            length = math.hypot(bx - ax, by - ay)
+            if length == 0:
                 continue
-            up: Hex | None = None
-            if kind == "escarpment":
-                a, b = side.hexes
-                up = _escarpment_up(img, geometry, a, b, (ax + bx) / 2, (ay + by) / 2, colour, tolerance / 2, size)
-            out.append(SideResult(side, kind, conf, up, owner))
-    return out
+            nx, ny = -(by - ay) / length, (bx - ax) / length
+            xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
+            ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
+            xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
+            if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+                continue
+            windows = _hatch_windows(geometry, side, (ax + bx) / 2, (ay + by) / 2, size, (h, w)) if hatched else ([], [])
+            box = [int(xi.min()), int(yi.min()), int(xi.max()) + 1, int(yi.max()) + 1]
+            for wx0, wy0, wx1, wy1 in (*windows[0], *windows[1]):
+                box = [min(box[0], wx0), min(box[1], wy0), max(box[2], wx1), max(box[3], wy1)]
+            group.append(_Probe(i, side, xi, yi, windows, (box[0], box[1], box[2], box[3])))
+        if not group:
+            continue
+        x0, y0 = min(p.box[0] for p in group), min(p.box[1] for p in group)
+        x1, y1 = max(p.box[2] for p in group), max(p.box[3] for p in group)
+        sub = np.asarray(rgb[y0:y1, x0:x1]).astype(np.int32)
+        for p in group:
+            pix = sub[p.yi - y0, p.xi - x0]  # (24, 2band+1, 3)
+            for kind, (colour, owner) in legend.hexsides.items():
+                near = np.hypot.reduce(pix - np.array(colour), axis=2) < tolerance
+                conf = float(near.any(axis=1).mean())
+                if conf < threshold:
+                    continue
+                up: Hex | None = None
+                if kind == "escarpment":
+                    a, b = p.side.hexes
+                    counts = [_feature_pixels(sub, (x0, y0), wins, colour, tolerance / 2) for wins in p.windows]
+                    up = a if counts[0] < counts[1] else b  # hatches hang on the down side
+                found.append((p.index, SideResult(p.side, kind, conf, up, owner)))
+    found.sort(key=lambda f: f[0])  # stable: one side's kinds stay in the legend's order
+    return [r for _i, r in found]
 
 
-def _escarpment_up(
-    img: NDArray[np.int32],
-    geometry: HexGridGeometry,
-    a: Hex,
-    b: Hex,
-    mx: float,
-    my: float,
-    colour: RGB,
-    tol: float,
-    size: float,
-) -> Hex:
-    """Hatches hang on the down side: the hex with fewer feature pixels near the side is up."""
-    h, w = img.shape[:2]
-    counts = []
-    for hx in (a, b):
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """One hexside's sample points and hatching windows (image pixels), and the box they span."""
+
+    index: int
+    side: Hexside
+    xi: NDArray[np.int64]
+    yi: NDArray[np.int64]
+    windows: tuple[Sequence[Box], Sequence[Box]]  #: per hex of the side, near the side
+    box: Box
+
+
+def _hatch_windows(
+    geometry: HexGridGeometry, side: Hexside, mx: float, my: float, size: float, shape: tuple[int, int]
+) -> tuple[list[Box], list[Box]]:
+    """Per hex of ``side``: 7 x 7 windows (clipped to the image) on the way from the side's middle
+    to the hex's centre, where an escarpment's hatching would be."""
+    h, w = shape
+    out: list[list[Box]] = []
+    for hx in side.hexes:
         cx, cy = geometry.hex_center(hx)
         vx, vy = cx - mx, cy - my
         n = math.hypot(vx, vy) or 1.0
-        pts = [(mx + vx / n * size * t, my + vy / n * size * t) for t in np.linspace(0.06, 0.2, 6)]
-        c = 0
-        for x, y in pts:
-            xi, yi = round(x), round(y)
-            win = img[max(0, yi - 3) : min(h, yi + 4), max(0, xi - 3) : min(w, xi + 4)]
-            c += int((np.hypot.reduce(win - np.array(colour), axis=2) < tol).sum())
-        counts.append(c)
-    return a if counts[0] < counts[1] else b
+        boxes = []
+        for t in np.linspace(0.06, 0.2, 6):
+            xi, yi = round(mx + vx / n * size * t), round(my + vy / n * size * t)
+            boxes.append((max(0, xi - 3), max(0, yi - 3), min(w, xi + 4), min(h, yi + 4)))
+        out.append(boxes)
+    return out[0], out[1]
+
+
+def _feature_pixels(sub: NDArray[np.int32], origin: tuple[int, int], windows: Sequence[Box], colour: RGB, tol: float) -> int:
+    """How many pixels of ``windows`` (image pixels; ``sub`` starts at ``origin``) are near ``colour``."""
+    ox, oy = origin
+    c = 0
+    for x0, y0, x1, y1 in windows:
+        win = sub[max(0, y0 - oy) : max(0, y1 - oy), max(0, x0 - ox) : max(0, x1 - ox)]
+        c += int((np.hypot.reduce(win - np.array(colour), axis=2) < tol).sum())
+    return c

@@ -10,15 +10,21 @@ RGB: a 22 x 17 inch map at 600 dpi is 135 Mpx; a 34 x 22 inch map at 600 dpi, 26
 from __future__ import annotations
 
 import math
+import struct
 import warnings
-from collections.abc import Iterator
+import zlib
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, UnidentifiedImageError
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import atomic_open
 from gazala_tools.inputs import check_plausible, is_regular
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
@@ -137,3 +143,135 @@ def tiles(height: int, width: int, tile: int = 2048, overlap: int = 0) -> Iterat
                 slice(max(0, y - overlap), min(height, y + tile + overlap)),
                 slice(max(0, x - overlap), min(width, x + tile + overlap)),
             )
+
+
+#: rows of one strip of :func:`affine_strips` and :func:`save_png_strips` (16000 px wide RGB: 12 MB)
+STRIP_ROWS = 256
+
+Affine = tuple[float, float, float, float, float, float]
+
+
+def affine_strips(
+    img: Image.Image,
+    size: tuple[int, int],
+    data: Affine,
+    *,
+    resample: Image.Resampling = Image.Resampling.BICUBIC,
+    fill: int | tuple[int, int, int] | None = None,
+    rows: int = STRIP_ROWS,
+    workers: int = 2,
+) -> Iterator[Image.Image]:
+    """``img.transform(size, AFFINE, data, ...)`` one horizontal strip of ``rows`` at a time, top
+    to bottom, without the whole output in memory. Pillow maps each output pixel on its own
+    (``(a x + b y + c, d x + e y + f)`` at its centre), so a strip starting at row ``top`` is the
+    transform with ``c + b top`` and ``f + e top``: the same pixels as the whole image's rows.
+    ``workers`` threads make the next strips while the caller uses one (Pillow resamples without
+    the GIL); at most ``workers`` + 1 strips exist at once."""
+    a, b, c, d, e, f = data
+    width, height = size
+
+    def strip(top: int) -> Image.Image:
+        n = min(rows, height - top)
+        return img.transform((width, n), Image.Transform.AFFINE, (a, b, c + b * top, d, e, f + e * top),
+                             resample=resample, fillcolor=fill)  # fmt: skip
+
+    return _ahead(strip, range(0, height, rows), workers)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _ahead(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+    """``map(fn, items)`` in order, ``workers`` threads at once (Pillow, numpy and zlib work
+    without the GIL); at most ``workers`` + 1 results exist at once."""
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        ahead: deque[Future[R]] = deque()
+        for item in items:
+            ahead.append(pool.submit(fn, item))
+            if len(ahead) > workers:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
+
+
+def image_strips(img: Image.Image, rows: int = STRIP_ROWS) -> Iterator[Image.Image]:
+    """``img`` as horizontal strips of ``rows`` (copies, one at a time)."""
+    for top in range(0, img.height, rows):
+        yield img.crop((0, top, img.width, min(img.height, top + rows)))
+
+
+_PNG_COLOUR = {"L": 0, "RGB": 2}
+_IDAT_BYTES = 1 << 20
+
+
+def _png_chunk(fh: Any, tag: bytes, data: bytes | bytearray) -> None:
+    fh.write(struct.pack(">I", len(data)) + tag)
+    fh.write(data)
+    fh.write(struct.pack(">I", zlib.crc32(data, zlib.crc32(tag))))
+
+
+def _png_rows(strip: Image.Image, level: int) -> tuple[memoryview, bytes]:
+    """A strip's PNG scanlines (the first row unfiltered, the others PNG's "Up": the difference
+    from the row above) and their raw deflate, ended by a sync flush (on a byte boundary, not
+    final), so that strips deflated apart join into one deflate stream."""
+    rows = np.asarray(strip, dtype=np.uint8).reshape(strip.height, -1)
+    out = np.empty((strip.height, rows.shape[1] + 1), dtype=np.uint8)
+    out[0, 0], out[0, 1:] = 0, rows[0]
+    out[1:, 0] = 2
+    np.subtract(rows[1:], rows[:-1], out=out[1:, 1:])
+    deflate = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return out.data, deflate.compress(out.data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+
+
+def save_png_strips(
+    path: str | Path,
+    size: tuple[int, int],
+    mode: str,
+    strips: Iterable[Image.Image],
+    *,
+    dpi: int | None = None,
+    level: int = 6,
+    workers: int = 2,
+) -> None:
+    """Write a PNG of ``size`` (8-bit ``mode`` "L" or "RGB") from its horizontal strips, top to
+    bottom, streamed: the image never exists whole, in memory or in an encoded buffer. The file
+    is written atomically (:func:`~gazala_tools.fileio.atomic_open`: beside the target, renamed
+    when complete). Each strip is filtered and deflated (at ``level``) on its own, ``workers``
+    at a time, and the pieces joined into the one zlib stream PNG wants (as pigz does);
+    ``dpi`` is stored as a pHYs chunk."""
+    width, height = size
+    if mode not in _PNG_COLOUR:
+        raise ValueError(f"PNG strips must be L or RGB, not {mode}")
+    done = 0
+
+    def checked() -> Iterator[Image.Image]:
+        nonlocal done
+        for strip in strips:
+            if strip.mode != mode or strip.width != width:
+                raise ValueError(f"a {strip.mode} strip {strip.width} px wide in a {mode} PNG {width} px wide")
+            done += strip.height
+            yield strip
+
+    with atomic_open(path, "wb") as fh:
+        fh.write(b"\x89PNG\r\n\x1a\n")
+        _png_chunk(fh, b"IHDR", struct.pack(">IIBBBBB", width, height, 8, _PNG_COLOUR[mode], 0, 0, 0))
+        if dpi:
+            ppm = round(dpi / 0.0254)
+            _png_chunk(fh, b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
+        pending = bytearray(b"\x78\x9c")  # zlib's header (deflate, 32K window)
+        adler = 1
+        for scanlines, deflated in _ahead(lambda strip: _png_rows(strip, level), checked(), workers):
+            adler = zlib.adler32(scanlines, adler)
+            pending += deflated
+            while len(pending) >= _IDAT_BYTES:
+                _png_chunk(fh, b"IDAT", pending[:_IDAT_BYTES])
+                del pending[:_IDAT_BYTES]
+        if done != height:
+            raise ValueError(f"the strips hold {done} rows, the PNG {height}")
+        pending += b"\x03\x00" + struct.pack(">I", adler)  # an empty final block, the checksum
+        _png_chunk(fh, b"IDAT", pending)
+        _png_chunk(fh, b"IEND", b"")

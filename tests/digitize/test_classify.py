@@ -30,9 +30,10 @@ def test_terrain_round_trip_on_synthetic_boards(board: str, request: pytest.Fixt
 
 
 def test_terrain_read_region_by_region_equals_the_whole_array(flat_board: SyntheticBoard) -> None:
-    """game new classifies a large scan from the Pillow image a tile at a time (no full-size array)."""
+    """game new and classify read a large scan from the Pillow image a tile at a time (no full-size array):
+    the same terrain, shares, distances and colours as one tile holding the whole array."""
     whole = classify_hexes(to_rgb_array(flat_board.image), flat_board.geometry, list(flat_board.terrain), legend(),
-                           tile=300)  # fmt: skip
+                           tile=10**6)  # fmt: skip
     regions = classify_hexes(RgbRegions(flat_board.image), flat_board.geometry, list(flat_board.terrain), legend(),
                              tile=300)  # fmt: skip
     assert regions == whole and len(whole) == len(flat_board.terrain)
@@ -70,6 +71,19 @@ def test_hexside_lines_are_found_with_the_escarpment_up_side(flat_board: Synthet
         if feat.kind == "escarpment":
             assert found[side].up == feat.up
     assert len(set(found) - set(truth)) <= max(1, len(truth) // 10)
+
+
+@pytest.mark.parametrize("board", ["flat_board", "pointy_board"])
+def test_hexsides_read_region_by_region_equal_the_whole_array(board: str, request: pytest.FixtureRequest) -> None:
+    """classify --hexsides reads a large scan a region at a time: small regions (sides and their
+    hatching windows across region borders) give the same sides, confidences and up sides as
+    one region holding the whole array."""
+    b: SyntheticBoard = request.getfixturevalue(board)
+    sides = sorted({s for h in b.terrain for s in h.sides()})  # the rim's too: some fall off the image
+    whole = detect_hexsides(to_rgb_array(b.image), b.geometry, sides, legend(), tile=10**6)
+    assert sum(r.kind == "escarpment" for r in whole) >= 3 and sum(r.kind == "minefield" for r in whole) >= 3
+    for tile in (97, 256):
+        assert detect_hexsides(RgbRegions(b.image), b.geometry, sides, legend(), tile=tile) == whole
 
 
 def test_classifies_ten_thousand_hexes_in_one_pass() -> None:

@@ -49,3 +49,38 @@ def test_cli_deskew_writes_the_straight_image_and_reports_the_residual(
     assert abs(data["rotation_after_deg"]) < 0.05
     with Image.open(out) as im:
         assert im.size == flat_board.image.size
+
+
+def test_deskew_from_file_to_file_equals_the_whole_image_method(flat_board: SyntheticBoard, tmp_path: Path) -> None:
+    """The command line straightens a scan in strips, streamed into the PNG, detecting on grey
+    levels: the same fits and the same pixels as deskew() on the whole image in memory; the scan's
+    dpi is kept."""
+    import numpy as np
+
+    from gazala_tools.digitize.deskew import deskew_file
+
+    skewed = warp(flat_board.image, 0.6, -0.4)
+    scan = tmp_path / "skewed.png"
+    skewed.save(scan, dpi=(300, 300))
+    whole = deskew(skewed)
+    out = tmp_path / "straight.png"
+    result = deskew_file(scan, out)
+    assert result.image is None
+    assert result.as_dict() == whole.as_dict()
+    assert whole.image is not None
+    with Image.open(out) as im:
+        assert np.array_equal(np.asarray(im), np.asarray(whole.image))
+        assert round(im.info["dpi"][0]) == 300
+
+
+def test_cli_deskew_refuses_a_bad_output_before_working(flat_board: SyntheticBoard, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+
+    scan = tmp_path / "skewed.png"
+    warp(flat_board.image, -0.5, 0.3).save(scan)
+    before = scan.read_bytes()
+    for out, why in ((scan, "overwrite an input"), (tmp_path, "is a directory")):
+        assert main(["digitize", "deskew", str(scan), "-o", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1  # one line, no traceback
+    assert scan.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["skewed.png"]

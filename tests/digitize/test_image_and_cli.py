@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -183,3 +185,117 @@ def test_cli_detect_grid_one_ref_under_a_games_numbering(scan: Path, flat_board:
     data = json.loads(out)
     assert (data["x0"], data["y0"]) == (g.x0, g.y0)
     assert Numbering.from_vassal_attrs(data["vassal"]["HexGridNumbering"]) == bg
+
+
+# --- bounded memory on large scans: strips, streamed PNG, in-place overlay ------------------------
+def _noise(mode: str, size: tuple[int, int] = (173, 301)) -> Image.Image:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    shape = (size[1], size[0], 3) if mode == "RGB" else (size[1], size[0])
+    return Image.fromarray(rng.integers(0, 256, shape, dtype=np.uint8), mode)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_affine_strips_are_the_whole_transforms_rows(mode: str) -> None:
+    """deskew resamples a large scan a strip at a time: the strips (any height, made by one or two
+    threads) are the rows of the whole image's transform, pixel for pixel."""
+    import math
+
+    import numpy as np
+
+    from gazala_tools.digitize.image import affine_strips
+
+    img = _noise(mode)
+    th, sh = math.radians(0.5), math.tan(math.radians(0.3))
+    data = (math.cos(th), -math.sin(th) + sh, 3.7, math.sin(th), math.cos(th), -2.3)
+    fill = (255, 255, 255) if mode == "RGB" else 255
+    whole = np.asarray(img.transform(img.size, Image.Transform.AFFINE, data, resample=Image.Resampling.BICUBIC, fillcolor=fill))
+    for rows, workers in ((17, 1), (64, 2), (301, 2), (1000, 1)):
+        strips = list(affine_strips(img, img.size, data, fill=fill, rows=rows, workers=workers))
+        assert [s.height for s in strips[:-1]] == [rows] * (len(strips) - 1)
+        assert np.array_equal(np.concatenate([np.asarray(s) for s in strips]), whole)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_png_written_from_strips_decodes_to_the_image(mode: str, tmp_path: Path) -> None:
+    import numpy as np
+
+    from gazala_tools.digitize.image import image_strips, save_png_strips
+
+    img = _noise(mode)
+    out = tmp_path / "out.png"
+    save_png_strips(out, img.size, mode, image_strips(img, rows=50), dpi=300)
+    with Image.open(out) as back:
+        assert back.mode == mode and np.array_equal(np.asarray(back), np.asarray(img))
+        assert round(back.info["dpi"][0]) == 300
+    assert [p.name for p in tmp_path.iterdir()] == ["out.png"]
+    # the strips, deflated apart, join into one zlib stream whose checksum holds (zlib checks it)
+    data, idat, at = out.read_bytes(), b"", 8
+    while at < len(data):
+        n, tag = int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8]
+        idat += data[at + 8 : at + 8 + n] if tag == b"IDAT" else b""
+        at += 12 + n
+    assert len(zlib.decompress(idat)) == img.height * (1 + img.width * len(mode))
+    one = tmp_path / "one.png"  # one thread or two: the same file
+    save_png_strips(one, img.size, mode, image_strips(img, rows=50), dpi=300, workers=1)
+    assert one.read_bytes() == data
+
+
+def test_png_from_strips_is_atomic(tmp_path: Path) -> None:
+    """A failure while the strips are made or written leaves the old file as it was and no
+    temporary file beside it; the file is replaced only when complete."""
+    from gazala_tools.digitize.image import image_strips, save_png_strips
+
+    img = _noise("RGB")
+    out = tmp_path / "out.png"
+    out.write_bytes(b"the old file")
+
+    def broken() -> Iterator[Image.Image]:
+        yield img.crop((0, 0, img.width, 100))
+        raise RuntimeError("the scan could not be read further")
+
+    with pytest.raises(RuntimeError, match="further"):
+        save_png_strips(out, img.size, "RGB", broken())
+    with pytest.raises(ValueError, match="100 rows"):  # too few rows: not a whole image
+        save_png_strips(out, img.size, "RGB", image_strips(img.crop((0, 0, img.width, 100))))
+    with pytest.raises(ValueError, match="L strip"):
+        save_png_strips(out, img.size, "RGB", image_strips(img.convert("L")))
+    assert out.read_bytes() == b"the old file" and [p.name for p in tmp_path.iterdir()] == ["out.png"]
+    save_png_strips(out, img.size, "RGB", image_strips(img))
+    with Image.open(out) as back:
+        assert back.size == img.size
+
+
+def test_overlay_fades_in_place_as_a_whole_blend_would() -> None:
+    import numpy as np
+
+    from gazala_tools.digitize.overlay import FADE, fade
+
+    img = _noise("RGB")
+    whole = np.asarray(Image.blend(img, Image.new("RGB", img.size, (255, 255, 255)), FADE))
+    fade(img, rows=40)  # 301 rows: the last strip is shorter
+    assert np.array_equal(np.asarray(img), whole)
+
+
+def test_cli_overlay_equals_the_overlay_drawn_in_memory(scan: Path, flat_board: SyntheticBoard, tmp_path: Path) -> None:
+    """overlay draws on the scan it opened and streams the PNG to the file: the same pixels as
+    draw_overlay, which leaves its input unchanged."""
+    import numpy as np
+
+    from gazala_tools.digitize.gridfile import spec_for, write_yaml
+    from gazala_tools.digitize.overlay import draw_overlay
+
+    g = flat_board.geometry
+    spec = spec_for(g, g.numbering, "vassal-default", flat_board.image.size)
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(write_yaml({"grid": spec.to_data()}))
+    out = tmp_path / "check.png"
+    assert main(["digitize", "overlay", str(scan), "--grid", str(grid), "-o", str(out)]) == 0
+    img = open_image(scan)
+    before = np.asarray(img).copy()
+    hexes = list(spec.grid.hexes())
+    drawn = draw_overlay(img, spec.geometry, hexes, {h: spec.grid.label(h) for h in hexes})
+    assert np.array_equal(np.asarray(img), before)
+    with Image.open(out) as back:
+        assert np.array_equal(np.asarray(back), np.asarray(drawn))

@@ -51,14 +51,9 @@ def large_board(
     rng = random.Random(seed)
     numbering = SCHEMES["vassal-default"]
     geo = HexGridGeometry(dx=dx, dy=dy, x0=x0, y0=y0, sideways=False, numbering=numbering)
-    columns = max(1, math.floor((width - x0 - dx) / dx))
-    rows = max(1, math.floor((height - y0 - dy) / dy))
+    columns, rows = board_size(width, height, geo)
     hexes = [raw_to_hex(c, r, geo.orientation) for c in range(columns) for r in range(rows)]
-    weights = [4.0] + [1.0] * (len(DEFAULT_KINDS) - 1)
-    terrain: dict[Hex, str] = {}
-    for h in hexes:  # clumps, as synthetic_board draws them
-        prev = [terrain[n] for n in h.neighbours() if n in terrain]
-        terrain[h] = rng.choice(prev) if prev and rng.random() < 0.5 else rng.choices(list(DEFAULT_KINDS), weights)[0]
+    terrain = board_terrain(hexes, rng)
     labels = {raw_to_hex(c, r, geo.orientation): numbering.name(c, r, sideways=False)
               for c in range(columns) for r in range(rows)}
     centre_y = {h: exact_center(geo, h)[1] for h in hexes}
@@ -78,6 +73,42 @@ def large_board(
     if jpeg is not None:
         img.save(jpeg, quality=jpeg_quality)
     return geo
+
+
+def board_size(width: int, height: int, geo: HexGridGeometry) -> tuple[int, int]:
+    """Columns and rows of the whole hexes :func:`large_board` draws on ``width`` x ``height``."""
+    return (max(1, math.floor((width - geo.x0 - geo.dx) / geo.dx)), max(1, math.floor((height - geo.y0 - geo.dy) / geo.dy)))
+
+
+def board_terrain(hexes: list[Hex], rng: random.Random) -> dict[Hex, str]:
+    """Terrain in clumps, as synthetic_board draws them."""
+    weights = [4.0] + [1.0] * (len(DEFAULT_KINDS) - 1)
+    terrain: dict[Hex, str] = {}
+    for h in hexes:
+        prev = [terrain[n] for n in h.neighbours() if n in terrain]
+        terrain[h] = rng.choice(prev) if prev and rng.random() < 0.5 else rng.choices(list(DEFAULT_KINDS), weights)[0]
+    return terrain
+
+
+def large_terrain(width: int, height: int, geo: HexGridGeometry, seed: int = 0) -> dict[Hex, str]:
+    """The terrain :func:`large_board` draws (the truth for classify)."""
+    columns, rows = board_size(width, height, geo)
+    return board_terrain([raw_to_hex(c, r, geo.orientation) for c in range(columns) for r in range(rows)],
+                         random.Random(seed))  # fmt: skip
+
+
+def rotate_scan(src: Path, dst: Path, degrees: float, *, level: int = 1) -> None:
+    """Rotate the scan ``src`` by ``degrees`` about its centre (detect-grid reports a rotation of
+    about -``degrees``), as a skewed scanner would (bicubic, white outside), into the PNG ``dst``,
+    one strip at a time."""
+    from gazala_tools.digitize.image import affine_strips, open_image, save_png_strips
+
+    img = open_image(src)
+    th = math.radians(degrees)
+    a, b, d, e = math.cos(th), -math.sin(th), math.sin(th), math.cos(th)
+    cx, cy = img.width / 2, img.height / 2
+    data = (a, b, cx - a * cx - b * cy, d, e, cy - d * cx - e * cy)
+    save_png_strips(dst, img.size, "RGB", affine_strips(img, img.size, data, fill=(255, 255, 255)), level=level)
 
 
 def centre_error(geo: HexGridGeometry, cx: float, cy: float) -> float:
