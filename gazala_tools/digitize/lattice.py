@@ -197,6 +197,21 @@ LIGHT_DIRECT_PIXELS = 4_000_000
 
 
 # --- stage 1: lattice vectors from the autocorrelation ------------------------------------------
+#: the level (percentile along a column or row of the autocorrelation) taken off as its ridge
+RIDGE_LEVEL = 50
+
+
+def _without_ridges(ac: FloatImage) -> FloatImage:
+    """The autocorrelation without its ridges along the image axes: the median of each column
+    (over every vertical shift) and then of each row is taken off. A pattern periodic one way only
+    (a pitch's mown stripes, a chart's ruling, long lines) is a ridge of equal height along the
+    other axis; a hex grid's peaks are spots and hardly move a median."""
+    out = ac - np.percentile(ac, RIDGE_LEVEL, axis=0, keepdims=True)
+    out = out - np.percentile(out, RIDGE_LEVEL, axis=1, keepdims=True)
+    res: FloatImage = out.astype(np.float32)
+    return res
+
+
 def _autocorrelation(e: FloatImage, max_shift: int) -> FloatImage:
     h, w = e.shape
     z = e - e.mean()
@@ -302,9 +317,12 @@ def lattice_basis(e: FloatImage, *, min_period: float = 6.0) -> tuple[Vec, Vec, 
     return lattice_bases(e, min_period=min_period)[0]
 
 
-def lattice_bases(e: FloatImage, *, min_period: float = 6.0, count: int = 1) -> list[tuple[Vec, Vec, float]]:
+def lattice_bases(
+    e: FloatImage, *, min_period: float = 6.0, count: int = 1, ridge_free: bool = False
+) -> list[tuple[Vec, Vec, float]]:
     """:func:`lattice_basis`'s choice first, then up to ``count - 1`` other candidate lattices
-    (strongest autocorrelation on their points first), each refined the same way.
+    (strongest autocorrelation on their points first), each refined the same way; ``ridge_free``:
+    on the autocorrelation without its ridges (:func:`_without_ridges`).
 
     On an unrotated scan the grid's peaks can share the image axes with a margin's ruling, text
     lines and JPEG blocks, and a spurious lattice can win; the others are second opinions.
@@ -315,6 +333,8 @@ def lattice_bases(e: FloatImage, *, min_period: float = 6.0, count: int = 1) -> 
     if max_shift < 3 * min_period:
         raise GazalaError(f"image too small to find a hex grid ({w}x{h} px)", expected="several hexes across")
     ac = _autocorrelation(e, max_shift)
+    if ridge_free:
+        ac = _without_ridges(ac)
     peaks = _peaks(ac, min_period, max_shift * 0.9, count=400)
     if len(peaks) < 2:
         raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
@@ -915,7 +935,7 @@ def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
     say("edges")
     e1 = grey_at.derived(f1).gradient
     say("periodicity")
-    bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS)
+    bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS, ridge_free=True)
     b1, b2, _share = bases[0]
     fit = _fit_lattice(grey_at, f1, b1 * f1, b2 * f1, say)
     tried = [(b1, b2)]
@@ -925,6 +945,15 @@ def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
         say("faint lines")
         faint = lattice_bases(line_filter(grey_at(f1), STAGE1_SPAN), min_period=5.0, count=2)
         fit = _second_opinions(grey_at, f1, fit, faint, tried, "faint-line lattice")
+    if fit.fit.confidence < LOW_CONFIDENCE:
+        # the lattices of the whole autocorrelation, ridges included: where the grid's own peaks
+        # line up along the image axes (an unrotated grid and a ruled chart beside it) the ridge
+        # removal can take them off too
+        try:
+            plain = lattice_bases(e1, min_period=5.0, count=2)
+        except GazalaError:
+            plain = []
+        fit = _second_opinions(grey_at, f1, fit, plain, tried, "lattice with ridges")
     if fit.fit.confidence < LOW_CONFIDENCE:
         # second opinions: the other candidate lattices, kept if they fit the edges more consistently
         fit = _second_opinions(grey_at, f1, fit, bases[1:], tried, "second opinion")
@@ -1353,6 +1382,9 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]]) -> 
     # the grid VASSAL can draw: the axis-aligned fit through the same centres
     adx, ady, a_origin = axis_aligned(cf, best.sideways)
     dx, dy = adx * scale, ady * scale
+    if not (math.isfinite(dx) and math.isfinite(dy) and min(dx, dy) >= 2.0):
+        # the centres measured lie on no grid VASSAL can draw (a degenerate axis-aligned fit)
+        raise GazalaError("the hex centres found do not form a grid", expected="a scan with visible hex edges")
     a_u = np.array([0.0, dx] if best.sideways else [dx, 0.0])
     a_v = np.array([dy, 0.0] if best.sideways else [0.0, dy])
     grid_centre = _first_hex(a_origin * scale + shift, a_u, a_v, cf.inliers)
@@ -1366,6 +1398,7 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]]) -> 
     confidence = float(
         max(0.0, min(1.0, best_score * 1.6)) * min(1.0, coverage * 1.25) * min(1.0, 0.5 + margin * 2)
         * (1.0 if rms * scale < 0.15 * min(best.dx, best.dy) else 0.5)
+        * min(1.0, count / FEW_HEXES)
     )
     alternatives = tuple(
         {"sideways": c.sideways, "dx": round(c.dx, 3), "dy": round(c.dy, 3), "edge_score": round(s, 3)}
@@ -1401,6 +1434,9 @@ def rms_quality(relative_rms: float) -> float:
     return max(0.25, min(1.0, (0.1 - relative_rms) / 0.08))
 
 
+#: a fit on fewer hexes is that much less confident: a few large "hexes" fit any picture with
+#: boxes in it (a pitch's markings: 8 hexes of 300 px at 0.48 before), a map has dozens at least
+FEW_HEXES = 20
 #: the readings of a lattice are scored (:func:`fold_score`) on hexes reduced to about this size
 FOLD_HEX_PX = 40.0
 #: the whole-image fit works on at most this many pixels; finer measurement goes tile by tile

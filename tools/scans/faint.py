@@ -22,7 +22,7 @@ from tools.scans.harsh import HarshScan, _hex_edge_distance, _smooth_noise, jpeg
 
 KINDS = ("faint", "clusters", "notched", "small")
 #: kinds drawn only when asked for (their seeds are evaluated on their own: ``evaluate(..., kinds=)``)
-EXTRA_KINDS = ("hand",)
+EXTRA_KINDS = ("hand", "pitch")
 
 
 def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
@@ -36,6 +36,8 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     size = float(rng.uniform(24.0, 42.0) if small else rng.uniform(40.0, 90.0))
     dy, dx = size, size * math.sqrt(3) / 2 * rng.uniform(0.98, 1.03)
     rotation = float(rng.uniform(-0.3, 0.3))
+    if kind == "pitch":
+        rotation = 0.0  # a digital image
     w = int(rng.uniform(480, 680)) if small else int(rng.uniform(1100, 1600))
     h = int(w * rng.uniform(0.7, 0.95))
     frame = int(rng.uniform(14, 24)) if kind == "notched" else 0
@@ -65,6 +67,8 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     tint = _smooth_noise(rng, (h, w), sigma=size * 2.5)
     img += (tint[..., None] * np.array([-6.0, 4.0, -8.0]))[...]
     inmap = (xs >= bx0) & (xs < bx1) & (ys >= by0) & (ys < by1)
+    if kind == "pitch":
+        paper = _pitch(img, rng, xs, ys, size)
     # the faint grid: 1 px, a colour 18-40 levels from the paper (darker or just hue-shifted)
     delta = rng.uniform(18, 40)
     line_col = paper - delta * np.array([1.0, rng.uniform(0.6, 1.2), rng.uniform(0.4, 1.3)])
@@ -74,6 +78,10 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
         line_col = paper * rng.uniform(0.25, 0.55)
         width = rng.uniform(1.2, 3.0) * (1 + 0.25 * _smooth_noise(rng, (h, w), sigma=size * 0.7))
         alpha = np.clip(width / 2 + 0.5 - np.abs(dist), 0.0, 1.0) * np.clip(0.85 + 0.15 * _smooth_noise(rng, (h, w), sigma=size), 0.4, 1.0)
+    if kind == "pitch":
+        # the game's grid over the pitch: thin, half transparent, light or dark
+        line_col = np.array([250.0, 250.0, 250.0]) if rng.random() < 0.5 else paper * 0.55
+        alpha = np.clip(rng.uniform(1.0, 2.0) / 2 + 0.5 - np.abs(dist), 0.0, 1.0) * rng.uniform(0.25, 0.5)
     alpha[~inmap] = 0.0
     img = img * (1 - alpha[..., None]) + line_col * alpha[..., None]
 
@@ -112,7 +120,7 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
                 draw.polygon(hexagon(a, b), fill=fill, outline=colour, width=int(rng.integers(3, 6)))
     # hex numbers (small, grey) on most maps, sized to the hex as printed maps size them (at least
     # 8 px: on small hexes a label is up to 0.8 of the hex wide, but never runs into the next one)
-    if rng.random() < 0.7:
+    if rng.random() < 0.7 and kind != "pitch":
         font = ImageFont.load_default(size=max(8, int(size * 0.2)))
         for c, r in on_map:
             p = centre(c, r) - v_vec * 0.33
@@ -121,11 +129,41 @@ def faint_scan(seed: int, kind: str | None = None) -> HarshScan:
     if kind == "notched":
         _notched_frame(draw, rng, (w, h), frame, size)
 
+    if kind == "pitch":  # digital: no paper grain nor scanner noise, a good JPEG
+        return scan_of(jpeg(out, int(rng.integers(85, 96))), dx, dy, sideways, rotation, o_scr, u_vec, v_vec,
+                       (bx0, by0, bx1, by1))
     arr = np.asarray(out, dtype=np.float64)
     arr = arr * (1 + 0.03 * _smooth_noise(rng, (h, w), sigma=1.0)[..., None]) + rng.normal(0, 3, arr.shape)
     out = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     return scan_of(jpeg(out, int(rng.integers(60, 90))), dx, dy, sideways, rotation, o_scr, u_vec, v_vec,
                    (bx0, by0, bx1, by1))
+
+
+def _pitch(img: np.ndarray, rng: np.random.Generator, xs: np.ndarray, ys: np.ndarray, hex_px: float) -> np.ndarray:
+    """Paint ``img`` as a sports-game pitch: grass in mown stripes (a strong one-way periodicity of
+    1-3 hexes), white markings 3-6 px wide (touchlines, halfway line, centre circle, boxes).
+    Returns the grass colour."""
+    h, w = xs.shape
+    grass = np.array([70.0, 140.0, 60.0]) + rng.uniform(-15, 15, 3)
+    period = hex_px * rng.uniform(1.0, 3.0)
+    along = xs if rng.random() < 0.5 else ys
+    stripes = np.where(np.mod(along, 2 * period) < period, 1.0, -1.0) * rng.uniform(8, 16)
+    img[:] = grass + stripes[..., None]
+    mark = Image.new("L", (w, h), 0)
+    draw = ImageDraw.Draw(mark)
+    lw = int(rng.integers(3, 7))
+    x0, y0, x1, y1 = w * 0.05, h * 0.06, w * 0.95, h * 0.94
+    draw.rectangle([x0, y0, x1, y1], outline=255, width=lw)
+    draw.line([(w / 2, y0), (w / 2, y1)], fill=255, width=lw)
+    rad = h * 0.13
+    draw.ellipse([w / 2 - rad, h / 2 - rad, w / 2 + rad, h / 2 + rad], outline=255, width=lw)
+    for side in (x0, x1):
+        depth, half = (x1 - x0) * 0.16, (y1 - y0) * 0.3
+        inner = side + depth if side == x0 else side - depth
+        draw.rectangle([min(side, inner), h / 2 - half, max(side, inner), h / 2 + half], outline=255, width=lw)
+    a = np.asarray(mark, dtype=np.float64)[..., None] / 255.0
+    img[:] = img * (1 - a) + 245.0 * a
+    return grass
 
 
 def _notched_frame(draw: ImageDraw.ImageDraw, rng: np.random.Generator, size: tuple[int, int], frame: int, hex_px: float) -> None:
