@@ -332,9 +332,8 @@ def lattice_bases(
     max_shift = int(min(h, w) * 0.4)
     if max_shift < 3 * min_period:
         raise GazalaError(f"image too small to find a hex grid ({w}x{h} px)", expected="several hexes across")
-    ac = _autocorrelation(e, max_shift)
-    if ridge_free:
-        ac = _without_ridges(ac)
+    raw = _autocorrelation(e, max_shift)
+    ac = _without_ridges(raw) if ridge_free else raw
     peaks = _peaks(ac, min_period, max_shift * 0.9, count=400)
     if len(peaks) < 2:
         raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
@@ -384,7 +383,7 @@ def lattice_bases(
             break
         if not any(_is_lattice(c[2], *b) and _is_lattice(c[3], *b) and abs(c[1] - _area(*b)) < 0.1 * c[1] for b in chosen):
             chosen.append((c[2], c[3]))
-    return [_refine(ac, peaks, b1, b2, top, max_shift) for b1, b2 in chosen]
+    return [_refine(ac, peaks, b1, b2, top, max_shift, raw) for b1, b2 in chosen]
 
 
 def _area(b1: Vec, b2: Vec) -> float:
@@ -392,9 +391,14 @@ def _area(b1: Vec, b2: Vec) -> float:
 
 
 def _refine(
-    ac: FloatImage, peaks: list[tuple[float, Vec]], b1: Vec, b2: Vec, top: float, max_shift: int
+    ac: FloatImage, peaks: list[tuple[float, Vec]], b1: Vec, b2: Vec, top: float, max_shift: int,
+    raw: FloatImage | None = None,
 ) -> tuple[Vec, Vec, float]:
-    """Locate every lattice point's peak in range, then least squares; with the share of peaks explained."""
+    """Locate every lattice point's peak in range, then least squares; with the share of peaks
+    explained. The peaks are told by ``ac``; they are located on ``raw`` (the autocorrelation
+    before its ridges were taken off: a column's or row's offset would pull a peak sideways,
+    0.5 px on hexes of 10 px)."""
+    raw = ac if raw is None else raw
     basis = np.stack([b1, b2], axis=1)  # columns
     m = ac.shape[0] // 2
     rows: list[tuple[int, int]] = []
@@ -418,7 +422,9 @@ def _refine(
             yy, xx = y0 + k // win.shape[1], x0 + k % win.shape[1]
             if ac[yy, xx] <= 0.15 * top:
                 continue
-            py, px = _subpixel_peak(ac, yy, xx)
+            k = int(np.argmax(raw[y0:y1, x0:x1]))
+            yy, xx = y0 + k // win.shape[1], x0 + k % win.shape[1]
+            py, px = _subpixel_peak(raw, yy, xx)
             rows.append((i, j))
             pts.append(np.array([px - m, py - m]))
             weights.append(float(np.hypot(*v)))
@@ -935,25 +941,24 @@ def _detect(grey_at: _reducer, progress: Progress | None) -> LatticeFit:
     say("edges")
     e1 = grey_at.derived(f1).gradient
     say("periodicity")
-    bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS, ridge_free=True)
+    bases = lattice_bases(e1, min_period=5.0, count=1 + SECOND_OPINIONS)
     b1, b2, _share = bases[0]
     fit = _fit_lattice(grey_at, f1, b1 * f1, b2 * f1, say)
     tried = [(b1, b2)]
+    if fit.fit.confidence < RIDGE_BELOW:
+        # a pattern periodic one way only (a pitch's mown stripes) can outweigh the grid's peaks:
+        # the lattices of the autocorrelation without its ridges
+        try:
+            ridge_free = lattice_bases(e1, min_period=5.0, count=2, ridge_free=True)
+        except GazalaError:
+            ridge_free = []
+        fit = _second_opinions(grey_at, f1, fit, ridge_free, tried, "ridge-free lattice")
     if fit.fit.confidence < LOW_CONFIDENCE:
         # a grid too faint for the edges' periodicity: the periodicity of faint lines (a span of
         # STAGE1_SPAN px at this resolution suits hexes from about 14 px up)
         say("faint lines")
         faint = lattice_bases(line_filter(grey_at(f1), STAGE1_SPAN), min_period=5.0, count=2)
         fit = _second_opinions(grey_at, f1, fit, faint, tried, "faint-line lattice")
-    if fit.fit.confidence < LOW_CONFIDENCE:
-        # the lattices of the whole autocorrelation, ridges included: where the grid's own peaks
-        # line up along the image axes (an unrotated grid and a ruled chart beside it) the ridge
-        # removal can take them off too
-        try:
-            plain = lattice_bases(e1, min_period=5.0, count=2)
-        except GazalaError:
-            plain = []
-        fit = _second_opinions(grey_at, f1, fit, plain, tried, "lattice with ridges")
     if fit.fit.confidence < LOW_CONFIDENCE:
         # second opinions: the other candidate lattices, kept if they fit the edges more consistently
         fit = _second_opinions(grey_at, f1, fit, bases[1:], tried, "second opinion")
@@ -1025,6 +1030,9 @@ def _relative_rms(fit: LatticeFit) -> float:
 
 #: below this confidence detect-grid also tries the other candidate lattices
 LOW_CONFIDENCE = 0.3
+#: below this confidence detect-grid also tries the lattices of the autocorrelation without its
+#: ridges (a pitch's stripes gave a lattice 311% off at 0.30)
+RIDGE_BELOW = 0.5
 SECOND_OPINIONS = 4
 #: the faint-line filter's span (px) for the periodicity of a faint grid
 STAGE1_SPAN = 8.0
