@@ -41,8 +41,8 @@ if sys.argv[1] == "whole":
     L.FIT_MAX_PIXELS = 10**13
 if sys.argv[1] in ("unconfident", "doubtful"):  # as on a scan no evidence is sure of: all three are fitted
     L.THIN_BELOW = 2.0
-if sys.argv[1] == "doubtful":  # and no lattice either: the faint-line lattice and every second opinion too
-    L.LOW_CONFIDENCE = 1.1
+if sys.argv[1] == "doubtful":  # and no lattice either: the ridge-free and faint-line lattices, every second opinion
+    L.LOW_CONFIDENCE = L.RIDGE_BELOW = 1.1
 from gazala_tools.cli import main
 sys.exit(main(["digitize", "detect-grid", sys.argv[2], "--json"]))
 """
@@ -98,7 +98,7 @@ def run() -> list[Result]:
         if "unconfident" in kind:
             name += ": every evidence fitted (gradient, thin lines, faint lines)"
         if "doubtful" in kind:
-            name += ": every evidence of every candidate lattice fitted (faint-line lattice, second opinions)"
+            name += ": every evidence of every candidate lattice fitted (ridge-free and faint-line lattices, second opinions)"
         out.append(Result(name=f"{name}: peak memory", value=peak, unit="MB", budget="<= 2048 MB",
                           ok=peak <= 2048 and right, baseline=base, baseline_value=whole_mb,
                           ratio=peak / whole_mb, note=check))
