@@ -175,16 +175,16 @@ def affine_strips(
         return img.transform((width, n), Image.Transform.AFFINE, (a, b, c + b * top, d, e, f + e * top),
                              resample=resample, fillcolor=fill)  # fmt: skip
 
-    return _ahead(strip, range(0, height, rows), workers)
+    return threaded_map(strip, range(0, height, rows), workers)
 
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _ahead(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
-    """``map(fn, items)`` in order, ``workers`` threads at once (Pillow, numpy and zlib work
-    without the GIL); at most ``workers`` + 1 results exist at once."""
+def threaded_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+    """``map(fn, items)`` in order, ``workers`` threads at once (Pillow, numpy, SciPy and zlib
+    work without the GIL); at most ``workers`` + 1 results exist at once."""
     if workers <= 1:
         yield from map(fn, items)
         return
@@ -196,12 +196,6 @@ def _ahead(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R
                 yield ahead.popleft().result()
         while ahead:
             yield ahead.popleft().result()
-
-
-def image_strips(img: Image.Image, rows: int = STRIP_ROWS) -> Iterator[Image.Image]:
-    """``img`` as horizontal strips of ``rows`` (copies, one at a time)."""
-    for top in range(0, img.height, rows):
-        yield img.crop((0, top, img.width, min(img.height, top + rows)))
 
 
 _PNG_COLOUR = {"L": 0, "RGB": 2}
@@ -264,7 +258,7 @@ def save_png_strips(
             _png_chunk(fh, b"pHYs", struct.pack(">IIB", ppm, ppm, 1))
         pending = bytearray(b"\x78\x9c")  # zlib's header (deflate, 32K window)
         adler = 1
-        for scanlines, deflated in _ahead(lambda strip: _png_rows(strip, level), checked(), workers):
+        for scanlines, deflated in threaded_map(lambda strip: _png_rows(strip, level), checked(), workers):
             adler = zlib.adler32(scanlines, adler)
             pending += deflated
             while len(pending) >= _IDAT_BYTES:

@@ -26,18 +26,16 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TypeVar
 
 import numpy as np
 import scipy.fft
 from numpy.typing import NDArray
 from scipy import ndimage, signal
 
-from gazala_tools.digitize.image import FloatImage, downsample, factor_for, tiles, to_grey
+from gazala_tools.digitize.image import FloatImage, downsample, factor_for, threaded_map, tiles, to_grey
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import HexGridGeometry
@@ -56,21 +54,6 @@ HUBER_PX = 0.5
 #: Threads for the filters of one image per direction, the tiles and the FFTs: the machine's
 #: cores (at most 4). SciPy's filters and FFTs release the GIL; the results do not depend on it.
 WORKERS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
-
-_T = TypeVar("_T")
-_R = TypeVar("_R")
-
-
-def _pmap(fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
-    """``map(fn, items)`` on WORKERS threads, results in order; WORKERS items at a time, so that
-    at most that many results (images, on a large scan 60 MB each) wait to be consumed."""
-    todo = list(items)
-    if WORKERS == 1 or len(todo) < 2:
-        yield from map(fn, todo)
-        return
-    with ThreadPoolExecutor(min(WORKERS, len(todo))) as pool:
-        for i in range(0, len(todo), WORKERS):
-            yield from pool.map(fn, todo[i : i + WORKERS])
 
 
 @dataclass(frozen=True)
@@ -197,17 +180,13 @@ LIGHT_DIRECT_PIXELS = 4_000_000
 
 
 # --- stage 1: lattice vectors from the autocorrelation ------------------------------------------
-#: the level (percentile along a column or row of the autocorrelation) taken off as its ridge
-RIDGE_LEVEL = 50
-
-
 def _without_ridges(ac: FloatImage) -> FloatImage:
     """The autocorrelation without its ridges along the image axes: the median of each column
     (over every vertical shift) and then of each row is taken off. A pattern periodic one way only
     (a pitch's mown stripes, a chart's ruling, long lines) is a ridge of equal height along the
     other axis; a hex grid's peaks are spots and hardly move a median."""
-    out = ac - np.percentile(ac, RIDGE_LEVEL, axis=0, keepdims=True)
-    out = out - np.percentile(out, RIDGE_LEVEL, axis=1, keepdims=True)
+    out = ac - np.median(ac, axis=0, keepdims=True)
+    out = out - np.median(out, axis=1, keepdims=True)
     res: FloatImage = out.astype(np.float32)
     return res
 
@@ -663,7 +642,7 @@ def line_edges(e: FloatImage, reading: Reading, reach: float = 0.45) -> FloatIma
         fp[pts[:, 1] + r, pts[:, 0] + r] = True
         footprints.append(fp)
     out = np.zeros_like(e)
-    for opened in _pmap(lambda fp: ndimage.grey_opening(e, footprint=fp), footprints):
+    for opened in threaded_map(lambda fp: ndimage.grey_opening(e, footprint=fp), footprints, WORKERS):
         out = np.maximum(out, opened)
     return out
 
@@ -1282,7 +1261,9 @@ def line_filter(clean: FloatImage, length: float, sigma: float = 1.0) -> FloatIm
 
 def _across_lines(clean: FloatImage, length: float, sigma: float) -> FloatImage:
     """:func:`line_filter` before the brightness: the largest over the directions."""
-    hxx, hyy, hxy = _pmap(lambda order: ndimage.gaussian_filter(clean, sigma, order=order), ((0, 2), (2, 0), (1, 1)))
+    hxx, hyy, hxy = threaded_map(
+        lambda order: ndimage.gaussian_filter(clean, sigma, order=order), ((0, 2), (2, 0), (1, 1)), WORKERS
+    )
 
     def along(a: float) -> FloatImage:
         th = math.radians(a)
@@ -1293,7 +1274,7 @@ def _across_lines(clean: FloatImage, length: float, sigma: float) -> FloatImage:
         return res
 
     out = np.zeros(clean.shape, dtype=np.float32)
-    for filtered in _pmap(along, EDGE_ANGLES):
+    for filtered in threaded_map(along, EDGE_ANGLES, WORKERS):
         np.maximum(out, filtered, out=out)
     return out
 
@@ -1348,13 +1329,13 @@ def _fit_on(
     kf = max(1, int(min(min(c.dx, c.dy) for c in cands) / f3 / FOLD_HEX_PX))
     ef = downsample(e3, kf) if kf > 1 else e3
     ranked: list[tuple[float, Reading]] = []
-    centre, lines = np.zeros(2), ef
+    top, centre, lines = -math.inf, np.zeros(2), ef
     for c in cands:
         cs = Reading(c.sideways, c.dx / (f3 * kf), c.dy / (f3 * kf), c.u_hat, c.v_hat, c.rotation)
         edges = line_edges(ef, cs, reach)
         score, at = fold_score(edges, cs)
-        if not ranked or score > max(sc for sc, _ in ranked):  # the best reading's lines only are kept
-            centre, lines = at * kf + (kf - 1) / 2.0, edges
+        if score > top:  # the best reading's lines only are kept (the first of equals, as the sort)
+            top, centre, lines = score, at * kf + (kf - 1) / 2.0, edges
         ranked.append((score, c))
     ranked.sort(key=lambda t: -t[0])
     best = ranked[0][1]
@@ -1498,7 +1479,7 @@ def refine_in_tiles(
             m, st = _measure_centres(corr, pred[idx] - offset, radius)
             return idx, m + offset, st
 
-        for idx, m, st in _pmap(one, chosen):  # tiles on WORKERS threads
+        for idx, m, st in threaded_map(one, chosen, WORKERS):
             out[idx] = m
             strength[idx] = st
         return out, strength

@@ -217,11 +217,17 @@ def test_affine_strips_are_the_whole_transforms_rows(mode: str) -> None:
         assert np.array_equal(np.concatenate([np.asarray(s) for s in strips]), whole)
 
 
+def image_strips(img: Image.Image, rows: int = 256) -> Iterator[Image.Image]:
+    """``img`` as horizontal strips of ``rows`` (copies, one at a time), as deskew makes them."""
+    for top in range(0, img.height, rows):
+        yield img.crop((0, top, img.width, min(img.height, top + rows)))
+
+
 @pytest.mark.parametrize("mode", ["RGB", "L"])
 def test_png_written_from_strips_decodes_to_the_image(mode: str, tmp_path: Path) -> None:
     import numpy as np
 
-    from gazala_tools.digitize.image import image_strips, save_png_strips
+    from gazala_tools.digitize.image import save_png_strips
 
     img = _noise(mode)
     out = tmp_path / "out.png"
@@ -245,7 +251,7 @@ def test_png_written_from_strips_decodes_to_the_image(mode: str, tmp_path: Path)
 def test_png_from_strips_is_atomic(tmp_path: Path) -> None:
     """A failure while the strips are made or written leaves the old file as it was and no
     temporary file beside it; the file is replaced only when complete."""
-    from gazala_tools.digitize.image import image_strips, save_png_strips
+    from gazala_tools.digitize.image import save_png_strips
 
     img = _noise("RGB")
     out = tmp_path / "out.png"

@@ -17,7 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from gazala_tools.digitize.lattice import LatticeFit
+from gazala_tools.digitize.deskew import affine_to_straight, deskew
+from gazala_tools.digitize.lattice import LatticeFit, detect_grid
+from gazala_tools.errors import GazalaError
 from tools.scans.harsh import HarshScan, harsh_scan, jpeg
 
 F = NDArray[np.float64]
@@ -108,10 +110,6 @@ def _vassal(fit: LatticeFit) -> Lattice:
 
 def evaluate(seeds: range) -> list[dict[str, object]]:
     """Per scan: the affine fit's and the straightened VASSAL grid's worst error over the map's hexes."""
-    from gazala_tools.digitize.deskew import affine_to_straight, deskew
-    from gazala_tools.digitize.lattice import detect_grid
-    from gazala_tools.errors import GazalaError
-
     rows: list[dict[str, object]] = []
     for seed in seeds:
         scan = skewed_scan(seed)
