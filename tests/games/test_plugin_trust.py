@@ -130,3 +130,19 @@ def test_a_plugin_file_that_is_a_symlink_out_of_the_folder_is_refused(game: Path
     with pytest.raises(GameDataError, match="leaves the game folder"), plugins_allowed():
         rules_for(find_game(game))
     assert not (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_referee_log_needs_allow_plugin_and_its_report_says_the_plugin_ran(tmp_path: Path, fmt: str,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    g = tmp_path / "rg"
+    shutil.copytree(find_game("gazala-rg").folder, g)
+    text = (g / "game.yaml").read_text(encoding="utf-8")
+    (g / "game.yaml").write_text(text.replace("plugin: gazala_tools.rules.rg", "plugin: rules.py"), encoding="utf-8")
+    (g / "rules.py").write_text("from gazala_tools.rules.rg import GazalaRG\n\nRULES = GazalaRG\n", encoding="utf-8")
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "rg-legal.vlog"
+    argv = ["referee", "log", str(log), "--game", str(g), "--format", fmt]
+    assert main(argv) == 2
+    assert "--allow-plugin" in capsys.readouterr().err
+    assert main([*argv, "--allow-plugin"]) in (0, 1)
+    assert "rules plugin rules.py of the game folder ran" in capsys.readouterr().out
