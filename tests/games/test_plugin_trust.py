@@ -103,7 +103,7 @@ def test_loading_a_plugin_writes_no_pycache_into_the_folder(game: Path, monkeypa
     assert sorted(p.relative_to(game) for p in game.rglob("*")) == before
 
 
-@pytest.mark.parametrize("ref", ["this", "antigravity", "os", "gazala_tools.cli", "gazala_tools.rules.rg.os"])
+@pytest.mark.parametrize("ref", ["this", "antigravity", "os", "gazala_tools.cli", "gazala_tools.rules.rg.os", "x" * 300 + ".py"])
 def test_a_plugin_module_path_outside_the_package_rules_is_refused(tmp_path: Path, ref: str,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     g = tmp_path / "game"
