@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gazala_tools.cli import main
 from gazala_tools.vassal.lint import LintResult, engine_images, lint_module
+from tools.vassal_oracle.engine import problems
 
 #: the images the Ragnarok and jzhex modules really lack: their hidden "unused palette" names images that
 #: neither module holds (no images/INF-white, MEC-black-white, blank-white). The engine loads Ragnarok with no
@@ -204,3 +207,18 @@ def test_a_module_folder_is_read_not_written(ragnarok: Path, tmp_path: Path) -> 
     before = sorted((p.name, p.stat().st_mtime_ns) for p in copy.rglob("*"))
     lint_module(copy)
     assert sorted((p.name, p.stat().st_mtime_ns) for p in copy.rglob("*")) == before
+
+
+@pytest.mark.vassal
+def test_ragnarok_lint_errors_are_the_engines(vassal_engine: Any, ragnarok_vmod: Path) -> None:
+    """VASSAL 3.7.26 loads Ragnarok and opens its start save with no error or warning, every palette
+    slot and prototype valid; lint agrees: no error, only the warnings above."""
+    loaded = vassal_engine.module(ragnarok_vmod)
+    assert problems(loaded) == []
+    assert all(s["valid"] for s in loaded["piece_slots"]) and all(p["valid"] for p in loaded["prototypes"])
+    with zipfile.ZipFile(ragnarok_vmod) as z, tempfile.TemporaryDirectory() as tmp:
+        save = Path(tmp) / "start.vsav"
+        save.write_bytes(z.read("ragnarok-start.vsav"))
+        opened = vassal_engine.read_save(ragnarok_vmod, save)
+    assert problems(opened) == []
+    assert lint_module(ragnarok_vmod).errors == 0
