@@ -97,7 +97,8 @@ def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: i
 
 def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Front and back image layers, bottom first: the BasicPiece image, then each Layer (innermost first)
-    at its level; the back switches the first Layer that has exactly two images."""
+    at its level (an inactive Layer, state < 0, shows nothing). The back flips the first Layer of one or two
+    images: two images swap, one image is shown when hidden and hidden when shown (a "Flip" layer)."""
     basic = traits[-1].fields()
     front: list[str] = [basic[2]] if len(basic) > 2 and basic[2] else []
     back = list(front)
@@ -108,16 +109,19 @@ def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         f = t.fields()
         images = sequence.decode(f[15], ",") if len(f) > 15 and f[15] else []
         try:
-            level = sequence.java_int(t.state) if t.state else 1
+            value = sequence.java_int(t.state) if t.state else 1
         except ValueError:
-            level = 1
-        shown = images[level - 1] if 0 < level <= len(images) else ""
+            value = 1
+        shown = images[value - 1] if 0 < value <= len(images) else ""
+        other = shown
+        if not flipped and len(images) in (1, 2):
+            flipped = True
+            if len(images) == 2:
+                other = images[1] if value == 1 else images[0]
+            else:
+                other = "" if shown else images[0]
         if shown:
             front.append(shown)
-        other = shown
-        if not flipped and len(images) == 2:
-            other = images[1] if level == 1 else images[0]
-            flipped = True
         if other:
             back.append(other)
     return tuple(front), tuple(back)
