@@ -89,3 +89,44 @@ def test_import_of_a_module_without_a_hex_grid_says_so(corpus_dir: Path, tmp_pat
                  str(tmp_path / "t")]) == 2
     assert "no board with a numbered hex grid" in capsys.readouterr().err
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("which", ["ragnarok", "jzhex"])
+def test_imported_labels_are_the_modules_hex_names(which: str, corpus_dir: Path, tmp_path: Path) -> None:
+    """The centre of every hex of the imported map (from map.yaml's pixels) is named by the module's own
+    grid with that hex's label (MapLayout.locate, which gives the engine's names: tests/oracle/
+    test_conformance.py): Ragnarok's zoned, sideways, descending grid too."""
+    from gazala_tools.vassal.buildfile import read_layouts
+
+    src = {"ragnarok": corpus_dir / "hex-n-counters-template" / "ragnarok",
+           "jzhex": corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod"}[which]
+    out = tmp_path / which
+    assert main(["game", "import", str(src), str(out)]) == 0
+    report = yaml.safe_load((out / "import-report.yaml").read_text())
+    layout = next(lay for lay in read_layouts(src) if lay.name == report["main grid"]["map"])
+    imported = load_map(out)
+    geometry = imported.geometry()
+    assert len(imported.hexes()) > 60
+    wrong = [(imported.label(h), layout.locate(*map(int, geometry.hex_center(h))).name) for h in imported.hexes()]
+    assert [(ours, theirs) for ours, theirs in wrong if ours != theirs] == []
+
+
+def test_an_imported_folder_builds_a_module_that_lints_clean(imported_ragnarok: Path, tmp_path: Path) -> None:
+    from gazala_tools.vassal.lint import lint_module
+
+    out = tmp_path / "r.vmod"
+    assert main(["module", "build", str(imported_ragnarok), "-o", str(out)]) == 0
+    result = lint_module(out)
+    assert result.findings == [] and result.counts["piece slots"] == 34
+
+
+@pytest.mark.vassal
+def test_an_imported_folder_builds_a_module_the_engine_loads(vassal_engine: Any, imported_ragnarok: Path,
+                                                             tmp_path: Path) -> None:
+    from tools.vassal_oracle.engine import problems
+
+    out = tmp_path / "r.vmod"
+    assert main(["module", "build", str(imported_ragnarok), "-o", str(out)]) == 0
+    loaded = vassal_engine.module(out)
+    assert problems(loaded) == []
+    assert len(loaded["piece_slots"]) == 34 and all(s["valid"] for s in loaded["piece_slots"])

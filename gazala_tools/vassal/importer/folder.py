@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -107,6 +108,10 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     grid = spec.to_data()
     grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
     del grid["numbering"]
+    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
+        grid["max_rows"] = spec.grid.max_rows
+    if spec.grid.max_columns:
+        grid["max_columns"] = spec.grid.max_columns
     map_doc = {"title": mod.name, "provenance": "imported", "grid": grid,
                "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
     binary: dict[str, bytes] = {}
@@ -144,7 +149,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
     counters_doc = {"provenance": "imported", "sources": [f"the piece slots of {Path(source).name}"],
                     "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
-    module_doc: dict[str, Any] = {"version": mod.version or "1.0", "vassal_version": "3.6.0",
+    numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
+    module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
                                   "counters": {"art": "render"}}
     if board_name:
         module_doc["board"] = {"art": board_name, "dpi": DPI}
