@@ -89,7 +89,7 @@ def _detect(image: Image.Image, changed: dict[str, float]) -> Any:
     if hasattr(lattice, "Params"):
         from dataclasses import replace
 
-        names = {k.lower(): v for k, v in changed.items()}
+        names: dict[str, Any] = {k.lower(): v for k, v in changed.items()}
         return lattice.detect_grid(image, params=replace(lattice.Params(), **names))
     saved = {k: getattr(lattice, k) for k in changed}
     try:
