@@ -146,7 +146,8 @@ def main(argv: list[str]) -> int:
         return 0
     want = json.loads(GOLDEN.read_text())
     diffs = [d for n in names for d in differences(want[n], json.loads(json.dumps(got[n])), n)]
-    print("\n".join(diffs) or f"{len(names)} cases identical (within 1e-9)")
+    exact = sum(not differences(want[n], json.loads(json.dumps(got[n])), n, tol=0.0) for n in names)
+    print("\n".join(diffs) or f"{len(names)} cases identical within 1e-9, {exact} of them bit for bit")
     return 1 if diffs else 0
 
 

@@ -123,7 +123,7 @@ def detect_grid(image: object, *, progress: Progress | None = None, params: Para
 
 def _detect_in_frame(grey_at: Reducer, progress: Progress | None) -> LatticeFit:
     f0 = factor_for(grey_at.shape, grey_at.params.autocorr_side)
-    x0, y0, x1, y1 = (v * f0 for v in map_area(grey_at(f0)))
+    x0, y0, x1, y1 = (v * f0 for v in map_area(grey_at(f0), grey_at.params))
     if (x0, y0) != (0, 0) or x1 < grey_at.shape[1] - f0 or y1 < grey_at.shape[0] - f0:
         log.info("map area (%d, %d)-(%d, %d): a frame is cut off", x0, y0, x1, y1)
         return _shifted(_detect(grey_at.inside((x0, y0, x1, y1)), progress), float(x0), float(y0))
@@ -278,10 +278,10 @@ def _choose(fits: list[_Pending], params: Params = DEFAULT) -> _Pending:
     """
     first = fits[0]
     best = max(fits, key=lambda p: _score(p.fit))
-    if best is not first and _same_lattice(first.fit, best.fit, tol=0.04, steps=0.0025):
+    if best is not first and _same_lattice(first.fit, best.fit, tol=params.gradient_same_hex, steps=params.gradient_same_steps):
         best = first  # the same lattice: the gradients locate it the most precisely
     others = [p.fit for p in fits if p is not best and p.fit.confidence >= params.doubt_from]
-    if others and not any(_same_lattice(best.fit, f) for f in others):
+    if others and not any(_same_lattice(best.fit, f, tol=params.same_hex, steps=params.same_steps) for f in others):
         note = "the grid's lines, edges and marks place the hexes differently; check the fit"
         return best.doubted(note, params.disagreement)
     return best
@@ -376,12 +376,13 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]], par
     notes: list[str] = []
     if abs(rotation) > 0.05:
         notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
-    if len(ranked) > 1 and ranked[1][0] > 0.9 * best_score:
+    if len(ranked) > 1 and ranked[1][0] > params.close_reading * best_score:
         notes.append("another reading of the lattice fits the edges almost as well; check the orientation")
     margin = best_score - (ranked[1][0] if len(ranked) > 1 else 0.0)
     confidence = float(
-        max(0.0, min(1.0, best_score * 1.6)) * min(1.0, coverage * 1.25) * min(1.0, 0.5 + margin * 2)
-        * (1.0 if rms * scale < 0.15 * min(best.dx, best.dy) else 0.5)
+        max(0.0, min(1.0, best_score * params.score_gain)) * min(1.0, coverage * params.coverage_gain)
+        * min(1.0, 0.5 + margin * params.margin_gain)
+        * (1.0 if rms * scale < params.loose_rms * min(best.dx, best.dy) else 0.5)
         * min(1.0, count / params.few_hexes)
     )
     alternatives = tuple(

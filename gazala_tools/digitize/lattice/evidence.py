@@ -285,12 +285,13 @@ def evidences(params: Params = DEFAULT) -> tuple[Evidence, ...]:
     )
 
 
-def map_area(grey: FloatImage) -> tuple[int, int, int, int]:
+def map_area(grey: FloatImage, params: Params = DEFAULT) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) inside a dark frame touching the image's edges (the whole image if none).
 
-    From each edge whose outermost rows (columns) are much darker than the middle of the image,
-    inward until 8 rows in a row are about as light as the middle (a frame's notches included),
-    at most 15% of the image.
+    From each edge whose outermost rows (columns) are much darker than the middle of the image
+    (``params.frame_dark``), inward until ``params.frame_run`` rows in a row are about as light as
+    the middle (within ``params.frame_light``; a frame's notches included), at most
+    ``params.frame_max`` of the image.
     """
     h, w = grey.shape
     dark = 1.0 - grey
@@ -300,13 +301,13 @@ def map_area(grey: FloatImage) -> tuple[int, int, int, int]:
         mid = float(np.median(prof[n // 4 : 3 * n // 4]))
         for side in (0, 1):
             p = prof if side == 0 else prof[::-1]
-            if p[:3].mean() < mid + 0.25:
+            if p[:3].mean() < mid + params.frame_dark:
                 continue
             cut, run = 0, 0
-            for i in range(int(0.15 * n)):
-                run = run + 1 if p[i] < mid + 0.1 else 0
-                if run >= 8:
-                    cut = i - 7
+            for i in range(int(params.frame_max * n)):
+                run = run + 1 if p[i] < mid + params.frame_light else 0
+                if run >= params.frame_run:
+                    cut = i - (params.frame_run - 1)
                     break
             if cut:
                 k = (1 - axis) + 2 * side  # out index: x0, y0, x1, y1

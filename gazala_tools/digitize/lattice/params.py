@@ -55,6 +55,15 @@ class Params:
     """A printed mark fits in a box of this many hexes a side (a hex outline or a line across the
     map does not)."""
 
+    frame_dark: float = 0.25
+    """Map area: an edge's outermost rows are a frame if this much darker (0-1) than the middle's."""
+    frame_light: float = 0.1
+    """... and the frame ends where rows are within this much of the middle's darkness..."""
+    frame_run: int = 8
+    """... this many rows in a row..."""
+    frame_max: float = 0.15
+    """... within this share of the image from its edge."""
+
     # --- periodicity: candidate lattices (step 2) -----------------------------------------------
     autocorr_side: int = 1400
     """Working resolution of the periodicity stage (longest side, pixels)."""
@@ -102,6 +111,16 @@ class Params:
     huber_px: float = 0.5
     """Residual (pixels, per axis) above which hex centres count with L1 (Huber) rather than L2
     weight (the fit and the VASSAL grid's origin)."""
+    score_gain: float = 1.6
+    """Confidence: the reading's edge score times this (at most 1)..."""
+    coverage_gain: float = 1.25
+    """... times the share of lattice positions found times this (at most 1)..."""
+    margin_gain: float = 2.0
+    """... times 0.5 + this times the margin over the next reading's score (at most 1)..."""
+    loose_rms: float = 0.15
+    """... halved when the centres' rms around the lattice is above this share of a hex."""
+    close_reading: float = 0.9
+    """A note says another reading fits almost as well when it scores this share of the best's."""
     few_hexes: int = 20
     """A fit on fewer hexes is that much less confident: a few large "hexes" fit any picture with
     boxes in it (a pitch's markings: 8 hexes of 300 px at 0.48 before), a map has dozens at least."""
@@ -123,6 +142,15 @@ class Params:
     20 px hexes)."""
     disagreement: float = 0.6
     """Confidence factor when no other evidence places the hexes where the kept fit does."""
+    same_hex: float = 0.15
+    """Two fits are one lattice when their centres are within this share of a hex..."""
+    same_steps: float = 0.01
+    """... and their steps within this share."""
+    gradient_same_hex: float = 0.04
+    """The gradients' fit is kept (the most precise) when it is the best fit's lattice within this
+    share of a hex..."""
+    gradient_same_steps: float = 0.0025
+    """... and its steps within this share."""
     doubt_from: float = 0.1
     """Only other evidences' fits at least this confident can make the kept one doubtful."""
     ridge_below: float = 0.5
