@@ -2,7 +2,7 @@
 16000 x 15625 scan (hexes 120 px high, a 300 dpi scan), as PNG and as JPEG, each in a fresh process
 whose wall time and peak RSS (``ru_maxrss`` from ``wait4``, decoding included) are measured.
 Budget (issue 12): <= 60 s and <= 2 GB. Baseline in the same run: the whole-image fit
-(``FIT_MAX_PIXELS`` unlimited) on a 25 Mpx scan of the same kind, the largest it can do in a few
+(``Params.fit_max_pixels`` unlimited) on a 25 Mpx scan of the same kind, the largest it can do in a few
 GB; the tiled method on that scan too, for a like-for-like ratio. About 3 minutes
 (``scripts/bench digitize_250``).
 """

@@ -15,11 +15,13 @@ import math
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from gazala_tools.digitize.lattice import LatticeFit, Params, detect_grid
 from gazala_tools.errors import GazalaError
 
 GOLDEN = Path(__file__).with_name("golden_detect_grid.json")
@@ -58,13 +60,13 @@ def _skewed(seed: int) -> Image.Image:
 
 
 #: every path: all three evidences, the ridge-free and faint-line lattices and every second opinion
-EVERY_PATH = {"THIN_BELOW": 2.0, "LOW_CONFIDENCE": 1.1, "RIDGE_BELOW": 1.1}
+EVERY_PATH = {"thin_below": 2.0, "low_confidence": 1.1, "ridge_below": 1.1}
 
-#: name -> (image maker, parameters changed from their defaults)
+#: name -> (image maker, fields of Params changed from their defaults)
 CASES: dict[str, tuple[Callable[[], Image.Image], dict[str, float]]] = {
     "synthetic-flat": (lambda: _synthetic(False), {}),
     "synthetic-pointy": (lambda: _synthetic(True), {}),
-    "synthetic-flat-tiled": (lambda: _synthetic(False), {"FIT_MAX_PIXELS": 1205 * 1073 // 4, "REFINE_TILE": 1205 // 3}),
+    "synthetic-flat-tiled": (lambda: _synthetic(False), {"fit_max_pixels": 1205 * 1073 // 4, "refine_tile": 1205 // 3}),
     "harsh-0": (_harsh(0), {}),
     "harsh-9": (_harsh(9), {}),
     "harsh-35": (_harsh(35), {}),
@@ -81,24 +83,11 @@ CASES: dict[str, tuple[Callable[[], Image.Image], dict[str, float]]] = {
 }
 
 
-def _detect(image: Image.Image, changed: dict[str, float]) -> Any:
-    """detect-grid with ``changed`` parameters: a ``Params`` where the module has one, else (the
-    single module before the split) its globals set for the call."""
-    import gazala_tools.digitize.lattice as lattice
-
-    if hasattr(lattice, "Params"):
-        from dataclasses import replace
-
-        names: dict[str, Any] = {k.lower(): v for k, v in changed.items()}
-        return lattice.detect_grid(image, params=replace(lattice.Params(), **names))
-    saved = {k: getattr(lattice, k) for k in changed}
-    try:
-        for k, v in changed.items():
-            setattr(lattice, k, v)
-        return lattice.detect_grid(image)
-    finally:
-        for k, v in saved.items():
-            setattr(lattice, k, v)
+def _detect(image: Image.Image, changed: dict[str, float]) -> LatticeFit:
+    """detect-grid with the fields ``changed`` of :class:`Params`. (The results were recorded on
+    the single module before the split, with its module globals of the same names, upper-case,
+    set for the call.)"""
+    return detect_grid(image, params=replace(Params(), **changed))  # type: ignore[arg-type]
 
 
 def fingerprint(name: str) -> dict[str, Any]:
