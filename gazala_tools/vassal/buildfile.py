@@ -127,8 +127,9 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def open_source(source: str | Path) -> ModuleSource:
-    """Open a module, buildFile or module directory for reading."""
+def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 1024 * 1024) -> ModuleSource:
+    """Open a module, buildFile or module directory for reading; ``budget`` caps the bytes read from a
+    zip in all (the buildFile and image headers by default; ``game import`` copies images too)."""
     path = Path(source)
     if not path.exists():
         raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
@@ -140,7 +141,7 @@ def open_source(source: str | Path) -> ModuleSource:
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
-        zf = ZipInput(path, budget=MAX_BUILDFILE_BYTES + 16 * 1024 * 1024, error=VassalFormatError, what="module")
+        zf = ZipInput(path, budget=budget, error=VassalFormatError, what="module")
         names = set(zf.names())
         for name in ("buildFile.xml", "buildFile"):
             if name in names:

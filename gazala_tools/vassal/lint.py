@@ -45,6 +45,8 @@ from gazala_tools.vassal.saves.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
+MAX_LINT_BYTES = 1024 * 1024 * 1024
 #: hexes named per board when looking for duplicate names (beyond this the board is sampled no further)
 MAX_NAMED_HEXES = 250_000
 
@@ -440,7 +442,7 @@ def _duplicate_hex_name(grid: HexGridGeometry, w: int, h: int) -> tuple[str, tup
 
 def lint_module(source: str | Path) -> LintResult:
     """Lint a ``.vmod``, an unzipped module folder or a buildFile."""
-    return _Linter(open_source(source)).run()
+    return _Linter(open_source(source, budget=MAX_LINT_BYTES)).run()
 
 
 def iter_lines(result: LintResult) -> Iterator[str]:

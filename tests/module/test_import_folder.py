@@ -130,3 +130,16 @@ def test_an_imported_folder_builds_a_module_the_engine_loads(vassal_engine: Any,
     loaded = vassal_engine.module(out)
     assert problems(loaded) == []
     assert len(loaded["piece_slots"]) == 34 and all(s["valid"] for s in loaded["piece_slots"])
+
+
+def test_import_reads_a_zipped_module_within_its_own_budget(corpus_dir: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Images are copied under the import's budget (MAX_MODULE_BYTES, 4 GB), not the 80 MB that reading a
+    buildFile and image headers needs; a module past it stops with exit 2 and nothing written."""
+    from gazala_tools.vassal.importer import folder
+
+    vmod = corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod"
+    monkeypatch.setattr(folder, "MAX_MODULE_BYTES", 40_000)
+    assert main(["game", "import", str(vmod), str(tmp_path / "j")]) == 2
+    assert "budget" in capsys.readouterr().err and not (tmp_path / "j").exists()

@@ -26,6 +26,8 @@ from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, r
 
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
+#: bytes read from a zipped module in all (the buildFile, the board and every piece image copied)
+MAX_MODULE_BYTES = 4 * 1024 * 1024 * 1024
 #: the dpi the board and counter sizes are given at (module pixels are taken as 100 per inch)
 DPI = 100
 #: counter art must be square within this ratio (docs/counters.md "Your own art")
@@ -90,7 +92,7 @@ def _square(size: tuple[int, int]) -> bool:
 
 def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
-    src = open_source(source)
+    src = open_source(source, budget=MAX_MODULE_BYTES)
     mod = read_module(source)
     main = main_grid(mod)
     numbering = main.geometry.numbering
