@@ -369,6 +369,22 @@ class _Linter:
                              f"hexes at {a} and {b} are both named {name!r}",
                              "widen the numbering (hHexDigits/vHexDigits, a separator) so every hex has its own name")
 
+    def _save_piece_images(self, traits: list[Trait], where: str, since: int) -> None:
+        """The images of a piece of a set-up save (players see these when the set-up opens): each missing
+        image is reported once per save (findings from ``since`` on are this save's)."""
+        before = len(self.findings)
+        for t in traits:
+            if t.id in ("piece;", "emb2;", "emb;", "obs;"):
+                self._trait(t, where, "error")
+        seen = {f.problem for f in self.findings[since:before]}
+        fresh = []
+        for f in self.findings[before:]:
+            if f.problem not in seen:
+                seen.add(f.problem)
+                fresh.append(f)
+        del self.findings[before:]
+        self.findings.extend(fresh)
+
     def _setup_saves(self, root: etree._Element, layouts: list[MapLayout]) -> None:
         from gazala_tools.vassal.saves import map_identifiers, read_save
 
@@ -400,7 +416,9 @@ class _Linter:
                 except VassalFormatError as exc:
                     self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
                              "save the set-up again from a game of this module")
+            reported = len(self.findings)
             for piece in save.position.pieces.values():
+                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported)
                 if piece.map is None:
                     continue
                 self.counts["set-up pieces"] += 1

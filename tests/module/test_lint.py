@@ -222,3 +222,35 @@ def test_ragnarok_lint_errors_are_the_engines(vassal_engine: Any, ragnarok_vmod:
         opened = vassal_engine.read_save(ragnarok_vmod, save)
     assert problems(opened) == []
     assert lint_module(ragnarok_vmod).errors == 0
+
+
+def test_river_war_builds_a_module_that_lints_clean(tmp_path: Path) -> None:
+    """The data-only game of tests/games builds into a module with nothing to report."""
+    out = tmp_path / "rw.vmod"
+    assert main(["module", "build", str(Path(__file__).parents[1] / "games" / "river-war"), "-o", str(out)]) == 0
+    result = lint_module(out)
+    assert result.findings == [] and result.counts["piece slots"] > 0
+
+
+@pytest.mark.parametrize("breakage", ["image", "gpid", "prototype"])
+def test_broken_copies_of_ragnarok(breakage: str, ragnarok: Path, tmp_path: Path) -> None:
+    """Ragnarok's own six warnings stay; each break adds findings of its own check only, an error among
+    them (a removed image: the set-up save's piece that shows it, and the hidden palette's slot)."""
+    copy = tmp_path / "r"
+    shutil.copytree(ragnarok, copy)
+    xml = (copy / "buildFile.xml").read_text("utf-8")
+    if breakage == "image":
+        (copy / "images" / "hero-odin.png").unlink()
+    elif breakage == "gpid":
+        xml = xml.replace('entryName="hero-odin" gpid="195"', 'entryName="hero-odin" gpid="189"')
+    else:
+        name = re.search(r'PrototypeDefinition description="[^"]*" name="([^"]*)"', xml).group(1)  # type: ignore[union-attr]
+        xml = xml.replace(f'name="{name}"', f'name="{name} renamed"', 1)
+    (copy / "buildFile.xml").write_text(xml, "utf-8")
+    baseline = set(lint_module(ragnarok).findings)
+    result = lint_module(copy)
+    new = [f for f in result.findings if f not in baseline]
+    assert baseline <= set(result.findings)
+    assert {f.check for f in new} == {breakage} and any(f.level == "error" for f in new)
+    if breakage == "image":
+        assert all("hero-odin.png" in f.problem for f in new)
