@@ -20,9 +20,8 @@ from gazala_tools.vassal.lint import (
 )
 from gazala_tools.vassal.saves import sequence
 from gazala_tools.vassal.saves.traits import PieceDef, Trait, decode_piece
+from gazala_tools.vassal.saves.writer import expand_prototypes
 
-#: deepest prototype nesting followed (VASSAL has no limit; a cycle is cut here)
-MAX_PROTOTYPE_DEPTH = 20
 #: bytes read from one set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
 #: trait ids this toolkit models when it imports a piece; the others are kept verbatim
@@ -76,23 +75,6 @@ class ImportedModule:
         return {"maps": len(self.layouts), "boards": sum(len(lay.all_boards) for lay in self.layouts),
                 "pieces": len(self.pieces), "placements": len(self.placements),
                 "traits kept verbatim": verbatim, "not understood": len(self.not_understood)}
-
-
-def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: int = 0) -> list[Trait]:
-    """The piece's traits with every ``prototype;NAME`` replaced in place by that prototype's traits
-    (its BasicPiece dropped), as ``PieceCloner`` does (vassal-format.md 3.5). An unknown prototype is
-    dropped (the engine draws nothing for it); nesting stops at :data:`MAX_PROTOTYPE_DEPTH`."""
-    out: list[Trait] = []
-    for t in piece.traits:
-        if t.id != "prototype;":
-            out.append(t)
-            continue
-        f = t.fields()
-        proto = prototypes.get(f[0] if f else "")
-        if proto is None or depth >= MAX_PROTOTYPE_DEPTH:
-            continue
-        out.extend(expand_prototypes(PieceDef(proto.traits[:-1]), prototypes, depth + 1))
-    return out
 
 
 def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -162,8 +144,12 @@ def read_module(source: str | Path) -> ImportedModule:
         except GazalaError as exc:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
             continue
-        traits = expand_prototypes(piece, prototypes)
-        expanded = PieceDef(traits)
+        try:
+            expanded = expand_prototypes(piece, prototypes)
+        except GazalaError as exc:
+            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+            continue
+        traits = expanded.traits
         front, back = _layers(traits)
         gpid = el.get("gpid") or ""
         imported = ImportedPiece(
