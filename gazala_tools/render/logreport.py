@@ -8,13 +8,13 @@ a finding). Selecting a step (a click, or the page's ``#step-N`` anchor) highlig
 
 from __future__ import annotations
 
-import html
 import io
 from typing import TYPE_CHECKING
 
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.escape import text
 from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,8 +39,8 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
             continue
         pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
         colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
-        title = html.escape(f"step {m.step}: {m.unit} {' '.join(labels)}")
-        parts.append(f'<polyline class="move" id="path-{m.step}-{html.escape(m.unit)}" data-step="{m.step}" '
+        title = text(f"step {m.step}: {m.unit} {' '.join(labels)}")
+        parts.append(f'<polyline class="move" id="path-{m.step}-{text(m.unit)}" data-step="{m.step}" '
                      f'points="{_pts(pts)}" fill="none" stroke="{colour}" stroke-width="4" stroke-opacity="0.75" '
                      f'stroke-dasharray="{"" if m.path else "6 4"}" marker-end="url(#arrow)"><title>{title}</title>'
                      "</polyline>")
@@ -48,7 +48,7 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
 
 
 def _where(m: StepMove) -> str:
-    return f"{m.from_hex or m.from_box or '?'} &rarr; {m.to_hex or m.to_box or '?'}"
+    return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
 
 def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
@@ -56,7 +56,7 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     from gazala_tools.referee.log import LogReplay
 
     assert isinstance(replay, LogReplay)
-    e = html.escape
+    e = text
     game_map = replay.rules.map
     position = rep.final if rep.final is not None else replay.position()
     pos_report = Report(game=rep.game, turn=position.turn, source=rep.source)

@@ -12,7 +12,6 @@ the board image (hover a hex outline for its finding), followed by the findings 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from collections.abc import Mapping, Sequence
@@ -26,6 +25,7 @@ from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report, SupplyStatus
 from gazala_tools.render.board import board_geometry, exact_center, font, hex_polygon, hex_size, render_board
+from gazala_tools.render.escape import text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -235,7 +235,7 @@ def _pts(points: Sequence[tuple[float, float]]) -> str:
 
 
 def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
-    e = html.escape
+    e = text
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="board" width="{ov.width}" height="{ov.height}" '
              f'viewBox="0 0 {ov.width} {ov.height}">']
     if background_png is not None:
@@ -267,7 +267,7 @@ def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
 
 def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: float = 50) -> str:
     """One self-contained HTML page: the board with the overlay (SVG), findings, supply, LOC and VP."""
-    e = html.escape
+    e = text
     board = io.BytesIO()
     board_image(game_map, dpi=dpi).save(board, format="PNG")
     svg = svg_overlay(overlay(report, game_map, position, dpi=dpi), board.getvalue())
