@@ -14,12 +14,33 @@ from typing import TYPE_CHECKING
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry, exact_center
-from gazala_tools.render.escape import text
+from gazala_tools.render.escape import head, text
 from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
+#: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
+PAGE_STYLE = """
+body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
+#main { display: flex; gap: 12px; align-items: flex-start; }
+#steps { width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }
+#steps li.step { margin: 4px 0; list-style: none; } #steps li.step.bad > a { color: #c00; font-weight: bold; }
+#steps li.phase { list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }
+li.finding.error { background: #fbd5d5; } li.finding.warning { background: #fde8c8; }
+#steps li.selected { outline: 2px solid #1e5adc; }
+polyline.move.selected { stroke-width: 9; stroke-opacity: 1; }
+"""
+PAGE_SCRIPT = """
+function select(n) {
+  document.querySelectorAll('.selected').forEach(function (x) { x.classList.remove('selected'); });
+  document.querySelectorAll('[data-step="' + n + '"]').forEach(function (x) { x.classList.add('selected'); });
+}
+document.querySelectorAll('#steps li.step, polyline.move').forEach(function (x) {
+  x.addEventListener('click', function () { select(x.dataset.step); location.hash = 'step-' + x.dataset.step; });
+});
+if (location.hash.indexOf('#step-') === 0) { select(location.hash.slice(6)); }
+"""
 MOVE_OK = "rgb(30,90,220)"
 MOVE_BAD = "rgb(220,20,20)"
 
@@ -93,32 +114,12 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
         f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
     verdict = "legal" if rep.legal else f"ILLEGAL ({sum(f.finding.severity is Severity.ERROR for f in rep.findings)} error(s))"
     notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Log referee: {e(rep.game)} {e(rep.source)}</title>
-<style>
-body {{ font-family: DejaVu Sans, sans-serif; margin: 12px; }}
-#main {{ display: flex; gap: 12px; align-items: flex-start; }}
-#steps {{ width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }}
-#steps li.step {{ margin: 4px 0; list-style: none; }} #steps li.step.bad > a {{ color: #c00; font-weight: bold; }}
-#steps li.phase {{ list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }}
-li.finding.error {{ background: #fbd5d5; }} li.finding.warning {{ background: #fde8c8; }}
-#steps li.selected {{ outline: 2px solid #1e5adc; }}
-polyline.move.selected {{ stroke-width: 9; stroke-opacity: 1; }}
-</style></head><body>
+    return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE, script=PAGE_SCRIPT) + f"""<body>
 <h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
 <p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
 <ul id="summary">{summary}</ul>
 <ul id="notes">{notes}</ul>
 <div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
-<script>
-function select(n) {{
-  document.querySelectorAll('.selected').forEach(function (x) {{ x.classList.remove('selected'); }});
-  document.querySelectorAll('[data-step="' + n + '"]').forEach(function (x) {{ x.classList.add('selected'); }});
-}}
-document.querySelectorAll('#steps li.step, polyline.move').forEach(function (x) {{
-  x.addEventListener('click', function () {{ select(x.dataset.step); location.hash = 'step-' + x.dataset.step; }});
-}});
-if (location.hash.indexOf('#step-') === 0) {{ select(location.hash.slice(6)); }}
-</script>
+<script>{PAGE_SCRIPT}</script>
 </body></html>
 """

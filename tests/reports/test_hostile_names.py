@@ -28,3 +28,35 @@ def test_each_payload_alone_is_found_when_unescaped() -> None:
     """The checker itself: every payload, printed raw into a page, is caught."""
     for p in PAYLOADS:
         assert injected(f"<html><body><p>{p}</p></body></html>") != [], p
+
+
+def csp_of(html: str) -> str:
+    import re
+
+    m = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html)
+    assert m is not None, "no Content-Security-Policy meta"
+    return m.group(1).replace("&#x27;", "'")
+
+
+def test_each_report_page_forbids_every_script_but_its_own_by_hash(tmp_path: Path) -> None:
+    """``default-src 'none'``; images only as data: URLs; the page's own inline style and script
+    allowed by their SHA-256, computed from the page as written."""
+    import base64
+    import hashlib
+    import re
+
+    page = tmp_path / "log.html"
+    assert gazala(["referee", "log", str(LOGS / "rg-illegal.vlog"), "--format", "html", "-o", str(page)]) == 1
+    html = page.read_text(encoding="utf-8")
+    policy = csp_of(html)
+    assert html.index("Content-Security-Policy") < html.index("<style>") < html.index("<script>")
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'none'" and directives["img-src"] == "data:"
+
+    def sha(body: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+
+    (script,) = re.findall(r"<script>(.*?)</script>", html, re.S)
+    (style,) = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert directives["script-src"] == sha(script) and directives["style-src"] == sha(style)
+    assert "unsafe" not in policy
