@@ -51,3 +51,14 @@ def test_a_hostile_log_report_runs_no_script_in_chromium(tmp_path: Path) -> None
         "<body>", "<body><img src=x onerror=\"document.title='PWNED'\"><script>document.title='PWNED'</script>", 1),
         encoding="utf-8")
     assert title(dump_dom(forced, tmp_path / "p2")) == f"Log referee: gazala-rg {log}"
+
+
+@pytest.mark.browser
+def test_the_html_report_fuzz_target_runs_no_script(tmp_path: Path) -> None:
+    """``scripts/fuzz N --targets html-report`` in small: every page rendered and opened in one
+    headless Chromium; no bug, no script run (docs/reliability.md)."""
+    from tools.fuzz.run import fuzz
+
+    summary = fuzz(12, seed=21, targets=["html-report"], out=tmp_path / "failures", workers=1)
+    assert summary["totals"]["bug"] == 0 and summary["failures"] == []
+    assert summary["browser"]["pages"] >= 8 and summary["browser"]["scripts_run"] == 0
