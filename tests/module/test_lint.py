@@ -254,3 +254,33 @@ def test_broken_copies_of_ragnarok(breakage: str, ragnarok: Path, tmp_path: Path
     assert {f.check for f in new} == {breakage} and any(f.level == "error" for f in new)
     if breakage == "image":
         assert all("hero-odin.png" in f.problem for f in new)
+
+
+def test_a_setup_save_piece_moved_off_the_board_is_found(batalha: Path, tmp_path: Path) -> None:
+    """A copy of batalha whose set-up save has one hex's pieces moved right of the board: each is found,
+    as a warning of check 'save', and nothing else."""
+    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vassal.saves.container import read_container
+    from gazala_tools.vassal.saves.writer import build_zip, encode_savefile
+
+    with zipfile.ZipFile(batalha) as z:
+        member = next(n for n in z.namelist() if n.endswith(".vsav"))
+        data = z.read(member)
+    piece = next(p for p in read_save(data).position.pieces.values() if p.map == "Main Map")
+    box = read_container(data)
+    old, new = f"Main Map;{piece.x};{piece.y};", f"Main Map;99999;{piece.y};"
+    assert old in box.text
+    moved = box.text.replace(old, new)
+    entries = [*box.entries[:box.save_index], ("savedGame", encode_savefile(moved)), *box.entries[box.save_index:]]
+    save = build_zip(entries)
+    assert read_save(save).position.pieces[piece.id].x == 99999
+
+    def put(out: Path) -> Path:
+        with zipfile.ZipFile(batalha) as zin, zipfile.ZipFile(out, "w") as zout:
+            for info in zin.infolist():
+                zout.writestr(info, save if info.filename == member else zin.read(info))
+        return out
+
+    result = lint_module(put(tmp_path / "m.vmod"))
+    assert result.findings and _keys(result) == [("warning", "save")] * len(result.findings)
+    assert any(repr(piece.name) in f.problem and "(99999," in f.problem for f in result.findings)
