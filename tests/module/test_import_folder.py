@@ -71,10 +71,15 @@ def test_faces_are_the_basic_image_and_the_flip_layer(imported_ragnarok: Path, r
 
 def test_counter_sheet_of_an_imported_module(imported_ragnarok: Path, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 item 4: the sheet at a size the user gives, and the contact sheet of both faces."""
     pdf = tmp_path / "r.pdf"
-    assert main(["counters", "sheet", str(imported_ragnarok), "-o", str(pdf), "--no-progress", "--json"]) == 0
+    assert main(["counters", "sheet", str(imported_ragnarok), "-o", str(pdf), "--size", "16mm", "--no-progress",
+                 "--json"]) == 0
     assert pdf.read_bytes()[:5] == b"%PDF-"
     assert json.loads(capsys.readouterr().out)["counters"] == 34
+    png = tmp_path / "c.png"
+    assert main(["counters", "contact", str(imported_ragnarok), "-o", str(png)]) == 0
+    assert "68 faces" in capsys.readouterr().out
 
 
 def test_import_refuses_a_folder_that_is_not_empty(ragnarok: Path, tmp_path: Path) -> None:
