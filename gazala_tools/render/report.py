@@ -67,14 +67,11 @@ def render_text(report: Report) -> str:
         for uid, st in report.supply.items():
             if st is not SupplyStatus.IN:
                 lines.append(f"  {st.value:8} {uid}")
-    if report.loc is not None:
-        loc = report.loc
-        lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
-        for p in loc.paths:
-            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
-                         f"{', '.join(p.breached) or 'none'})")
+    for section in report.sections.values():  # the rules plugin's own parts (RG: the LOC)
+        lines.extend(section.text_lines())
+    listed = report.section_path_kinds()
     for path in report.paths:
-        if path.kind != "loc":
+        if path.kind not in listed:
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
         lines.append("VP:")
@@ -282,13 +279,12 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                     f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
                     f"{supply}</table>")
     loc = ""
-    if report.loc is not None:
-        loc = (f"<h2>LOC (14.2)</h2><p id='loc'>{report.loc.traced} of {report.loc.required} traced"
-               + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
-               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units; breached minefield "
-                         f"hexes {e(', '.join(p.breached))})</li>" for p in report.loc.paths)
-               + "</ul>")
-    other = [p for p in report.paths if p.kind != "loc"]
+    for key, section in report.sections.items():  # the rules plugin's own parts (RG: the LOC)
+        sentence, items = section.html_parts()
+        loc += (f"<h2>{e(section.title)}</h2><p id='{e(key)}'>{e(sentence)}</p><ul>"
+                + "".join(f"<li>{e(item)}</li>" for item in items) + "</ul>")
+    listed = report.section_path_kinds()
+    other = [p for p in report.paths if p.kind not in listed]
     if other:
         loc += ("<h2>Paths</h2><ul id='paths'>"
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
