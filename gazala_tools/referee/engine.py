@@ -318,7 +318,8 @@ class Referee:
         ctx = Context(self.rules, position)
         earlier = Context(self.rules, before) if before is not None else None
         ctx.before = earlier
-        report = Report(game=position.game, turn=position.turn, source=position.source)
+        report = Report(game=position.game, turn=position.turn, source=position.source,
+                        side_colours={s.id: s.color for s in self.rules.game.sides if s.color})
         if ctx.turn_index is None:
             report.unchecked = list(self.rules.turn_rules())
         findings: list[Finding] = []

@@ -105,6 +105,8 @@ class Report:
     supply_rule: str | None = None
     #: ``--mapping``: names of the pieces that look like units but matched no pattern (None: no mapping)
     unmatched: list[str] | None = None
+    #: each side's colour from the game's ``game.yaml`` (``#rrggbb``; the picture draws its units so)
+    side_colours: dict[str, str] = field(default_factory=dict)
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property

@@ -36,7 +36,7 @@ SEVERITY_COLOURS: dict[Severity, RGB] = {
     Severity.WARNING: (240, 140, 0),
     Severity.INFO: (30, 90, 220),
 }
-SIDE_COLOURS: dict[str, RGB] = {"axis": (120, 124, 128), "allied": (176, 120, 64)}
+SIDE_COLOUR: RGB = (90, 90, 90)  #: a unit of a side without a colour in game.yaml
 SUPPLY_COLOURS: dict[SupplyStatus, RGB] = {SupplyStatus.OUT: (250, 210, 0), SupplyStatus.ISOLATED: (220, 20, 20)}
 LOC_COLOUR: RGB = (0, 150, 60)
 #: colours of the report's paths by kind (:class:`~gazala_tools.referee.report.ReportPath`)
@@ -155,6 +155,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             outlines.append(Outline(tuple(hex_polygon(geo, h)), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}"))
     stacks: dict[Hex, int] = {}
     counters: list[Counter] = []
+    colours = {side: _hex_rgb(c) for side, c in report.side_colours.items()}
     side = size * 0.42
     for u in position.units:
         if u.hex is None:
@@ -166,7 +167,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         counters.append(Counter(
             centre=(cx + k * side * 0.3, cy + k * side * 0.3),
             size=side,
-            colour=SIDE_COLOURS.get(u.side, (90, 90, 90)),
+            colour=colours.get(u.side, SIDE_COLOUR),
             label=short_label(u.id),
             mark=SUPPLY_COLOURS.get(st),
             mark_letter={SupplyStatus.OUT: "O", SupplyStatus.ISOLATED: "I"}.get(st, ""),
@@ -181,6 +182,15 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     img_w = round(game_map.pixels.board_width * dpi / (game_map.pixels.dpi or 100))
     img_h = round(game_map.pixels.board_height * dpi / (game_map.pixels.dpi or 100))
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines))
+
+
+def _hex_rgb(colour: str) -> RGB:
+    """``#rrggbb`` (game.yaml's side colours) as RGB; anything else is the default grey."""
+    c = colour.lstrip("#")
+    try:
+        return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) if len(c) == 6 else SIDE_COLOUR
+    except ValueError:
+        return SIDE_COLOUR
 
 
 def short_label(unit_id: str) -> str:
