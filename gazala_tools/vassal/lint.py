@@ -40,7 +40,7 @@ from gazala_tools.vassal.buildfile import (
     parse_xml,
 )
 from gazala_tools.vassal.grid import Board, HexGridGeometry, MapLayout, ZonedGrid
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
 from gazala_tools.vassal.saves.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
@@ -386,8 +386,6 @@ class _Linter:
         self.findings.extend(fresh)
 
     def _setup_saves(self, root: etree._Element, layouts: list[MapLayout]) -> None:
-        from gazala_tools.vassal.saves import map_identifiers, read_save
-
         for el in root.iter(PREDEFINED_SETUP):
             if el.get("useFile", "true") != "true" or el.get("isMenu", "false") == "true":
                 continue

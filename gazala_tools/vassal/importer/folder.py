@@ -17,9 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from gazala_tools.digitize.gridfile import spec_for
 from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
 from gazala_tools.errors import GazalaError
+from gazala_tools.inputs import open_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source
 from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
@@ -70,12 +73,8 @@ def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str]) -> tupl
         if size is None:
             return None
         return data, Path(layers[0]).suffix.lower() or ".png", size
-    from gazala_tools.inputs import open_image
-
     images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image").convert("RGBA")
               for x in layers]
-    from PIL import Image
-
     w, h = max(i.width for i in images), max(i.height for i in images)
     canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     for im in images:

@@ -18,7 +18,7 @@ from gazala_tools.vassal.lint import (
     SETUP_STACK,
     element_path,
 )
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
 from gazala_tools.vassal.saves.traits import PieceDef, Trait, decode_piece
 from gazala_tools.vassal.saves.writer import expand_prototypes
 
@@ -183,8 +183,6 @@ def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
 
 
 def _save_placements(root: etree._Element, src: ModuleSource, mod: ImportedModule) -> None:
-    from gazala_tools.vassal.saves import locate_pieces, read_save
-
     for el in root.iter(PREDEFINED_SETUP):
         name = el.get("file") or ""
         if el.get("useFile", "true") != "true" or el.get("isMenu") == "true" or not name:
