@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 READ_TRACKER = "the Turn Tracker"
 READ_CHITS = "action chits drawn"
+PATHS = ("legal", "direct")  #: how a drag is read: the shortest legal path, or the direct route
 READ_WHOLE = "one log = one player's movement phase (the log shows no turn change or action chit)"
 
 
@@ -73,10 +74,16 @@ class StepMove:
     to_box: str | None
     path: tuple[str, ...]
     phase: int
+    #: the direct route, when the path taken is a detour from it because it breaks a rule
+    direct: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        return {"step": self.step, "unit": self.unit, "side": self.side, "from": self.from_hex or self.from_box,
-                "to": self.to_hex or self.to_box, "path": list(self.path), "phase": self.phase}
+        out: dict[str, object] = {"step": self.step, "unit": self.unit, "side": self.side,
+                                  "from": self.from_hex or self.from_box, "to": self.to_hex or self.to_box,
+                                  "path": list(self.path), "phase": self.phase}
+        if self.direct:
+            out["direct"] = list(self.direct)
+        return out
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,8 @@ class LogReport:
     game: str
     steps: int
     reading: str
+    #: how each drag was read (``PATHS``)
+    paths: str = "the shortest legal path (a detour from the direct route is warned)"
     moves: list[StepMove] = field(default_factory=list)
     findings: list[StepFinding] = field(default_factory=list)
     phases: list[Phase] = field(default_factory=list)
@@ -112,6 +121,7 @@ class LogReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source, "game": self.game, "steps": self.steps, "reading": self.reading,
+            "paths": self.paths,
             "legal": self.legal,
             "phases": [{"phase": p.index, "first_step": p.first_step, "last_step": p.last_step, "turn": p.turn,
                         "started_by": p.started_by} for p in self.phases],
@@ -124,7 +134,11 @@ class LogReport:
 class LogReferee:
     """Checks a replayed log move by move (``check()`` -> :class:`LogReport`)."""
 
-    def __init__(self, replay: LogReplay, *, position_checks: bool = True, moves: bool = True) -> None:
+    def __init__(self, replay: LogReplay, *, position_checks: bool = True, moves: bool = True,
+                 paths: str = "legal") -> None:
+        if paths not in PATHS:
+            raise ValueError(f"paths must be one of {PATHS}, not {paths!r}")
+        self.paths = paths
         self.replay = replay
         self.rules: RulesPlugin = replay.rules
         self.data = movement_rules(self.rules)
@@ -139,6 +153,8 @@ class LogReferee:
         rules = self.rules
         label = rules.map.label
         rep = LogReport(source=rp.file, game=rules.game.id, steps=rp.step_count, reading=READ_WHOLE)
+        if self.paths == "direct":
+            rep.paths = "the direct route (the fewest movement points whatever it crosses): its broken rules are errors"
         if self.data.empty:
             rep.notes.append(f"{rules.game.id} has no movement data ({'movement.yaml'}): only its prohibited "
                              "hexes and enemy-held hexes are checked along each path")
@@ -177,14 +193,17 @@ class LogReferee:
             for mv in step.moves:
                 b, a = mv.before, mv.after
                 path: list[Any] | None = None
+                direct: list[Any] | None = None
                 found: list[Finding] = []
                 if self.check_moves and not step.undo:
-                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance)
+                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths)
                     path, found = check_move(b, a, mc)
+                    direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
-                                          tuple(label(h) for h in path or ()), phase))
+                                          tuple(label(h) for h in path or ()), phase,
+                                          tuple(label(h) for h in direct or ())))
                 for f in found:
                     rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
                                                     label(b.hex) if b.hex else b.box,
@@ -246,6 +265,7 @@ def check_log(
     mapping: str | Path | None = None,
     turn: str | None = None,
     position_checks: bool = True,
+    paths: str = "legal",
 ) -> tuple[LogReport, LogReplay]:
     """Read a ``.vlog`` and check every move of it (``gazala referee log``)."""
     from gazala_tools.games import default_game_id, find_game
@@ -274,12 +294,12 @@ def check_log(
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
                        module_layouts=layouts, turn=turn)
-    return LogReferee(replay, position_checks=position_checks).check(), replay
+    return LogReferee(replay, position_checks=position_checks, paths=paths).check(), replay
 
 
 def render_text(rep: LogReport) -> str:
     lines = [f"{rep.source}: {rep.game}, {rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s)",
-             f"phases: {rep.reading}"]
+             f"phases: {rep.reading}", f"paths: {rep.paths}"]
     for p in rep.phases:
         lines.append(f"  phase {p.index}: steps {p.first_step}-{p.last_step}"
                      f"{f', turn {p.turn}' if p.turn else ''} ({p.started_by})")
@@ -287,6 +307,8 @@ def render_text(rep: LogReport) -> str:
         lines.append(f"note: {n}")
     if not rep.findings:
         lines.append("no findings: every move is legal")
+    elif rep.legal:
+        lines.append("no error: every move is legal (see the warnings)")
     for f in sorted(rep.findings, key=lambda f: (f.step, f.kind != "move", f.finding.sort_key())):
         fd = f.finding
         where = f" {f.unit} {f.from_hex} -> {f.to_hex}" if f.kind == "move" else " position at phase end"

@@ -269,6 +269,11 @@ class MoveContext:
     phase: int
     units: dict[str, UnitPhase]
     allowance: Mapping[str, int]
+    #: "legal": a drag is the shortest legal path (a detour is warned); "direct": the straight route,
+    #: the cheapest ignoring the rules (groups who move hex by hex), whose broken rules are errors
+    paths: str = "legal"
+    #: the route ignoring the rules when the legal path is a detour from it (set by ``check_move``)
+    direct: list[Hex] | None = None
 
     def unit_phase(self, unit: str) -> UnitPhase:
         return self.units.setdefault(unit, UnitPhase())
@@ -365,12 +370,13 @@ class MoveChecker:
 
     # --- a path -----------------------------------------------------------------------------------
     def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
-             limit: float | None = None) -> PathResult:
+             limit: float | None = None, ignore: bool = False) -> PathResult:
         """The cheapest path from ``start`` to any of ``targets`` spending at most ``limit`` movement
         points (A* on the hex distance; None when there is no such path).
 
         ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
-        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points."""
+        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points.
+        ``ignore``: the rules are not looked at (the direct route: the fewest points whatever it breaks)."""
         self.start = start
         self.targets = targets
         if start not in self.topology:
@@ -404,7 +410,7 @@ class MoveChecker:
             for b in neighbours[a]:
                 if b in done:
                     continue
-                n_broken = len(self.broken(a, b))
+                n_broken = 0 if ignore else len(self.broken(a, b))
                 if legal and n_broken:
                     continue
                 mp = self.points(a, b)
@@ -485,9 +491,30 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     allowance = mc.allowance.get(before.id) if pts is not None else None
     remaining = max(0.0, allowance - up.spent) if allowance is not None else None
     up.moves += 1
-    res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    mc.direct = None
     exiting = after.hex is None
     to_text = label(after.hex) if after.hex is not None else "an edge it may exit by"
+    if mc.paths == "direct":
+        res = checker.path(before.hex, targets, ignore=True)
+        if res.path is None:
+            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
+                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
+                                    units=(before.id,), hexes=(label(before.hex),)))
+            return None, findings
+        findings.extend(replace(f, message=f"the direct route from {label(before.hex)} to {to_text}: {f.message}")
+                        for f in res.broken)
+        if pts is not None and remaining is not None and res.cost > remaining + 1e-9:
+            findings.append(Finding(pts.rule, Severity.ERROR,
+                                    f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
+                                    f"to {to_text} by the direct route, more than the {_fmt(remaining)} of its "
+                                    f"{allowance} it has left this phase",
+                                    units=(before.id,), hexes=(label(before.hex), label(res.path[-1]))))
+        return _spend(res, before, checker, mc, up, allowance), findings
+    res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    if res.path is not None and len(res.path) > 2:
+        detour = _detour(checker, before, targets, res)
+        if detour is not None:
+            findings.append(detour)
     if res.path is None:
         within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
         res = checker.path(before.hex, targets, limit=remaining)
@@ -514,14 +541,44 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
                                     f"to {to_text}, more than the {_fmt(remaining)} of its {allowance} it has left "
                                     "this phase", units=(before.id,), hexes=(label(before.hex), end)))
-    if pts is not None:
+    return _spend(res, before, checker, mc, up, allowance), findings
+
+
+def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, up: UnitPhase,
+           allowance: int | None) -> list[Hex] | None:
+    """Count the points of the path taken and what it did this phase; the path."""
+    assert res.path is not None
+    data = mc.data
+    if data.points is not None:
         up.spent += res.cost
         if allowance is not None and checker.mines and any(
                 side_between(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
             up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
     if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True
-    return res.path, findings
+    return res.path
+
+
+def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: PathResult) -> Finding | None:
+    """A warning when the legal path is longer than the direct route because that route breaks a rule:
+    the opponent is told the move is legal only by a route the log does not show."""
+    assert legal.path is not None
+    direct = checker.path(legal.path[0], targets, ignore=True)
+    checker.mc.direct = None
+    if direct.path is None or not direct.broken:
+        return None
+    if legal.cost <= direct.cost + 1e-9 and len(legal.path) <= len(direct.path):
+        return None  # a legal route as short as the direct one
+    checker.mc.direct = direct.path
+    label = checker.map.label
+    first = direct.broken[0]
+    what = first.message.removeprefix(f"{unit.id} ")
+    why = "; ".join([what, *(f.message.removeprefix(f"{unit.id} ") for f in direct.broken[1:])])
+    route = "-".join(label(h) for h in legal.path)
+    return Finding(first.rule, Severity.WARNING,
+                   f"{unit.id} is legal only by {route}, {_fmt(legal.cost)} MP: the direct route {why}, "
+                   f"{', '.join(dict.fromkeys(f.rule for f in direct.broken))}",
+                   units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
 _MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}

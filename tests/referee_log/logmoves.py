@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 RG_LEGAL: list[dict[str, Any]] = [
-    {"piece": "axis-ariete-5-ber", "to": "1521"},            # 1: two steps of one move, 1422-1521-1620
-    {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2
+    {"piece": "axis-ariete-5-ber", "to": "1521"},            # 1: two steps of one move, 1422-1521-1620, each
+    {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2: legal only by a detour (9.0, 10.0: warned)
     {"piece": "allied-22arm-3-cly", "to": "1310"},           # 3: stacks with 22arm-2-rgh (2 = the limit)
     {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 4: a new action phase
     {"piece": "allied-201gd-2-sg", "to": "1604"},            # 5: Knightsbridge, along the track
@@ -52,7 +52,18 @@ BG_ILLEGAL: list[dict[str, Any]] = [
 
 BG_STACKING: list[dict[str, Any]] = [*BG_LEGAL[:4], {"piece": "allied-1atb", "to": "L12"}]   # 4 in L12: 4.1.1
 
+RG_DETOURS: list[dict[str, Any]] = [
+    {"piece": "allied-3ind-18-cav", "to": "1521"},           # 1: 9.0 detour 1421-1520-1521 (ZOC to ZOC direct)
+    {"piece": "allied-1atb-8-rtr", "to": "0807"},            # 2: 8.0 detour round the escarpment
+]
+
+DG_DETOUR: list[dict[str, Any]] = [
+    {"piece": "axis-cr-15-sch-2", "to": "0233"},             # 1: 16.0 detour 0132-0232-0233 (escarpment direct)
+]
+
 LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "rg-detours": ("gazala-rg", RG_DETOURS),
+    "dg-detour": ("cauldron-dg", DG_DETOUR),
     "rg-legal": ("gazala-rg", RG_LEGAL),
     "rg-illegal": ("gazala-rg", RG_ILLEGAL),
     "bg-legal": ("batalha", BG_LEGAL),
@@ -79,4 +90,11 @@ EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
         (8, "move", "4.0", "allied-1atb"),
     },
     "bg-stacking": {(5, "position", "4.1.1", "")},
+    # detours: legal, each warned at its step with the rule its direct route breaks
+    "rg-legal": {(1, "move", "9.0", "axis-ariete-5-ber"), (2, "move", "10.0", "axis-ariete-5-ber")},
+    "rg-detours": {(1, "move", "9.0", "allied-3ind-18-cav"), (2, "move", "8.0", "allied-1atb-8-rtr")},
+    "dg-detour": {(1, "move", "16.0", "axis-cr-15-sch-2")},
 }
+
+#: logs whose findings are all warnings (legal logs that must be told something)
+LEGAL_WITH_WARNINGS = frozenset({"rg-legal", "rg-detours", "dg-detour"})

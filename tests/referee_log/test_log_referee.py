@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from logmoves import EXPECT, LOGS
+from logmoves import EXPECT, LEGAL_WITH_WARNINGS, LOGS
 
 from gazala_tools.cli import main as gazala
+from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.logcheck import READ_CHITS, READ_WHOLE, LogReport, check_log
 
 
@@ -28,6 +29,36 @@ def test_each_illegal_move_is_found_at_its_step_and_legal_logs_have_none(name: s
     assert moves_flagged == {(s, u) for s, k, _r, u in want if k == "move"}
     if not want:
         assert rep.legal and rep.findings == []
+    if name in LEGAL_WITH_WARNINGS:
+        assert rep.legal and {f.finding.severity for f in rep.findings} == {Severity.WARNING}
+
+
+@pytest.mark.parametrize(("log", "step", "route", "mp", "why"), [
+    ("rg-detours", 1, "1421-1520-1521", "4", "moves from one enemy ZOC hex directly to another (1421 to 1521), 9.0"),
+    ("rg-detours", 2, "0806-0905-0906-0807", "3", "crosses an escarpment off a road (0806 to 0807), 8.0"),
+    ("dg-detour", 1, "0132-0232-0233", "2", "crosses an escarpment hexside off a trail or road (0132 to 0233), 16.0"),
+])
+def test_a_detour_is_warned_with_its_route_and_the_rule_the_direct_route_breaks(
+        log_dir: Path, log: str, step: int, route: str, mp: str, why: str) -> None:
+    # RG 9.0 / RG 8.0 / DG 16.0: the drag ends one hex away, but only a longer route is legal
+    rep, _ = check_log(log_dir / f"{log}.vlog")
+    f = next(f for f in rep.findings if f.step == step)
+    assert f.finding.severity is Severity.WARNING
+    assert f"is legal only by {route}, {mp} MP: the direct route {why}" in f.finding.message
+    m = next(m for m in rep.moves if m.step == step)
+    assert "-".join(m.path) == route and m.direct == (m.path[0], m.path[-1])
+
+
+def test_paths_direct_judges_each_drag_as_the_direct_route(log_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a group who moves hex by hex: the same drags are errors
+    rep, _ = check_log(log_dir / "rg-detours.vlog", paths="direct")
+    assert not rep.legal
+    assert {(f.step, f.finding.rule, f.finding.severity) for f in rep.move_findings()} == {
+        (1, "9.0", Severity.ERROR), (2, "8.0", Severity.ERROR)}
+    assert [m.path for m in rep.moves] == [("1421", "1521"), ("0806", "0807")]
+    assert gazala(["referee", "log", str(log_dir / "dg-detour.vlog"), "--paths", "direct"]) == 1
+    assert "step 1: axis-cr-15-sch-2 0132 -> 0233: [16.0] error" in capsys.readouterr().out
+    assert gazala(["referee", "log", str(log_dir / "dg-detour.vlog")]) == 0
 
 
 def test_rg_9_0_zoc_to_zoc_names_the_hexes_of_the_step(log_dir: Path) -> None:
@@ -87,8 +118,10 @@ def test_position_checks_can_be_left_out(log_dir: Path) -> None:
 
 
 def test_cli_text_json_and_exit_status(log_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog")]) == 0
+    assert gazala(["referee", "log", str(log_dir / "bg-legal.vlog")]) == 0
     assert "no findings: every move is legal" in capsys.readouterr().out
+    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog")]) == 0
+    assert "no error: every move is legal (see the warnings)" in capsys.readouterr().out
     assert gazala(["referee", "log", str(log_dir / "rg-illegal.vlog"), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["legal"] is False and data["steps"] == 10
