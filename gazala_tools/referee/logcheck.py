@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.engine import Context, Referee
+from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.log import LogReplay, Step
 from gazala_tools.referee.movement import (
@@ -32,7 +32,6 @@ from gazala_tools.referee.movement import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
-    from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.position import Position, Unit
     from gazala_tools.vassal.saves import Save
 
@@ -167,6 +166,10 @@ class LogReferee:
         readings: set[str] = set()
         last = 0
         phase_turn = rp.turn
+        #: per side, the position at the start of its movement in this phase (before its first move)
+        starts: dict[str, Context] = {}
+        compares = type(rules).compare is not RulesPlugin.compare
+        flagged: set[tuple[int, str, str]] = set()  #: (phase, rule, unit): a phase rule said once per unit
         for step in rp.steps():
             last = step.index
             boundary = self._boundary(step)
@@ -179,6 +182,7 @@ class LogReferee:
                 phase_start, started_by = step.index, boundary
                 phase_turn = rp.turn
                 units = {}
+                starts = {}
                 if step.turn_changed:
                     acts = Counter()
             if self.data.phases.activations:
@@ -200,6 +204,11 @@ class LogReferee:
                     path, found = check_move(b, a, mc)
                     direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
+                    if compares:
+                        start = starts.setdefault(b.side, ctx)
+                        said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
+                        flagged.update((phase, f.rule, b.id) for f in said)
+                        found.extend(said)
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
                                           tuple(label(h) for h in path or ()), phase,
@@ -213,6 +222,12 @@ class LogReferee:
         self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
         rep.final = rp.position()
         return rep
+
+    def _phase_rules(self, start: Context, after: Unit) -> Iterable[Finding]:
+        """The plugin's two-position rules (``compare``: DG 17.0, SPI 17.0) for one move, judged on the
+        position at the start of its phase: that position with only the moving unit where it went."""
+        units = tuple(after if u.id == after.id else u for u in start.position.units)
+        return self.rules.compare(start, Context(self.rules, replace(start.position, units=units)))
 
     def _prime_zoc(self, ctx: Context) -> dict[str, tuple[object, ...]]:
         """Give ``ctx`` the ZOC of each side whose units stand as when it was last computed (a step

@@ -61,7 +61,26 @@ DG_DETOUR: list[dict[str, Any]] = [
     {"piece": "axis-cr-15-sch-2", "to": "0233"},             # 1: 16.0 detour 0132-0232-0233 (escarpment direct)
 ]
 
+DG_FEINT: list[dict[str, Any]] = [
+    {"piece": "axis-15pz-8-1", "to": "2720"},                # 1: legal: beside allied-7mot (2620)
+    {"piece": "allied-7mot", "to": "2520"},                  # 2: legal: adjacent to an Axis unit when it moves
+    {"piece": "allied-1sa-1", "to": "0227"},                 # 3: 17.0 Rommel's feint: not adjacent
+    {"piece": "allied-1sa-2", "map": "Main Map", "x": 3000, "y": 300},   # 4: 17.0 again: off the map
+]
+
+SPI_LEGAL: list[dict[str, Any]] = [
+    {"piece": "allied-50-151", "to": "0927"},                # 1: within 3 hexes of axis-brescia-20 (1031)
+]
+
+SPI_COMMAND: list[dict[str, Any]] = [
+    {"piece": "allied-50-151", "to": "0927"},                # 1: legal (17.0: within 3 hexes of an Axis unit)
+    {"piece": "allied-1sa-1", "to": "0227"},                 # 2: 17.0: 4 hexes from the nearest Axis unit
+]
+
 LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "dg-feint": ("cauldron-dg", DG_FEINT),
+    "spi-legal": ("cauldron-spi", SPI_LEGAL),
+    "spi-command": ("cauldron-spi", SPI_COMMAND),
     "rg-detours": ("gazala-rg", RG_DETOURS),
     "dg-detour": ("cauldron-dg", DG_DETOUR),
     "rg-legal": ("gazala-rg", RG_LEGAL),
@@ -94,6 +113,9 @@ EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
     "rg-legal": {(1, "move", "9.0", "axis-ariete-5-ber"), (2, "move", "10.0", "axis-ariete-5-ber")},
     "rg-detours": {(1, "move", "9.0", "allied-3ind-18-cav"), (2, "move", "8.0", "allied-1atb-8-rtr")},
     "dg-detour": {(1, "move", "16.0", "axis-cr-15-sch-2")},
+    # phase rules judged on the position at the start of the side's movement (DG 17.0, SPI 17.0)
+    "dg-feint": {(3, "move", "17.0", "allied-1sa-1"), (4, "move", "17.0", "allied-1sa-2")},
+    "spi-command": {(2, "move", "17.0", "allied-1sa-1")},
 }
 
 #: logs whose findings are all warnings (legal logs that must be told something)

@@ -228,3 +228,21 @@ def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tm
     same = check_log(log_dir / "rg-illegal.vlog")[0]
     assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
                                                                        for f in rep.move_findings()}
+
+
+def test_dg_17_0_rommels_feint_is_judged_for_every_move_on_the_start_of_the_allied_movement(log_dir: Path) -> None:
+    # 17.0: on game turn 1 no Allied unit may move unless adjacent to an Axis unit. 7 Mot is beside
+    # 15 Pz's 8-1 once it has moved (step 1): judged where the Allied movement starts, after it
+    rep, _ = check_log(log_dir / "dg-feint.vlog")
+    got = {(f.step, f.unit): f.finding.message for f in rep.findings if f.finding.rule == "17.0"}
+    assert set(got) == {(3, "allied-1sa-1"), (4, "allied-1sa-2")}
+    assert "not adjacent to an Axis unit" in got[(3, "allied-1sa-1")]
+    assert [m.to_box for m in rep.moves if m.step == 4] == ["turn-record"]  # 17.0 also when it leaves the map
+
+
+def test_spi_17_0_command_control_turn_1_within_three_hexes(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "spi-command.vlog")
+    assert [(f.step, f.unit, f.finding.rule) for f in rep.findings] == [(2, "allied-1sa-1", "17.0")]
+    assert "not within 3 hexes of an axis unit" in rep.findings[0].finding.message
+    legal, _ = check_log(log_dir / "spi-legal.vlog")
+    assert legal.legal and legal.findings == []
