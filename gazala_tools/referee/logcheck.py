@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GazalaError
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.log import LogReplay, Step
+from gazala_tools.referee.log import ChitDraw, LogReplay, Step
 from gazala_tools.referee.movement import (
     MoveContext,
     UnitPhase,
@@ -108,6 +108,8 @@ class LogReport:
     findings: list[StepFinding] = field(default_factory=list)
     phases: list[Phase] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: rules the log could not be checked against, and why
+    unchecked: list[str] = field(default_factory=list)
     final: Position | None = None
 
     @property
@@ -127,6 +129,7 @@ class LogReport:
             "moves": [m.to_dict() for m in self.moves],
             "findings": [f.to_dict() for f in self.findings],
             "notes": list(self.notes),
+            "unchecked": list(self.unchecked),
         }
 
 
@@ -163,6 +166,11 @@ class LogReferee:
         started_by = "log start"
         units: dict[str, UnitPhase] = {}
         acts: Counter[str] = Counter()
+        activation: ChitDraw | None = None  #: the action chit that began this phase
+        drawn: list[ChitDraw] = []  #: chits drawn this turn
+        phase_state: dict[str, Any] = {}
+        turn_state: dict[str, Any] = {}
+        chits_seen = False
         readings: set[str] = set()
         last = 0
         phase_turn = rp.turn
@@ -183,8 +191,17 @@ class LogReferee:
                 phase_turn = rp.turn
                 units = {}
                 starts = {}
+                phase_state = {}
+                activation = None
                 if step.turn_changed:
                     acts = Counter()
+                    drawn = []
+                    turn_state = {}
+            for chit in step.chits:
+                drawn.append(chit)
+                if chit.kind in self.data.phases.chits:
+                    activation = chit
+                    chits_seen = True
             if self.data.phases.activations:
                 for chit in step.chits:
                     if chit.kind in self.data.phases.chits and chit.formation:
@@ -200,7 +217,9 @@ class LogReferee:
                 direct: list[Any] | None = None
                 found: list[Finding] = []
                 if self.check_moves and not step.undo:
-                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths)
+                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
+                                     activation=activation, drawn=tuple(drawn), phase_state=phase_state,
+                                     turn_state=turn_state)
                     path, found = check_move(b, a, mc)
                     direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
@@ -219,6 +238,9 @@ class LogReferee:
                                                     label(a.hex) if a.hex else a.box, phase))
             self._keep_zoc(ctx, keys)
         rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
+        if self.data.phases.activations and not chits_seen and rep.moves:
+            rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
+                                 "activated is not checked (only formations barred on the turn are)")
         self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
         rep.final = rp.position()
         return rep
@@ -320,6 +342,8 @@ def render_text(rep: LogReport) -> str:
                      f"{f', turn {p.turn}' if p.turn else ''} ({p.started_by})")
     for n in rep.notes:
         lines.append(f"note: {n}")
+    for n in rep.unchecked:
+        lines.append(f"unchecked: {n}")
     if not rep.findings:
         lines.append("no findings: every move is legal")
     elif rep.legal:

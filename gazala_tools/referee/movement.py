@@ -20,7 +20,7 @@ import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GameDataError
 from gazala_tools.hexes import Hex, Hexside
@@ -274,6 +274,13 @@ class MoveContext:
     paths: str = "legal"
     #: the route ignoring the rules when the legal path is a detour from it (set by ``check_move``)
     direct: list[Hex] | None = None
+    #: the action chit (a log's ``ChitDraw``) that began this phase; None when the log shows none
+    activation: Any = None
+    #: the chits drawn this turn so far (``ChitDraw``), tactical ones included (RG 13.2 Extra Move)
+    drawn: tuple[Any, ...] = ()
+    #: the plugin's own bookkeeping for this phase and for this turn (kept between the moves)
+    phase_state: dict[str, Any] = field(default_factory=dict)
+    turn_state: dict[str, Any] = field(default_factory=dict)
 
     def unit_phase(self, unit: str) -> UnitPhase:
         return self.units.setdefault(unit, UnitPhase())

@@ -22,7 +22,7 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import HexsideKind
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Breach, BreachState
+from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Breach, BreachState, Unit
 from gazala_tools.referee.report import LocPath, LocReport
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
@@ -356,6 +356,71 @@ class GazalaRG(RulesPlugin):
             if first and self.names.any_of(formation, self.none_first) and n > 0:
                 yield Finding(rule, Severity.ERROR, f"{formation} may not be activated on {ctx.position.turn}")
 
+    def check_move(self, before: Unit, after: Unit, path: list[Hex] | None, context: Any) -> Iterable[Finding]:
+        """7.0 in a log, for each move. Formations barred on the turn (``not-first-turns``) never move,
+        whether or not the log shows the chits. When it shows the action chit that began the phase,
+        the moving unit belongs to the formation(s) it names, or is accounted for: the chit used to
+        activate one unit of any other formation instead (7.0, 15.0 for a reinforcement), an Extra
+        Move chit drawn this turn (13.2, one more unit each), or the Double Move chit (any two units).
+
+        Interpretations: a unit of the other side moving during an action is a retreat or an advance
+        after combat, not judged here; Extra Move chits are used before the chit's "instead"."""
+        rule = self.act_rule
+        formation = before.formation or ""
+        turn = context.ctx.turn_index
+        if turn is not None and turn in self.first_turns and formation and self.names.any_of(formation, self.none_first):
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves on {self.turn_name(turn)}: no unit of {formation} may be "
+                          f"activated then", units=(before.id,), hexes=_at(self, before))
+            return
+        chit = context.activation
+        if chit is None or (chit.side and chit.side != before.side):
+            return
+        st = context.phase_state.setdefault(rule, {"units": set(), "own": False, "instead": None})
+        if before.id in st["units"]:
+            return  # already activated in this action
+        named = self._chit_formations(chit.formation)
+        if named is None:  # Double Move: any two units
+            if len(st["units"]) < 2:
+                st["units"].add(before.id)
+                return
+        elif formation and any(self.names.same(formation, f) for f in named):
+            if st["instead"] is None:
+                st["own"] = True
+                st["units"].add(before.id)
+                return
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves, but the {chit.formation} chit of this action activated "
+                          f"{st['instead']} of another formation instead of its own units",
+                          units=(before.id,), hexes=_at(self, before))
+            return
+        used = context.turn_state.setdefault(rule, {})
+        extras = sum(1 for c in context.drawn if c.side == before.side and _is_extra_move(c.name))
+        if used.get(before.side, 0) < extras:
+            used[before.side] = used.get(before.side, 0) + 1
+            st["units"].add(before.id)
+            return
+        if named is not None and not st["own"] and st["instead"] is None:
+            st["instead"] = before.id
+            st["units"].add(before.id)
+            return
+        yield Finding(rule, Severity.ERROR,
+                      f"{before.id} ({formation or 'no formation'}) moves in the {chit.formation} action but was not "
+                      "activated: not of the formation the chit names, and no Extra Move chit (13.2) nor the action "
+                      "chit itself (7.0, 15.0) is left to activate it",
+                      units=(before.id,), hexes=_at(self, before))
+
+    def _chit_formations(self, name: str) -> tuple[str, ...] | None:
+        """The formations an action chit activates (7.0): its formation, or each known formation its
+        name lists ("Pavia Brescia"); None for the Double Move chit (any two units)."""
+        if self.names.same(name, DOUBLE_MOVE):
+            return None
+        known = self.formations()
+        if any(self.names.same(name, f) for f in known):
+            return (name,)
+        parts = tuple(f for f in known if self.names.key(f) and self.names.key(f) in self.names.key(name))
+        return parts or (name,)
+
     # --- 14.2 LOC --------------------------------------------------------------------------------
     def loc_hexes(self, ctx: Context) -> list[Hex]:
         """Breachable minefield hexes of the line 0104-1118 (14.2).
@@ -529,6 +594,18 @@ class GazalaRG(RulesPlugin):
             out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
                        "at the end of the game.")
         return out
+
+
+DOUBLE_MOVE: Final = "Double Move"  #: 7.0: the Allied chit that activates any two units
+EXTRA_MOVE: Final = "extra move"  #: 13.2: the tactical chit that activates one more unit
+
+
+def _is_extra_move(chit_name: str) -> bool:
+    return chit_name.lower().startswith(EXTRA_MOVE)
+
+
+def _at(rules: RulesPlugin, unit: Unit) -> tuple[str, ...]:
+    return (rules.map.label(unit.hex),) if unit.hex is not None else ()
 
 
 def _times(n: int) -> str:

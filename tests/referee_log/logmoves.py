@@ -15,7 +15,7 @@ RG_LEGAL: list[dict[str, Any]] = [
     {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2: legal only by a detour (9.0, 10.0: warned)
     {"piece": "allied-22arm-3-cly", "to": "1310"},           # 3: stacks with 22arm-2-rgh (2 = the limit)
     {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 4: a new action phase
-    {"piece": "allied-201gd-2-sg", "to": "1604"},            # 5: Knightsbridge, along the track
+    {"piece": "allied-22arm-4-cly", "to": "1111"},           # 5: a unit of the activated formation (7.0)
 ]
 
 RG_ILLEGAL: list[dict[str, Any]] = [
@@ -61,6 +61,15 @@ DG_DETOUR: list[dict[str, Any]] = [
     {"piece": "axis-cr-15-sch-2", "to": "0233"},             # 1: 16.0 detour 0132-0232-0233 (escarpment direct)
 ]
 
+RG_ACTIVATIONS: list[dict[str, Any]] = [
+    {"piece": "Extra Move (Allied tactical)", "map": "Chit Cups", "x": 500, "y": 400},   # 1: 13.2 Extra Move drawn
+    {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 2: the 22 Arm action
+    {"piece": "allied-22arm-4-cly", "to": "1111"},           # 3: legal: of 22 Arm
+    {"piece": "allied-1atb-8-rtr", "to": "0906"},            # 4: legal: activated by the Extra Move (13.2), a detour
+    {"piece": "allied-3ind-11-cav", "to": "1419"},           # 5: 7.0: not activated (the chit's own units moved)
+    {"piece": "allied-9ind-3-12-fr", "to": "2704"},          # 6: 7.0: 9 Ind may not be activated on May 27 AM
+]
+
 DG_FEINT: list[dict[str, Any]] = [
     {"piece": "axis-15pz-8-1", "to": "2720"},                # 1: legal: beside allied-7mot (2620)
     {"piece": "allied-7mot", "to": "2520"},                  # 2: legal: adjacent to an Axis unit when it moves
@@ -82,6 +91,7 @@ LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
     "spi-legal": ("cauldron-spi", SPI_LEGAL),
     "spi-command": ("cauldron-spi", SPI_COMMAND),
     "rg-detours": ("gazala-rg", RG_DETOURS),
+    "rg-activations": ("gazala-rg", RG_ACTIVATIONS),
     "dg-detour": ("cauldron-dg", DG_DETOUR),
     "rg-legal": ("gazala-rg", RG_LEGAL),
     "rg-illegal": ("gazala-rg", RG_ILLEGAL),
@@ -92,7 +102,14 @@ LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
 
 #: log -> (step, kind, rule, unit or "") the report must contain
 EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
+    "rg-activations": {(4, "move", "8.0", "allied-1atb-8-rtr"),   # a detour (warning) round the escarpment
+                       (5, "move", "7.0", "allied-3ind-11-cav"), (6, "move", "7.0", "allied-9ind-3-12-fr")},
     "rg-illegal": {
+        (1, "move", "7.0", "allied-201gd-2-sg"),     # 7.0: 201 Gd, Trieste, 150 Inf and Pavia never on May 27 AM
+        (3, "move", "7.0", "allied-201gd-2-sg"),
+        (5, "move", "7.0", "axis-trieste-65-1"),
+        (6, "move", "7.0", "allied-150inf-5-gh"),
+        (7, "move", "7.0", "axis-pavia-27"),
         (3, "move", "8.0", "allied-201gd-2-sg"),
         (4, "move", "9.0", "axis-ariete-5-ber"),
         (5, "move", "14.0", "axis-trieste-65-1"),

@@ -145,7 +145,7 @@ def test_mapping_works_for_logs(log_dir: Path, tmp_path: Path) -> None:
                        '  - {match: "^4 GH \\\\(150", id: allied-150inf-4-gh}\n', encoding="utf-8")
     rep, replay = check_log(log_dir / "rg-illegal.vlog", mapping=mapping, game="gazala-rg")
     assert {u.id for u in replay.units.values()} == {"allied-150inf-5-gh", "allied-150inf-4-gh"}
-    assert {(f.step, f.finding.rule) for f in rep.move_findings()} == {(6, "8.1")}
+    assert {(f.step, f.finding.rule) for f in rep.move_findings()} == {(6, "8.1"), (6, "7.0")}
 
 
 def test_with_the_module_locations_are_the_same(log_dir: Path, tmp_path: Path) -> None:
@@ -224,7 +224,7 @@ def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tm
     assert "the Turn Tracker" in rep.reading and "action chits drawn" in rep.reading
     assert [(p.first_step, p.turn, p.started_by) for p in rep.phases][-2:] == [
         (10, "May 28", "turn May 28"), (11, "May 28", "chit 150 Inf (Allied action)")]
-    assert "7.0" not in {f.finding.rule for f in rep.findings}
+    assert "7.0" not in {f.finding.rule for f in rep.findings if f.kind == "position"}
     same = check_log(log_dir / "rg-illegal.vlog")[0]
     assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
                                                                        for f in rep.move_findings()}
@@ -246,3 +246,32 @@ def test_spi_17_0_command_control_turn_1_within_three_hexes(log_dir: Path) -> No
     assert "not within 3 hexes of an axis unit" in rep.findings[0].finding.message
     legal, _ = check_log(log_dir / "spi-legal.vlog")
     assert legal.legal and legal.findings == []
+
+
+def test_rg_7_0_barred_formations_are_found_with_or_without_chits(log_dir: Path) -> None:
+    # 7.0: "On May 27 AM and May 27 PM no Allied units of the 9 Indian, 69 Infantry, 150 Infantry, 201
+    # Guards, or 1 Free Fr. brigades may be activated. No Axis units of the Pavia and Trieste divisions"
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    barred = {(f.step, f.unit) for f in rep.move_findings() if f.finding.rule == "7.0"}
+    assert barred == {(1, "allied-201gd-2-sg"), (3, "allied-201gd-2-sg"), (5, "axis-trieste-65-1"),
+                      (6, "allied-150inf-5-gh"), (7, "axis-pavia-27")}
+    assert rep.unchecked == []  # the log shows the chits drawn
+
+
+def test_rg_7_0_every_moving_unit_is_activated_by_the_chit_or_an_extra_move(log_dir: Path) -> None:
+    # 22 Arm's chit: its units move; 13.2 an Extra Move drawn before it activates 8 RTR of 1 ATB; then
+    # 11 Cav of 3 Ind is not accounted for (the chit's own units moved, so it did not activate one
+    # unit of another formation instead)
+    rep, _ = check_log(log_dir / "rg-activations.vlog")
+    got = {(f.step, f.unit): f.finding.message for f in rep.move_findings() if f.finding.rule == "7.0"}
+    assert set(got) == {(5, "allied-3ind-11-cav"), (6, "allied-9ind-3-12-fr")}
+    assert "moves in the 22 Arm action but was not activated" in got[(5, "allied-3ind-11-cav")]
+    assert "may be activated then" in got[(6, "allied-9ind-3-12-fr")]
+
+
+def test_rg_7_0_is_listed_unchecked_when_the_log_shows_no_chit(log_dir: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    rep, _ = check_log(log_dir / "rg-detours.vlog")
+    assert [u.split(":")[0] for u in rep.unchecked] == ["7.0"]
+    gazala(["referee", "log", str(log_dir / "rg-detours.vlog")])
+    assert "unchecked: 7.0: the log shows no action chit drawn" in capsys.readouterr().out
