@@ -72,6 +72,11 @@ class Points:
     minefield: float
     leave_zone: float
     default: tuple[float, float] = (1.0, 1.0)
+    #: crossing a minefield hexside of the unit's own side: this many points (RG 14.0: 12 for an Allied
+    #: unit, into or out of a minefield box) or, with ``friendly_add``, this many more (DG 14.1: +2,
+    #: even along a trail or road); None: no cost of its own
+    friendly_minefield: float | None = None
+    friendly_add: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +171,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         for s in root.each("immobile", frozenset({"rule", "units", "breach", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone"}))
+        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone",
+                                          "friendly-minefield"}))
         p.require("rule", "terrain")
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
@@ -177,8 +183,13 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
             if k not in kinds:
                 raise al.err(k, f"{k!r} is not a path kind", expected=", ".join(sorted(kinds)))
             along[PathKind(k)] = _pair(al, k)
+        fm = p.sub("friendly-minefield", frozenset({"cost", "add"})) if "friendly-minefield" in p else None
+        if fm is not None:
+            fm.require("cost")
         points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
-                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"))
+                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"),
+                        friendly_minefield=_num(fm, "cost") if fm is not None else None,
+                        friendly_add=fm.boolean("add", False) if fm is not None else False)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -333,6 +344,9 @@ class MoveChecker:
         self.mines: frozenset[Hexside] = frozenset()
         if data.mines_rule is not None:
             self.mines = enemy_minefield_sides(rules, side)
+        self.own_mines: frozenset[Hexside] = frozenset()
+        if pts is not None and pts.friendly_minefield is not None:
+            self.own_mines = minefield_sides(rules, side, own=True)
 
     # --- one step ---------------------------------------------------------------------------------
     def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
@@ -367,8 +381,12 @@ class MoveChecker:
         pts = self.mc.data.points
         if pts is None:
             return 1.0
-        pair = self.along.get(side_between(a, b)) if self.along else None
+        side = side_between(a, b)
+        pair = self.along.get(side) if self.along else None
         cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
+        if self.own_mines and side in self.own_mines:
+            assert pts.friendly_minefield is not None
+            cost = cost + pts.friendly_minefield if pts.friendly_add else pts.friendly_minefield
         if b in self.minefields:
             cost += pts.minefield
         if a in self.zone and pts.leave_zone:
@@ -588,20 +606,25 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-_MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}
+_MINES: dict[tuple[int, str, bool], tuple[RulesPlugin, frozenset[Hexside]]] = {}
 
 
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
+    return minefield_sides(rules, side, own=False)
+
+
+def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
+    """Minefield hexsides of the map owned by ``side`` (``own``) or by another side (computed once)."""
     from gazala_tools.mapdata.model import HexsideKind
 
-    got = _MINES.get((id(rules), side))
+    got = _MINES.get((id(rules), side, own))
     if got is not None and got[0] is rules:
         return got[1]
     m = rules.map
     out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
-                    if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
-    _MINES[(id(rules), side)] = (rules, out)
+                    if (f := m.minefield(s)) is not None and f.owner is not None and (f.owner == side) == own)
+    _MINES[(id(rules), side, own)] = (rules, out)
     return out
 
 
