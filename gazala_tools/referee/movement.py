@@ -588,8 +588,10 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
     """A warning when the legal path is longer than the direct route because that route breaks a rule:
     the opponent is told the move is legal only by a route the log does not show."""
     assert legal.path is not None
-    direct = checker.path(legal.path[0], targets, ignore=True)
     checker.mc.direct = None
+    if len(legal.path) - 1 <= legal.path[0].distance(legal.path[-1]):
+        return None  # as few hexes as the straight line: no detour
+    direct = checker.path(legal.path[0], targets, ignore=True)
     if direct.path is None or not direct.broken:
         return None
     if legal.cost <= direct.cost + 1e-9 and len(legal.path) <= len(direct.path):
