@@ -300,3 +300,13 @@ def test_movement_points_start_again_when_the_turn_tracker_moves(log_dir: Path, 
     msgs = {f.step: f.finding.message for f in rep.move_findings() if f.finding.rule == "4.0"}
     assert "more than the 10 of its 10 it has left this phase" in msgs[9]  # was "0 of its 10" in one turn
     assert "0 of its 10" in next(f.finding.message for f in same.move_findings() if f.step == 8)
+
+
+def test_html_draws_the_direct_route_beside_the_dashed_route_assumed(log_dir: Path, tmp_path: Path) -> None:
+    page = tmp_path / "d.html"
+    assert gazala(["referee", "log", str(log_dir / "rg-detours.vlog"), "--format", "html", "--dpi", "20",
+                   "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<polyline class="direct"') == 2
+    assert html.count('class="move detour"') == 2 and 'stroke-dasharray="6 4"' in html
+    assert "direct route 1421 1521 (breaks a rule)" in html and "(a detour: the direct route 0806 0807" in html
