@@ -379,12 +379,21 @@ class GazalaRG(RulesPlugin):
         st = context.phase_state.setdefault(rule, {"units": set(), "own": False, "instead": None})
         if before.id in st["units"]:
             return  # already activated in this action
-        named = self._chit_formations(chit.formation)
-        if named is None:  # Double Move: any two units
+        faces = self._chit_faces(chit.formation)
+        named: tuple[str, ...] | None = ()
+        if faces is None:  # Double Move: any two units
+            named = None
             if len(st["units"]) < 2:
                 st["units"].add(before.id)
                 return
-        elif formation and any(self.names.same(formation, f) for f in named):
+        else:  # a two-sided chit (Axis): the formation(s) of the face the first unit moved chose
+            choice = st.get("face")
+            for k, fs in enumerate(faces):
+                if (choice is None or choice == k) and formation and any(self.names.same(formation, f) for f in fs):
+                    named = fs
+                    st["face"] = k
+                    break
+        if named:
             if st["instead"] is None:
                 st["own"] = True
                 st["units"].add(before.id)
@@ -410,16 +419,21 @@ class GazalaRG(RulesPlugin):
                       "chit itself (7.0, 15.0) is left to activate it",
                       units=(before.id,), hexes=_at(self, before))
 
-    def _chit_formations(self, name: str) -> tuple[str, ...] | None:
-        """The formations an action chit activates (7.0): its formation, or each known formation its
-        name lists ("Pavia Brescia"); None for the Double Move chit (any two units)."""
+    def _chit_faces(self, name: str) -> list[tuple[str, ...]] | None:
+        """The formations an action chit may activate (7.0), per face: a two-sided chit ("15 PZ / 21 PZ")
+        activates the formation of either face, the player's choice; a face naming two formations
+        ("Pavia Brescia") activates both. None for the Double Move chit (any two units)."""
         if self.names.same(name, DOUBLE_MOVE):
             return None
         known = self.formations()
-        if any(self.names.same(name, f) for f in known):
-            return (name,)
-        parts = tuple(f for f in known if self.names.key(f) and self.names.key(f) in self.names.key(name))
-        return parts or (name,)
+        out: list[tuple[str, ...]] = []
+        for face in (f.strip() for f in name.split("/")):
+            if any(self.names.same(face, f) for f in known):
+                out.append((face,))
+                continue
+            parts = tuple(f for f in known if self.names.key(f) and self.names.key(f) in self.names.key(face))
+            out.append(parts or (face,))
+        return out
 
     # --- 14.2 LOC --------------------------------------------------------------------------------
     def loc_hexes(self, ctx: Context) -> list[Hex]:

@@ -151,3 +151,25 @@ def test_9_0_leaving_an_enemy_zoc_hex_costs_2_more() -> None:
 
     mc = MoveContext(rules, movement_rules(rules), Context(rules, position), 1, 1, {}, {})
     assert MoveChecker(mc, cav).points(rules.map.hex("1421"), rules.map.hex("1520")) == 3
+
+
+def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None:
+    # 7.0: "Action Chit's with 2 sides: (Axis player only) Player may choose to activate the formation
+    # on either side of the chit" (and "instead ... one unit of any other formation")
+    from gazala_tools.referee.log import ChitDraw
+
+    rules = rules_for_game("gazala-rg")
+    data = movement_rules(rules)
+    units = [Unit("axis-21pz-5-1", "axis", "armor", "21 PZ", rules.map.hex("2020")),
+             Unit("axis-21pz-5-2", "axis", "armor", "21 PZ", rules.map.hex("2120")),
+             Unit("axis-15pz-8-1", "axis", "armor", "15 PZ", rules.map.hex("2220"))]
+    position = Position(game="gazala-rg", units=tuple(units), turn="May 28")
+    chit = ChitDraw("c", "15 PZ / 21 PZ (Axis action)", "axis", "action", "15 PZ / 21 PZ")
+    phase: dict[str, object] = {}
+    found = []
+    for u in units:
+        mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, {}, activation=chit,
+                         phase_state=phase, turn_state={})
+        after = Unit(u.id, u.side, u.type, u.formation, u.hex.neighbours()[0] if u.hex else None)
+        found.append([f.rule for f in rules.check_move(u, after, None, mc)])
+    assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated
