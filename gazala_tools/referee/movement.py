@@ -344,9 +344,10 @@ class MoveChecker:
         self.mines: frozenset[Hexside] = frozenset()
         if data.mines_rule is not None:
             self.mines = enemy_minefield_sides(rules, side)
-        self.own_mines: frozenset[Hexside] = frozenset()
+        #: (a, b) steps across a minefield hexside of the unit's own side (both ways), for ``points``
+        self.own_mines: frozenset[tuple[Hex, Hex]] = frozenset()
         if pts is not None and pts.friendly_minefield is not None:
-            self.own_mines = minefield_sides(rules, side, own=True)
+            self.own_mines = own_minefield_steps(rules, side)
 
     # --- one step ---------------------------------------------------------------------------------
     def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
@@ -381,10 +382,9 @@ class MoveChecker:
         pts = self.mc.data.points
         if pts is None:
             return 1.0
-        side = side_between(a, b)
-        pair = self.along.get(side) if self.along else None
+        pair = self.along.get(side_between(a, b)) if self.along else None
         cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
-        if self.own_mines and side in self.own_mines:
+        if self.own_mines and (a, b) in self.own_mines:
             assert pts.friendly_minefield is not None
             cost = cost + pts.friendly_minefield if pts.friendly_add else pts.friendly_minefield
         if b in self.minefields:
@@ -614,6 +614,19 @@ _MINES: dict[tuple[int, str, bool], tuple[RulesPlugin, frozenset[Hexside]]] = {}
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
     return minefield_sides(rules, side, own=False)
+
+
+_STEPS: dict[tuple[int, str], tuple[RulesPlugin, frozenset[tuple[Hex, Hex]]]] = {}
+
+
+def own_minefield_steps(rules: RulesPlugin, side: str) -> frozenset[tuple[Hex, Hex]]:
+    """The steps (a, b), both ways, across a minefield hexside owned by ``side`` (computed once)."""
+    got = _STEPS.get((id(rules), side))
+    if got is not None and got[0] is rules:
+        return got[1]
+    out = frozenset(p for s in minefield_sides(rules, side, own=True) for p in (s.hexes, s.hexes[::-1]))
+    _STEPS[(id(rules), side)] = (rules, out)
+    return out
 
 
 def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
