@@ -64,7 +64,8 @@ def _tempdir_setups(spec, built, tmp: Path) -> float:  # type: ignore[no-untyped
     from gazala_tools.vassal.module.setups import placements
     from gazala_tools.vassal.module.spec import turn_state
     from gazala_tools.vassal.saves.commands import Turn
-    from gazala_tools.vassal.saves.writer import SaveEditor, module_pieces, new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import SaveEditor, new_save_tree
+    from tools.saves import module_pieces, write_new_save
 
     t = time.perf_counter()
     by_gpid = {str(g): pid for pid, g in built.gpids.items()}

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from benchmarks.common import Result, best_of
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.sample import sample_commands, sample_file
+from tools.saves import sample_commands, sample_file
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".cache" / "pywargame-venv"
