@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -228,7 +228,7 @@ class LogReferee:
         if not self.position_checks or position is None:
             return
         if acts:
-            position = replace(position, activations=dict(acts))
+            position = self.rules.with_activations(position, acts)
         report = Referee(self.rules).check(position)
         for f in report.findings:
             key = (f.rule, f.message)

@@ -460,11 +460,9 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     for im in data.immobile:
         if not im.units.matches(before, rules.names):
             continue
-        for br in mc.ctx.position.breaches:
-            if br.at == before.hex and br.state.value == im.breach:
-                findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
-                                        units=(before.id,), hexes=(label(before.hex),)))
-                break
+        if im.breach in rules.marker_states_at(mc.ctx.position, before.hex):
+            findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
+                                    units=(before.id,), hexes=(label(before.hex),)))
     checker = MoveChecker(mc, before)
     if data.zoc is not None and data.zoc.stop and up.engaged:
         findings.append(Finding(data.zoc.rule, Severity.ERROR,

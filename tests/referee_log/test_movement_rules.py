@@ -9,12 +9,13 @@ from gazala_tools.referee.api import rules_for_game
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding
 from gazala_tools.referee.movement import MoveContext, allowances, check_move, movement_rules
-from gazala_tools.referee.position import Breach, BreachState, Position, Unit
+from gazala_tools.referee.position import Position, Unit
+from gazala_tools.rules.rg import BREACHES, Breach, BreachState
 
 
 def move(rules: RulesPlugin, units: list[Unit], uid: str, to: str, *,
          breaches: tuple[Breach, ...] = (), allowance: dict[str, int] | None = None) -> list[Finding]:
-    position = Position(game=rules.game.id, units=tuple(units), turn=None, breaches=breaches)
+    position = Position(game=rules.game.id, units=tuple(units), turn=None, extra={BREACHES: breaches} if breaches else {})
     data = movement_rules(rules)
     if allowance is None:
         allowance = allowances(rules, data.points.role) if data.points else {}
