@@ -65,3 +65,13 @@ def test_ragnarok_start_save_placements(ragnarok: Path) -> None:
     assert all(p.board is not None for p in placed if p.map == "Main Map")
     assert any(p.location == "0101" and p.name == "hero-heimdall" for p in placed)
     assert mod.counts()["traits kept verbatim"] > 0
+
+
+def test_a_prototype_cycle_is_refused_not_followed() -> None:
+    from gazala_tools.errors import VassalFormatError
+    from gazala_tools.vassal.importer import expand_prototypes
+
+    a = decode_piece("prototype;B\tpiece;;;;", "\tnull;0;0;;0")
+    b = decode_piece("prototype;A\tpiece;;;;", "\tnull;0;0;;0")
+    with pytest.raises(VassalFormatError, match="nest more than"):
+        expand_prototypes(a, {"A": a, "B": b})

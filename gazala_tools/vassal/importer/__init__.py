@@ -12,7 +12,8 @@ from gazala_tools.vassal.importer.reader import (
     ImportedModule,
     ImportedPiece,
     Placement,
+    expand_prototypes,
     read_module,
 )
 
-__all__ = ["ImportedModule", "ImportedPiece", "Placement", "read_module"]
+__all__ = ["ImportedModule", "ImportedPiece", "Placement", "expand_prototypes", "read_module"]

@@ -20,10 +20,11 @@ from gazala_tools.vassal.lint import (
 )
 from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
 from gazala_tools.vassal.saves.traits import PieceDef, Trait, decode_piece
-from gazala_tools.vassal.saves.writer import expand_prototypes
 
 #: bytes read from one set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: deepest prototype nesting followed (a cycle stops here)
+MAX_PROTOTYPE_DEPTH = 50
 #: trait ids this toolkit models when it imports a piece; the others are kept verbatim
 MODELLED_TRAITS = frozenset({"piece;", "emb2;", "prototype;", "mark;", "label;"})
 
@@ -75,6 +76,25 @@ class ImportedModule:
         return {"maps": len(self.layouts), "boards": sum(len(lay.all_boards) for lay in self.layouts),
                 "pieces": len(self.pieces), "placements": len(self.placements),
                 "traits kept verbatim": verbatim, "not understood": len(self.not_understood)}
+
+
+def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: int = 0) -> PieceDef:
+    """The piece with every ``prototype;NAME`` replaced in place by that prototype's traits (its BasicPiece
+    dropped) and comments (``cmt;``) dropped, as ``PieceCloner`` does (vassal-format.md 3.5). An undefined
+    prototype stays as it is, as VASSAL keeps it; nesting deeper than :data:`MAX_PROTOTYPE_DEPTH` is refused."""
+    if depth > MAX_PROTOTYPE_DEPTH:
+        raise VassalFormatError(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a cycle?)",
+                                expected="acyclic prototypes")
+    out: list[Trait] = []
+    for t in piece.traits[:-1]:
+        if t.id == "cmt;":
+            continue
+        proto = prototypes.get(t.type[len("prototype;"):].split(";", 1)[0]) if t.id == "prototype;" else None
+        if proto is None:
+            out.append(t)
+            continue
+        out.extend(expand_prototypes(PieceDef([*proto.traits[:-1], piece.basic]), prototypes, depth + 1).traits[:-1])
+    return PieceDef([*out, piece.basic])
 
 
 def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
