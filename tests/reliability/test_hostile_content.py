@@ -6,8 +6,12 @@ text layout (exit 3), output errors (read-only folder, full disk, a name too lon
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +63,111 @@ def test_designation_with_other_printable_unicode_still_builds(tmp_path: Path, r
     folder = _river_war(tmp_path, "1/1 \\u2028 Ä \\\\ x")
     code, _out, err = run("module", "build", folder, "-o", tmp_path / "m.vmod")
     assert code == 0, err
+
+
+# --- output errors: a name too long, a read-only file system, a full disk (issue 21 item 4) -------------
+LONG = "a" * 300  # more than a file name's 255 bytes: ENAMETOOLONG
+
+
+@pytest.mark.parametrize("command", [["module", "build", RIVER_WAR, "-o", f"{LONG}.vmod"],
+                                     ["counters", "sheet", RIVER_WAR, "-o", f"{LONG}.pdf"],
+                                     ["counters", "images", RIVER_WAR, "-o", LONG],
+                                     ["map", "render", RIVER_WAR, "-o", f"{LONG}.png"]])
+def test_output_name_too_long_is_a_clean_error(tmp_path: Path, run: Run, command: list[object]) -> None:
+    *head, name = command
+    code, _out, err = run(*head, tmp_path / str(name))
+    assert code == 2, err
+    assert err.count("\n") == 1 and "File name too long" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plugin_name_too_long_is_a_clean_error(tmp_path: Path, run: Run) -> None:
+    folder = tmp_path / "rw"
+    shutil.copytree(RIVER_WAR, folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("\nrules:", f"\nrules:\n  plugin: {LONG}.py", 1))
+    code, _out, err = run("game", "show", folder)
+    assert code == 2, err
+    assert "game.yaml:" in err and "rules.plugin" in err and "at most 200 characters" in err
+
+
+def test_output_under_a_file_is_a_clean_error(tmp_path: Path, run: Run) -> None:
+    (tmp_path / "file").write_text("x")
+    code, _out, err = run("counters", "images", RIVER_WAR, "-o", tmp_path / "file" / "faces")
+    assert code == 2 and "cannot create the output folder (Not a directory)" in err
+    code, _out, err = run("module", "build", RIVER_WAR, "-o", tmp_path / "file" / "m.vmod")
+    assert code == 2 and "cannot create the output's folder (File exists)" in err
+
+
+def _read_only_below(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+    """Every creation under ``root`` fails as on a read-only file system (tests run as root, whom
+    chmod does not stop, and a read-only mount needs privileges a test does not have)."""
+    real_open, real_mkdir = os.open, os.mkdir
+
+    def refuse(path: object) -> None:
+        if str(path).startswith(str(root)):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    def fake_open(path: object, flags: int, *a: object, **k: object) -> int:
+        if flags & (os.O_CREAT | getattr(os, "O_TMPFILE", 0) | os.O_WRONLY | os.O_RDWR):
+            refuse(path)
+        return real_open(path, flags, *a, **k)  # type: ignore[arg-type]
+
+    def fake_mkdir(path: object, *a: object, **k: object) -> None:
+        refuse(path)
+        real_mkdir(path, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(os, "mkdir", fake_mkdir)
+
+
+def test_counters_images_into_a_read_only_file_system(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    _read_only_below(monkeypatch, ro)
+    code, _out, err = run("counters", "images", RIVER_WAR, "-o", ro / "faces")
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Read-only file system" in err and str(ro / "faces") in err
+    code, _out, err = run("counters", "images", RIVER_WAR, "-o", ro)  # the folder exists, its files cannot
+    assert code == 2, err
+    assert "Read-only file system" in err
+    monkeypatch.undo()
+    assert list(ro.iterdir()) == []
+
+
+class _FullDisk(io.FileIO):
+    """A file on a disk with 4 KiB left."""
+
+    room = 4096
+
+    def write(self, b: Any) -> int:
+        if self.tell() + len(b) > self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return super().write(b)
+
+
+def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.fdopen
+
+    def fake_fdopen(fd: int, mode: str = "r", *a: object, **k: object) -> Any:
+        if "w" in mode and "b" in mode:
+            return io.BufferedWriter(_FullDisk(fd, "w"))
+        return real(fd, mode, *a, **k)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "fdopen", fake_fdopen)
+
+
+@pytest.mark.parametrize("command", [["module", "build", RIVER_WAR, "-o", "m.vmod"],
+                                     ["counters", "sheet", RIVER_WAR, "-o", "s.pdf"],
+                                     ["counters", "images", RIVER_WAR, "-o", "faces"]])
+def test_full_disk_is_a_clean_error_and_leaves_no_file(
+        tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch, command: list[object]) -> None:
+    *head, name = command
+    _full_disk(monkeypatch)
+    code, _out, err = run(*head, tmp_path / str(name))
+    monkeypatch.undo()
+    assert code == 2, err
+    assert err.count("\n") == 1 and "No space left on device" in err and str(tmp_path / str(name)) in err
+    left = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert left == [] or all(p.stat().st_size <= _FullDisk.room for p in left if p.suffix == ".png")
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
