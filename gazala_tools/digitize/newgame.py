@@ -99,7 +99,7 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
             )  # fmt: skip
         return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
     num, num_name = numbering_from(numbering, place="--numbering", allow_path=True)
-    parsed = [parse_ref(r) for r in refs]
+    parsed = [parse_ref(r, size) for r in refs]
     fit = detect_grid(image)
     notes = [f"lattice detected: dx={fit.dx:.3f} dy={fit.dy:.3f}, confidence {fit.confidence:.2f}, "
              f"rms {fit.rms_px:.2f} px over {fit.hexes_measured} hexes"]  # fmt: skip

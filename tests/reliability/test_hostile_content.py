@@ -171,3 +171,31 @@ def test_full_disk_is_a_clean_error_and_leaves_no_file(
     left = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert left == [] or all(p.stat().st_size <= _FullDisk.room for p in left if p.suffix == ".png")
     assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
+
+
+# --- --ref numbers (issue 21 item 4) ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_scan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tools.scans.synthetic import synthetic_board
+
+    path = tmp_path_factory.mktemp("scan") / "board.png"
+    synthetic_board(columns=8, rows=6).image.save(path)  # 482 x 444
+    return path
+
+
+@pytest.mark.parametrize(("ref", "says"), [("0303=nan,inf", "not a finite position"),
+                                           ("0303=-1e9,-1e9", "is off the image"),
+                                           ("0303=1e300,5", "is off the image"),
+                                           ("0303=" + "1" * 400 + ",5", "bad reference '0303=111"),
+                                           ("0303=600,100", "is off the image")])
+@pytest.mark.parametrize("command", [["game", "new", "{tmp}/g", "--image", "{scan}"],
+                                     ["digitize", "calibrate", "{scan}", "--ref", "0404=200,200"],
+                                     ["digitize", "detect-grid", "{scan}"]])
+def test_ref_that_is_no_pixel_of_the_scan_is_a_clean_error(
+        tmp_path: Path, run: Run, small_scan: Path, ref: str, says: str, command: list[str]) -> None:
+    argv = [a.format(tmp=tmp_path, scan=small_scan) for a in command]
+    code, _out, err = run(*argv, "--ref", ref)
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("gazala: error: --ref: ") and says in err
+    assert len(err) < 400
+    assert list(tmp_path.iterdir()) == []
