@@ -199,3 +199,57 @@ def test_ref_that_is_no_pixel_of_the_scan_is_a_clean_error(
     assert err.count("\n") == 1 and err.startswith("gazala: error: --ref: ") and says in err
     assert len(err) < 400
     assert list(tmp_path.iterdir()) == []
+
+
+# --- game new: the scan's real format (issue 21 item 6) ----------------------------------------------------
+@pytest.mark.parametrize(("fmt", "name"), [("TIFF", "scan.png"), ("BMP", "scan.jpg"), ("WEBP", "scan.png")])
+def test_game_new_refuses_data_module_build_cannot_show_whatever_its_name(
+        tmp_path: Path, run: Run, small_scan: Path, fmt: str, name: str) -> None:
+    from PIL import Image
+
+    image = tmp_path / "in" / name
+    image.parent.mkdir()
+    with Image.open(small_scan) as im:
+        im.convert("RGB").save(image, format=fmt)
+    code, _out, err = run("game", "new", tmp_path / "g", "--image", image, "--ref", "0303=150,168")
+    assert code == 2, err
+    assert f"the scan is {fmt} data under a {image.suffix} name" in err and err.count("\n") == 1
+    assert not (tmp_path / "g").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["in"]
+
+
+def test_game_new_names_a_jpeg_called_png_board_jpg_and_module_build_takes_it(
+        tmp_path: Path, run: Run, small_scan: Path) -> None:
+    from PIL import Image
+
+    image = tmp_path / "scan.png"
+    with Image.open(small_scan) as im:
+        im.convert("RGB").save(image, format="JPEG", quality=95)
+    code, _out, err = run("game", "new", tmp_path / "g", "--image", image, "--ref", "0303=150,168")
+    assert code == 0, err
+    assert (tmp_path / "g" / "board.jpg").read_bytes() == image.read_bytes()
+    code, _out, err = run("module", "build", tmp_path / "g", "-o", tmp_path / "g.vmod")
+    assert code == 0, err
+
+
+# --- pixel bombs in every format (issue 26 item 2) ---------------------------------------------------------
+@pytest.mark.parametrize(("fmt", "name", "options"), [("PNG", "bomb.png", {"optimize": True}),
+                                                      ("TIFF", "bomb.tif", {"compression": "group4"})])
+@pytest.mark.parametrize("command", [["game", "new", "{tmp}/g", "--image", "{image}"],
+                                     ["digitize", "detect-grid", "{image}"],
+                                     ["digitize", "overlay", "{image}", "--grid", "{image}", "-o", "{tmp}/o.png"]])
+def test_a_large_image_in_a_tiny_file_is_refused_before_decoding(
+        tmp_path: Path, run: Run, fmt: str, name: str, options: dict[str, Any], command: list[str]) -> None:
+    from PIL import Image
+
+    from gazala_tools.digitize.image import BOMB_FROM_PIXELS, MAX_SCAN_PIXELS_PER_BYTE
+
+    image = tmp_path / name
+    Image.new("1", (5000, 4000), 1).save(image, format=fmt, **options)  # 20 Mpx of white in a few KB
+    assert BOMB_FROM_PIXELS < 5000 * 4000 and image.stat().st_size * MAX_SCAN_PIXELS_PER_BYTE < 5000 * 4000
+    argv = [a.format(tmp=tmp_path, image=image) for a in command]
+    code, _out, err = run(*argv)
+    assert code == 2, err
+    # game new refuses a TIFF before it looks at the pixels (VASSAL cannot show it)
+    says = "cannot show a .tif" if (command[0], fmt) == ("game", "TIFF") else "not a pixel bomb"
+    assert says in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
