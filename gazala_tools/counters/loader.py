@@ -48,7 +48,7 @@ from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder
-from gazala_tools.yamlnodes import MAX_DEPTH, read_text
+from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -129,6 +129,7 @@ class _Objects:
         self.open: set[int] = set()  #: the lists and mappings being made
         #: where each odd text (a control character, a trailing backslash) first stands, for its error
         self.odd: dict[str, yaml.Mark] = {}
+        self.aliases = 0
 
     def __call__(self, node: yaml.Node) -> Any:
         tag, cls = node.tag, type(node)
@@ -142,6 +143,10 @@ class _Objects:
             if make is not None:
                 return make(self.loader, node)
         elif id(node) in self.made:
+            self.aliases += 1  # a list or mapping used again: an alias (the readers walk it each time)
+            if self.aliases > MAX_ALIASES:
+                raise yaml.constructor.ConstructorError(None, None, f"more than {MAX_ALIASES:,} aliases",
+                                                        node.start_mark)
             if id(node) in self.open:  # a list or mapping inside itself (``&a [*a]``), as the loader says
                 raise yaml.constructor.ConstructorError(None, None, "found unconstructable recursive node",
                                                         node.start_mark)

@@ -253,3 +253,49 @@ def test_a_large_image_in_a_tiny_file_is_refused_before_decoding(
     says = "cannot show a .tif" if (command[0], fmt) == ("game", "TIFF") else "not a pixel bomb"
     assert says in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+# --- cost caps: aliases in every data YAML (issue 26 item 2) ------------------------------------------------
+def _with_aliases(tmp_path: Path, file: str, extra: str) -> Path:
+    folder = tmp_path / "rw"
+    shutil.copytree(RIVER_WAR, folder)
+    path = folder / file
+    path.write_text(path.read_text() + extra)
+    return folder
+
+
+@pytest.mark.parametrize(("file", "command"), [("map.yaml", ["map", "check"]), ("game.yaml", ["game", "show"]),
+                                               ("scenarios.yaml", ["module", "build"]),
+                                               ("tables.yaml", ["module", "build"])])
+def test_data_yaml_with_too_many_aliases_is_refused_while_composing(
+        tmp_path: Path, run: Run, file: str, command: list[str]) -> None:
+    from gazala_tools.yamlnodes import MAX_ALIASES
+
+    folder = _with_aliases(tmp_path, file, "\nx: &a {k: [1, 2, 3]}\ny: [" + ", ".join(["*a"] * (MAX_ALIASES + 1)) + "]\n")
+    code, _out, err = run(*command, folder, *(["-o", tmp_path / "m.vmod"] if command[0] == "module" else []))
+    assert code == 2, err
+    assert f"{folder / file}:" in err and f"more than {MAX_ALIASES:,} aliases" in err
+
+
+def test_data_yaml_whose_aliases_expand_too_far_is_refused(tmp_path: Path, run: Run) -> None:
+    from gazala_tools.yamlnodes import MAX_EXPANDED
+
+    big = "[" + ", ".join(["1"] * 50_000) + "]"  # 100 uses of 50,000 values: 5 million values to walk
+    folder = _with_aliases(tmp_path, "map.yaml", f"\nx: &a {big}\ny: [" + ", ".join(["*a"] * 100) + "]\n")
+    code, _out, err = run("map", "check", folder)
+    assert code == 2, err
+    assert "with its aliases expanded" in err and f"at most {MAX_EXPANDED:,}" in err
+
+
+def test_counters_yaml_with_too_many_aliases_is_refused(tmp_path: Path, run: Run) -> None:
+    from gazala_tools.yamlnodes import MAX_ALIASES
+
+    folder = tmp_path / "rw"
+    shutil.copytree(RIVER_WAR, folder)
+    counters = folder / "counters.yaml"
+    text = counters.read_text()
+    uses = ", ".join(["*u"] * (MAX_ALIASES + 1))
+    counters.write_text(text.replace("nationalities:", f"x: &u {{a: 1}}\nxs: [{uses}]\nnationalities:", 1))
+    code, _out, err = run("counters", "list", folder)
+    assert code == 2, err
+    assert f"more than {MAX_ALIASES:,} aliases" in err
