@@ -299,3 +299,53 @@ def test_counters_yaml_with_too_many_aliases_is_refused(tmp_path: Path, run: Run
     code, _out, err = run("counters", "list", folder)
     assert code == 2, err
     assert f"more than {MAX_ALIASES:,} aliases" in err
+
+
+# --- cost caps: zones per module, hexes per map (issue 26 item 2) -------------------------------------------
+def _zoned_buildfile(zones: str) -> str:
+    from tools.fuzz.samples import BUILDFILE
+
+    pkg = "VASSAL.build.module.map.boardPicker.board"
+    hexgrid = (f'<{pkg}.HexGrid dx="40" dy="46" x0="0" y0="0">\n<{pkg}.mapgrid.HexGridNumbering {{numbering}}/>\n'
+               f'</{pkg}.HexGrid>')
+    assert hexgrid in BUILDFILE
+    zone = f"{pkg}.mapgrid.Zone"
+    body = "".join(f'<{zone} name="z{i}" path="{path}" locationFormat="$name$"/>' for i, path in enumerate(zones.split("|")))
+    return BUILDFILE.replace(hexgrid, f"<{pkg}.ZonedGrid>{body}</{pkg}.ZonedGrid>").format(image="", numbering="")
+
+
+@pytest.mark.parametrize("shape", ["many zones", "long paths"])
+def test_module_with_too_many_zone_points_is_refused_before_building_zones(tmp_path: Path, run: Run, shape: str) -> None:
+    from gazala_tools.vassal.buildfile import MAX_ZONE_POINTS, MAX_ZONES
+
+    if shape == "many zones":
+        zones = "|".join(["0,0;10,0;10,10"] * (MAX_ZONES + 1))
+    else:
+        zones = ";".join(["0,0", "300,0", "300,300"] * (MAX_ZONE_POINTS // 3 + 1))
+    bf = tmp_path / "buildFile.xml"
+    bf.write_text(_zoned_buildfile(zones))
+    code, _out, err = run("grid", "locate", bf, "100", "100")
+    assert code == 2, err
+    assert f"at most {MAX_ZONES:,} zones and {MAX_ZONE_POINTS:,} points" in err
+
+
+def test_module_with_zones_below_the_caps_still_names_points(tmp_path: Path, run: Run) -> None:
+    bf = tmp_path / "buildFile.xml"
+    bf.write_text(_zoned_buildfile("0,0;200,0;200,200;0,200|200,0;400,0;400,200;200,200"))
+    code, out, err = run("grid", "locate", bf, "300", "100")
+    assert code == 0, err
+    assert "z1" in out
+
+
+def test_map_of_more_hexes_than_the_cap_is_refused_at_load(tmp_path: Path, run: Run) -> None:
+    from gazala_tools.grid import MAX_HEXES
+
+    folder = tmp_path / "rw"
+    shutil.copytree(RIVER_WAR, folder)
+    m = folder / "map.yaml"
+    m.write_text(m.read_text().replace("columns: [1, 10]", "columns: [1, 501]").replace("rows: [0, 7]", "rows: [1, 500]"))
+    assert MAX_HEXES < 501 * 500
+    for command in (["map", "info"], ["map", "check"]):
+        code, _out, err = run(*command, folder)
+        assert code == 2, err
+        assert "map.yaml:6:3: grid: grid of 250,500 hexes" in err and f"at most {MAX_HEXES:,} hexes" in err
