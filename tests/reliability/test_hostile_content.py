@@ -349,3 +349,34 @@ def test_map_of_more_hexes_than_the_cap_is_refused_at_load(tmp_path: Path, run: 
         code, _out, err = run(*command, folder)
         assert code == 2, err
         assert "map.yaml:6:3: grid: grid of 250,500 hexes" in err and f"at most {MAX_HEXES:,} hexes" in err
+
+
+# --- cost caps: steps and moves per log (issue 26 item 2) ----------------------------------------------------
+LOG_700 = Path(__file__).parents[1] / "fixtures" / "logs" / "rg-700-steps.vlog"
+
+
+def test_log_of_more_steps_than_the_cap_is_refused_before_the_replay(
+        run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gazala_tools.referee import log
+
+    monkeypatch.setattr(log, "MAX_LOG_STEPS", 699)  # the fixture has 700: the cap trips without 10,000 steps
+    code, _out, err = run("referee", "log", LOG_700)
+    assert code == 2, err
+    assert "the log has 700 steps (expected at most 699 steps (split the log))" in err
+
+
+def test_log_of_more_moves_than_the_cap_is_refused(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gazala_tools.referee import logcheck
+
+    monkeypatch.setattr(logcheck, "MAX_LOG_MOVES", 20)
+    code, _out, err = run("referee", "log", LOG_700)
+    assert code == 2, err
+    assert "the log has more than 20 moves" in err
+
+
+def test_log_within_the_caps_is_checked(run: Run) -> None:
+    from gazala_tools.referee.log import MAX_LOG_MOVES, MAX_LOG_STEPS
+
+    assert MAX_LOG_STEPS >= 700 and MAX_LOG_MOVES >= 700
+    code, _out, err = run("referee", "log", LOG_700, "--format", "json")
+    assert code in (0, 1), err
