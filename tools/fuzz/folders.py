@@ -102,9 +102,11 @@ def watch_reads(*allowed: Path) -> None:
     if not _INSTALLED:
         sys.addaudithook(_hook)
         _INSTALLED.append(True)
+    import gazala_tools
     from gazala_tools.games import mapdata_root, modules_root
 
-    package = Path(__import__("gazala_tools").__file__).parent
+    assert gazala_tools.__file__ is not None
+    package = Path(gazala_tools.__file__).parent
     roots = [*(str(p.resolve()) for p in (*allowed, package, mapdata_root(), modules_root())), *_python_roots(),
              "/dev", "/proc", "/sys", "/usr/share/fonts", "/usr/lib", "/etc/localtime", "/etc/ld.so.cache"]
     _WATCH.update(on=True, allowed=tuple(roots), outside=[])
