@@ -62,7 +62,7 @@ def side_lattice(side: Hexside, orientation: Orientation) -> tuple[tuple[int, in
 
 #: most hexes a map may have (the largest real hex maps have some tens of thousands; every command
 #: walks a map's hexes and hexsides, about 30 s of CPU and 1.25 GiB for a million: docs/reliability.md)
-MAX_HEXES: Final = 250_000
+MAX_HEXES: Final = 100_000
 #: largest column or row number of a grid
 MAX_GRID_NUMBER: Final = 1_000_000
 

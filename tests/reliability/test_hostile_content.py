@@ -343,12 +343,12 @@ def test_map_of_more_hexes_than_the_cap_is_refused_at_load(tmp_path: Path, run: 
     folder = tmp_path / "rw"
     shutil.copytree(RIVER_WAR, folder)
     m = folder / "map.yaml"
-    m.write_text(m.read_text().replace("columns: [1, 10]", "columns: [1, 501]").replace("rows: [0, 7]", "rows: [1, 500]"))
-    assert MAX_HEXES < 501 * 500
+    m.write_text(m.read_text().replace("columns: [1, 10]", "columns: [1, 317]").replace("rows: [0, 7]", "rows: [0, 315]"))
+    assert MAX_HEXES < 317 * 316
     for command in (["map", "info"], ["map", "check"]):
         code, _out, err = run(*command, folder)
         assert code == 2, err
-        assert "map.yaml:6:3: grid: grid of 250,500 hexes" in err and f"at most {MAX_HEXES:,} hexes" in err
+        assert "map.yaml:6:3: grid: grid of 100,172 hexes" in err and f"at most {MAX_HEXES:,} hexes" in err
 
 
 # --- cost caps: steps and moves per log (issue 26 item 2) ----------------------------------------------------
