@@ -380,3 +380,15 @@ def test_log_within_the_caps_is_checked(run: Run) -> None:
     assert MAX_LOG_STEPS >= 700 and MAX_LOG_MOVES >= 700
     code, _out, err = run("referee", "log", LOG_700, "--format", "json")
     assert code in (0, 1), err
+
+
+def test_a_side_name_ending_in_a_backslash_is_a_clean_error_in_module_build(tmp_path: Path, run: Run) -> None:
+    """Names outside counters.yaml reach VASSAL's piece format too (docs/vassal-format.md 1.1)."""
+    folder = tmp_path / "rw"
+    shutil.copytree(RIVER_WAR, folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("name: Red Army,", 'name: "Red Army\\\\",', 1))
+    code, _out, err = run("module", "build", folder, "-o", tmp_path / "m.vmod")
+    assert code == 2, err
+    assert "'Red Army\\\\' ends with a backslash" in err
+    assert not (tmp_path / "m.vmod").exists()
