@@ -12,7 +12,6 @@ the board image (hover a hex outline for its finding), followed by the findings 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from collections.abc import Mapping, Sequence
@@ -26,6 +25,7 @@ from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report, SupplyStatus
 from gazala_tools.render.board import board_geometry, exact_center, font, hex_polygon, hex_size, render_board
+from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -226,6 +226,16 @@ def render_png(report: Report, game_map: GameMap, position: Position, *, dpi: fl
 
 
 # --- HTML --------------------------------------------------------------------------------------
+#: the page's one inline style (allowed by its hash: ``render.escape.head``)
+PAGE_STYLE = """
+body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
+table { border-collapse: collapse; margin-bottom: 1em; }
+td, th { border: 1px solid #999; padding: 2px 6px; font-size: 13px; }
+tr.error td { background: #fbd5d5; } tr.warning td { background: #fde8c8; } tr.info td { background: #dde8fb; }
+#board polygon.finding:hover { fill-opacity: 0.4; }
+"""
+
+
 def _rgb(c: RGB) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})"
 
@@ -235,7 +245,7 @@ def _pts(points: Sequence[tuple[float, float]]) -> str:
 
 
 def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
-    e = html.escape
+    e = text
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="board" width="{ov.width}" height="{ov.height}" '
              f'viewBox="0 0 {ov.width} {ov.height}">']
     if background_png is not None:
@@ -267,7 +277,7 @@ def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
 
 def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: float = 50) -> str:
     """One self-contained HTML page: the board with the overlay (SVG), findings, supply, LOC and VP."""
-    e = html.escape
+    e = text
     board = io.BytesIO()
     board_image(game_map, dpi=dpi).save(board, format="PNG")
     svg = svg_overlay(overlay(report, game_map, position, dpi=dpi), board.getvalue())
@@ -294,15 +304,7 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
                 + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Referee: {e(report.game)} {e(report.turn or '')}</title>
-<style>
-body {{ font-family: DejaVu Sans, sans-serif; margin: 12px; }}
-table {{ border-collapse: collapse; margin-bottom: 1em; }}
-td, th {{ border: 1px solid #999; padding: 2px 6px; font-size: 13px; }}
-tr.error td {{ background: #fbd5d5; }} tr.warning td {{ background: #fde8c8; }} tr.info td {{ background: #dde8fb; }}
-#board polygon.finding:hover {{ fill-opacity: 0.4; }}
-</style></head><body>
+    return head(f"Referee: {report.game} {report.turn or ''}", style=PAGE_STYLE) + f"""<body>
 <h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
 {svg}
 <h2>Findings</h2>

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tools.fuzz import mutate
+from tools.fuzz import mutate, reports
 
 ROOT = Path(__file__).resolve().parents[2]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
@@ -355,4 +355,5 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("image", ".png", lambda: list(_image_seeds()), _mutate_image, _run_image),
     Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
     Target("game-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
+    Target(reports.NAME, ".txt", reports.seeds, reports.mutate_name, reports.run),  # hostile names in HTML reports
 )}
