@@ -128,7 +128,7 @@ def _position(args: argparse.Namespace) -> int:
     from gazala_tools.referee.position import position_to_data
 
     position, rules = load_position(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
-    data = position_to_data(position, labels=rules.map.grid)
+    data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
     text = json.dumps(data, indent=1) + "\n" if args.json else yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     if args.output:
         refuse_overwrite(args.output, [args.input])

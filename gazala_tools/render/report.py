@@ -36,7 +36,7 @@ SEVERITY_COLOURS: dict[Severity, RGB] = {
     Severity.WARNING: (240, 140, 0),
     Severity.INFO: (30, 90, 220),
 }
-SIDE_COLOURS: dict[str, RGB] = {"axis": (120, 124, 128), "allied": (176, 120, 64)}
+SIDE_COLOUR: RGB = (90, 90, 90)  #: a unit of a side without a colour in game.yaml
 SUPPLY_COLOURS: dict[SupplyStatus, RGB] = {SupplyStatus.OUT: (250, 210, 0), SupplyStatus.ISOLATED: (220, 20, 20)}
 LOC_COLOUR: RGB = (0, 150, 60)
 #: colours of the report's paths by kind (:class:`~gazala_tools.referee.report.ReportPath`)
@@ -67,14 +67,11 @@ def render_text(report: Report) -> str:
         for uid, st in report.supply.items():
             if st is not SupplyStatus.IN:
                 lines.append(f"  {st.value:8} {uid}")
-    if report.loc is not None:
-        loc = report.loc
-        lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
-        for p in loc.paths:
-            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
-                         f"{', '.join(p.breached) or 'none'})")
+    for section in report.sections.values():  # the rules plugin's own parts (RG: the LOC)
+        lines.extend(section.text_lines())
+    listed = report.section_path_kinds()
     for path in report.paths:
-        if path.kind != "loc":
+        if path.kind not in listed:
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
         lines.append("VP:")
@@ -158,6 +155,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             outlines.append(Outline(tuple(hex_polygon(geo, h)), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}"))
     stacks: dict[Hex, int] = {}
     counters: list[Counter] = []
+    colours = {side: _hex_rgb(c) for side, c in report.side_colours.items()}
     side = size * 0.42
     for u in position.units:
         if u.hex is None:
@@ -169,7 +167,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         counters.append(Counter(
             centre=(cx + k * side * 0.3, cy + k * side * 0.3),
             size=side,
-            colour=SIDE_COLOURS.get(u.side, (90, 90, 90)),
+            colour=colours.get(u.side, SIDE_COLOUR),
             label=short_label(u.id),
             mark=SUPPLY_COLOURS.get(st),
             mark_letter={SupplyStatus.OUT: "O", SupplyStatus.ISOLATED: "I"}.get(st, ""),
@@ -184,6 +182,15 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     img_w = round(game_map.pixels.board_width * dpi / (game_map.pixels.dpi or 100))
     img_h = round(game_map.pixels.board_height * dpi / (game_map.pixels.dpi or 100))
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines))
+
+
+def _hex_rgb(colour: str) -> RGB:
+    """``#rrggbb`` (game.yaml's side colours) as RGB; anything else is the default grey."""
+    c = colour.lstrip("#")
+    try:
+        return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) if len(c) == 6 else SIDE_COLOUR
+    except ValueError:
+        return SIDE_COLOUR
 
 
 def short_label(unit_id: str) -> str:
@@ -292,13 +299,12 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                     f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
                     f"{supply}</table>")
     loc = ""
-    if report.loc is not None:
-        loc = (f"<h2>LOC (14.2)</h2><p id='loc'>{report.loc.traced} of {report.loc.required} traced"
-               + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
-               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units; breached minefield "
-                         f"hexes {e(', '.join(p.breached))})</li>" for p in report.loc.paths)
-               + "</ul>")
-    other = [p for p in report.paths if p.kind != "loc"]
+    for key, section in report.sections.items():  # the rules plugin's own parts (RG: the LOC)
+        sentence, items = section.html_parts()
+        loc += (f"<h2>{e(section.title)}</h2><p id='{e(key)}'>{e(sentence)}</p><ul>"
+                + "".join(f"<li>{e(item)}</li>" for item in items) + "</ul>")
+    listed = report.section_path_kinds()
+    other = [p for p in report.paths if p.kind not in listed]
     if other:
         loc += ("<h2>Paths</h2><ul id='paths'>"
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
