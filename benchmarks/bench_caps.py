@@ -19,7 +19,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from benchmarks.common import Result
+from benchmarks.common import Result, size
 
 ROOT = Path(__file__).resolve().parents[1]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
@@ -53,8 +53,10 @@ def _map_folder(tmp: Path, name: str, columns: int, rows: int, extra: str = "") 
 def _zones_vmod(tmp: Path) -> Path:
     from tools.fuzz.samples import BUILDFILE
 
-    path = ";".join(["10,10", "300,10", "300,300"] * 380)
-    zones = "".join(f'<{PKG}.mapgrid.Zone name="z{i}" path="{path}" locationFormat="$name$"/>' for i in range(7800))
+    # smoke: 200 zones of 1,200 points (still past the 200,000-point cap)
+    path = ";".join(["10,10", "300,10", "300,300"] * size(380, 400))
+    zones = "".join(f'<{PKG}.mapgrid.Zone name="z{i}" path="{path}" locationFormat="$name$"/>'
+                    for i in range(size(7800, 200)))
     hexgrid = (f'<{PKG}.HexGrid dx="40" dy="46" x0="0" y0="0">\n<{PKG}.mapgrid.HexGridNumbering {{numbering}}/>\n'
                f'</{PKG}.HexGrid>')
     xml = BUILDFILE.replace(hexgrid, f"<{PKG}.ZonedGrid>{zones}</{PKG}.ZonedGrid>").format(image="", numbering="")
@@ -68,14 +70,14 @@ def _bomb_png(tmp: Path) -> Path:
     from PIL import Image
 
     out = tmp / "bomb.png"
-    Image.new("1", (16000, 15600), 1).save(out, optimize=True)
+    Image.new("1", size((16000, 15600), (4200, 4200)), 1).save(out, optimize=True)  # smoke: 17.6 Mpx, still a bomb
     return out
 
 
 def _cases(tmp: Path) -> list[tuple[str, list[str], bool]]:
     """The inputs (written under ``tmp``) and ``gazala`` arguments; True: the command must finish."""
     return [
-        ("map info, 100,000 hexes (the cap)", ["map", "info", str(_map_folder(tmp, "cap", 400, 250))], True),
+        ("map info, 100,000 hexes (the cap)", ["map", "info", str(_map_folder(tmp, "cap", *size((400, 250), (40, 25))))], True),
         ("map info, 1,000,000 hexes", ["map", "info", str(_map_folder(tmp, "million", 1000, 1000))], False),
         ("map check, 200,000 aliases", ["map", "check", str(_map_folder(
             tmp, "aliases", 10, 8, "\nx: &a {k: [1, 2, 3]}\ny: [" + ", ".join(["*a"] * 200_000) + "]\n"))], False),
