@@ -107,7 +107,8 @@ class ModuleSource:
         if self._zip is not None:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
-            p = self._dir / "images" / name
+            p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
+                              file=self.path, error=VassalFormatError)  # a symlink out of the folder is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
