@@ -31,5 +31,5 @@ def test_image_symlinked_out_of_the_folder_is_refused(tmp_path: Path) -> None:
     secret = tmp_path / "outside.png"
     secret.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
     (mod / "images" / "board.png").symlink_to(secret)
-    with pytest.raises(VassalFormatError, match="outside|inside"):
+    with pytest.raises(VassalFormatError, match=r"outside|inside"):
         open_source(mod).image_size("board.png")
