@@ -9,9 +9,10 @@ Size and nesting are capped before anything else is built. Pure Python (PyYAML o
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -231,7 +232,8 @@ class Doc:
     def choice(self, node: yaml.Node, what: str, options: tuple[str, ...]) -> str:
         text = self.scalar(node, what)
         if text not in options:
-            raise self.err(node, f"{what}: {text!r} is not allowed", expected="one of " + ", ".join(options))
+            raise self.err(node, f"{what}: {text!r} is not allowed{did_you_mean(text, options)}",
+                           expected="one of " + ", ".join(options))
         return text
 
     def strings(self, node: yaml.Node, what: str) -> tuple[str, ...]:
@@ -240,6 +242,13 @@ class Doc:
     def each(self, node: yaml.Node, what: str, read: Callable[[yaml.Node, str], T]) -> Iterator[T]:
         for i, n in enumerate(self.seq(node, what)):
             yield read(n, f"{what}[{i}]")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'cliff'?)"`` for a close choice (:mod:`difflib`, case-insensitive), else ``""``."""
+    by_lower = {c.lower(): c for c in choices}
+    got = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[got[0]]!r}?)" if got else ""
 
 
 _SCALARS: Final = {

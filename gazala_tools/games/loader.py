@@ -82,7 +82,8 @@ def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
         color = doc.opt(sm, "color", what) or ""
         if color and not COLOR_RE.match(color):
             raise doc.err(sm["color"], f"{what}.color: {color!r} is not a colour", expected="#rrggbb")
-        side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color)
+        side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color,
+                    doc.opt(sm, "adjective", what) or "")
         if any(s.id == side.id for s in out):
             raise doc.err(sm["id"], f"{what}.id: side {side.id!r} listed twice")
         out.append(side)

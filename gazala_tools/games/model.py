@@ -35,11 +35,32 @@ MODULE_FILE: Final = "module.yaml"
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """A side of the game (``axis``; shown as "Axis")."""
+    """A side of the game as ``game.yaml`` declares it: ``Side("red", "Red Army", "#c03030", "Red")``.
+
+    ``name`` is how the side is shown ("Red Army"); ``adjective`` how findings name its units ("3 Red
+    units"; game.yaml's ``adjective``, else the id); ``color`` its ``#rrggbb`` (track markers, reports).
+    """
 
     id: str
     name: str
-    color: str = ""  #: ``#rrggbb``, used for track markers and reports
+    color: str = ""  #: ``#rrggbb``, used for track markers and reports ("" = none given)
+    adjective: str = ""  #: "German" in "3 German units" ("" = the id)
+
+    def __post_init__(self) -> None:
+        if not self.adjective:
+            object.__setattr__(self, "adjective", self.id)
+
+    @property
+    def colour(self) -> str:
+        """The side's colour (``#rrggbb``, "" when game.yaml gives none)."""
+        return self.color
+
+    @property
+    def rgb(self) -> tuple[int, int, int] | None:
+        """The side's colour as (red, green, blue), or None when game.yaml gives none."""
+        if len(self.color) != 7:
+            return None
+        return int(self.color[1:3], 16), int(self.color[3:5], 16), int(self.color[5:7], 16)
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +121,10 @@ class Game:
     @property
     def side_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sides)
+
+    def side_colours(self) -> dict[str, tuple[int, int, int]]:
+        """Each side's colour as RGB (sides game.yaml gives no colour are left out): for reports."""
+        return {s.id: rgb for s in self.sides if (rgb := s.rgb) is not None}
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.mapdata.model import GameMap, HexsideKind
+from gazala_tools.mapdata.model import MINEFIELD, GameMap
 
 Check = Callable[[GameMap], list[str]]
 
@@ -101,7 +101,7 @@ def _is_chain(hs: list[Hex]) -> bool:
 
 
 def _minefield_sides(m: GameMap) -> frozenset[Hexside]:
-    return m.feature_sides(HexsideKind.MINEFIELD)
+    return m.feature_sides(MINEFIELD)
 
 
 # --- every game ----------------------------------------------------------------------------------
@@ -152,9 +152,10 @@ def setup_and_entry_zones_are_passable(m: GameMap) -> list[str]:
 
 
 @check("*", "data")
-def escarpments_have_an_up_side(m: GameMap) -> list[str]:
+def directed_hexsides_have_an_up_side(m: GameMap) -> list[str]:
     out = []
+    directed = {k for k, t in m.hexside_kinds.items() if t.directed}
     for f in m.all_features():
-        if f.kind is HexsideKind.ESCARPMENT and (f.up is None or f.up not in f.side.hexes):
-            out.append(f"escarpment {m.grid.hexside_label(f.side)} has no up side among its hexes")
+        if f.kind in directed and (f.up is None or f.up not in f.side.hexes):
+            out.append(f"{f.kind} {m.grid.hexside_label(f.side)} has no up side among its hexes")
     return out

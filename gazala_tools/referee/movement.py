@@ -529,13 +529,13 @@ _MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}
 
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
-    from gazala_tools.mapdata.model import HexsideKind
+    from gazala_tools.mapdata.model import MINEFIELD
 
     got = _MINES.get((id(rules), side))
     if got is not None and got[0] is rules:
         return got[1]
     m = rules.map
-    out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
+    out = frozenset(s for s in m.feature_sides(MINEFIELD)
                     if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
     _MINES[(id(rules), side)] = (rules, out)
     return out
