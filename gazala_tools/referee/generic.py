@@ -253,6 +253,13 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                                   f"{rules.turn_name(a.turn)}"
                                   + (f" at {_where(ctx, a)}" if a.enter else ""),
                                   units=(u.id,), hexes=(ctx.label(u.hex),))
+        if a.turn == turn and a.enter and r.at_entry:
+            for u in ctx.on_map():
+                if u.hex is not None and u.hex not in a.enter.hexes and scheduled(rules, u, a):
+                    yield Finding(a.rule or r.rule, Severity.ERROR,
+                                  f"{u.id} is at {ctx.label(u.hex)} on its arrival turn {rules.turn_name(turn)}, "
+                                  f"not at its entry hexes ({_where(ctx, a)})",
+                                  units=(u.id,), hexes=(ctx.label(u.hex),))
         if a.turn > turn or not a.enter:
             continue
         side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
@@ -392,7 +399,8 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         if ss is None:
             continue
         units = [u for u in ctx.units(side)
-                 if u.hex is not None or data.off_map == "in" or (data.off_map == "reinforcements" and box_in(u, reinf))]
+                 if (u.hex is not None and u.hex in ctx.topology) or data.off_map == "in"
+                 or (data.off_map == "reinforcements" and box_in(u, reinf))]
         if not units:
             continue
         if ss.automatic_through is not None and ctx.turn_index is not None and ctx.turn_index <= ss.automatic_through:
@@ -404,7 +412,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         res = supply_search(rules, ctx, ss)
         out.reached[side] = res
         for u in units:
-            if u.hex is None:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
+            if u.hex is None or u.hex not in ctx.topology:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
                 out.status[u.id] = SupplyStatus.IN
                 continue
             ok = supplied(ss, res, u.hex)

@@ -238,6 +238,9 @@ class ReinforcementRules:
     #: the units arriving in one hex on their turn share it beyond the stacking limit (DG 11.1/11.3:
     #: two reinforcements in 1201 on turn 6 although DG has no stacking); the rule the exception cites
     stack_on_arrival: str | None = None
+    #: ``at-entry: true``: a unit on the map on its arrival turn stands in its entry hexes (the rules
+    #: let it move no further that turn); false (default): it may have moved on from them
+    at_entry: bool = False
 
 
 @dataclass(frozen=True)
@@ -688,7 +691,7 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
                                                                                     "except-along", "what"})))
     zoc = _zoc(root)
     supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r)
-    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule",
+    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule", "at-entry",
                                                                          "stack-on-arrival"})))
     return GenericRules(
         unit_types=r.unit_types,
@@ -889,5 +892,6 @@ def _reinforcements(s: Section) -> ReinforcementRules | None:
             rule=e.rule("rule") if "rule" in e else None,
         ))
     together = s.text("stack-on-arrival", "") or None
-    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together)
+    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together,
+                              s.boolean("at-entry", False))
 
