@@ -159,3 +159,29 @@ def directed_hexsides_have_an_up_side(m: GameMap) -> list[str]:
         if f.kind in directed and (f.up is None or f.up not in f.side.hexes):
             out.append(f"{f.kind} {m.grid.hexside_label(f.side)} has no up side among its hexes")
     return out
+
+
+@check("*", "data")
+def vassal_names_every_hex_by_its_label(m: GameMap) -> list[str]:
+    """VASSAL names each hex centre as the data does: the numbering (``vOff``, ``vDescend``...) and
+    ``grid.max_rows``/``max_columns`` agree with the board (VASSAL counts descending rows and
+    columns from the board's size: ``max_rows`` must be ``floor(board_height / dx + 0.5)``)."""
+    geo = m.geometry()
+    p = m.pixels
+    out: list[str] = []
+    g = m.grid
+    if g.numbering.v_descend and g.max_rows and g.max_rows != geo.max_rows(p.board_height):
+        out.append(f"grid.max_rows {g.max_rows}: VASSAL counts {geo.max_rows(p.board_height)} rows on a board "
+                   f"{p.board_height} px high (dx {p.dx}); state that and choose numbering vOff so the labels hold")
+    if g.numbering.h_descend and g.max_columns and g.max_columns != geo.max_columns(p.board_width):
+        out.append(f"grid.max_columns {g.max_columns}: VASSAL counts {geo.max_columns(p.board_width)} columns on a "
+                   f"board {p.board_width} px wide (dy {p.dy})")
+    wrong = []
+    for h in g.hexes():
+        x, y = geo.hex_center(h)
+        name = geo.name_at(x, y, p.board_width, p.board_height)
+        if name is not None and name != g.label(h):
+            wrong.append(f"{g.label(h)} (VASSAL: {name})")
+    if wrong:
+        out.append(f"{len(wrong)} hex(es) VASSAL names otherwise: " + ", ".join(wrong[:8]) + (" ..." if len(wrong) > 8 else ""))
+    return out

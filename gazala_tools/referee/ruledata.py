@@ -668,6 +668,8 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
             if not ID_RE.match(t):
                 raise root.err("unit-types", f"[{i}] {t!r} is not a unit type", expected="lowercase words joined by '-'")
         r.unit_types = frozenset(types)
+    elif r.game.unit_types:  # the types game.yaml declares
+        r.unit_types = frozenset(r.game.unit_type_ids())
     groups = root.sub("type-groups")
     for name in groups:
         if not ID_RE.match(name):
