@@ -3,7 +3,7 @@
 Every data format of a game folder (``game.yaml``, ``map.yaml``, ``scenarios.yaml``, ``tables.yaml``,
 module configs) is read through :func:`compose` and :class:`Doc`: the text is composed into
 ``yaml`` nodes (never constructed into Python objects first), so a reader can say
-``game.yaml:12:5: sides[1].id: 'Axis' is not an id (expected lowercase words and digits joined by '-')``.
+``game.yaml:12:5: sides[1].id: 'Red Army' is not an id (expected lowercase words and digits joined by '-')``.
 Size and nesting are capped before anything else is built. Pure Python (PyYAML only).
 """
 

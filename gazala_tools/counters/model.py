@@ -110,7 +110,7 @@ class Counter:
     type: str = ""  #: a unit type of the game for units; the chit/marker kind otherwise ("action", "disrupted"...)
     symbol: str = ""  #: units: the counter symbol its type is drawn with (one of SYMBOLS; "" = the type)
     size: str = ""
-    steps: int = 1  #: steps of the unit (RG: German armor 3, Allied/Italian armor 2)
+    steps: int = 1  #: steps of the unit (RG: German armor 3, other armor 2)
     step: int = 1  #: which step this counter is (== steps for the full-strength counter)
     unit_id: str = ""  #: the unit's id (== id unless the unit has several step counters)
     provenance: str = ""

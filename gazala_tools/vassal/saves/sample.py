@@ -35,7 +35,7 @@ def unit(i: int) -> tuple[str, str, str]:
     """(name, FULLTYPE, FULLSTATE-without-BasicPiece) of sample unit ``i``."""
     name = f"unit-{i:05d}"
     types = [t.replace("{img}", name) for t in UNIT_TRAITS] + [f"piece;;;{name}.png;{name}"]
-    side = "Allies" if i % 2 else "Axis"
+    side = "Blue" if i % 2 else "Red"
     states = [s.replace("{side}", side) for s in UNIT_STATES]
     return name, join_chain(types), join_chain([*states, "{basic}"])
 
