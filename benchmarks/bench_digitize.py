@@ -79,13 +79,12 @@ LARGE = [{"columns": 46, "rows": 42, "dx": 104.0, "dy": 120.0, "x0": 70, "y0": 8
 _CHILD = """
 import json, resource, sys, time
 from PIL import Image
-import gazala_tools.digitize.lattice as L
+from gazala_tools.digitize.lattice import Params, detect_grid
 from gazala_tools.digitize.image import open_image
-if sys.argv[2] == "whole":
-    L.FIT_MAX_PIXELS = 10**13
+params = Params(fit_max_pixels=10**13) if sys.argv[2] == "whole" else Params()
 t = time.perf_counter()
 img = open_image(sys.argv[1], max_pixels=10**9).convert("L")  # as `digitize detect-grid` does
-fit = L.detect_grid(img)
+fit = detect_grid(img, params=params)
 dt = time.perf_counter() - t
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"s": dt, "peak_mb": peak, "dx": fit.dx, "dy": fit.dy, "px": img.width * img.height}))

@@ -2,7 +2,7 @@
 16000 x 15625 scan (hexes 120 px high, a 300 dpi scan), as PNG and as JPEG, each in a fresh process
 whose wall time and peak RSS (``ru_maxrss`` from ``wait4``, decoding included) are measured.
 Budget (issue 12): <= 60 s and <= 2 GB. Baseline in the same run: the whole-image fit
-(``FIT_MAX_PIXELS`` unlimited) on a 25 Mpx scan of the same kind, the largest it can do in a few
+(``Params.fit_max_pixels`` unlimited) on a 25 Mpx scan of the same kind, the largest it can do in a few
 GB; the tiled method on that scan too, for a like-for-like ratio. About 3 minutes
 (``scripts/bench digitize_250``).
 """
@@ -33,18 +33,21 @@ small = large_board(sw, sh, png=tmp / "small.png")
 print(json.dumps({"dx": big.dx, "dy": big.dy, "x0": big.x0, "y0": big.y0}))
 """
 
-#: the command itself; "whole" lifts the cap of the whole-image fit (the method before tiling)
+#: the command itself (the scan read as `digitize detect-grid` reads it, the fit's JSON); "whole"
+#: lifts the cap of the whole-image fit (the method before tiling)
 _DETECT = """
-import sys
-import gazala_tools.digitize.lattice as L
-if sys.argv[1] == "whole":
-    L.FIT_MAX_PIXELS = 10**13
-if sys.argv[1] in ("unconfident", "doubtful"):  # as on a scan no evidence is sure of: all three are fitted
-    L.THIN_BELOW = 2.0
-if sys.argv[1] == "doubtful":  # and no lattice either: the ridge-free and faint-line lattices, every second opinion
-    L.LOW_CONFIDENCE = L.RIDGE_BELOW = 1.1
-from gazala_tools.cli import main
-sys.exit(main(["digitize", "detect-grid", sys.argv[2], "--json"]))
+import json, sys
+from gazala_tools.digitize.image import open_image
+from gazala_tools.digitize.lattice import Params, detect_grid
+params = {
+    "whole": Params(fit_max_pixels=10**13),
+    "tiled": Params(),
+    # as on a scan no evidence is sure of: all three are fitted
+    "unconfident": Params(thin_below=2.0),
+    # and no lattice either: the ridge-free and faint-line lattices, every second opinion
+    "doubtful": Params(thin_below=2.0, low_confidence=1.1, ridge_below=1.1),
+}[sys.argv[1]]
+print(json.dumps(detect_grid(open_image(sys.argv[2], grey=True), params=params).as_dict()))
 """
 
 

@@ -139,6 +139,47 @@ def read_text(path: str | Path, *, what: str = "input", cap: int = MAX_FILE_BYTE
         raise error(f"{what} is not UTF-8 text (byte {exc.start})", file=path, expected="UTF-8 text") from None
 
 
+# --- paths inside a folder ------------------------------------------------------------------------
+def _shown_path(name: str | Path) -> str:
+    text = str(name)
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def inside_folder(path: str | Path, root: str | Path, *, name: str | Path | None = None, what: str = "path",
+                  file: str | Path | None = None, place: str | None = None,
+                  error: type[GazalaError] = GazalaError) -> Path:
+    """``path`` resolved with every symlink followed, refused unless it lies inside ``root`` (resolved
+    too): the one check of every path a game folder's data names (its data files, art files and each
+    member of an art folder, ``extends``, help pages, board images, the plugin; docs/games.md "A game
+    folder is a sandbox"). A symlink loop, a NUL byte or a name too long is refused the same way.
+    ``name`` is the path as the data writes it (shown in the message; default ``path``). The
+    resolved path is returned; it need not exist (callers say what a missing file means)."""
+    shown = _shown_path(path if name is None else name)
+    try:
+        base = Path(root).resolve()
+        target = Path(path).resolve()
+    except ValueError:  # a NUL byte
+        raise error(f"{what} {shown} has a NUL byte", file=file, place=place, expected="a file name") from None
+    except RuntimeError:  # Python 3.11-3.12: "Symlink loop from ..."
+        raise error(f"{what} {shown} is a symlink loop", file=file, place=place,
+                    expected="a file inside the game folder") from None
+    except OSError as exc:  # Python 3.13: ELOOP; a name too long
+        problem = "is a symlink loop" if exc.errno == errno.ELOOP else f"cannot be resolved ({exc.strerror})"
+        raise error(f"{what} {shown} {problem}", file=file, place=place,
+                    expected="a file inside the game folder") from None
+    if target != base and base not in target.parents:
+        raise error(f"{what} {shown} leaves the game folder (a symlink, an absolute path or '..')",
+                    file=file, place=place, expected=f"a file inside {base}")
+    try:
+        os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # a missing file: the caller says whether that is an error
+    except OSError as exc:  # a name too long, a permission: nothing to read there
+        raise error(f"{what} {shown} cannot be read ({exc.strerror})", file=file, place=place,
+                    expected="a file inside the game folder") from None
+    return target
+
+
 # --- zip archives ----------------------------------------------------------------------------------
 _ZIP_ERRORS: Final = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, lzma.LZMAError, zlib.error,
                       NotImplementedError, RuntimeError, ValueError, struct.error, OverflowError)

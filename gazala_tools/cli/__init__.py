@@ -34,6 +34,7 @@ from typing import Any, NoReturn
 from gazala_tools import __version__
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import command_scope
+from gazala_tools.rules import plugins_allowed
 
 REPORT_URL = "https://github.com/gazala-tools/gazala-tools/issues"
 
@@ -126,7 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with command_scope():
             args = build_parser().parse_args(argv)
             logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-            result = args.func(args)
+            with plugins_allowed(bool(getattr(args, "allow_plugin", False))):  # --allow-plugin (docs/games.md)
+                result = args.func(args)
         return int(result or 0)
     except GazalaError as exc:
         if _wants_json(argv, args):

@@ -47,6 +47,7 @@ from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
+from gazala_tools.inputs import inside_folder
 from gazala_tools.yamlnodes import MAX_DEPTH, did_you_mean, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -484,16 +485,25 @@ class _Reader:
             return
         folder = self.art_path(a, "folder", a["folder"], is_dir=True)
         with os.scandir(folder) as it:
-            self.art_folder = {e.name: Path(e.path) for e in it if e.is_file() and e.name.lower().endswith(ART_SUFFIXES)}
+            images = sorted(e.name for e in it if e.name.lower().endswith(ART_SUFFIXES))
+        self.art_folder = {}
+        for name in images:  # each member resolves inside the game folder too (a symlink may not lead out)
+            p = self.inside(a, f"art folder member {a['folder']}/{name}", folder / name, f"{a['folder']}/{name}")
+            if p.is_file():
+                self.art_folder[name] = p
+
+    def inside(self, node: dict[str, Any], what: str, path: Path, name: str) -> Path:
+        """``path`` resolved inside the game folder (:func:`gazala_tools.inputs.inside_folder`), or refused."""
+        try:
+            return inside_folder(path, self.folder, name=name, what=what, error=ManifestError)
+        except ManifestError as exc:
+            raise self.fail(exc.problem, node, exc.expected) from None
 
     def art_path(self, node: dict[str, Any], key: str, value: Any, *, is_dir: bool = False) -> Path:
         """A file (or folder) named by the manifest: inside the game folder, existing, an image."""
         if not isinstance(value, str) or not value.strip():
             raise self.fail(f"{key} {value!r} is not a path", node, "a path relative to the game folder")
-        root = self.folder.resolve()
-        p = (root / value).resolve()
-        if p != root and root not in p.parents:
-            raise self.fail(f"{key} {value!r} leaves the game folder", node, "a path inside the game folder")
+        p = self.inside(node, key, self.folder / value, value)
         if is_dir:
             if not p.is_dir():
                 raise self.fail(f"{key} {value!r} is not a folder", node, "a folder of counter images")

@@ -242,7 +242,7 @@ def grid_from_image(
     (:func:`calibrate`), the image's hex shape deciding between exact fits when it is confident.
     ``board``: the size VASSAL numbers the grid by (descending numberings); the image's by default.
     """
-    from gazala_tools.digitize.lattice import LOW_CONFIDENCE, detect_grid, number_lattice
+    from gazala_tools.digitize.lattice import DEFAULT, detect_grid, number_lattice
 
     size = board or (int(image.width), int(image.height))  # type: ignore[attr-defined]
     if not refs:
@@ -253,7 +253,7 @@ def grid_from_image(
     hint = None
     try:
         fit = detect_grid(image)
-        if fit.confidence >= LOW_CONFIDENCE:
+        if fit.confidence >= DEFAULT.low_confidence:
             hint = (fit.dx / fit.dy, fit.sideways)
     except GazalaError:
         pass

@@ -27,8 +27,8 @@ TURN_KEYS: Final = frozenset({"count", "first", "label"})
 #: VASSAL's HexGridNumbering attribute names (numbering.py maps them to Numbering fields)
 NUMBERING_KEYS: Final = frozenset(Numbering().vassal_attrs())
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
-#: a plugin reference: a dotted module path, or a ``.py`` file inside the game folder
-PLUGIN_RE: Final = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[A-Za-z0-9_./-]+\.py)$")
+#: a plugin reference: a module of the package's rules, or a ``.py`` file inside the game folder
+PLUGIN_RE: Final = re.compile(r"^(?:gazala_tools\.rules\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9_./-]{1,250}\.py)$")
 MAX_TURNS: Final = 1000
 
 
@@ -50,7 +50,7 @@ def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bo
             plugin = doc.scalar(rm["plugin"], "rules.plugin")
             if not PLUGIN_RE.match(plugin) or ".." in plugin.split("/"):
                 raise doc.err(rm["plugin"], f"rules.plugin: {plugin!r} is not a plugin reference",
-                              expected="a Python module path (gazala_tools.rules.rg) or a .py file of the game folder")
+                              expected="a module of gazala_tools.rules (gazala_tools.rules.rg) or a .py file of the game folder")
         data = plain(m["rules"])
         assert isinstance(data, dict)
         data.pop("plugin", None)

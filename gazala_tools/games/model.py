@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from gazala_tools.errors import GameDataError
+from gazala_tools.inputs import inside_folder
 from gazala_tools.numbering import Numbering
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,32 +113,36 @@ class Game:
     rules_node: Any = field(default=None, repr=False)
 
     # --- files -----------------------------------------------------------------------------------
+    # A game folder is a sandbox for reads (docs/games.md): every file of it, and every path its data
+    # names, resolves (symlinks followed) inside the folder, or it is refused (exit 2), before a byte
+    # of it is read. Built-in games are checked the same way (their folder is the sandbox; a map that
+    # ``extends`` another built-in game names it by id, not by path).
+    def data_file(self, name: str) -> Path:
+        """``folder/name`` (``map.yaml``, ``movement.yaml``...), refused if it resolves outside the folder."""
+        path = self.folder / name
+        inside_folder(path, self.folder, name=name, what="data file", file=path, error=GameDataError)
+        return path
+
     @property
     def map_file(self) -> Path:
-        return self.folder / MAP_FILE
+        return self.data_file(MAP_FILE)
 
     @property
     def counters_file(self) -> Path:
-        return self.folder / COUNTERS_FILE
+        return self.data_file(COUNTERS_FILE)
 
     @property
     def scenarios_file(self) -> Path:
-        return self.folder / SCENARIOS_FILE
+        return self.data_file(SCENARIOS_FILE)
 
     @property
     def tables_file(self) -> Path:
-        return self.folder / TABLES_FILE
+        return self.data_file(TABLES_FILE)
 
-    def file(self, relative: str) -> Path:
-        """A file of the folder named by the data (``help/rules.html``); never outside the folder."""
-        from gazala_tools.errors import GazalaError
-
-        p = (self.folder / relative).resolve()
-        root = self.folder.resolve()
-        if p != root and root not in p.parents:
-            raise GazalaError(f"path {relative!r} leaves the game folder", file=self.source_file,
-                              expected="a path inside the game folder")
-        return p
+    def file(self, relative: str, what: str = "path") -> Path:
+        """A file of the folder named by the data (``help/rules.html``), resolved; never outside the folder."""
+        return inside_folder(self.folder / relative, self.folder, name=relative, what=what, file=self.source_file,
+                             error=GameDataError)
 
     # --- sides and turns -------------------------------------------------------------------------
     @property

@@ -20,6 +20,7 @@ from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.fileio import note_input
 from gazala_tools.games.loader import read_game_file
 from gazala_tools.games.model import GAME_FILE, MODULE_FILE, Game
+from gazala_tools.inputs import inside_folder
 from gazala_tools.yamlnodes import ID_RE, Doc, compose
 
 INDEX_FILE: Final = "games.yaml"
@@ -99,6 +100,8 @@ def _mtime(p: Path | None) -> int | None:
 def load_game_folder(folder: Path, *, module_config: Path | None = None, builtin: bool = False) -> Game:
     """The game of a folder (cached per ``game.yaml`` and its modification time)."""
     file = folder / GAME_FILE
+    for name in (GAME_FILE, MODULE_FILE):  # the folder is a sandbox: its own files too (docs/games.md)
+        inside_folder(folder / name, folder, name=name, what="data file", file=folder / name, error=GameDataError)
     if module_config is None and (folder / MODULE_FILE).is_file():
         module_config = folder / MODULE_FILE
     mt = _mtime(file)

@@ -28,6 +28,7 @@ from gazala_tools.games import Game, default_game_id, find_game, is_builtin
 from gazala_tools.games.model import GAME_FILE, MAP_FILE
 from gazala_tools.grid import GameGrid
 from gazala_tools.hexes import Hex, Hexside, Orientation
+from gazala_tools.inputs import inside_folder
 from gazala_tools.mapdata.model import (
     Box,
     GameMap,
@@ -100,6 +101,8 @@ def load_map(game_or_dir: str | Path | Game | None = None) -> GameMap:
     if folder is not None:
         if (folder / GAME_FILE).is_file() and (p.is_dir() or p.name == MAP_FILE):
             return load_game_map(find_game(folder))
+        if p.is_dir():  # a map folder: its map.yaml may not lead out of it
+            inside_folder(p / MAP_FILE, p, name=MAP_FILE, what="data file", file=p / MAP_FILE, error=MapDataError)
         return _cached(p / MAP_FILE if p.is_dir() else p, None)
     return load_game_map(find_game(str(game_or_dir)))
 
@@ -116,20 +119,32 @@ def _compose(file: Path) -> yaml.Node:
     return compose(file, "map data", MapDataError)
 
 
-def _sections(file: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, tuple[_Doc, yaml.Node]], Path]:
-    """Top-level sections of a map file, with ``extends`` resolved (each with its own file)."""
+def _sections(file: Path, seen: tuple[Path, ...] = (), folder: Path | None = None
+              ) -> tuple[dict[str, tuple[_Doc, yaml.Node]], Path]:
+    """Top-level sections of a map file, with ``extends`` resolved (each with its own file). A path
+    that ``extends`` names stays inside ``folder`` (default: the map's folder; docs/games.md); a
+    built-in game's id names that game's map (its folder is then the sandbox of what it extends)."""
+    folder = file.parent if folder is None else folder
     doc = _Doc(file)
     root = doc.mapping(_compose(file), "map data", TOP_KEYS)
     own = {k: (doc, v) for k, v in root.items()}
     if "extends" not in root:
         return own, file
     base_id = doc.scalar(root["extends"], "extends")
-    base_file = find_game(base_id).map_file if is_builtin(base_id) else (file.parent / base_id)
+    if is_builtin(base_id):
+        base_file = find_game(base_id).map_file
+        base_folder = base_file.parent
+    else:
+        try:
+            inside_folder(file.parent / base_id, folder, name=base_id, what="extends", error=MapDataError)
+        except MapDataError as exc:
+            raise doc.err(root["extends"], exc.problem, expected="a game id or a map .yaml of the game folder") from None
+        base_file, base_folder = file.parent / base_id, folder
     if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
         raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
     if base_file.resolve() in seen:
         raise doc.err(root["extends"], f"extends {base_id!r} loops back to itself")
-    base, _ = _sections(base_file.resolve(), (*seen, file.resolve()))
+    base, _ = _sections(base_file.resolve(), (*seen, file.resolve()), base_folder.resolve())
     merged = dict(base)
     removals: dict[str, set[str]] = {}
     if "remove" in root:

@@ -18,8 +18,10 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
+from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
+from gazala_tools.rules import plugin_class, plugin_note, rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -57,9 +59,8 @@ _RULES: dict[tuple[int, int], tuple[Game, RulesPlugin]] = {}
 
 def rules_for_game(game: GameRef) -> RulesPlugin:
     """The game's rules on its own map, built once per process (``watch`` re-uses them)."""
-    from gazala_tools.rules import rules_for
-
     g = find_game(game)
+    plugin_class(g)  # a folder's plugin file runs only when allowed, cached or not (docs/games.md)
     game_map = g.map()
     key = (id(g), id(game_map))
     got = _RULES.get(key)
@@ -195,4 +196,7 @@ def check_file(path: str | Path, *, before: str | Path | None = None, strict: bo
                               expected=f"a position of {position.game!r}, like the input")
         rules = prior.rules  # the same cached rules object
     report = Referee(rules).check(position, before=earlier)
+    note = plugin_note(rules.game)
+    if note is not None:  # the report says that code of the game folder ran (docs/games.md)
+        report.findings.insert(0, Finding("plugin", Severity.INFO, note))
     return Checked(position, rules.map, rules, report, got.save)

@@ -252,6 +252,7 @@ def check_log(
     from gazala_tools.referee.api import manifest_specs, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.saves import PieceMapping
+    from gazala_tools.rules import plugin_note
     from gazala_tools.vassal.saves import read_save
 
     p = Path(path)
@@ -274,7 +275,11 @@ def check_log(
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
                        module_layouts=layouts, turn=turn)
-    return LogReferee(replay, position_checks=position_checks).check(), replay
+    rep = LogReferee(replay, position_checks=position_checks).check()
+    note = plugin_note(rules.game)
+    if note is not None:  # the report says that code of the game folder ran (docs/games.md)
+        rep.notes.insert(0, note)
+    return rep, replay
 
 
 def render_text(rep: LogReport) -> str:

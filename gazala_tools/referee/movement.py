@@ -132,7 +132,7 @@ def movement_rules(rules: RulesPlugin) -> MovementRules:
 def read_movement(rules: RulesPlugin) -> MovementRules:
     from gazala_tools.yamlnodes import compose
 
-    file = rules.game.folder / MOVEMENT_FILE
+    file = rules.game.data_file(MOVEMENT_FILE)
     enemy = rules.data.enemy_rule if rules.data.stacking is not None else None
     if not file.is_file():
         return MovementRules(enemy_rule=enemy)

@@ -7,23 +7,29 @@ path. The plugin module defines one :class:`~gazala_tools.referee.engine.RulesPl
 the hooks data cannot say. A game without a plugin is refereed by the generic rules of its data
 (:class:`RulesPlugin` itself). Nothing here knows any game: adding one adds a folder.
 
-A plugin is code: it runs when a game folder that names it is refereed (``--game DIR``). A
-position YAML's ``game:`` may only name a built-in game, so an input file never picks the code
-that judges it.
+A plugin is code, and opt-in (docs/games.md, "Plugins are code"): a plugin file of a game folder
+that is not a built-in game runs only with ``--allow-plugin`` (:func:`plugins_allowed`); it runs
+from its source (read, compiled, executed into a fresh module: never a cached ``.pyc``, and no
+``__pycache__`` written into the folder), and the report says it ran (:func:`plugin_note`). A
+module path may only name a module of ``gazala_tools.rules``. A position YAML's ``game:`` may only
+name a built-in game, so an input file never picks the code that judges it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import importlib
-import importlib.util
 import inspect
 import logging
 import sys
+from collections.abc import Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.inputs import read_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -55,28 +61,71 @@ def _fail(game: Game, problem: str, expected: str) -> GameDataError:
                          expected=expected)
 
 
+#: a plugin that is a module path names a module of our package, nothing else (``this``, ``os`` refused)
+PACKAGE_PREFIX: Final = "gazala_tools.rules."
+#: largest plugin source file read
+MAX_PLUGIN_BYTES: Final = 4 * 1024 * 1024
+
+_ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar("gazala_allow_plugin", default=False)
+#: what each game's folder plugin was, when it ran (id(game) -> (game, sentence)): the reports say so
+_RAN: dict[int, tuple[Game, str]] = {}
+
+
+@contextlib.contextmanager
+def plugins_allowed(allow: bool = True) -> Iterator[None]:
+    """Within this block, a game folder's own plugin file may run (``--allow-plugin``; docs/games.md)."""
+    token = _ALLOWED.set(allow)
+    try:
+        yield
+    finally:
+        _ALLOWED.reset(token)
+
+
+def plugin_note(game: Game) -> str | None:
+    """The sentence a report prints when ``game``'s plugin file (code of its folder) ran, else None."""
+    got = _RAN.get(id(game))
+    return got[1] if got is not None and got[0] is game else None
+
+
+def _source_module(game: Game, ref: str) -> ModuleType:
+    """Run the plugin file ``ref`` of the game folder from its source (never a cached ``.pyc``, no
+    ``__pycache__`` written): read, compiled and executed into a fresh module."""
+    try:
+        path = game.file(ref, what="rules.plugin")
+    except GazalaError as exc:
+        raise _fail(game, exc.problem.removeprefix(f"rules.plugin {ref!r} "), "a .py file inside the game folder") from None
+    if not path.is_file():
+        raise _fail(game, "no such file in the game folder", "a .py file of the game folder")
+    data = read_file(path, what="rules plugin", cap=MAX_PLUGIN_BYTES, error=GameDataError)
+    digest = hashlib.sha256(data).hexdigest()
+    name = f"gazala_game_plugin_{hashlib.sha1(str(path).encode()).hexdigest()[:12]}"
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    try:
+        code = compile(data, str(path), "exec", dont_inherit=True)
+        exec(code, module.__dict__)  # the user allowed this file's code to run (--allow-plugin)
+    except GazalaError:
+        sys.modules.pop(name, None)
+        raise
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        text = " ".join(str(exc).split())[:200]
+        raise _fail(game, f"failed to load ({type(exc).__name__}: {text})", "a plugin module that imports") from None
+    _RAN[id(game)] = (game, f"rules plugin {path.name} of the game folder ran (sha256 {digest[:16]}; "
+                            "allowed by --allow-plugin)" if not game.builtin else
+                      f"rules plugin {path.name} of the built-in game ran (sha256 {digest[:16]})")
+    return module
+
+
 def _module(game: Game) -> ModuleType:
     ref = game.plugin
     assert ref is not None
     if ref.endswith(".py"):
-        path = game.file(ref)
-        if not path.is_file():
-            raise _fail(game, "no such file in the game folder", "a .py file of the game folder")
-        digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
-        name = f"gazala_game_plugin_{digest}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:  # pragma: no cover - a .py file always has a loader
-            raise _fail(game, "cannot be loaded", "a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except GazalaError:
-            raise
-        except Exception as exc:
-            sys.modules.pop(name, None)
-            raise _fail(game, f"failed to load ({type(exc).__name__}: {exc})", "a plugin module that imports") from None
-        return module
+        return _source_module(game, ref)
+    if not ref.startswith(PACKAGE_PREFIX) or not ref[len(PACKAGE_PREFIX):].isidentifier():
+        raise _fail(game, "is not a module of gazala_tools.rules",
+                    "a .py file of the game folder or gazala_tools.rules.<name>")
     try:
         return importlib.import_module(ref)
     except ImportError as exc:
@@ -89,6 +138,9 @@ def plugin_class(game: Game) -> type[RulesPlugin]:
 
     if game.plugin is None:
         return RulesPlugin
+    if game.plugin.endswith(".py") and not game.builtin and not _ALLOWED.get():
+        raise _fail(game, f"is code from the game folder {game.folder}: it runs only when you allow it",
+                    "--allow-plugin on the command, once you have read the plugin file")
     got = _CLASSES.get(id(game))
     if got is not None and got[0] is game:
         return got[1]

@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from gazala_tools.digitize.image import factor_for
 from gazala_tools.digitize.lattice import (
-    _reducer,
+    Params,
+    Reducer,
     detect_grid,
     faint_lines,
     line_filter,
@@ -48,7 +49,7 @@ def test_small_images_with_faint_1px_grids_are_read_on_thin_line_evidence(seed: 
 @pytest.mark.parametrize("seed", [100, 101, 102, 103])
 def test_the_map_area_leaves_out_a_notched_frame_and_keeps_the_map(seed: int) -> None:
     scan = faint_scan(seed, "notched")
-    grey_at = _reducer(scan.image)
+    grey_at = Reducer(scan.image)
     f = factor_for(grey_at.shape, 1400)
     x0, y0, x1, y1 = (v * f for v in map_area(grey_at(f)))
     bx0, by0, bx1, by1 = scan.map_box  # the map starts 2 px inside the frame
@@ -60,7 +61,7 @@ def test_the_map_area_leaves_out_a_notched_frame_and_keeps_the_map(seed: int) ->
 
 def test_a_scan_without_a_frame_keeps_its_whole_area() -> None:
     scan = faint_scan(100, "faint")
-    grey_at = _reducer(scan.image)
+    grey_at = Reducer(scan.image)
     assert map_area(grey_at(1)) == (0, 0, scan.image.width, scan.image.height)
 
 
@@ -125,11 +126,9 @@ def test_the_faint_line_filter_finds_a_1px_line_in_paper_grain(angle: int) -> No
 
 
 @pytest.mark.parametrize("length", [5.0, 12.0, 31.0])
-def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length: float, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length: float) -> None:
     """On a large scan the filter runs in strips with a margin of its reach: the same values as on
     the whole image (to the precision of single-precision FFTs), at the strips' seams too."""
-    import gazala_tools.digitize.lattice as lattice
-
     img = _paper(300, 257, seed=7)
     draw = ImageDraw.Draw(img)
     for k in range(0, 300, 23):
@@ -137,8 +136,8 @@ def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length
         draw.line([(0, k), (299, k)], fill=(90, 90, 90), width=1)
     grey = np.asarray(img.convert("L"), dtype=np.float32) / 255
     whole = line_filter(grey, length)
-    monkeypatch.setattr(lattice, "STRIP_PIXELS", 300 * 20)  # the least strips: 64 rows, three seams
-    strips = line_filter(grey, length)
+    # the least strips: 64 rows, three seams
+    strips = line_filter(grey, length, params=Params(strip_pixels=300 * 20))
     assert np.abs(strips - whole).max() <= 1e-5 * float(np.abs(whole).max())
 
 
@@ -187,7 +186,7 @@ def test_ridges_of_a_one_way_periodicity_leave_the_autocorrelation_and_its_peaks
     """A pitch's mown stripes (or a chart's ruling) repeat one way only: in the autocorrelation a
     ridge of equal height along the other axis, which outweighed the grid's peaks. Taking off each
     column's and each row's median removes ridges, not spots."""
-    from gazala_tools.digitize.lattice import _without_ridges
+    from gazala_tools.digitize.lattice.candidates import _without_ridges
 
     ac = np.zeros((101, 101), dtype=np.float32)
     ac[:, 20] = ac[:, 80] = 1.0  # ridges: a vertical stripe period

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +13,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
+from gazala_tools.digitize.lattice import LatticeFit, Params, Reducer, detect_grid, evidences, number_lattice
+from gazala_tools.digitize.lattice.numbering import _nearest_centre
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import hex_to_raw
 from gazala_tools.numbering import Numbering
@@ -187,103 +190,75 @@ def test_issue_12_item_1_one_reference_under_any_numbering_gives_the_exact_origi
         assert geo.name_at(px, py, *board) == truth.name_at(px, py, *board)
 
 
-def _as_if_large(image: Image.Image, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Make ``image`` "large": the whole-image fit may use a quarter of its pixels, tiles are a
-    third of its side. Returns the list that counts the refinements in tiles."""
-    import gazala_tools.digitize.lattice as lattice
+def _as_if_large(image: Image.Image) -> Params:
+    """The parameters that make ``image`` "large": the whole-image fit may use a quarter of its
+    pixels, tiles are a third of its side."""
+    return Params(fit_max_pixels=image.height * image.width // 4, refine_tile=max(image.size) // 3)
 
-    calls: list[int] = []
-    real = lattice.refine_in_tiles
 
-    def spy(*args: Any) -> Any:
-        calls.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(lattice, "FIT_MAX_PIXELS", image.height * image.width // 4)
-    monkeypatch.setattr(lattice, "REFINE_TILE", max(image.size) // 3)
-    monkeypatch.setattr(lattice, "refine_in_tiles", spy)
-    return calls
+def _refinements(caplog: pytest.LogCaptureFixture) -> int:
+    """How many fits were refined in tiles (``refine_in_tiles`` logs each)."""
+    return sum("refined in" in r.getMessage() for r in caplog.records if r.name.endswith(".tiles"))
 
 
 def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_the_same_lattice(
-    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+    flat_board: syn.SyntheticBoard, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import gazala_tools.digitize.lattice as lattice
-
     whole = detect_grid(flat_board.image)
-    calls = _as_if_large(flat_board.image, monkeypatch)
-    tiled = detect_grid(flat_board.image)
-    assert calls
+    large = _as_if_large(flat_board.image)
+    with caplog.at_level(logging.DEBUG, logger="gazala_tools.digitize.lattice"):
+        tiled = detect_grid(flat_board.image, params=large)
+    assert _refinements(caplog) == 1
     g = flat_board.geometry
     assert tiled.dx == pytest.approx(g.dx, abs=0.05) and tiled.dy == pytest.approx(g.dy, abs=0.05)
     # the same lattice and the same first hex
     assert math.dist((tiled.x0, tiled.y0), (whole.x0, whole.y0)) < 0.3
     # and the VASSAL grid it gives has a hex centred on the board's raw (0, 0)
-    assert math.dist(lattice._nearest_centre(tiled, g.x0, g.y0), (g.x0, g.y0)) < 0.5
+    assert math.dist(_nearest_centre(tiled, g.x0, g.y0), (g.x0, g.y0)) < 0.5
     # the first hex (x0, y0; game new's names start there) is the map's top-left one even when
     # no refined tile covers it: every other tile of a quarter of the side
-    monkeypatch.setattr(lattice, "REFINE_TILE", max(flat_board.image.size) // 4)
-    monkeypatch.setattr(lattice, "REFINE_MAX_TILES", 4)
-    few = detect_grid(flat_board.image)
+    few = detect_grid(flat_board.image, params=replace(large, refine_tile=max(flat_board.image.size) // 4, refine_max_tiles=4))
     assert math.dist((few.x0, few.y0), (whole.x0, whole.y0)) < 1.0
 
 
 def test_issue_12_item_4_on_a_large_scan_only_the_fit_kept_is_refined_in_tiles(
-    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+    flat_board: syn.SyntheticBoard, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every evidence and every candidate lattice is fitted on the coarse image; the tiles are
     measured once, for the fit that is kept (each refinement reads 16 tiles at full resolution)."""
-    import gazala_tools.digitize.lattice as lattice
-
-    calls = _as_if_large(flat_board.image, monkeypatch)
-    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)  # all three evidences
-    monkeypatch.setattr(lattice, "LOW_CONFIDENCE", 1.1)  # the faint-line lattice and every second opinion
-    fit = detect_grid(flat_board.image)
-    assert calls == [1]
+    # all three evidences; the faint-line lattice and every second opinion
+    every = replace(_as_if_large(flat_board.image), thin_below=2.0, low_confidence=1.1)
+    with caplog.at_level(logging.DEBUG, logger="gazala_tools.digitize.lattice"):
+        fit = detect_grid(flat_board.image, params=every)
+    assert _refinements(caplog) == 1
     g = flat_board.geometry
     assert fit.dx == pytest.approx(g.dx, abs=0.05) and fit.dy == pytest.approx(g.dy, abs=0.05)
     assert origin_error(fit, g) < 0.5
 
 
-def test_the_evidences_of_one_fit_share_the_thin_lines_and_the_local_brightness(
-    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
+def test_the_evidences_of_one_reduced_image_share_the_thin_lines_the_marks_and_the_local_brightness(
+    flat_board: syn.SyntheticBoard,
 ) -> None:
     """The thin-line and faint-line evidences both start from the thin-line response (the marks
     are found on it), and every evidence divides by the local brightness: each is made once per
-    reduced image."""
-    import gazala_tools.digitize.lattice as lattice
-
-    made: dict[str, list[tuple[int, ...]]] = {"thin": [], "light": []}
-    thin, light = lattice.thin_lines, lattice.local_light
-
-    def thin_spy(grey: Any, *args: Any, **kw: Any) -> Any:
-        made["thin"].append(grey.shape)
-        return thin(grey, *args, **kw)
-
-    def light_spy(grey: Any) -> Any:
-        made["light"].append(grey.shape)
-        return light(grey)
-
-    monkeypatch.setattr(lattice, "thin_lines", thin_spy)
-    monkeypatch.setattr(lattice, "local_light", light_spy)
-    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)
-    fit = detect_grid(flat_board.image)
-    assert fit.confidence > 0.3
-    assert made["thin"] and len(made["thin"]) == len(set(made["thin"]))
-    # one brightness per reduced image, and one for the faint-line filter's image (its marks filled)
-    assert len(made["light"]) <= len(set(made["light"])) + 1
+    reduced image, which the detection's reducer keeps (the evidences and the second opinions at
+    one resolution read the same one)."""
+    scan = Reducer(flat_board.image)
+    d = scan.derived(2)
+    assert scan.derived(2) is d and scan(2) is d.grey
+    faint = evidences()[2]
+    faint.of(d, 24.0)  # the faint-line evidence: marks from the thin lines
+    made = {name: d.__dict__[name] for name in ("thin", "light")}
+    marks = d.marks(24.0)
+    for ev in evidences():
+        ev.of(d, 24.0)
+    assert all(d.__dict__[name] is made[name] for name in made) and d.marks(24.0) is marks
+    assert d.gradient is d.gradient
 
 
-def test_the_detection_on_several_threads_is_the_detection_on_one(
-    flat_board: syn.SyntheticBoard, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import gazala_tools.digitize.lattice as lattice
-
-    monkeypatch.setattr(lattice, "THIN_BELOW", 2.0)
-    monkeypatch.setattr(lattice, "WORKERS", 1)
-    one = detect_grid(flat_board.image)
-    monkeypatch.setattr(lattice, "WORKERS", 3)
-    assert detect_grid(flat_board.image) == one
+def test_the_detection_on_several_threads_is_the_detection_on_one(flat_board: syn.SyntheticBoard) -> None:
+    one = detect_grid(flat_board.image, params=Params(thin_below=2.0, workers=1))
+    assert detect_grid(flat_board.image, params=Params(thin_below=2.0, workers=3)) == one
 
 
 @settings(max_examples=60, deadline=None)
@@ -298,7 +273,7 @@ def test_two_bases_of_one_lattice_are_the_same_points_and_a_sub_or_super_lattice
     (any integer change of basis of determinant +-1) is recognised; twice or half the lattice is not."""
     import numpy as np
 
-    from gazala_tools.digitize.lattice import _same_points
+    from gazala_tools.digitize.lattice.candidates import _same_points
 
     ax, ay_shear, bx_shear, by = basis
     b1, b2 = np.array([ax, ay_shear * ax]), np.array([bx_shear * by, by])

@@ -40,3 +40,21 @@ def test_every_reader_gives_a_result_or_a_clean_error(name: str, tmp_path: Path)
         signal.signal(signal.SIGALRM, previous)
     assert bad == [], f"{name}: {bad[:3]}"
     assert sum(outcomes.values()) == INPUTS
+
+
+def test_the_folder_targets_audit_hook_sees_a_file_opened_outside_the_folder(tmp_path: Path) -> None:
+    """Issue 21: ``scripts/fuzz`` counts files read outside a game folder; its audit hook must see them."""
+    from tools.fuzz import folders
+
+    inside, outside = tmp_path / "game", tmp_path / "secret.txt"
+    inside.mkdir()
+    (inside / "map.yaml").write_text("x")
+    outside.write_text("secret")
+    (inside / "link.yaml").symlink_to(outside)
+    folders.watch_reads(inside)
+    try:
+        (inside / "map.yaml").read_text()
+        (inside / "link.yaml").read_text()  # through a symlink of the folder
+    finally:
+        seen = folders.stop_watching()
+    assert seen == [str(outside.resolve())]

@@ -17,7 +17,7 @@ from gazala_tools.cli import main
 from gazala_tools.errors import GameDataError
 from gazala_tools.games import find_game
 from gazala_tools.referee.api import check_file
-from gazala_tools.rules import rules_for
+from gazala_tools.rules import plugins_allowed, rules_for
 
 FOLDER = Path(__file__).resolve().parents[1] / "games" / "river-war"
 OVER_STACKED = 'game: river-war\nturn: "2"\nunits:\n' + "".join(
@@ -105,12 +105,13 @@ def test_watch_refuses_a_bad_game_folder_once(tmp_path: Path, capsys: pytest.Cap
 def test_a_plugin_file_of_the_folder_adds_its_rule(tmp_path: Path) -> None:
     game_dir = copy_game(tmp_path, plugin="rules.py", extra=CAPITAL)
     (game_dir / "rules.py").write_text(PLUGIN, encoding="utf-8")
-    rules = rules_for(find_game(game_dir))
-    assert type(rules).__name__ == "RiverWarRules" and rules.capital_rule == "C1"  # type: ignore[attr-defined]
-    pos = tmp_path / "pos.yaml"
-    pos.write_text(OVER_STACKED, encoding="utf-8")
-    report = check_file(pos, game=game_dir).report
-    assert {f.rule for f in report.findings} == {"S1", "C1"}  # the generic rules still apply
+    with plugins_allowed():  # --allow-plugin (docs/games.md)
+        rules = rules_for(find_game(game_dir))
+        assert type(rules).__name__ == "RiverWarRules" and rules.capital_rule == "C1"  # type: ignore[attr-defined]
+        pos = tmp_path / "pos.yaml"
+        pos.write_text(OVER_STACKED, encoding="utf-8")
+        report = check_file(pos, game=game_dir).report
+    assert {f.rule for f in report.findings} == {"S1", "C1", "plugin"}  # the generic rules still apply
 
 
 def test_a_plugins_keys_are_read_with_file_and_line(tmp_path: Path) -> None:
@@ -118,7 +119,8 @@ def test_a_plugins_keys_are_read_with_file_and_line(tmp_path: Path) -> None:
     (game_dir / "rules.py").write_text(PLUGIN, encoding="utf-8")
     line = (game_dir / "game.yaml").read_text(encoding="utf-8").splitlines().index(CAPITAL.rstrip("\n").replace(
         "side: blue", "side: green")) + 1
-    with pytest.raises(GameDataError, match=rf"game.yaml:{line}:\d+: rules.capital.side: 'green' is not a side"):
+    with pytest.raises(GameDataError, match=rf"game.yaml:{line}:\d+: rules.capital.side: 'green' is not a side"), \
+            plugins_allowed():
         rules_for(find_game(game_dir))
 
 
@@ -137,13 +139,14 @@ def test_a_broken_plugin_file_is_one_error_naming_the_game_yaml_line(tmp_path: P
     game_dir = copy_game(tmp_path, plugin="rules.py")
     (game_dir / "rules.py").write_text(source, encoding="utf-8")
     line = (game_dir / "game.yaml").read_text(encoding="utf-8").splitlines().index("  plugin: rules.py") + 1
-    with pytest.raises(GameDataError, match=rf"game.yaml:{line}:\d+: rules.plugin 'rules.py': .*") as exc:
+    with pytest.raises(GameDataError, match=rf"game.yaml:{line}:\d+: rules.plugin 'rules.py': .*") as exc, \
+            plugins_allowed():
         rules_for(find_game(game_dir))
     assert problem in str(exc.value)
 
 
 def test_a_plugin_module_path_that_does_not_import(tmp_path: Path) -> None:
-    game_dir = copy_game(tmp_path, plugin="no_such_package.rules")
+    game_dir = copy_game(tmp_path, plugin="gazala_tools.rules.no_such_module")
     with pytest.raises(GameDataError, match="cannot be imported"):
         rules_for(find_game(game_dir))
 
@@ -151,7 +154,7 @@ def test_a_plugin_module_path_that_does_not_import(tmp_path: Path) -> None:
 def test_a_plugin_outside_the_folder_is_refused(tmp_path: Path) -> None:
     game_dir = copy_game(tmp_path, plugin="../evil.py")
     (tmp_path / "evil.py").write_text("raise SystemExit('ran')\n", encoding="utf-8")
-    with pytest.raises(GameDataError, match="plugin"):
+    with pytest.raises(GameDataError, match="plugin"), plugins_allowed():
         rules_for(find_game(game_dir))
 
 

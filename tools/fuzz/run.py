@@ -4,7 +4,8 @@ Inputs are spread evenly over the targets. Each batch runs in a worker process, 
 input: a **bug** (an exception other than GazalaError, or exit 3), a **hang** (over
 :data:`TIME_LIMIT` s: the worker's alarm stops the input), **memory** (the worker's peak resident
 size passes :data:`MEMORY_LIMIT` while reading the input; the worker then restarts with a fresh
-peak), and a **changed input** (its bytes after the read differ). Every failing input is kept in
+peak), a **changed input** (its bytes after the read differ) and, for hostile game folders, a **read
+outside** (an audit hook on ``open`` saw a file outside the folder opened, :mod:`tools.fuzz.folders`). Every failing input is kept in
 ``--out`` with its seed so it can be replayed. Prints one JSON summary; exit 1 if anything failed.
 """
 
@@ -48,6 +49,7 @@ def _peak() -> int:
 def run_one(target_name: str, data: bytes, work: Path, index: int) -> tuple[str, str, float]:
     """Feed one input; returns (outcome, detail, seconds). Outcomes: ok, error (clean), bug, hang, changed."""
     from gazala_tools.errors import GazalaError
+    from tools.fuzz.folders import ReadOutside
     from tools.fuzz.targets import TARGETS, Bug
 
     target = TARGETS[target_name]
@@ -61,6 +63,8 @@ def run_one(target_name: str, data: bytes, work: Path, index: int) -> tuple[str,
         target.run(path, work)
     except GazalaError:
         outcome = "error"
+    except ReadOutside as exc:
+        outcome, detail = "outside", str(exc)
     except Bug as exc:
         outcome, detail = "bug", str(exc)
     except _Hang:
@@ -178,7 +182,7 @@ def _summary(jobs: list[tuple[str, int, int]], done: dict[int, tuple[Any, ...]],
     failures = []
     for name, index, input_seed in jobs:
         row = per.setdefault(name, {"inputs": 0, "ok": 0, "error": 0, "bug": 0, "hang": 0, "memory": 0,
-                                    "changed": 0, "lost": 0, "max_seconds": 0.0, "worker_peak_mib": 0})
+                                    "changed": 0, "outside": 0, "lost": 0, "max_seconds": 0.0, "worker_peak_mib": 0})
         row["inputs"] += 1
         got = done.get(index)
         if got is None:
@@ -195,7 +199,7 @@ def _summary(jobs: list[tuple[str, int, int]], done: dict[int, tuple[Any, ...]],
                 out.mkdir(parents=True, exist_ok=True)
                 (out / f"{name}-{index}-{outcome}.bin").write_bytes(data)
     totals = {k: sum(r[k] for r in per.values()) for k in ("inputs", "ok", "error", "bug", "hang", "memory",
-                                                           "changed", "lost")}
+                                                           "changed", "outside", "lost")}
     totals["max_seconds"] = max((r["max_seconds"] for r in per.values()), default=0.0)
     totals["worker_peak_mib"] = max((r["worker_peak_mib"] for r in per.values()), default=0)
     return {"seed": seed, "seconds": round(elapsed, 1), "totals": totals, "targets": per, "failures": failures[:50]}
@@ -214,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     json.dump(summary, sys.stdout, indent=1)
     sys.stdout.write("\n")
     t = summary["totals"]
-    return 1 if t["bug"] or t["hang"] or t["memory"] or t["changed"] or t["lost"] else 0
+    return 1 if t["bug"] or t["hang"] or t["memory"] or t["changed"] or t["outside"] or t["lost"] else 0
 
 
 if __name__ == "__main__":

@@ -265,6 +265,74 @@ def _run_art(path: Path, work: Path) -> None:
     load_art(path)
 
 
+RW_POSITION = 'game: river-war\nturn: "2"\nunits:\n' + "".join(
+    f'  - {{id: u{i}, side: red, type: infantry, hex: "C-3"}}\n' for i in range(3))
+
+
+def _run_folder(path: Path, work: Path) -> None:
+    """A hostile game folder (:mod:`tools.fuzz.folders`) read by every command that reads a folder;
+    every file opened meanwhile must lie inside the folder (or the package, Python, the position)."""
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.games import find_game
+    from gazala_tools.vassal.module.games import game_and_config
+    from tools.fuzz import folders
+
+    recipe = path.read_bytes().decode("utf-8", "replace")
+    game, out, position = work / f"folder-{path.stem}", work / f"outside-{path.stem}", work / "rw-position.yaml"
+    if not position.exists():
+        position.write_text(RW_POSITION)
+    clean: list[str] = []
+    try:
+        planted = folders.build(recipe, game, out, RIVER_WAR)
+        before = folders.listing(game)
+        folders.watch_reads(game, position)
+        try:
+            for argv in (("map", "check", game), ("counters", "list", game), ("game", "show", game),
+                         ("referee", "check", position, "--game", game),
+                         ("referee", "check", position, "--game", game, "--allow-plugin")):
+                try:
+                    cli(*argv)
+                except GazalaError as exc:
+                    clean.append(str(exc))
+            try:
+                g = find_game(game)
+                g.tables()
+                g.scenarios()
+                game_and_config(g)
+            except GazalaError as exc:
+                clean.append(str(exc))
+            except Exception as exc:  # the library contract: GazalaError only
+                raise Bug(f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            outside = folders.stop_watching()
+        if outside:
+            raise folders.ReadOutside(f"read outside the game folder: {sorted(set(outside))[:3]}")
+        if folders.forged_ran():
+            raise Bug("a forged __pycache__ pyc ran")
+        written = folders.listing(game) - before
+        if written:
+            raise Bug(f"wrote into the game folder: {sorted(written)[:3]} (planted: {[p.name for p in planted]})")
+        if any("FUZZ-SECRET" in c for c in clean):
+            raise folders.ReadOutside("an error message quotes the secret outside the folder")
+    finally:
+        shutil.rmtree(game, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+    if clean:
+        raise GazalaError(clean[0])
+
+
+def _folder_seeds() -> list[bytes]:
+    from tools.fuzz import folders
+
+    return [s.encode() for s in folders.SEEDS]
+
+
+def _mutate_folder(rng: random.Random, seed: bytes) -> bytes:
+    from tools.fuzz import folders
+
+    return folders.mutate_recipe(rng, seed)
+
+
 def _game_target(name: str, file: str, *commands: tuple[str, ...]) -> Target:
     return Target(name, ".yaml", _text_seeds(RIVER_WAR / file), _mutate_yaml, _game_file_run(file, *commands))
 
@@ -286,4 +354,5 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("legend-yaml", ".yaml", _text_seeds(LEGEND_YAML), _mutate_yaml, _run_legend),
     Target("image", ".png", lambda: list(_image_seeds()), _mutate_image, _run_image),
     Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
+    Target("game-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
 )}

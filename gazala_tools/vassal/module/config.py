@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 import yaml
 
-from gazala_tools.errors import GameDataError
+from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import DiceSpec
 from gazala_tools.yamlnodes import Doc, compose
@@ -203,9 +203,9 @@ class _Reader:
         """A file of the game folder named in the config (``game.file``: never outside the folder)."""
         text = self.doc.scalar(node, what)
         try:
-            p = self.game.file(text)
-        except Exception:
-            raise self.doc.err(node, f"{what}: {text!r} leaves the game folder", expected="a path inside the game folder") from None
+            p = self.game.file(text, what=f"{what}:")
+        except GazalaError as exc:  # outside the folder, a symlink loop, a NUL byte (docs/games.md)
+            raise self.doc.err(node, exc.problem, expected=exc.expected) from None
         if p.suffix.lower() not in suffixes:
             raise self.doc.err(node, f"{what}: {text!r} is not a {' / '.join(suffixes)} file")
         if not p.is_file():
