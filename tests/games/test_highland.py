@@ -123,6 +123,14 @@ def test_map_check_passes_with_upward_rows(capsys: pytest.CaptureFixture[str]) -
     assert geo.hex_center(game_map.hex("0101"))[1] > geo.hex_center(game_map.hex("0106"))[1]  # row 01 at the bottom
 
 
+def test_grid_center_and_locate_take_the_game_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "grid", "center", str(FOLDER), "0101", "--json")
+    got = json.loads(out)
+    assert code == 0 and (got["x"], got["y"]) == find_game(FOLDER).map().geometry().hex_center(find_game(FOLDER).map().hex("0101"))
+    code, out, _ = run(capsys, "grid", "locate", str(FOLDER), str(got["x"]), str(got["y"]))
+    assert code == 0 and "0101" in out
+
+
 def test_map_check_fails_on_a_max_rows_vassal_does_not_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.copytree(FOLDER, tmp_path / "g")
     f = tmp_path / "g" / "map.yaml"
