@@ -105,6 +105,18 @@ def test_a_counter_of_an_undeclared_type_is_refused_with_did_you_mean(tmp_path: 
         find_game(tmp_path / "g").counters()
 
 
+def test_referee_check_names_the_manifests_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(FOLDER, tmp_path / "g")
+    f = tmp_path / "g" / "counters.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("type: cavalry, size: II, values: [2, 2, 6]",
+                                                      "type: cavalary, size: II, values: [2, 2, 6]"), encoding="utf-8")
+    pos = tmp_path / "pos.yaml"
+    pos.write_text("units:\n  - {id: clan-foot-1, hex: '0205'}\n", encoding="utf-8")
+    code, _, err = run(capsys, "referee", "check", str(pos), "--game", str(tmp_path / "g"))
+    assert code == 2 and "counters.yaml" in err and "'cavalary' is not a unit type of the game" in err
+    assert "not in the manifest" not in err
+
+
 def test_a_zone_owner_must_be_a_side_of_the_game(tmp_path: Path) -> None:
     shutil.copytree(FOLDER, tmp_path / "g")
     f = tmp_path / "g" / "map.yaml"
