@@ -3,15 +3,16 @@
 Every data format of a game folder (``game.yaml``, ``map.yaml``, ``scenarios.yaml``, ``tables.yaml``,
 module configs) is read through :func:`compose` and :class:`Doc`: the text is composed into
 ``yaml`` nodes (never constructed into Python objects first), so a reader can say
-``game.yaml:12:5: sides[1].id: 'Axis' is not an id (expected lowercase words and digits joined by '-')``.
+``game.yaml:12:5: sides[1].id: 'Red Army' is not an id (expected lowercase words and digits joined by '-')``.
 Size and nesting are capped before anything else is built. Pure Python (PyYAML only).
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -272,7 +273,8 @@ class Doc:
     def choice(self, node: yaml.Node, what: str, options: tuple[str, ...]) -> str:
         text = self.scalar(node, what)
         if text not in options:
-            raise self.err(node, f"{what}: {text!r} is not allowed", expected="one of " + ", ".join(options))
+            raise self.err(node, f"{what}: {text!r} is not allowed{did_you_mean(text, options)}",
+                           expected="one of " + ", ".join(options))
         return text
 
     def strings(self, node: yaml.Node, what: str) -> tuple[str, ...]:
@@ -281,6 +283,13 @@ class Doc:
     def each(self, node: yaml.Node, what: str, read: Callable[[yaml.Node, str], T]) -> Iterator[T]:
         for i, n in enumerate(self.seq(node, what)):
             yield read(n, f"{what}[{i}]")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'cliff'?)"`` for a close choice (:mod:`difflib`, case-insensitive), else ``""``."""
+    by_lower = {c.lower(): c for c in choices}
+    got = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[got[0]]!r}?)" if got else ""
 
 
 _SCALARS: Final = {

@@ -221,7 +221,7 @@ def _classify(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
     from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
     from gazala_tools.digitize.image import RgbRegions, open_image
-    from gazala_tools.digitize.mapyaml import hexsides_data, terrain_data
+    from gazala_tools.digitize.mapyaml import hexside_kinds_data, hexsides_data, terrain_data
 
     if not (0.05 <= args.radius <= 0.5):
         raise GazalaError(f"--radius {args.radius} out of range", place="--radius", expected="0.05 to 0.5")
@@ -238,6 +238,7 @@ def _classify(args: argparse.Namespace) -> int:
     terrain, comments = terrain_data(spec, results, legend, source=f"digitized from {Path(args.image).name}")
     doc: dict[str, Any] = {"terrain": terrain}
     if side_results:
+        doc["hexside-kinds"] = hexside_kinds_data(side_results)
         doc["hexsides"] = hexsides_data(spec, side_results, source=f"digitized from {Path(args.image).name}")
     text = "".join(f"# {c}\n" for c in comments) + write_yaml(doc)
     if args.output or not args.json:

@@ -110,7 +110,7 @@ def _locate(args: argparse.Namespace) -> int:
 
 def _center(args: argparse.Namespace) -> int:
     path = Path(args.source)
-    if path.exists():
+    if path.exists() and not (path.is_dir() and (path / "game.yaml").is_file()):  # a module or buildFile
         from gazala_tools.vassal.buildfile import find_layout, read_layouts
 
         layouts = read_layouts(path)

@@ -48,7 +48,7 @@ from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder
-from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, read_text
+from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -289,6 +289,8 @@ class _Reader:
         #: where art paths are relative to: the game folder (or the stand-alone file's folder)
         self.folder = game.folder if game is not None else Path(file).parent
         self.sides: tuple[str, ...] | None = (*game.side_ids, NEUTRAL) if game is not None else None
+        #: the game's unit types (game.yaml ``unit-types``; a game declaring none, or a stand-alone file: the symbols)
+        self.unit_types: tuple[str, ...] = game.unit_type_ids() if game is not None else UNIT_TYPES
         self.inks: list[tuple[str | None, frozenset[str] | None, str]] = []
         self.art_folder: dict[str, Path] = {}
         self.art_required = False
@@ -496,8 +498,8 @@ class _Reader:
             if role is not None and role not in VALUE_ROLES:
                 raise self.fail(f"value role {role!r} is unknown", e, ", ".join(VALUE_ROLES))
             types = e.get("types")
-            if types is not None and (not isinstance(types, list) or any(t not in UNIT_TYPES for t in types)):
-                raise self.fail(f"types {types!r}", e, f"a list of {', '.join(UNIT_TYPES)}")
+            if types is not None and (not isinstance(types, list) or any(t not in self.unit_types for t in types)):
+                raise self.fail(f"types {types!r}", e, f"a list of {', '.join(self.unit_types)}")
             self.inks.append((role, frozenset(types) if types is not None else None, ink))
 
     def ink(self, role: str, utype: str) -> str | None:
@@ -630,8 +632,10 @@ class _Reader:
         if nat not in self.nats:
             raise self.fail(f"nationality {nat!r} is not declared", u, ", ".join(self.nats))
         utype = self.text(u, "type")
-        if utype not in UNIT_TYPES:
-            raise self.fail(f"type {utype!r} is unknown", u, ", ".join(UNIT_TYPES))
+        if utype not in self.unit_types:
+            declared = "game.yaml unit-types: " if self.game is not None and self.game.unit_types else ""
+            raise self.fail(f"type {utype!r} is not a unit type of the game{did_you_mean(utype, self.unit_types)}", u,
+                            declared + ", ".join(self.unit_types))
         size = self.text(u, "size", "II")
         if size not in SIZES:
             raise self.fail(f"size {size!r} is unknown", u, ", ".join(SIZES))
@@ -672,6 +676,7 @@ class _Reader:
                     formation=self.label(u, "formation", ""),
                     designation=self.label(u, "designation"),
                     type=utype,
+                    symbol=self.game.symbol_of(utype) if self.game is not None else utype,
                     size=size,
                     steps=steps,
                     step=step,

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal, TypeVar
 
+from gazala_tools.games.model import SYMBOLS
+
 T = TypeVar("T")
 
 CounterKind = Literal["unit", "chit", "marker"]
@@ -25,19 +27,8 @@ KINDS: Final = ("unit", "chit", "marker")
 #: the side of markers that belong to no side (besides the game's own sides)
 NEUTRAL: Final = "neutral"
 
-#: Unit types the symbol renderer draws (NATO/APP-6 style).
-UNIT_TYPES: Final = (
-    "armor",
-    "infantry",
-    "motorized-infantry",
-    "mechanized-infantry",
-    "anti-tank",
-    "recon",
-    "armored-recon",
-    "artillery",
-    "engineer",
-    "hq",
-)
+#: Unit types a game that declares none may use: the symbols the renderer draws (NATO/APP-6 style).
+UNIT_TYPES: Final = SYMBOLS
 #: Unit size marks, smallest first.
 SIZES: Final = ("I", "II", "III", "X", "XX", "XXX")
 #: Roles a printed value can have.
@@ -116,9 +107,10 @@ class Counter:
     back: Face
     formation: str = ""
     designation: str = ""
-    type: str = ""  #: one of UNIT_TYPES for units; the chit/marker kind otherwise ("action", "disrupted"...)
+    type: str = ""  #: a unit type of the game for units; the chit/marker kind otherwise ("action", "disrupted"...)
+    symbol: str = ""  #: units: the counter symbol its type is drawn with (one of SYMBOLS; "" = the type)
     size: str = ""
-    steps: int = 1  #: steps of the unit (RG: German armor 3, Allied/Italian armor 2)
+    steps: int = 1  #: steps of the unit (RG: German armor 3, other armor 2)
     step: int = 1  #: which step this counter is (== steps for the full-strength counter)
     unit_id: str = ""  #: the unit's id (== id unless the unit has several step counters)
     provenance: str = ""

@@ -47,8 +47,8 @@ def hexsides_data(spec: GridSpec, sides: Sequence[SideResult], *, source: str) -
     out: list[dict[str, Any]] = []
     for kind, items in sorted(by_kind.items()):
         entry: dict[str, Any] = {"name": f"digitized {kind}", "kind": kind, "source": source}
-        if kind == "minefield":
-            entry["owner"] = items[0].owner or "allied"
+        if items[0].owner:  # the legend's owner of this kind (a side id)
+            entry["owner"] = items[0].owner
         texts = []
         for s in sorted(items, key=lambda s: s.side):
             if kind == "escarpment" and s.up is not None:
@@ -58,6 +58,19 @@ def hexsides_data(spec: GridSpec, sides: Sequence[SideResult], *, source: str) -
         entry["sides"] = texts
         out.append(entry)
     return out
+
+
+def hexside_kinds_data(sides: Sequence[SideResult]) -> dict[str, dict[str, bool]]:
+    """The ``hexside-kinds`` a map must declare for the classified hexsides: ``directed`` where
+    sides have an up side, ``owned`` where the legend gives an owner."""
+    out: dict[str, dict[str, bool]] = {}
+    for s in sides:
+        k = out.setdefault(s.kind, {})
+        if s.up is not None:
+            k["directed"] = True
+        if s.owner:
+            k["owned"] = True
+    return dict(sorted(out.items()))
 
 
 def map_document(spec: GridSpec, sections: dict[str, Any], *, title: str) -> dict[str, Any]:

@@ -13,14 +13,16 @@ from typing import Any, Final
 import yaml
 
 from gazala_tools.errors import GameDataError
-from gazala_tools.games.model import Game, Side
+from gazala_tools.games.model import SYMBOLS, Game, Side, UnitType
 from gazala_tools.numbering import Numbering
 from gazala_tools.yamlnodes import Doc, compose, plain
 
 TOP_KEYS: Final = frozenset(
-    {"id", "name", "publisher", "description", "provenance", "sources", "sides", "turns", "numbering", "rules"}
+    {"id", "name", "publisher", "description", "provenance", "sources", "sides", "turns", "numbering", "unit-types",
+     "rules"}
 )
-SIDE_KEYS: Final = frozenset({"id", "name", "color"})
+SIDE_KEYS: Final = frozenset({"id", "name", "color", "adjective"})
+UNIT_TYPE_KEYS: Final = frozenset({"name", "symbol"})
 TURN_KEYS: Final = frozenset({"count", "first", "label"})
 #: VASSAL's HexGridNumbering attribute names (numbering.py maps them to Numbering fields)
 NUMBERING_KEYS: Final = frozenset(Numbering().vassal_attrs())
@@ -73,7 +75,37 @@ def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bo
         builtin=builtin,
         source_file=file,
         rules_node=m.get("rules"),
+        unit_types=_unit_types(doc, m["unit-types"]) if "unit-types" in m else (),
     )
+
+
+def _unit_types(doc: Doc, node: yaml.Node) -> tuple[UnitType, ...]:
+    """``unit-types: [infantry, cavalry]`` or ``{cavalry: {name: Cavalry, symbol: recon}}``."""
+    out: list[UnitType] = []
+    items: list[tuple[yaml.Node, yaml.Node | None]]
+    if isinstance(node, yaml.SequenceNode):
+        items = [(n, None) for n in node.value]
+    elif isinstance(node, yaml.MappingNode):
+        doc.mapping(node, "unit-types")  # duplicate keys, caps
+        items = [(k, v) for k, v in node.value]
+    else:
+        raise doc.err(node, "unit-types is not a list or mapping", expected="[infantry, cavalry] or {cavalry: {symbol: recon}}")
+    for i, (k, v) in enumerate(items):
+        tid = doc.ident(k, f"unit-types[{i}]")
+        name, symbol = "", ""
+        if v is not None and not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")):
+            tm = doc.mapping(v, f"unit-types.{tid}", UNIT_TYPE_KEYS)
+            name = doc.opt(tm, "name", f"unit-types.{tid}") or ""
+            if "symbol" in tm:
+                symbol = doc.choice(tm["symbol"], f"unit-types.{tid}.symbol", SYMBOLS)
+        if any(t.id == tid for t in out):
+            raise doc.err(k, f"unit-types: {tid!r} listed twice")
+        out.append(UnitType(tid, name, symbol))
+    for t, (k, _v) in zip(out, items, strict=True):
+        if (t.symbol or t.id) not in SYMBOLS:
+            raise doc.err(k, f"unit-types: {t.id!r} has no counter symbol",
+                          expected="{" + t.id + ": {symbol: S}} with S one of " + ", ".join(SYMBOLS))
+    return tuple(out)
 
 
 def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
@@ -85,7 +117,8 @@ def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
         color = doc.opt(sm, "color", what) or ""
         if color and not COLOR_RE.match(color):
             raise doc.err(sm["color"], f"{what}.color: {color!r} is not a colour", expected="#rrggbb")
-        side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color)
+        side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color,
+                    doc.opt(sm, "adjective", what) or "")
         if any(s.id == side.id for s in out):
             raise doc.err(sm["id"], f"{what}.id: side {side.id!r} listed twice")
         out.append(side)

@@ -37,11 +37,51 @@ MODULE_FILE: Final = "module.yaml"
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """A side of the game (``axis``; shown as "Axis")."""
+    """A side of the game as ``game.yaml`` declares it: ``Side("red", "Red Army", "#c03030", "Red")``.
+
+    ``name`` is how the side is shown ("Red Army"); ``adjective`` how findings name its units ("3 Red
+    units"; game.yaml's ``adjective``, else the id); ``color`` its ``#rrggbb`` (track markers, reports).
+    """
 
     id: str
     name: str
-    color: str = ""  #: ``#rrggbb``, used for track markers and reports
+    color: str = ""  #: ``#rrggbb``, used for track markers and reports ("" = none given)
+    adjective: str = ""  #: "German" in "3 German units" ("" = the id)
+
+    def __post_init__(self) -> None:
+        if not self.adjective:
+            object.__setattr__(self, "adjective", self.id)
+
+    @property
+    def colour(self) -> str:
+        """The side's colour (``#rrggbb``, "" when game.yaml gives none)."""
+        return self.color
+
+    @property
+    def rgb(self) -> tuple[int, int, int] | None:
+        """The side's colour as (red, green, blue), or None when game.yaml gives none."""
+        if len(self.color) != 7:
+            return None
+        return int(self.color[1:3], 16), int(self.color[3:5], 16), int(self.color[5:7], 16)
+
+
+#: the land-unit symbols the counter renderer draws (NATO/APP-6 style): what a unit type is drawn as
+SYMBOLS: Final = (
+    "armor", "infantry", "motorized-infantry", "mechanized-infantry", "anti-tank", "recon", "armored-recon",
+    "artillery", "engineer", "hq",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    """A unit type the game declares (game.yaml ``unit-types``): ``UnitType("cavalry", "Cavalry", "recon")``.
+
+    ``symbol`` is one of :data:`SYMBOLS`, what its counters show (default: the type itself).
+    """
+
+    id: str
+    name: str = ""
+    symbol: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +106,8 @@ class Game:
     module_config: Path | None = None
     builtin: bool = False
     source_file: Path | None = None
+    #: the unit types game.yaml declares (``unit-types``; none: the counter symbols' names)
+    unit_types: tuple[UnitType, ...] = ()
     #: the ``rules:`` section as read from game.yaml (YAML nodes, with their lines and columns), so the
     #: rules reader (``gazala_tools.referee.ruledata``) never reads the file again
     rules_node: Any = field(default=None, repr=False)
@@ -106,6 +148,21 @@ class Game:
     @property
     def side_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sides)
+
+    def unit_type_ids(self) -> tuple[str, ...]:
+        """The game's unit types: those game.yaml declares, else the names of the counter symbols."""
+        return tuple(t.id for t in self.unit_types) if self.unit_types else SYMBOLS
+
+    def symbol_of(self, unit_type: str) -> str:
+        """The counter symbol a unit type is drawn with."""
+        for t in self.unit_types:
+            if t.id == unit_type:
+                return t.symbol or t.id
+        return unit_type
+
+    def side_colours(self) -> dict[str, tuple[int, int, int]]:
+        """Each side's colour as RGB (sides game.yaml gives no colour are left out): for reports."""
+        return {s.id: rgb for s in self.sides if (rgb := s.rgb) is not None}
 
     def side(self, side_id: str) -> Side:
         for s in self.sides:

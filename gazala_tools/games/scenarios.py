@@ -1,7 +1,7 @@
 """A game's scenarios as data: ``scenarios.yaml`` of a game folder (``docs/games.md``, "scenarios.yaml").
 
 A :class:`Scenario` names its start (and end) turn, where each unit starts (the set-up: a list of
-:class:`Placement` rules, each with the rule it follows) and the values tracks start at ("the Axis
+:class:`Placement` rules, each with the rule it follows) and the values tracks start at ("the Red
 player starts with 2VP"). A placement puts units (by id, or a whole formation of the counter
 manifest) on a hex, on hexes (``per_hex`` units each), on the hexes within a distance of a hex (one
 unit per hex, nearest first), on a named place of the map, or in a named box of the module.

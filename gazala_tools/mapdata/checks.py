@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.mapdata.model import GameMap, HexsideKind
+from gazala_tools.mapdata.model import MINEFIELD, GameMap
 
 Check = Callable[[GameMap], list[str]]
 
@@ -101,7 +101,7 @@ def _is_chain(hs: list[Hex]) -> bool:
 
 
 def _minefield_sides(m: GameMap) -> frozenset[Hexside]:
-    return m.feature_sides(HexsideKind.MINEFIELD)
+    return m.feature_sides(MINEFIELD)
 
 
 # --- every game ----------------------------------------------------------------------------------
@@ -152,9 +152,36 @@ def setup_and_entry_zones_are_passable(m: GameMap) -> list[str]:
 
 
 @check("*", "data")
-def escarpments_have_an_up_side(m: GameMap) -> list[str]:
+def directed_hexsides_have_an_up_side(m: GameMap) -> list[str]:
     out = []
+    directed = {k for k, t in m.hexside_kinds.items() if t.directed}
     for f in m.all_features():
-        if f.kind is HexsideKind.ESCARPMENT and (f.up is None or f.up not in f.side.hexes):
-            out.append(f"escarpment {m.grid.hexside_label(f.side)} has no up side among its hexes")
+        if f.kind in directed and (f.up is None or f.up not in f.side.hexes):
+            out.append(f"{f.kind} {m.grid.hexside_label(f.side)} has no up side among its hexes")
+    return out
+
+
+@check("*", "data")
+def vassal_names_every_hex_by_its_label(m: GameMap) -> list[str]:
+    """VASSAL names each hex centre as the data does: the numbering (``vOff``, ``vDescend``...) and
+    ``grid.max_rows``/``max_columns`` agree with the board (VASSAL counts descending rows and
+    columns from the board's size: ``max_rows`` must be ``floor(board_height / dx + 0.5)``)."""
+    geo = m.geometry()
+    p = m.pixels
+    out: list[str] = []
+    g = m.grid
+    if g.numbering.v_descend and g.max_rows and g.max_rows != geo.max_rows(p.board_height):
+        out.append(f"grid.max_rows {g.max_rows}: VASSAL counts {geo.max_rows(p.board_height)} rows on a board "
+                   f"{p.board_height} px high (dx {p.dx}); state that and choose numbering vOff so the labels hold")
+    if g.numbering.h_descend and g.max_columns and g.max_columns != geo.max_columns(p.board_width):
+        out.append(f"grid.max_columns {g.max_columns}: VASSAL counts {geo.max_columns(p.board_width)} columns on a "
+                   f"board {p.board_width} px wide (dy {p.dy})")
+    wrong = []
+    for h in g.hexes():
+        x, y = geo.hex_center(h)
+        name = geo.name_at(x, y, p.board_width, p.board_height)
+        if name is not None and name != g.label(h):
+            wrong.append(f"{g.label(h)} (VASSAL: {name})")
+    if wrong:
+        out.append(f"{len(wrong)} hex(es) VASSAL names otherwise: " + ", ".join(wrong[:8]) + (" ..." if len(wrong) > 8 else ""))
     return out

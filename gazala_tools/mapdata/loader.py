@@ -14,7 +14,8 @@ entries (``boxes``, ``hexsides``, ``paths``, ``places``, ``zones``) replace base
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -33,6 +34,7 @@ from gazala_tools.mapdata.model import (
     GameMap,
     HexsideFeature,
     HexsideKind,
+    HexsideKindType,
     MapPath,
     PathKind,
     PixelGrid,
@@ -41,15 +43,17 @@ from gazala_tools.mapdata.model import (
     Zone,
 )
 from gazala_tools.numbering import Numbering
-from gazala_tools.yamlnodes import Doc, compose
+from gazala_tools.yamlnodes import Doc, compose, did_you_mean
 
 #: ``GameMap.numbering_name`` of a map read as part of a game folder (numbering from game.yaml)
 GAME_NUMBERING: Final = "game"
 #: largest pixel coordinate or size of a board (hex sizes, origins, board and edge sizes)
 MAX_PIXEL: Final = 1_000_000
+_KIND: Final = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
 TOP_KEYS: Final = frozenset(
-    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", *LIST_SECTIONS}
+    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", "hexside-kinds",
+     *LIST_SECTIONS}
 )
 
 
@@ -271,6 +275,9 @@ class _Builder:
         self.grid: GameGrid | None = None
         self.impassable: set[Hex] = set()
 
+    def owner_expected(self) -> str:
+        return "a side of the game (" + ", ".join(self.sides) + ")" if self.sides else "a side id"
+
     def owner(self, d: _Doc, node: yaml.Node, what: str) -> str:
         """A side id: one of the game's sides (game.yaml), or any id for a stand-alone map."""
         if self.sides:
@@ -301,6 +308,7 @@ class _Builder:
         grid, numbering_name, pixels = self.read_grid()
         self.grid = grid
         default, types, overrides, tsources = self.read_terrain()
+        self.kinds = self.read_hexside_kinds()
         self.impassable = {h for h, t in overrides.items() if types[t].impassable}
         if types[default].impassable:
             self.impassable |= {h for h in grid.hexes() if h not in overrides}
@@ -328,7 +336,42 @@ class _Builder:
             notes=notes,
             source_dir=self.file.parent,
             minefield_colours=self.read_style(),
+            hexside_kinds=self.kinds,
         )
+
+    def read_hexside_kinds(self) -> dict[str, HexsideKindType]:
+        """``hexside-kinds: {name: {description, directed, owned, impassable}}``: the map's own words."""
+        if "hexside-kinds" not in self.s:
+            return {}
+        d, node = self.s["hexside-kinds"]
+        out: dict[str, HexsideKindType] = {}
+        for k, v in d.mapping(node, "hexside-kinds").items():
+            what = f"hexside-kinds.{k}"
+            if not _KIND.fullmatch(k):
+                raise d.err(v, f"hexside-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
+            m = d.mapping(v, what, frozenset({"description", "directed", "owned", "impassable"})) \
+                if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
+
+            def flag(key: str, m: Mapping[str, yaml.Node] = m, what: str = what) -> bool:
+                return d.boolean(m[key], f"{what}.{key}") if key in m else False
+
+            out[k] = HexsideKindType(
+                name=HexsideKind(k),
+                description=d.opt(m, "description", what) or "",
+                directed=flag("directed"),
+                owned=flag("owned"),
+                impassable=flag("impassable"),
+            )
+        return out
+
+    def kind(self, d: _Doc, node: yaml.Node, what: str) -> HexsideKindType:
+        """A hexside kind the map declares (``hexside-kinds``), with "did you mean"."""
+        name = d.scalar(node, what)
+        if name not in self.kinds:
+            declared = ", ".join(self.kinds) or "none: declare it under hexside-kinds"
+            raise d.err(node, f"{what}: {name!r} is not a hexside kind of this map{did_you_mean(name, self.kinds)}",
+                        expected=f"one of hexside-kinds ({declared})")
+        return self.kinds[name]
 
     def read_style(self) -> str:
         if "style" not in self.s:
@@ -535,14 +578,13 @@ class _Builder:
         out: list[Box] = []
         keys = frozenset({"name", "kind", "owner", "active_from", "hexes", "source", "note"})
         for ed, entry, em, name in _named(d, node, "boxes", keys, ("hexes", "source")):
-            kind = (
-                HexsideKind(ed.choice(em["kind"], f"box {name}.kind", ("minefield", "fortified")))
-                if "kind" in em
-                else HexsideKind.MINEFIELD
-            )
+            if "kind" not in em:
+                raise ed.err(entry, f"box {name!r}: missing 'kind'", expected="a kind of hexside-kinds (its outline)")
+            ktype = self.kind(ed, em["kind"], f"box {name}.kind")
+            kind = ktype.name
             owner = self.owner(ed, em["owner"], f"box {name}.owner") if "owner" in em else None
-            if kind is HexsideKind.MINEFIELD and owner is None:
-                raise ed.err(entry, f"box {name!r}: a minefield needs an owner", expected="allied or axis")
+            if ktype.owned and owner is None:
+                raise ed.err(entry, f"box {name!r}: a {kind} needs an owner", expected=self.owner_expected())
             if "hexes" not in em:
                 raise ed.err(entry, f"box {name!r}: missing 'hexes'")
             hexes = self.hex_list(ed, em["hexes"], f"box {name}.hexes")
@@ -567,21 +609,19 @@ class _Builder:
         out: list[HexsideFeature] = []
         seen: dict[tuple[Hexside, HexsideKind], str] = {}
         keys = frozenset({"name", "kind", "owner", "active_from", "sides", "source", "note"})
-        kinds = tuple(k.value for k in HexsideKind)
         for ed, entry, em, name in _named(d, node, "hexsides", keys, ("kind", "sides", "source")):
             if "kind" not in em or "sides" not in em:
                 raise ed.err(entry, f"hexsides {name!r}: needs 'kind' and 'sides'")
-            kind = HexsideKind(ed.choice(em["kind"], f"hexsides {name}.kind", kinds))
+            ktype = self.kind(ed, em["kind"], f"hexsides {name}.kind")
+            kind = ktype.name
             owner = self.owner(ed, em["owner"], f"hexsides {name}.owner") if "owner" in em else None
-            if kind is HexsideKind.MINEFIELD and owner is None:
-                raise ed.err(
-                    entry, f"hexsides {name!r}: a minefield needs an owner", expected="allied or axis"
-                )
+            if ktype.owned and owner is None:
+                raise ed.err(entry, f"hexsides {name!r}: a {kind} needs an owner", expected=self.owner_expected())
             src = ed.string(em, "source", f"hexsides {name}")
             active = ed.opt(em, "active_from", f"hexsides {name}")
             for n in ed.seq(em["sides"], f"hexsides {name}.sides"):
                 side, up = self.side_at(
-                    ed, n, f"hexsides {name}.sides", directed=kind is HexsideKind.ESCARPMENT
+                    ed, n, f"hexsides {name}.sides", directed=ktype.directed
                 )
                 if (side, kind) in seen:
                     raise ed.err(
@@ -715,7 +755,7 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
     lab = g.label
 
     def side_text(f: HexsideFeature) -> str:
-        if f.kind is HexsideKind.ESCARPMENT and f.up is not None:
+        if f.up is not None:
             return f"{lab(f.side.other(f.up))}>{lab(f.up)}"
         return g.hexside_label(f.side)
 
@@ -766,6 +806,12 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
         "grid": grid_data,
         "terrain": terrain,
     }
+    if m.hexside_kinds:
+        data["hexside-kinds"] = {
+            k: ({"description": t.description} if t.description else {})
+            | {flag: True for flag in ("directed", "owned", "impassable") if getattr(t, flag)}
+            for k, t in m.hexside_kinds.items()
+        }
     boxes = []
     for b in m.boxes:
         e: dict[str, Any] = {"name": b.name, "kind": b.kind.value}

@@ -12,12 +12,12 @@ Quick reference (``m = load_map(game)``: a built-in id or a game folder; example
     m.terrain(h) -> "clear"                  # terrain name of a map hex
     m.terrain_type(h).impassable             # sea etc.
     m.features(side)                         # every HexsideFeature on a hexside
-    m.feature(side, HexsideKind.MINEFIELD)   # the first feature of a kind, or None
-    m.has(side, HexsideKind.ESCARPMENT)
+    m.feature(side, "minefield")             # the first feature of a kind (map.yaml hexside-kinds), or None
+    m.has(side, "escarpment")
     m.minefield(side, active={"June 5-6"})  # the minefield in force (dated fields: active_from)
     m.escarpment_up(a, b)                    # True if moving a -> b climbs an escarpment
     m.path_sides("road") / m.crosses_path(a, b, "road", "track")
-    m.minefield_hexes(owner="allied")        # hexes of minefield belts/boxes
+    m.minefield_hexes(owner=side_id)         # hexes of minefield belts/boxes
     m.fortified_hexes()
     m.zone("allied-prohibited").hexes / m.in_zone("69th-area", h) / m.zones_at(h)
     m.edges(h) -> frozenset({"N", "W"})      # compass map edges (GameGrid.edges)
@@ -32,10 +32,11 @@ Pure Python: no shapely, Pillow, lxml or numpy here.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid
@@ -46,15 +47,43 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vassal.grid import HexGridGeometry
 
 
-class HexsideKind(enum.Enum):
-    """What a hexside can carry. Values are the YAML spellings."""
+class HexsideKind(str):
+    """The name of a hexside kind, as the map's ``hexside-kinds`` declares it (``river``, ``cliff``).
 
-    MINEFIELD = "minefield"  #: owner + optional active_from (date/turn the field exists from)
-    ESCARPMENT = "escarpment"  #: ``up`` = the hex on the high side (the unshaded side)
-    FORTIFIED = "fortified"  #: a fortified edge (RG: black line around a fortified hex)
-    ANTI_TANK_DITCH = "anti-tank-ditch"  #: DG: the ditch around Tobruk's perimeter
-    RIVER = "river"
-    WADI = "wadi"
+    A game's own word: the core knows no list of them. What a kind means to the rules is data, in
+    its :class:`HexsideKindType` (and in the ``rules:`` keys that name it).
+    """
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        """The YAML spelling (the name itself)."""
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HexsideKindType:
+    """A hexside kind the map declares (``hexside-kinds:``): its name and what the data must say
+    of each feature of that kind.
+
+    ``directed``: its sides are written ``LOW>HIGH`` and have an up side (an escarpment, a cliff);
+    ``owned``: every feature names the side it belongs to (a minefield); ``impassable``: no unit
+    crosses it, no supply path and no zone of control pass it (the generic rules, unless a path
+    kind listed in ``except-along`` crosses there).
+    """
+
+    name: HexsideKind
+    description: str = ""
+    directed: bool = False
+    owned: bool = False
+    impassable: bool = False
+
+
+#: the box kinds whose hexes :meth:`GameMap.minefield_hexes` / :meth:`GameMap.fortified_hexes` (and the
+#: rules data's ``minefields: true`` / ``fortified: true``) name; a map declares them like any kind
+MINEFIELD: Final = HexsideKind("minefield")
+FORTIFIED: Final = HexsideKind("fortified")
 
 
 class PathKind(enum.Enum):
@@ -84,7 +113,7 @@ class HexsideFeature:
     kind: HexsideKind
     side: Hexside
     source: str
-    owner: str | None = None  #: minefields: "allied" or "axis"
+    owner: str | None = None  #: a side id of the game, for kinds declared ``owned``
     active_from: str | None = None  #: minefields built during play: the turn they take effect
     up: Hex | None = None  #: escarpments: the hex on the high side
     group: str | None = None
@@ -99,7 +128,7 @@ class Box:
     """
 
     name: str
-    kind: HexsideKind  #: MINEFIELD or FORTIFIED
+    kind: HexsideKind  #: the kind of its outline (``minefield`` boxes and ``fortified`` boxes have queries below)
     hexes: frozenset[Hex]
     source: str
     owner: str | None = None
@@ -227,6 +256,8 @@ class GameMap:
     source_dir: Path | None = field(default=None, compare=False)
     #: how the printed map draws minefields: "plain" (one colour) or "owner" (each side's colour; DG 4.x)
     minefield_colours: str = "plain"
+    #: the hexside kinds the map declares (``hexside-kinds:``), in data order
+    hexside_kinds: Mapping[str, HexsideKindType] = field(default_factory=dict)
     # --- indexes (built in __post_init__) ---
     _features: dict[Hexside, tuple[HexsideFeature, ...]] = field(init=False, repr=False, compare=False)
     _path_sides: dict[PathKind, frozenset[Hexside]] = field(init=False, repr=False, compare=False)
@@ -321,33 +352,43 @@ class GameMap:
         """Every feature on a hexside (empty tuple if none)."""
         return self._features.get(side, ())
 
-    def feature(self, side: Hexside, kind: HexsideKind) -> HexsideFeature | None:
+    def feature(self, side: Hexside, kind: str) -> HexsideFeature | None:
         for f in self._features.get(side, ()):
-            if f.kind is kind:
+            if f.kind == kind:
                 return f
         return None
 
-    def has(self, side: Hexside, kind: HexsideKind) -> bool:
+    def has(self, side: Hexside, kind: str) -> bool:
         return self.feature(side, kind) is not None
 
-    def feature_sides(self, kind: HexsideKind) -> frozenset[Hexside]:
-        return frozenset(s for s, fs in self._features.items() if any(f.kind is kind for f in fs))
+    def feature_sides(self, kind: str) -> frozenset[Hexside]:
+        return frozenset(s for s, fs in self._features.items() if any(f.kind == kind for f in fs))
 
     def minefield(self, side: Hexside, *, active: Iterable[str] | None = None) -> HexsideFeature | None:
         """The minefield on a hexside, if any. With ``active`` (the set of ``active_from`` values
         already reached, e.g. ``{"June 5-6"}``) a dated minefield counts only once reached."""
         allowed = None if active is None else set(active)
         for f in self._features.get(side, ()):
-            if f.kind is HexsideKind.MINEFIELD and (
+            if f.kind == MINEFIELD and (
                 f.active_from is None or allowed is None or f.active_from in allowed
             ):
                 return f
         return None
 
-    def escarpment_up(self, a: Hex, b: Hex) -> bool:
-        """True if stepping from ``a`` to adjacent ``b`` climbs an escarpment (b is the up side)."""
-        f = self.feature(Hexside.between(a, b), HexsideKind.ESCARPMENT)
+    def climbs(self, a: Hex, b: Hex, kind: str) -> bool:
+        """True if stepping from ``a`` to adjacent ``b`` climbs a directed hexside of ``kind`` (b is its up side)."""
+        f = self.feature(Hexside.between(a, b), kind)
         return f is not None and f.up == b
+
+    def escarpment_up(self, a: Hex, b: Hex) -> bool:
+        """True if stepping from ``a`` to adjacent ``b`` climbs an ``escarpment`` hexside."""
+        return self.climbs(a, b, "escarpment")
+
+    @functools.cached_property
+    def impassable_sides(self) -> frozenset[Hexside]:
+        """The hexsides of every kind the map declares ``impassable`` (no unit, supply path or ZOC crosses)."""
+        kinds = [k for k, t in self.hexside_kinds.items() if t.impassable]
+        return frozenset().union(*(self.feature_sides(k) for k in kinds))
 
     # --- boxes (minefield / fortified hex sets) --------------------------------------------------
     def boxes_at(self, h: Hex) -> tuple[Box, ...]:
@@ -357,12 +398,12 @@ class GameMap:
         return frozenset(
             h
             for b in self.boxes
-            if b.kind is HexsideKind.MINEFIELD and (owner is None or b.owner == owner)
+            if b.kind == MINEFIELD and (owner is None or b.owner == owner)
             for h in b.hexes
         )
 
     def fortified_hexes(self) -> frozenset[Hex]:
-        return frozenset(h for b in self.boxes if b.kind is HexsideKind.FORTIFIED for h in b.hexes)
+        return frozenset(h for b in self.boxes if b.kind == FORTIFIED for h in b.hexes)
 
     def box(self, name: str) -> Box:
         for b in self.boxes:
@@ -445,7 +486,7 @@ class GameMap:
             "numbering": self.grid.numbering.describe(),
             "provenance": self.provenance,
             "terrain": {t: len(self.hexes_of_terrain(t)) for t in self.terrain_types},
-            "hexside_features": {k.value: len(self.feature_sides(k)) for k in HexsideKind},
+            "hexside_features": {k: len(self.feature_sides(k)) for k in self.hexside_kinds},
             "roads": len([p for p in self.paths if p.kind is PathKind.ROAD]),
             "tracks": len([p for p in self.paths if p.kind is PathKind.TRACK]),
             "places": len(self.places),

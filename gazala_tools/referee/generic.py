@@ -97,9 +97,11 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
-def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> list[str]:
-    """What is wrong with one side's stack in one hex (the data's ``stacking`` rules)."""
+def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> list[tuple[str, str]]:
+    """What is wrong with one side's stack in one hex (the data's ``stacking`` rules): (rule, message)
+    pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule)."""
     side = units[0].side
+    who = side_adjective(rules, side)
 
     def note(excess: int) -> str:
         return f"; {s.note.format(excess=excess)}" if s.note else ""
@@ -108,17 +110,31 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> l
         big = [u for u in units if s.alone.matches(u, rules.names)]
         if big and len(units) > 1:
             what = big[0].formation or big[0].type
-            return [f"{', '.join(u.id for u in big)} ({what}) fills the hex: no unit may stack with it" + note(len(units) - 1)]
-    out: list[str] = []
+            return [(s.alone_rule or s.rule,
+                     f"{', '.join(u.id for u in big)} ({what}) fills the hex: no unit may stack with it"
+                     + note(len(units) - 1))]
+    out: list[tuple[str, str]] = []
     if s.limit is not None:
         limit = s.limit.get(side)
-        if limit is not None and len(units) > limit:
-            out.append(f"{len(units)} {side} units in one hex (limit {limit})" + note(len(units) - limit))
+        counted = [u for u in units if s.exempt is None or not s.exempt.matches(u, rules.names)]
+        if limit is not None and len(counted) > limit:
+            also = f" ({len(units) - len(counted)} more not counted)" if len(counted) < len(units) else ""
+            out.append((s.rule, f"{len(counted)} {who} units in one hex{also} (limit {limit})"
+                        + note(len(counted) - limit)))
     for tl in s.types:
         n = sum(1 for u in units if u.type in tl.types)
-        if n > tl.limit:
-            out.append(f"{n} {side} {tl.name} units in one hex (limit {tl.limit} {tl.name})" + note(n - tl.limit))
+        most = tl.limit(side)
+        if most is not None and n > most:
+            out.append((tl.rule, f"{n} {who} {tl.name} units in one hex (limit {most} {tl.name})" + note(n - most)))
     return out
+
+
+def side_adjective(rules: RulesPlugin, side: str) -> str:
+    """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
+    try:
+        return rules.game.side(side).adjective
+    except KeyError:
+        return side
 
 
 def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
@@ -140,8 +156,8 @@ def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               f"on {rules.turn_name(ctx.turn_index or 0)}: the hex holds them all this turn",
                               units=tuple(u.id for u in new), hexes=(ctx.label(h),))
                 us = [u for u in us if u not in new[1:]]
-            for msg in stack_problems(rules, s, us):
-                yield Finding(s.rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
+            for rule, msg in stack_problems(rules, s, us):
+                yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
                               hexes=(ctx.label(h),))
 
 
@@ -237,6 +253,13 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                                   f"{rules.turn_name(a.turn)}"
                                   + (f" at {_where(ctx, a)}" if a.enter else ""),
                                   units=(u.id,), hexes=(ctx.label(u.hex),))
+        if a.turn == turn and a.enter and r.at_entry:
+            for u in ctx.on_map():
+                if u.hex is not None and u.hex not in a.enter.hexes and scheduled(rules, u, a):
+                    yield Finding(a.rule or r.rule, Severity.ERROR,
+                                  f"{u.id} is at {ctx.label(u.hex)} on its arrival turn {rules.turn_name(turn)}, "
+                                  f"not at its entry hexes ({_where(ctx, a)})",
+                                  units=(u.id,), hexes=(ctx.label(u.hex),))
         if a.turn > turn or not a.enter:
             continue
         side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
@@ -315,7 +338,8 @@ def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
     ups = z.uphill.get(a)
     if ups is not None and b in ups:
         return False
-    return not z.sides or Hexside.between(a, b) not in z.sides
+    side = Hexside.between(a, b)
+    return side not in z.sides and side not in rules.map.impassable_sides
 
 
 # --- supply ---------------------------------------------------------------------------------------
@@ -344,7 +368,7 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
         why = obstructed(rules, ctx, ss)
     extra_hexes, extra_sides = rules.supply_blocks(ctx, ss.side)
     blocked = set(why) | extra_hexes
-    sides = ss.trace.sides | extra_sides
+    sides = ss.trace.sides | extra_sides | (rules.map.impassable_sides if ss.trace.impassable else frozenset())
     sources = [h for h in ss.sources.hexes if h not in blocked]
     if ss.network is not None:  # the sources on the network, and the network hexes joined to them
         network = ss.network - sides
@@ -375,7 +399,8 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         if ss is None:
             continue
         units = [u for u in ctx.units(side)
-                 if u.hex is not None or data.off_map == "in" or (data.off_map == "reinforcements" and box_in(u, reinf))]
+                 if (u.hex is not None and u.hex in ctx.topology) or data.off_map == "in"
+                 or (data.off_map == "reinforcements" and box_in(u, reinf))]
         if not units:
             continue
         if ss.automatic_through is not None and ctx.turn_index is not None and ctx.turn_index <= ss.automatic_through:
@@ -387,7 +412,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         res = supply_search(rules, ctx, ss)
         out.reached[side] = res
         for u in units:
-            if u.hex is None:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
+            if u.hex is None or u.hex not in ctx.topology:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
                 out.status[u.id] = SupplyStatus.IN
                 continue
             ok = supplied(ss, res, u.hex)

@@ -629,13 +629,13 @@ def own_minefield_steps(rules: RulesPlugin, side: str) -> frozenset[tuple[Hex, H
 
 def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by ``side`` (``own``) or by another side (computed once)."""
-    from gazala_tools.mapdata.model import HexsideKind
+    from gazala_tools.mapdata.model import MINEFIELD
 
     got = _MINES.get((id(rules), side, own))
     if got is not None and got[0] is rules:
         return got[1]
     m = rules.map
-    out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
+    out = frozenset(s for s in m.feature_sides(MINEFIELD)
                     if (f := m.minefield(s)) is not None and f.owner is not None and (f.owner == side) == own)
     _MINES[(id(rules), side, own)] = (rules, out)
     return out

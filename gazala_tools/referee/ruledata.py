@@ -29,7 +29,7 @@ from gazala_tools.errors import GameDataError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
 from gazala_tools.referee.turns import TurnRecord
-from gazala_tools.yamlnodes import ID_RE, Doc, compose
+from gazala_tools.yamlnodes import ID_RE, Doc, compose, did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -139,9 +139,15 @@ class BoxRules:
 
 @dataclass(frozen=True, slots=True)
 class TypeLimit:
+    """At most ``limits[side]`` units of ``types`` in one side's stack (a side not named: no limit)."""
+
     types: frozenset[str]
     name: str
-    limit: int
+    limits: Mapping[str, int]
+    rule: str  #: the rule its findings cite (``types-rule``, else the stacking rule)
+
+    def limit(self, side: str) -> int | None:
+        return self.limits.get(side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +157,8 @@ class StackingRules:
     types: tuple[TypeLimit, ...] = ()
     alone: UnitFilter | None = None  #: units no other unit may stack with
     note: str = ""  #: appended to a finding; ``{excess}`` is the number of units too many
+    exempt: UnitFilter | None = None  #: units the ``limit`` does not count (HQs, leaders)
+    alone_rule: str = ""  #: the rule the ``alone`` finding cites ("" = ``rule``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +238,9 @@ class ReinforcementRules:
     #: the units arriving in one hex on their turn share it beyond the stacking limit (DG 11.1/11.3:
     #: two reinforcements in 1201 on turn 6 although DG has no stacking); the rule the exception cites
     stack_on_arrival: str | None = None
+    #: ``at-entry: true``: a unit on the map on its arrival turn stands in its entry hexes (the rules
+    #: let it move no further that turn); false (default): it may have moved on from them
+    at_entry: bool = False
 
 
 @dataclass(frozen=True)
@@ -413,7 +424,7 @@ class Section:
     def _side(self, node: yaml.Node, what: str) -> str:
         text = self.r.doc.scalar(node, what)
         if text not in self.r.sides:
-            raise self.r.doc.err(node, f"{what}: {text!r} is not a side of the game",
+            raise self.r.doc.err(node, f"{what}: {text!r} is not a side of the game{did_you_mean(text, self.r.sides)}",
                                  expected="one of " + ", ".join(self.r.sides))
         return text
 
@@ -429,7 +440,8 @@ class Section:
         """This mapping's keys, each a side of the game."""
         for k, n in self.m.items():
             if k not in self.r.sides:
-                raise self.r.doc.err(self.key_node(k) or n, f"{self.path}: {k!r} is not a side of the game",
+                raise self.r.doc.err(self.key_node(k) or n,
+                                     f"{self.path}: {k!r} is not a side of the game{did_you_mean(k, self.r.sides)}",
                                      expected="one of " + ", ".join(self.r.sides))
         return list(self.m)
 
@@ -491,7 +503,8 @@ class Section:
         self.r.mentioned_types.add(text)
         known = self.r.unit_types
         if known is not None and text not in known:
-            raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type of the game",
+            raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type of the game"
+                                 f"{did_you_mean(text, known | set(self.r.groups))}",
                                  expected="one of " + ", ".join(sorted(known | set(self.r.groups))))
         if not ID_RE.match(text):
             raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type", expected="a lowercase type like 'armor'")
@@ -507,10 +520,21 @@ class Section:
         words = [*(sorted(sides) if sides else []), *(forms or []), *(sorted(types) if types else [])]
         return UnitFilter(sides, types, forms, " ".join(words) + " units" if words else "units")
 
-    def hexside_kinds(self, key: str) -> tuple[HexsideKind, ...]:
+    def hexside_kinds(self, key: str, *, directed: bool = False) -> tuple[HexsideKind, ...]:
+        """Hexside kinds the map declares (``hexside-kinds`` of map.yaml); ``directed``: only those
+        with an up side."""
+        kinds = self.r.map.hexside_kinds
+        options = tuple(k for k, t in kinds.items() if t.directed or not directed)
         out = []
         for i, n in enumerate(self._nodes(key)):
-            out.append(HexsideKind(self.r.doc.choice(n, f"{self.what(key)}[{i}]", tuple(k.value for k in HexsideKind))))
+            text = self.r.doc.scalar(n, f"{self.what(key)}[{i}]")
+            if text not in kinds and not self.r.strict and ID_RE.match(text):
+                self.r.missing(n, "hexside kind", text, list(options))  # another map: no hexsides of it
+            elif text not in options:
+                what = "a directed hexside kind" if directed and text in kinds else "a hexside kind of the map"
+                raise self.r.doc.err(n, f"{self.what(key)}[{i}]: {text!r} is not {what}{did_you_mean(text, options)}",
+                                     expected="one of " + (", ".join(options) or "none (map.yaml hexside-kinds)"))
+            out.append(HexsideKind(text))
         return tuple(out)
 
     def path_kinds(self, key: str) -> tuple[PathKind, ...]:
@@ -551,8 +575,7 @@ class Section:
             w = f"{what}.{key}"
             if key in ("fortified", "minefields"):
                 if doc.boolean(sub, w):
-                    kind = HexsideKind.FORTIFIED if key == "fortified" else HexsideKind.MINEFIELD
-                    out |= {h for b in m.boxes if b.kind is kind for h in b.hexes}
+                    out |= m.fortified_hexes() if key == "fortified" else m.minefield_hexes()
                     words.append(f"{key} hexes")
                 continue
             nodes = [sub] if isinstance(sub, yaml.ScalarNode) else doc.seq(sub, w)
@@ -645,6 +668,8 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
             if not ID_RE.match(t):
                 raise root.err("unit-types", f"[{i}] {t!r} is not a unit type", expected="lowercase words joined by '-'")
         r.unit_types = frozenset(types)
+    elif r.game.unit_types:  # the types game.yaml declares
+        r.unit_types = frozenset(r.game.unit_type_ids())
     groups = root.sub("type-groups")
     for name in groups:
         if not ID_RE.match(name):
@@ -662,12 +687,13 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
     boxes = _boxes(root.sub("boxes", frozenset({"rule", "allowed", "reinforcements", "eliminated", "exited",
                                                  "turn-boxes"})))
     stacking, enemy_rule = _stacking(root.sub("stacking", frozenset({"rule", "limit", "types", "alone", "note",
+                                                                      "exempt", "types-rule", "alone-rule",
                                                                        "enemy-rule"})))
     prohibited = tuple(_prohibition(s) for s in root.each("prohibited", frozenset({"rule", "units", "enter", "cross",
                                                                                     "except-along", "what"})))
     zoc = _zoc(root)
     supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r)
-    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule",
+    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule", "at-entry",
                                                                          "stack-on-arrival"})))
     return GenericRules(
         unit_types=r.unit_types,
@@ -716,10 +742,22 @@ def _stacking(s: Section) -> tuple[StackingRules | None, str]:
             limit = {side: per.integer(side, lo=1, hi=1000) for side in per.side_keys()}
     types: list[TypeLimit] = []
     tl = s.sub("types")
+    types_rule = s.rule("types-rule", rule)
     for name in tl:
         got = tl.r_type(tl.key_node(name) or tl.m[name], tl.what(name))
-        types.append(TypeLimit(got, name, tl.integer(name, lo=0, hi=1000)))
+        if isinstance(tl.m[name], yaml.ScalarNode):
+            n = tl.integer(name, lo=0, hi=1000)
+            per_side = {side: n for side in s.r.sides}
+        else:
+            per = tl.sub(name)
+            per_side = {side: per.integer(side, lo=0, hi=1000) for side in per.side_keys()}
+        types.append(TypeLimit(got, name, per_side, types_rule))
     alone = s.units("alone") if "alone" in s else None
+    exempt = s.units("exempt") if "exempt" in s else None
+    if "exempt" in s and limit is None:
+        raise s.err("exempt", "exempts units from no limit", expected="a 'limit' beside it")
+    if "alone-rule" in s and alone is None:
+        raise s.err("alone-rule", "names the rule of no 'alone' units", expected="an 'alone' beside it")
     note = s.text("note", "")
     if note:
         try:
@@ -728,7 +766,8 @@ def _stacking(s: Section) -> tuple[StackingRules | None, str]:
             raise s.err("note", f"{note!r} has a placeholder other than {{excess}}") from None
     if limit is None and not types and alone is None:
         raise s.err(None, "states no limit", expected="limit, types or alone")
-    return StackingRules(rule, limit, tuple(types), alone, note), s.rule("enemy-rule", rule)
+    return (StackingRules(rule, limit, tuple(types), alone, note, exempt, s.rule("alone-rule", rule)),
+            s.rule("enemy-rule", rule))
 
 
 def _prohibition(s: Section) -> Prohibition:
@@ -760,7 +799,7 @@ def _zoc(root: Section) -> ZocRules:
             raise s.err("unless-markers", f"[{i}] {mk!r} is not a marker", expected=", ".join(MARKER_NAMES))
     uphill: dict[Hex, set[Hex]] = {}
     m = s.r.map
-    for kind in s.hexside_kinds("uphill"):
+    for kind in s.hexside_kinds("uphill", directed=True):
         for side in m.feature_sides(kind):
             f = m.feature(side, kind)
             if f is not None and f.up is not None:
@@ -855,5 +894,6 @@ def _reinforcements(s: Section) -> ReinforcementRules | None:
             rule=e.rule("rule") if "rule" in e else None,
         ))
     together = s.text("stack-on-arrival", "") or None
-    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together)
+    return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together,
+                              s.boolean("at-entry", False))
 

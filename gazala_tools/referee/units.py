@@ -11,8 +11,6 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Final
 
-from gazala_tools.errors import GazalaError
-
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.referee.position import Unit
@@ -29,12 +27,12 @@ def manifest_units(game: Game) -> dict[str, Any]:
     if got is not None and got[0] is game:
         return got[1]
     out: dict[str, Any] = {}
-    try:
+    if not game.counters_file.is_file():  # a game without counters.yaml: inline units only
+        log.info("no counter manifest for %s", game.id)
+    else:  # a manifest with an error is that error (file, line, column), not "unit ... is not in the manifest"
         for c in game.counters().units:
             out.setdefault(c.unit_id or c.id, c)
             out.setdefault(c.id, c)
-    except (GazalaError, OSError, KeyError) as exc:
-        log.info("no counter manifest for %s: %s", game.id, exc)
     _MANIFESTS[id(game)] = (game, out)
     return out
 

@@ -177,7 +177,7 @@ def render_face(
         bg = _mix(bg, (255, 255, 255), 0.45)
     if counter.kind == "unit" and face.state != "blank":
         # the ground (frame, symbol, size mark) is shared by many units: drawn once, then copied
-        img = _unit_ground(s_px, b_px, bg, face.state, _text_rgb(counter, face), counter.box_color, counter.type,
+        img = _unit_ground(s_px, b_px, bg, face.state, _text_rgb(counter, face), counter.box_color, counter.symbol or counter.type,
                            counter.size).copy()
         _unit(_Pen(img, s_px, b_px), counter, face, bg)
     else:

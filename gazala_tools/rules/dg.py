@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
-from gazala_tools.mapdata.model import HexsideKind
+from gazala_tools.mapdata.model import MINEFIELD
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, moved, side_steps
@@ -108,7 +108,7 @@ class CauldronDG(RulesPlugin):
         tg = vic.sub("targets")
         self.targets: dict[str, HexSet] = {s: tg.hexset(s) for s in tg.side_keys()}
         # the German path crosses a minefield hexside (either owner's) only where Axis units hold both hexes
-        self.minefield_steps = side_steps(self.map.feature_sides(HexsideKind.MINEFIELD))
+        self.minefield_steps = side_steps(self.map.feature_sides(MINEFIELD))
 
         fe = data.sub("feint", frozenset({"rule", "turn", "side", "adjacent-to"}))
         self.feint_rule = fe.rule("rule", "feint") if fe else ""

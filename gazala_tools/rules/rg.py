@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from gazala_tools.errors import GameDataError, GazalaError, HexNameError
 from gazala_tools.hexes import Direction, Hex, Hexside
-from gazala_tools.mapdata.model import HexsideKind
+from gazala_tools.mapdata.model import MINEFIELD
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import (
@@ -238,14 +238,14 @@ class GazalaRG(RulesPlugin):
         self.breach_types = mf.types("breach-types") or frozenset({"infantry"})
         # 14.0: this owner's minefield hexsides with the turn they take effect (None: from the start)
         self.minefields: dict[Hexside, int | None] = {}
-        for s in m.feature_sides(HexsideKind.MINEFIELD):
+        for s in m.feature_sides(MINEFIELD):
             f = m.minefield(s)
             if f is not None and f.owner == self.mf_owner:
                 self.minefields[s] = self._active_index(f.active_from)
         self.minefield_boxes: list[tuple[frozenset[Hex], int | None]] = [
             (b.hexes, self._active_index(b.active_from))
             for b in m.boxes
-            if b.kind is HexsideKind.MINEFIELD and b.owner == self.mf_owner
+            if b.kind == MINEFIELD and b.owner == self.mf_owner
         ]
 
         loc = data.sub("loc", frozenset({"rule", "side", "units", "required", "from", "zone", "exclude"}))

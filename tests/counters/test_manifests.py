@@ -222,7 +222,7 @@ def test_adding_a_unit_renumbers_nothing() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("type: armor", "type: tank"), "line 8.*type 'tank' is unknown"),
+        (("type: armor", "type: tank"), "line 8.*type 'tank' is not a unit type of the game"),
         (("values: [4, 5, 15]", "values: [4, 5]"), "line 8.*do not match the roles"),
         (("id: axis-b", "id: axis-a"), "duplicate counter id 'axis-a'"),
         (("id: axis-b", "id: Axis B"), "line 9.*not a stable id"),

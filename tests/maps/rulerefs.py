@@ -14,7 +14,7 @@ import itertools
 
 from gazala_tools.hexes import Direction, Hex, Hexside
 from gazala_tools.mapdata.checks import _is_chain, _minefield_sides, check, flood, hexes, labels, run_checks
-from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
+from gazala_tools.mapdata.model import GameMap, PathKind
 
 __all__ = ["run_checks"]
 
@@ -201,7 +201,7 @@ def rg_14_0_dated_minefields(m: GameMap) -> list[str]:
     line = set(m.hex("0204").line_to(m.hex("0801")))
     if set(b2.hexes) != line or b2.active_from != "June 9-10":
         out.append(f"line 0204-0801 inclusive is not a minefield from June 9-10 (have {labels(m, b2.hexes)})")
-    undated = {f.side for f in m.all_features() if f.kind is HexsideKind.MINEFIELD and f.active_from is None}
+    undated = {f.side for f in m.all_features() if f.kind == "minefield" and f.active_from is None}
     for side in sorted(b2.outline() - undated):
         if m.minefield(side, active={"June 5-6"}) is not None:
             out.append(f"{m.grid.hexside_label(side)} (June 9-10) counts before June 9-10")
@@ -217,7 +217,7 @@ def rg_17_0_the_seven_fortified_hexes(m: GameMap) -> list[str]:
     out = [f"{x} is not fortified" for x in labels(m, want - got)]
     out += [f"{x} is fortified but no rule says so" for x in labels(m, got - want)]
     for h in want:
-        if not any(m.has(s, HexsideKind.FORTIFIED) for s in h.sides()):
+        if not any(m.has(s, "fortified") for s in h.sides()):
             out.append(f"{m.label(h)} has no fortified edge")
     return out
 
@@ -305,7 +305,7 @@ def rg_grid_bir_hacheim_is_a_compact_cluster(m: GameMap) -> list[str]:
 
 @check(RG, "RG 8.0")
 def rg_8_0_roads_cross_escarpments_somewhere(m: GameMap) -> list[str]:
-    esc = m.feature_sides(HexsideKind.ESCARPMENT)
+    esc = m.feature_sides("escarpment")
     if not esc:
         return ["no escarpment hexsides"]
     crossing = esc & m.path_sides(PathKind.ROAD, PathKind.TRACK)
@@ -462,28 +462,28 @@ def dg_11_1_reinforcement_hexes(m: GameMap) -> list[str]:
     )
 
 
-def _ring_closes_around(m: GameMap, kind: HexsideKind, centre: Hex) -> list[str]:
+def _ring_closes_around(m: GameMap, kind: str, centre: Hex) -> list[str]:
     sides = m.feature_sides(kind)
     inside = flood(m, [centre], blocked_sides=sides)
     out = []
     if not sides:
-        out.append(f"no {kind.value} hexsides")
+        out.append(f"no {kind} hexsides")
     if any(m.edges(h) for h in inside):
-        out.append(f"the {kind.value} does not close around {m.label(centre)} (a path reaches a map edge)")
+        out.append(f"the {kind} does not close around {m.label(centre)} (a path reaches a map edge)")
     if len(inside) < 7:
-        out.append(f"the {kind.value} ring holds only {len(inside)} hexes")
+        out.append(f"the {kind} ring holds only {len(inside)} hexes")
     return out
 
 
 @check((DG, SPI), "DG 20.0")
 def dg_20_0_anti_tank_ditch_rings_tobruk(m: GameMap) -> list[str]:
-    return _ring_closes_around(m, HexsideKind.ANTI_TANK_DITCH, m.hex("0608"))
+    return _ring_closes_around(m, "anti-tank-ditch", m.hex("0608"))
 
 
 @check((DG, SPI), "DG 16.0")
 def dg_16_0_escarpment_ring_around_tobruk(m: GameMap) -> list[str]:
-    out = _ring_closes_around(m, HexsideKind.ESCARPMENT, m.hex("0608"))
-    esc = m.feature_sides(HexsideKind.ESCARPMENT)
+    out = _ring_closes_around(m, "escarpment", m.hex("0608"))
+    esc = m.feature_sides("escarpment")
     if not esc & m.path_sides():
         out.append("no road or trail crosses an escarpment (16.0: the only way across)")
     return out

@@ -120,7 +120,7 @@ def test_box_outline_has_one_box_hex_per_side(data: st.DataObject) -> None:
 
     m = load_map("gazala-rg")
     picked = frozenset(data.draw(st.sets(st.sampled_from(m.hexes()), min_size=1, max_size=30)))
-    box = Box("b", HexsideKind.MINEFIELD, picked, "test", owner="allied")
+    box = Box("b", HexsideKind("minefield"), picked, "test", owner="allied")
     outline = box.outline()
     inner = sum(1 for h in picked for n in h.neighbours() if n in picked) // 2
     assert len(outline) == 6 * len(picked) - 2 * inner

@@ -33,6 +33,7 @@ terrain:
   default: clear
   types: {clear: {}, sea: {impassable: true}}
 """
+KINDS = "hexside-kinds: {minefield: {owned: true}, escarpment: {directed: true}, fortified: {}, river: {}}\n"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -108,12 +109,12 @@ def test_path_hexes_must_be_adjacent() -> None:
 
 
 def test_escarpment_needs_an_up_side() -> None:
-    err = _error(MINIMAL + "hexsides:\n  - {name: E, kind: escarpment, source: s, sides: ['0101/0102']}\n")
+    err = _error(MINIMAL + KINDS + "hexsides:\n  - {name: E, kind: escarpment, source: s, sides: ['0101/0102']}\n")
     assert "0101/0102" in str(err) and "up side" in str(err)
 
 
 def test_minefield_needs_an_owner() -> None:
-    err = _error(MINIMAL + "boxes:\n  - {name: M, source: s, hexes: ['0202']}\n")
+    err = _error(MINIMAL + KINDS + "boxes:\n  - {name: M, kind: minefield, source: s, hexes: ['0202']}\n")
     assert "owner" in str(err)
 
 
@@ -238,3 +239,24 @@ def test_non_utf8_map_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(MapDataError) as exc:
         load_map(tmp_path)
     assert "UTF-8" in str(exc.value)
+
+
+def test_a_hexside_kind_is_the_maps_own_word() -> None:
+    """A kind the map declares (a ``cliff``, directed) reads; one it does not is refused with "did you mean"."""
+    text = MINIMAL + KINDS.replace("river: {}}", "river: {}, cliff: {directed: true, impassable: true}}")
+    m = load_map_text(text + "hexsides:\n  - {name: C, kind: cliff, source: s, sides: ['0101>0102']}\n")
+    assert m.climbs(m.hex("0101"), m.hex("0102"), "cliff") and not m.climbs(m.hex("0102"), m.hex("0101"), "cliff")
+    assert m.impassable_sides == m.feature_sides("cliff") and len(m.impassable_sides) == 1
+    assert m.info()["hexside_features"] == {"minefield": 0, "escarpment": 0, "fortified": 0, "river": 0, "cliff": 1}
+    err = _error(MINIMAL + KINDS + "hexsides:\n  - {name: C, kind: clif, source: s, sides: ['0101/0102']}\n")
+    assert "'clif' is not a hexside kind of this map (did you mean 'cliff'?)" not in str(err)  # cliff undeclared here
+    assert "'clif' is not a hexside kind" in str(err) and ":14:" in str(err)
+    err = _error(text + "hexsides:\n  - {name: C, kind: clif, source: s, sides: ['0101>0102']}\n")
+    assert "(did you mean 'cliff'?)" in str(err)
+
+
+def test_an_owned_kind_needs_an_owner_and_a_box_its_kind() -> None:
+    err = _error(MINIMAL + KINDS + "boxes:\n  - {name: B, source: s, hexes: ['0101']}\n")
+    assert "missing 'kind'" in str(err)
+    err = _error(MINIMAL + KINDS + "boxes:\n  - {name: B, kind: minefield, source: s, hexes: ['0101']}\n")
+    assert "a minefield needs an owner" in str(err)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from gazala_tools.hexes import Direction, Hexside
-from gazala_tools.mapdata import GameMap, HexsideKind, PathKind
+from gazala_tools.mapdata import GameMap, PathKind
 
 
 def test_hexside_features_are_found_from_either_hex(rg: GameMap) -> None:
     a, b = rg.hex("1217"), rg.hex("1316")
-    assert rg.feature(Hexside.between(a, b), HexsideKind.MINEFIELD) is rg.feature(
-        Hexside.between(b, a), HexsideKind.MINEFIELD
+    assert rg.feature(Hexside.between(a, b), "minefield") is rg.feature(
+        Hexside.between(b, a), "minefield"
     )
     f = rg.minefield(Hexside.between(a, b))
     assert f is not None and f.owner == "allied" and f.source.startswith("RG")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from gazala_tools.hexes import Hexside
-from gazala_tools.mapdata import GameMap, HexsideKind, checks
+from gazala_tools.mapdata import GameMap, checks
 
 from . import rulerefs as c
 
@@ -124,8 +124,8 @@ def test_grid_bir_hacheim_1118_1218_1219_1318_is_a_compact_cluster(rg: GameMap) 
 
 def test_8_0_escarpments_are_crossed_by_roads_and_have_up_sides(rg: GameMap) -> None:
     assert c.rg_8_0_roads_cross_escarpments_somewhere(rg) == []
-    assert checks.escarpments_have_an_up_side(rg) == []
-    f = next(f for f in rg.all_features() if f.kind is HexsideKind.ESCARPMENT)
+    assert checks.directed_hexsides_have_an_up_side(rg) == []
+    f = next(f for f in rg.all_features() if f.kind == "escarpment")
     assert f.up is not None
     down = f.side.other(f.up)
     assert rg.escarpment_up(down, f.up) and not rg.escarpment_up(f.up, down)

@@ -32,6 +32,11 @@ places:
   - {name: Belhamed, source: test, hexes: ["Y09"]}
 zones:
   - {name: axis-road-entries, source: test, hexes: ["A05", "A09"]}
+hexside-kinds:
+  minefield: {owned: true}
+  escarpment: {directed: true}
+  fortified: {}
+  anti-tank-ditch: {}
 terrain:
   default: open
   types:

@@ -26,7 +26,7 @@ BAD = [
     ("limit: {red: 2, blue: 3}", "limit: {red: 2, green: 3}", "rules.stacking.limit: 'green' is not a side of the game"),
     ("limit: {red: 2, blue: 3}", "limit: {red: 0, blue: 3}", "rules.stacking.limit.red: 0 is out of range"),
     ("types: {hq: 1}", "types: {tank: 1}", "'tank' is not a unit type of the game"),
-    ("cross: [river]", "cross: [rivers]", "'rivers' is not allowed"),
+    ("cross: [river]", "cross: [rivers]", "'rivers' is not a hexside kind of the map (did you mean 'river'?)"),
     ("cross: [river], except-along: [road]", "cross: [river], except-along: [railway]", "'railway' is not allowed"),
     ("zones: [red-base]", "zones: [red-bas]", "zone 'red-bas' is not on the map of river-war"),
     ("places: [Ford Town]", "places: [Nowhere]", "place 'Nowhere' is not on the map of river-war"),

@@ -39,13 +39,13 @@ def small_map(orientation: Orientation = Orientation.FLAT, *, dx: float = 55.0, 
         terrain_overrides=terrain,
         terrain_sources={},
         boxes=(
-            Box("box A", HexsideKind.MINEFIELD, frozenset({g("0604"), g("0605")}), "test", owner="allied"),
-            Box("fort", HexsideKind.FORTIFIED, frozenset({g("0807")}), "test"),
+            Box("box A", HexsideKind("minefield"), frozenset({g("0604"), g("0605")}), "test", owner="allied"),
+            Box("fort", HexsideKind("fortified"), frozenset({g("0807")}), "test"),
         ),
         explicit_features=(
-            HexsideFeature(HexsideKind.ESCARPMENT, grid.hexside("0403/0404"), "test", up=g("0403")),
-            HexsideFeature(HexsideKind.ESCARPMENT, grid.hexside("0503/0504"), "test", up=g("0503")),
-            HexsideFeature(HexsideKind.MINEFIELD, grid.hexside("0202/0203"), "test", active_from="June 5-6"),
+            HexsideFeature(HexsideKind("escarpment"), grid.hexside("0403/0404"), "test", up=g("0403")),
+            HexsideFeature(HexsideKind("escarpment"), grid.hexside("0503/0504"), "test", up=g("0503")),
+            HexsideFeature(HexsideKind("minefield"), grid.hexside("0202/0203"), "test", active_from="June 5-6"),
         ),
         paths=(
             MapPath("Via Test", PathKind.ROAD, tuple(g(x) for x in ("0101", "0201", "0301", "0401", "0501", "0602")), "test"),

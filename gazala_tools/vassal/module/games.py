@@ -273,7 +273,7 @@ def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str,
                                     properties={"Size": c.size, "Designation": c.designation,
                                                 "Nationality": c.nationality, "SideId": c.side}))
         elif c.kind == "chit" or c.type in cfg.cup_markers:
-            # a chit whose back only names its side ("Axis") is a back, not a second face
+            # a chit whose back only names its side ("Red") is a back, not a second face
             two_sided = c.back.title.strip().lower() not in (c.side, side.lower(), "")
             faces_ = (face(c, "front"), face(c, "back")) if two_sided else (face(c, "front"),)
             mask_name = f"mask-{c.side}-{c.type}.png"
