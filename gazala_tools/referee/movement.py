@@ -72,9 +72,9 @@ class Points:
     minefield: float
     leave_zone: float
     default: tuple[float, float] = (1.0, 1.0)
-    #: crossing a minefield hexside of the unit's own side: this many points (RG 14.0: 12 for an Allied
-    #: unit, into or out of a minefield box) or, with ``friendly_add``, this many more (DG 14.1: +2,
-    #: even along a trail or road); None: no cost of its own
+    #: crossing a minefield hexside of the unit's own side: this many points (e.g. 12 for a unit of
+    #: the side owning the minefield box, into or out of it) or, with ``friendly_add``, this many more
+    #: (e.g. +2, even along a trail or road); None: no cost of its own. Values: movement.yaml
     friendly_minefield: float | None = None
     friendly_add: bool = False
 
