@@ -35,6 +35,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def _build(args: argparse.Namespace) -> int:
     from gazala_tools.vassal.module import build_game_module
+    from gazala_tools.wording import count
 
     result = build_game_module(args.game, args.output, dpi=args.dpi)
     summary = result.summary()
@@ -47,7 +48,7 @@ def _build(args: argparse.Namespace) -> int:
         kinds = result.kinds()
         print(
             f"{args.output}: {spec.name} v{spec.version}, {len(spec.pieces)} palette pieces "
-            f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), {len(spec.scenarios)} set-ups, "
+            f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), {count(len(spec.scenarios), 'set-up')}, "
             f"{len(result.data) / 1e6:.1f} MB in {result.timings['total']:.2f} s"
         )
     return 0

@@ -304,6 +304,7 @@ tr.error td {{ background: #fbd5d5; }} tr.warning td {{ background: #fde8c8; }} 
 #board polygon.finding:hover {{ fill-opacity: 0.4; }}
 </style></head><body>
 <h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
+<p id="source">checked: {e(report.source or 'a position given in memory')}</p>
 {svg}
 <h2>Findings</h2>
 <table id="findings"><tr><th>severity</th><th>rule</th><th>hexes</th><th>units</th><th>message</th></tr>{rows}</table>

@@ -59,6 +59,7 @@ from gazala_tools.vassal.module.spec import (
     TrackSpec,
     slug,
 )
+from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest
@@ -569,6 +570,15 @@ class PendingSpec:
         self._close()
 
 
+def default_description(name: str, pieces: Sequence[PieceSpec], scenarios: Sequence[ScenarioSpec]) -> str:
+    """The module's description when its configuration gives none: what the module holds, and only that."""
+    kinds = {k: sum(p.kind == k for p in pieces) for k in (UNIT, MARKER, CHIT)}
+    parts = ["board", *(count(n, k) for k, n in kinds.items() if n)]
+    if scenarios:
+        parts.append(count(len(scenarios), "set-up"))
+    return f"{name}: {', '.join(parts)} (gazala-tools)"
+
+
 def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
                 progress: Callable[[str], None] | None = None) -> ModuleSpec:
     """Everything the module of ``game`` holds (a built-in id, a game folder or a build configuration
@@ -649,7 +659,7 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
         game=g.id,
         name=name,
         version=cfg.version,
-        description=cfg.description or f"{name}: board, {n_units} units, markers, chits, set-ups (gazala-tools)",
+        description=cfg.description or default_description(name, pieces, scenarios),
         sides=tuple(s.name for s in g.sides),
         board=board,
         pieces=tuple(pieces),
