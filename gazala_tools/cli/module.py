@@ -28,7 +28,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     b.add_argument("game", metavar="GAME", help=game_help(", or a module build configuration YAML whose game: names the game"))
     b.add_argument("-o", "--output", required=True, help="the .vmod to write, e.g. my-game.vmod")
     b.add_argument("--dpi", type=DPI, default=None,
-                   help="resolution of a rendered board and the counters (default: the configuration's, else the map's)")
+                   help="pixels per inch. A board drawn from the map is drawn at DPI (default: the configuration's "
+                        "board: dpi, else the map's), the counters too. A board image (board: art, a scan) is "
+                        "used as it is: DPI says how many of its pixels make an inch (default: map.yaml's "
+                        "grid: pixels: dpi), which sizes the counters from their printed size (counters.yaml "
+                        "counter_size); counters: size_px in the build configuration sets their side in board "
+                        "pixels instead, and then --dpi changes nothing")
     b.add_argument("--json", action="store_true", help="print a JSON summary")
     b.set_defaults(func=_build)
 

@@ -213,6 +213,20 @@ def _starter_hexes(spec: GridSpec, count: int) -> tuple[list[Hex], list[Hex]]:
     return a, b
 
 
+#: the VASSAL engine the toolkit's modules are tested with (the shared harness's engine)
+TESTED_VASSAL: Final = "3.7.26"
+#: the counter side as a share of the hex's height across flats: a counter fits inside its hex
+COUNTER_SHARE: Final = 0.8
+COUNTER_NOTE: Final = ("the counters' side in board pixels: about 0.8 of the hex height (%.0f px) so a counter fits its "
+                       "hex; change it to resize every counter")
+
+
+def counter_px(spec: GridSpec) -> int:
+    """The side of a counter on the scan, in board pixels: :data:`COUNTER_SHARE` of the hex height across
+    flats (VASSAL's ``dy``, whichever way the hexes point)."""
+    return max(16, round(COUNTER_SHARE * spec.geometry.dy))
+
+
 def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str]:
     """The text files of the new game folder, by name (the board image is copied separately)."""
     g = spec.grid
@@ -274,11 +288,12 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
             }
         ]
     }
+    size_px = counter_px(spec)
     module_doc = {
         "version": "0.1",
-        "vassal_version": "3.6.0",
+        "vassal_version": TESTED_VASSAL,
         "board": {"art": board_name, "dpi": spec.dpi},
-        "counters": {"art": "render"},
+        "counters": {"art": "render", "size_px": size_px},
         "palette": {"panels": "formation", "columns": 6},
     }
     head = "# Written by `gazala game new` (docs/games.md, \"From a scan\"). Edit freely.\n"
@@ -288,7 +303,9 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
         "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
         "counters.yaml": head + "# example units: replace with your counter mix (docs/counters.md)\n" + dump(counters_doc),
         "scenarios.yaml": head + "# where each unit starts (docs/games.md, scenarios.yaml)\n" + dump(scenarios_doc),
-        "module.yaml": head + "# how the VASSAL module is built (docs/module.md, \"The build configuration\")\n" + dump(module_doc),
+        "module.yaml": head + "# how the VASSAL module is built (docs/module.md, \"The build configuration\")\n"
+        + _commented(dump(module_doc), {"vassal_version:": "vassal_version: the VASSAL the module is tested with",
+                                        "counters:": "size_px: " + COUNTER_NOTE % spec.geometry.dy}),
     }
 
 
@@ -301,6 +318,15 @@ def _numbering_data(numbering: Numbering) -> dict[str, Any]:
             continue
         out[k] = v == "true" if v in ("true", "false") else int(v) if k in ("hLeading", "vLeading", "hOff", "vOff") else v
     return out
+
+
+def _commented(text: str, notes: dict[str, str]) -> str:
+    """``text`` with a comment line above the first line starting with each key of ``notes``."""
+    lines = text.splitlines(keepends=True)
+    for key, note in notes.items():
+        i = next(i for i, line in enumerate(lines) if line.startswith(key))
+        lines.insert(i, f"# {note}\n")
+    return "".join(lines)
 
 
 def _dump(data: Any) -> str:

@@ -280,3 +280,57 @@ def test_game_new_with_a_legend_puts_the_classified_terrain_into_the_map(
     right = sum(game_map.terrain(h) == b.terrain[h] for h in known)
     assert right >= 0.98 * len(known)
     assert {game_map.terrain(h) for h in known} == set(b.terrain.values())
+
+
+# --- counters fit the hexes (issue 23 item 3) -------------------------------------------------------------
+def _face_px(spec: Any) -> int:
+    import io
+
+    from PIL import Image
+
+    from gazala_tools.vassal.module.spec import UNIT
+
+    unit = next(p for p in spec.pieces if p.kind == UNIT)
+    data = next(v for k, v in spec.images.items() if k.endswith("/" + unit.faces[0]))
+    return int(Image.open(io.BytesIO(data)).width)
+
+
+def test_game_new_sizes_counters_to_the_hexes_and_names_the_tested_engine(
+    scan: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``module.yaml``: ``counters: size_px`` at 0.8 of the hex height across flats, with a comment
+    saying so, and the VASSAL the module is tested with (3.7.26); the module's counters have that size."""
+    from gazala_tools.vassal.module.games import module_spec
+
+    image, (s, truth) = scan
+    folder = tmp_path / "g"
+    assert run(capsys, "game", "new", str(folder), "--image", str(image), "--ref", _ref(s, truth, 2, 2))[0] == 0
+    text = (folder / "module.yaml").read_text()
+    doc = yaml.safe_load(text)
+    assert doc["vassal_version"] == "3.7.26"
+    size = doc["counters"]["size_px"]
+    assert abs(size - 0.8 * truth.dy) <= 1.5
+    lines = text.splitlines()
+    note = lines[next(i for i, line in enumerate(lines) if line.startswith("counters:")) - 1]
+    assert note.startswith("# size_px: the counters' side in board pixels: about 0.8 of the hex height")
+    assert _face_px(module_spec(folder)) == size
+
+
+def test_module_build_dpi_on_a_scan_board_sizes_counters_of_a_printed_size(
+    scan: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dpi`` on a scan board (``module build --help``): how many scan pixels make an inch, which sizes
+    counters from their printed ``counter_size`` (1/2 in); with ``counters: size_px`` it changes nothing."""
+    from gazala_tools.vassal.module.games import module_spec
+
+    image, (s, truth) = scan
+    folder = tmp_path / "g"
+    assert run(capsys, "game", "new", str(folder), "--image", str(image), "--ref", _ref(s, truth, 2, 2))[0] == 0
+    with_size = _face_px(module_spec(folder))
+    assert _face_px(module_spec(folder, dpi=200)) == with_size
+    doc = yaml.safe_load((folder / "module.yaml").read_text())
+    del doc["counters"]["size_px"]
+    (folder / "module.yaml").write_text(yaml.safe_dump(doc))
+    assert _face_px(module_spec(folder, dpi=200)) == 100  # 1/2 in at 200 px per inch
+    assert _face_px(module_spec(folder, dpi=100)) == 50
+    assert "--dpi" in run(capsys, "module", "build", "--help")[1]

@@ -434,13 +434,14 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
     board as an image when it was drawn here (else its file's bytes), for the About screen."""
     if cfg.board_art is not None:
-        if dpi is not None:
-            log.warning("--dpi is ignored: the board is the given image %s", cfg.board_art)
+        if dpi is not None and cfg.counter_size_px:
+            log.warning("--dpi changes nothing here: the board is the given image %s and counters: size_px sets "
+                        "the counters' side", cfg.board_art)
         name, data, (w, h) = _given_board(cfg.board_art, game_map)
         images["images/" + name] = data
         picture: Any = data
         geometry = game_map.geometry()
-        board_dpi = float(game_map.pixels.dpi or 100)
+        board_dpi = _board_dpi(game_map, cfg, dpi)
     else:
         from gazala_tools.render.board import board_geometry, render_board
 
@@ -460,9 +461,11 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
 
 
 def _board_dpi(game_map: GameMap, cfg: ModuleConfig, dpi: float | None) -> float:
-    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn."""
+    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn; for a
+    given board image, the image's pixels per inch: ``--dpi``, else the map's (counters of a printed size
+    are drawn that many pixels per inch)."""
     if cfg.board_art is not None:
-        return float(game_map.pixels.dpi or 100)
+        return float(dpi or game_map.pixels.dpi or 100)
     return float((dpi if dpi is not None else cfg.board_dpi) or game_map.pixels.dpi or 100)
 
 
