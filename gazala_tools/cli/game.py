@@ -43,6 +43,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--id", dest="game_id", help="the game id (default: from the folder name)")
     new.add_argument("--sides", default="First Side,Second Side", help="the two sides' names, comma separated")
     new.add_argument("--turns", type=int, default=10, help="turns on the turn record (default 10)")
+    new.add_argument("--no-overlay", action="store_true",
+                     help="do not write overlay.png (the fitted grid and its labels drawn on the scan)")
     new.add_argument("--json", action="store_true", help="print what was written as JSON")
     new.set_defaults(func=_new)
 
@@ -107,13 +109,16 @@ def _new(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.newgame import (
         ID_RE,
+        OVERLAY,
         NewGame,
         board_image,
         board_name_for,
+        corner_labels,
         fit_scan,
         folder_files,
         slug,
         write_folder,
+        write_overlay,
     )  # fmt: skip
     from gazala_tools.errors import GazalaError
     from gazala_tools.fileio import note_input
@@ -144,11 +149,16 @@ def _new(args: argparse.Namespace) -> int:
     files = folder_files(spec, new, board_name)
     inputs = [image] + [Path(p) for p in (args.grid, args.legend) if p]
     board = image if img is None or fitted.board == size else board_image(img, fitted.board, Path(board_name).suffix)
-    write_folder(folder, files, board, board_name, inputs)
+    def overlay(tmp: Path) -> None:
+        write_overlay(img if img is not None else open_image(image), spec, tmp / OVERLAY)
+
+    write_folder(folder, files, board, board_name, inputs, None if args.no_overlay else overlay)
     g = spec.grid
+    corners = corner_labels(spec)
     summary: dict[str, Any] = {
-        "folder": str(folder), "id": game_id, "files": sorted([*files, board_name]),
-        "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "notes": notes,
+        "folder": str(folder), "id": game_id,
+        "files": sorted([*files, board_name, *([] if args.no_overlay else [OVERLAY])]),
+        "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "corners": corners, "notes": notes,
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -157,8 +167,12 @@ def _new(args: argparse.Namespace) -> int:
         print(f"note: {n}")
     print(f"wrote {folder}/: {', '.join(summary['files'])} ({summary['hexes']} hexes, "
           f"columns {g.columns[0]}-{g.columns[1]}, rows {g.rows[0]}-{g.rows[1]})")  # fmt: skip
+    print("corner hexes: " + ", ".join(f"{k} {v}" for k, v in corners.items()))
     print("next:")
-    print(f"  1. check the grid by eye:  gazala digitize overlay {image} --map {folder} -o overlay.png")
+    if args.no_overlay:
+        print(f"  1. check the grid by eye:  gazala digitize overlay {image} --map {folder} -o overlay.png")
+    else:
+        print(f"  1. check the grid by eye:  open {folder / OVERLAY} (the grid and its labels on the scan)")
     print(f"  2. edit {folder}/game.yaml (sides, turns, rules), map.yaml (terrain, hexsides, places),")
     print("     counters.yaml (your counter mix) and scenarios.yaml (where units start)")
     print(f"  3. build the module:       gazala module build {folder} -o {game_id}.vmod")
