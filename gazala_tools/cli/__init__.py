@@ -9,7 +9,8 @@ The CLI owns output and exit codes:
   also printed on stdout as ``{"error": {"file", "place", "expected", "message"}}``;
 * anything else is a bug: one line (the exception, "please report") and exit status 3, never a
   traceback (``GAZALA_DEBUG=1`` shows it);
-* Ctrl-C, SIGTERM and SIGHUP stop cleanly (exit 130 / 143 / 129); outputs being written are discarded whole.
+* Ctrl-C, SIGTERM and SIGHUP stop cleanly (exit 130 / 143 / 129) with one line on stderr (``gazala: interrupted``,
+  ``gazala: stopped by SIGTERM`` / ``SIGHUP``); outputs being written are discarded whole.
 
 Each command runs in a :func:`~gazala_tools.fileio.command_scope`: every input it reads is
 recorded, and no output may be written over any of them.
@@ -102,6 +103,13 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
 def check_stop() -> None:
     """Stop now if a stop signal came, even when its exception was lost on the way (raised inside a
     library that turned it into another error, or in a finalizer, where Python ignores it): a long
@@ -145,8 +153,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("gazala: interrupted", file=sys.stderr)
         return 130
     except SystemExit as exc:
-        if exc.code in (0, None) or (isinstance(exc.code, int) and exc.code >= 128):
-            return int(exc.code or 0)
+        if isinstance(exc.code, int) and exc.code >= 128:  # a stop signal (SIGTERM 143, SIGHUP 129): one line
+            with contextlib.suppress(OSError):  # a hung-up terminal may take no more output
+                print(f"gazala: stopped by {_signal_name(exc.code - 128)}", file=sys.stderr)
+            return exc.code
+        if exc.code in (0, None):
+            return 0
         raise
     except Exception as exc:  # a bug, not bad input: one line, exit 3
         if os.environ.get("GAZALA_DEBUG"):

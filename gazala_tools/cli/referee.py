@@ -54,7 +54,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     w.add_argument("directory")
     _common(w)
     w.add_argument("--interval", type=number_in(0.01, 86400), default=1.0, help="seconds between scans (default 1)")
-    w.add_argument("--once", action="store_true", help="check what is there now and stop")
+    w.add_argument("--settle", type=number_in(0, 3600), default=1.0,
+                   help="judge a file only once it has been unchanged this many seconds, and a zip only once it "
+                   "is complete (default 1)")
+    w.add_argument("--once", action="store_true", help="check what is there now (each file once it is whole) and stop")
     w.add_argument("--out-dir", help="also write each report (in --format) here as FILE.<ext> (a.vsav -> a.vsav.txt)")
     w.set_defaults(func=_watch)
 
@@ -125,7 +128,7 @@ def _position(args: argparse.Namespace) -> int:
     from gazala_tools.referee.position import position_to_data
 
     position, rules = load_position(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
-    data = position_to_data(position, labels=rules.map.grid)
+    data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
     text = json.dumps(data, indent=1) + "\n" if args.json else yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     if args.output:
         refuse_overwrite(args.output, [args.input])
@@ -135,9 +138,13 @@ def _position(args: argparse.Namespace) -> int:
     return 0
 
 
-def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None, check_file: Any) -> None:
+def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None, check_file: Any,
+               earlier: float | None = None) -> None:
     """Check one file and report it; a bad file (or a bug its input triggers) is reported on stderr
-    and the watch goes on. Reports are named after the whole file name (``a.vsav.txt``, ``a.vlog.txt``)."""
+    and the watch goes on. Reports are named after the whole file name (``a.vsav.txt``, ``a.vlog.txt``).
+    ``earlier``: when an earlier version of the file was judged (this report replaces that one's)."""
+    replaces = "" if earlier is None else (
+        f" (changed since judged at {time.strftime('%H:%M:%S', time.localtime(earlier))}: replaces that report)")
     try:
         with command_scope():  # each file is one command: its report may not overwrite what it read
             if p.suffix.lower() == ".vlog":  # a log: every move checked (gazala referee log)
@@ -153,18 +160,19 @@ def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None
                 atomic_write_bytes(out_dir / f"{p.name}.{ext}", report)
     except GazalaError as exc:
         check_stop()  # a stop signal whose exception a reader turned into an error: stop, not report
-        print(f"gazala: error: {exc}", file=sys.stderr)
+        print(f"gazala: error: {exc}{replaces}", file=sys.stderr)
         return
     except Exception as exc:  # a bug its input triggers: one line, and on to the next file
         check_stop()
         text = " ".join(str(exc).split())[:200]
         print(f"gazala: internal error on {p}: {type(exc).__name__}: {text} (please report this)", file=sys.stderr)
         return
-    sys.stdout.write(f"== {p}\n{out}")
+    sys.stdout.write(f"== {p}{replaces}\n{out}")
     sys.stdout.flush()
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from gazala_tools.cli._watch import Settle
     from gazala_tools.referee.api import SAVE_SUFFIXES, YAML_SUFFIXES, check_file
 
     fmt = "json" if args.json else args.format
@@ -175,9 +183,11 @@ def _watch(args: argparse.Namespace) -> int:
         from gazala_tools.referee.api import rules_for_game
 
         rules_for_game(args.game)
-    seen: dict[Path, tuple[float, int]] = {}
+    skipped: set[Path] = set()
+    settle = Settle(args.settle)
     out_dir = Path(args.out_dir) if args.out_dir else None
     while True:
+        present: set[Path] = set()
         for p in sorted(root.iterdir()):
             if p.suffix.lower() not in SAVE_SUFFIXES + YAML_SUFFIXES or p.name.startswith("."):
                 continue
@@ -185,17 +195,20 @@ def _watch(args: argparse.Namespace) -> int:
                 st = p.stat()
             except OSError:
                 continue
+            present.add(p)
             if not stat.S_ISREG(st.st_mode):  # a FIFO, a device or a folder named x.vsav: never opened
-                if seen.get(p) != (0.0, -1):
-                    seen[p] = (0.0, -1)
+                if p not in skipped:
+                    skipped.add(p)
                     print(f"gazala: skipped {p}: not a regular file", file=sys.stderr)
                 continue
-            if seen.get(p) == (st.st_mtime, st.st_size):
-                continue
-            seen[p] = (st.st_mtime, st.st_size)
-            _watch_one(p, args, fmt, out_dir, check_file)
+            skipped.discard(p)
+            judge, earlier = settle.ready(p, st)  # whole: stable for --settle seconds, a zip complete
+            if judge:
+                _watch_one(p, args, fmt, out_dir, check_file, earlier)
             check_stop()
-        if args.once:
+        settle.forget(present)
+        skipped &= present
+        if args.once and not settle.pending():  # --once: what is there now, each file once whole
             return 0
         check_stop()
-        time.sleep(args.interval)
+        time.sleep(min(args.interval, max(args.settle / 4, 0.01)) if args.once else args.interval)

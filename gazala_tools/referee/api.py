@@ -88,10 +88,12 @@ def position_from_data(
     file: str | Path | None = None,
 ) -> Position:
     """A position-YAML mapping read for ``rules``' game: the common keys and the keys the plugin
-    declares (``extra_keys`` / ``extra_hex_keys``, kept in ``Position.extra``); any other key is refused."""
+    declares (its state, ``state_readers``, and ``extra_keys`` / ``extra_hex_keys``, kept in
+    ``Position.extra``); any other key is refused."""
     return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
                           extra_hex_keys=rules.extra_hex_keys, sides=rules.sides, extra_names=rules.extra_names(),
-                          vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same))
+                          vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same),
+                          state_readers=rules.state_readers())
 
 
 def _yaml_game(data: Mapping[str, Any], file: Path) -> Game:

@@ -5,8 +5,15 @@
 zones of control, supply, reinforcements), and, for a game with a rules plugin
 (``rules.plugin``), a subclass that reads its own keys of that section and overrides the named
 hooks data cannot say. The core here knows no game: it builds the :class:`Context` (units by hex,
-ZOC per side, the map's adjacency), runs the supply, LOC, VP hooks and the checks, and collects a
-:class:`~gazala_tools.referee.report.Report`.
+ZOC per side, the map's adjacency), runs the supply, VP and report-section hooks and the checks,
+and collects a :class:`~gazala_tools.referee.report.Report`.
+
+A plugin owns its position state (RG: breach markers, activations): it declares how it is read
+from a position YAML (:meth:`RulesPlugin.state_readers`), from a save's pieces
+(:attr:`RulesPlugin.state_piece_kinds`, :meth:`RulesPlugin.state_from_pieces`), written back
+(:meth:`RulesPlugin.state_writers`) and carried from ``--before`` (:meth:`RulesPlugin.carry_forward`);
+the state stays in ``Position.extra``, which the core never interprets, and its report part is a
+:class:`~gazala_tools.referee.report.ReportSection` (:meth:`RulesPlugin.sections`).
 
 The generic rules themselves live in :mod:`.generic`; a plugin calls them through ``super()`` or
 directly (``generic.check_stacking(...)``).
@@ -22,8 +29,8 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
-from gazala_tools.referee.position import Position, Unit, units_by_hex
-from gazala_tools.referee.report import LocReport, Report, ReportPath
+from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
+from gazala_tools.referee.report import Report, ReportPath, ReportSection
 from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
@@ -32,6 +39,7 @@ from gazala_tools.referee.zoc import zoc_map
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.mapdata.model import GameMap
+    from gazala_tools.vassal.saves import PieceView
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +178,42 @@ class RulesPlugin:
     def supply(self, ctx: Context) -> SupplyOutcome | None:
         return generic.supply(self, ctx)
 
-    def loc(self, ctx: Context) -> tuple[LocReport | None, list[Finding]]:
-        return None, []
+    def sections(self, ctx: Context) -> tuple[dict[str, ReportSection], list[Finding]]:
+        """The plugin's own report sections by JSON key (RG ``loc``), and their findings."""
+        return {}, []
+
+    # --- the plugin's own position state -----------------------------------------------------------
+    #: ``Kind`` properties of save pieces that are the plugin's state, not units (RG ``breach``)
+    state_piece_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def state_readers(self) -> Mapping[str, StateReader]:
+        """The plugin's own top-level keys of a position YAML, each with its reader, in the order
+        errors and ``referee position`` list them; read values go to ``Position.extra``."""
+        return {}
+
+    def state_writers(self) -> Mapping[str, StateWriter]:
+        """How ``referee position`` writes the plugin's state keys back (a writer's None: leave out)."""
+        return {}
+
+    def state_from_pieces(self, pieces: Sequence[tuple[PieceView, Hex]], turn: str | None) -> dict[str, object]:
+        """The plugin's state from a save's pieces of :attr:`state_piece_kinds` on the map (each
+        with its hex), for ``Position.extra``."""
+        return {}
+
+    def carry_forward(self, before: Position, position: Position) -> Position:
+        """``--before``: ``position`` with the state it inherits from the earlier position (default:
+        none; a plugin whose state lasts across positions copies what the later input lacks)."""
+        return position
+
+    def with_activations(self, position: Position, activations: Mapping[str, int]) -> Position:
+        """``position`` with the activations a log's chits counted this turn (``referee log``), for a
+        plugin whose rules judge them (default: none does, the position as it is)."""
+        return position
+
+    def marker_states_at(self, position: Position, h: Hex) -> frozenset[str]:
+        """States of the plugin's markers standing in hex ``h`` (RG: a breach marker's
+        ``under-construction``), for the data's ``immobile`` rules of a log's moves."""
+        return frozenset()
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         return {}, []
@@ -270,11 +312,14 @@ class Referee:
     def check(self, position: Position, before: Position | None = None) -> Report:
         """Every finding of ``position``; with ``before`` (an earlier position of the same game) also
         the plugin's two-position rules (:meth:`RulesPlugin.compare`)."""
+        if before is not None:
+            position = self.rules.carry_forward(before, position)
         self.rules.validate(position)
         ctx = Context(self.rules, position)
         earlier = Context(self.rules, before) if before is not None else None
         ctx.before = earlier
-        report = Report(game=position.game, turn=position.turn, source=position.source)
+        report = Report(game=position.game, turn=position.turn, source=position.source,
+                        side_colours={s.id: s.color for s in self.rules.game.sides if s.color})
         if ctx.turn_index is None:
             report.unchecked = list(self.rules.turn_rules())
         findings: list[Finding] = []
@@ -297,8 +342,8 @@ class Referee:
             report.supply = dict(sorted(supply.status.items()))
             report.markers = sorted(supply.markers, key=lambda m: m.unit)
             findings.extend(supply.findings)
-        report.loc, loc_findings = self.rules.loc(ctx)
-        findings.extend(loc_findings)
+        report.sections, section_findings = self.rules.sections(ctx)
+        findings.extend(section_findings)
         report.vp, vp_findings = self.rules.vp(ctx)
         report.vp_text = self.rules.vp_sentences(report.vp) if report.vp else []
         findings.extend(vp_findings)

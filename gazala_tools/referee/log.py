@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gazala_tools.referee.position import Breach, Position, Unit
+from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.saves import (
     PieceMapping,
     position_from_mapped_pieces,
@@ -45,7 +45,7 @@ from gazala_tools.vassal.saves.view import piece_view, turn_of
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.vassal.grid import MapLayout
-    from gazala_tools.vassal.saves import Save
+    from gazala_tools.vassal.saves import PieceView, Save
     from gazala_tools.vassal.saves.pieces import Piece
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,7 @@ class LogReplay:
         if self.layouts is not None:
             self._locate(list(pos.pieces.values()))
         self.units: dict[str, Unit] = {}  #: piece id -> unit, as the replay stands
-        self.breaches: dict[str, Breach] = {}
+        self.state_pieces: dict[str, PieceView] = {}  #: piece id -> a piece of the plugin's state (RG breach)
         for pid in pos.pieces:
             self._convert(pid)
         self.turn: str | None = turn if turn is not None else self._turn_of(setup)
@@ -169,10 +169,10 @@ class LogReplay:
         locate_pieces(sub, self.layouts, file=self.file)
 
     def _convert(self, pid: str) -> None:
-        """(Re)decode piece ``pid`` into a unit or breach marker (or nothing)."""
+        """(Re)decode piece ``pid`` into a unit or a piece of the plugin's state (or nothing)."""
         pos = self._replayer.position
         self.units.pop(pid, None)
-        self.breaches.pop(pid, None)
+        self.state_pieces.pop(pid, None)
         piece = pos.pieces.get(pid)
         if piece is None or piece.map is None:
             return
@@ -192,13 +192,15 @@ class LogReplay:
                                        turn=self.turn if hasattr(self, "turn") else None, source=self.file)
         if got.units:
             self.units[pid] = got.units[0]
-        elif got.breaches:
-            self.breaches[pid] = got.breaches[0]
+        elif got.extra:
+            self.state_pieces[pid] = view
 
     def position(self) -> Position:
         """The referee position the replay stands at."""
-        return Position(game=self.rules.game.id, units=tuple(self.units.values()), turn=self.turn,
-                        breaches=tuple(self.breaches.values()), source=self.file)
+        extra = (position_from_pieces(list(self.state_pieces.values()), rules=self.rules, turn=self.turn,
+                                      source=self.file).extra if self.state_pieces else {})
+        return Position(game=self.rules.game.id, units=tuple(self.units.values()), turn=self.turn, extra=extra,
+                        source=self.file)
 
     def _touched(self, node: Node) -> set[str]:
         """Ids of the pieces a step's commands may move or change (stacks: their pieces)."""
@@ -228,7 +230,7 @@ class LogReplay:
                 st = pos.stacks.get(p.stack)
                 if st is not None:
                     ids.update(st.children)
-        return {i for i in ids if i in pos.pieces or i in self.units or i in self.breaches}
+        return {i for i in ids if i in pos.pieces or i in self.units or i in self.state_pieces}
 
     def steps(self) -> Iterator[Step]:
         """Run each Step in order and say what it did (the replay's state advances with it)."""

@@ -1,26 +1,25 @@
-"""The position the referee judges: units where they stand, breach markers, turn, activations.
+"""The position the referee judges: units where they stand, the turn, and the rules plugin's own state.
 
 A :class:`Position` is plain immutable data (python-chess ``BaseBoard`` style): where things are,
 nothing about what is legal. It comes from a position YAML (:func:`parse_position`, schema below)
-or from a VASSAL save (``gazala_tools.referee.saves``).
+or from a VASSAL save (``gazala_tools.referee.saves``). What only one game has (RG's breach
+markers and activations, DG's losses, BG's cleared hexes) is the game's rules plugin's state, kept
+in :attr:`Position.extra` under the keys the plugin declares: the core never interprets it.
 
 Position YAML schema (``docs/referee.md`` has the full description)::
 
     game: my-game                # required: a built-in game id (a game folder: --game DIR)
-    turn: May 29                 # optional: a turn label of the game's turn record
+    turn: Turn 3                 # optional: a turn label of the game's turn record
     units:                       # required list; each unit is either a manifest unit ...
-      - {id: axis-21pz-5-1, hex: "1621"}
+      - {id: red-1-inf, hex: "C-4"}
       # ... or an inline unit (side and type required, formation/steps optional)
-      - {id: x1, side: axis, type: armor, formation: 21 PZ, hex: "1321", steps: 3}
-      - {id: b1, side: allied, type: infantry, formation: 3 Ind, hex: "1520",
-         markers: [out-of-supply]}            # out-of-supply | isolated | disrupted | used
-      - {id: r1, side: allied, type: infantry, box: "June 3-4"}   # off the map (8.3)
-    breaches:                    # optional: breach markers (14.1)
-      - {hexside: "1217/1316", state: breached}           # or under-construction
-      - {hexside: "1217/1316", state: breached, through: true}   # marker in the box: both sides
-    activations: {21 PZ: 2}      # optional: times each formation was activated this turn (7.0)
-    # plus the top-level keys the game's rules plugin declares (``extra_keys``), e.g. DG
-    # ``losses: {axis: 2}``, SPI ``attacked: [ids]``, BG ``cleared: [hexes]``: kept in ``Position.extra``
+      - {id: x1, side: red, type: armor, formation: 1st, hex: "C-5", steps: 3}
+      - {id: b1, side: blue, type: infantry, hex: "D-5", markers: [out-of-supply]}
+                                            # out-of-supply | isolated | disrupted | used
+      - {id: r1, side: blue, type: infantry, box: Turn 5}   # off the map
+    # plus the top-level keys the game's rules plugin declares: its own state (``state_readers``,
+    # e.g. RG ``breaches`` and ``activations``) and its plain keys (``extra_keys``, e.g. DG
+    # ``losses: {axis: 2}``, SPI ``attacked: [ids]``, BG ``cleared: [hexes]``), kept in ``Position.extra``
 
 Manifest fields override nothing: an inline ``side``/``type``/... on a manifest unit must agree
 with the manifest or loading fails.
@@ -28,7 +27,6 @@ with the manifest or loading fails.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Collection, Container, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,14 +45,9 @@ MARKERS = (OUT_OF_SUPPLY, ISOLATED, DISRUPTED, USED)
 #: Counter back-face states that are the unit's reduced step (the unit has two steps).
 
 
-class BreachState(enum.Enum):
-    UNDER_CONSTRUCTION = "under-construction"
-    BREACHED = "breached"
-
-
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A combat unit. ``hex`` is None when the unit is off the map in ``box`` (8.3)."""
+    """A combat unit. ``hex`` is None when the unit is off the map in ``box``."""
 
     id: str
     side: str
@@ -64,7 +57,6 @@ class Unit:
     box: str | None = None
     steps: int = 1
     markers: frozenset[str] = frozenset()
-    restricted: bool = False  #: printed with a bracketed movement allowance (RG 8.2)
     full_steps: int = 0  #: the unit's steps at full strength (0: not known, e.g. an inline unit)
 
     @property
@@ -80,28 +72,13 @@ class Unit:
         return marker in self.markers
 
 
-@dataclass(frozen=True, slots=True)
-class Breach:
-    """A breach marker (14.1) pointing at a minefield ``hexside``.
-
-    ``through``: the marker sits in the minefield box and marks both the hexside and the one on
-    the opposite side of the box. ``at``: the hex the marker stands in, when known (a save).
-    """
-
-    hexside: Hexside
-    state: BreachState
-    through: bool = False
-    at: Hex | None = None
-
-
 @dataclass(frozen=True)
 class Position:
     game: str
     units: tuple[Unit, ...]
     turn: str | None = None
-    breaches: tuple[Breach, ...] = ()
-    activations: Mapping[str, int] | None = None
     source: str = ""
+    #: the rules plugin's own state and keys (RG ``breaches``, DG ``losses``...): the core never reads it
     extra: Mapping[str, Any] = field(default_factory=dict)
     #: a save read through ``--mapping``: the unit-like pieces no pattern matched (None: no mapping)
     unmatched: tuple[str, ...] | None = None
@@ -151,7 +128,7 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     data = plain(compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError), file=p)
     if not isinstance(data, dict):
-        raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units, breaches")
+        raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units")
     return data
 
 
@@ -166,7 +143,7 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
 
     Keys are unit ids (``axis-21pz-5-1``: full strength) and step-counter ids
     (``axis-21pz-5-1-s2``: that step); values give ``unit_id``, side, type, formation, ``steps``
-    (the unit's full steps), ``step`` (this counter's) and ``restricted``.
+    (the unit's full steps) and ``step`` (this counter's).
 
     A one-step counter whose back is its reduced side (``Counter.reduced_back``: DG depleted, BG
     reduced) is a unit of **two** steps, full strength 2 and reduced 1, as the module's Step layer
@@ -184,7 +161,6 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
             "formation": getattr(c, "formation", ""),
             "steps": steps,
             "step": step,
-            "restricted": bool(getattr(c, "restricted", False)),
         }
         out[c.id] = spec
         if uid not in out or spec["step"] == spec["steps"]:
@@ -193,7 +169,14 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
 
 
 _UNIT_KEYS = {"id", "side", "type", "formation", "hex", "box", "steps", "full_steps", "markers"}
-_CORE_KEYS = ("game", "turn", "units", "breaches", "activations")
+_CORE_KEYS = ("game", "turn", "units")
+
+
+class StateReader(Protocol):
+    """How a rules plugin reads one of its own top-level keys of a position YAML into its typed state
+    (``place``: the key, for errors)."""
+
+    def __call__(self, value: object, labels: Labels, file: str | Path | None, place: str) -> object: ...
 
 
 def parse_position(
@@ -207,15 +190,18 @@ def parse_position(
     sides: Collection[str] = (),
     extra_names: Mapping[str, Collection[str]] | None = None,
     vocabulary: Vocabulary | None = None,
+    state_readers: Mapping[str, StateReader] | None = None,
 ) -> Position:
     """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
 
     ``extra_keys``: the game's own top-level keys (its rules plugin declares them), kept in
     :attr:`Position.extra` once checked: those in ``extra_hex_keys`` are lists of hex labels (kept
     as a frozenset of hexes), the others lists of unit ids or mappings of unit ids / ``sides`` to
-    scalars, or scalars. Any other key is refused.
+    scalars, or scalars. ``state_readers``: the plugin's own state keys, each read by its reader
+    (absent keys are not read: the plugin's default). Any other key is refused.
     """
-    known = (*_CORE_KEYS, *sorted(set(extra_keys) - set(_CORE_KEYS)))
+    readers = dict(state_readers or {})
+    known = (*_CORE_KEYS, *readers, *sorted(set(extra_keys) - set(_CORE_KEYS) - set(readers)))
     unknown = set(data) - set(known)
     if unknown:
         raise GazalaError(
@@ -245,19 +231,12 @@ def parse_position(
         if units[-1].id in seen:
             raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
         seen.add(units[-1].id)
-    raw_breaches = data.get("breaches") or []
-    if not isinstance(raw_breaches, list):
-        raise GazalaError(f"bad 'breaches' {str(raw_breaches)[:40]!r}", file=file, place="breaches",
-                          expected="a list of breach markers, e.g. [{hexside: 0817/0916, state: breached}]")
-    breaches = tuple(_parse_breach(b, labels, file, f"breaches[{i}]") for i, b in enumerate(raw_breaches))
-    acts = data.get("activations")
-    activations: dict[str, int] | None = None
-    if acts is not None:
-        if not isinstance(acts, Mapping) or not all(isinstance(v, int) and v >= 0 for v in acts.values()):
-            raise GazalaError("bad 'activations'", file=file, expected="a mapping formation -> count >= 0")
-        activations = {str(k): int(v) for k, v in acts.items()}
     extra: dict[str, Any] = {}
-    for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS)):
+    for key, reader in readers.items():  # the plugin's state (a reader's None: nothing to keep)
+        got = reader(data[key], labels, file, key) if key in data else None
+        if got is not None:
+            extra[key] = got
+    for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS) - set(readers)):
         if key in extra_hex_keys:
             extra[key] = _hex_list(key, data[key], labels, file)
         elif extra_names and key in extra_names:
@@ -269,8 +248,6 @@ def parse_position(
         game=game,
         units=tuple(units),
         turn=turn,
-        breaches=breaches,
-        activations=activations,
         source=str(file) if file is not None else "",
         extra=extra,
     )
@@ -412,25 +389,8 @@ def _parse_unit(
         box=str(box) if box is not None else None,
         steps=steps,
         markers=frozenset(markers),
-        restricted=bool(_spec_get(spec, "restricted")) if spec is not None else False,
         full_steps=full if isinstance(full, int) else 0,
     )
-
-
-def _parse_breach(rb: object, labels: Labels, file: str | Path | None, place: str) -> Breach:
-    if not isinstance(rb, Mapping) or "hexside" not in rb:
-        raise GazalaError("bad breach", file=file, place=place, expected='{hexside: "1217/1316", state: breached}')
-    try:
-        side = labels.hexside(str(rb["hexside"]))
-    except HexNameError as exc:
-        raise GazalaError(exc.problem, file=file, place=place, expected=exc.expected) from None
-    try:
-        state = BreachState(rb.get("state", "breached"))
-    except ValueError:
-        raise GazalaError(f"bad breach state {rb.get('state')!r}", file=file, place=place,
-                          expected="breached or under-construction") from None
-    at = labels.parse(str(rb["at"])) if rb.get("at") is not None else None
-    return Breach(hexside=side, state=state, through=bool(rb.get("through", False)), at=at)
 
 
 def units_by_hex(units: Iterable[Unit]) -> dict[Hex, list[Unit]]:
@@ -447,8 +407,14 @@ class LabelWriter(Protocol):
     def hexside_label(self, side: Hexside) -> str: ...
 
 
-def position_to_data(position: Position, *, labels: LabelWriter) -> dict[str, Any]:
-    """The position-YAML data of a position (every unit inline), the inverse of :func:`parse_position`."""
+#: how a rules plugin writes one of its state keys back as position-YAML data
+StateWriter = Callable[[object, LabelWriter], object]
+
+
+def position_to_data(position: Position, *, labels: LabelWriter,
+                     state_writers: Mapping[str, StateWriter] | None = None) -> dict[str, Any]:
+    """The position-YAML data of a position (every unit inline), the inverse of :func:`parse_position`
+    (``state_writers``: the plugin's, for its own state keys)."""
     units: list[dict[str, Any]] = []
     for u in position.units:
         d: dict[str, Any] = {"id": u.id, "side": u.side, "type": u.type}
@@ -468,15 +434,15 @@ def position_to_data(position: Position, *, labels: LabelWriter) -> dict[str, An
     if position.turn is not None:
         data["turn"] = position.turn
     data["units"] = units
-    if position.breaches:
-        data["breaches"] = [
-            {"hexside": labels.hexside_label(b.hexside), "state": b.state.value,
-             **({"through": True} if b.through else {}), **({"at": labels.label(b.at)} if b.at is not None else {})}
-            for b in position.breaches
-        ]
-    if position.activations is not None:
-        data["activations"] = dict(position.activations)
+    writers = state_writers or {}
+    for key, write in writers.items():  # the plugin's state first, in its order
+        if key in position.extra:
+            got = write(position.extra[key], labels)
+            if got is not None:
+                data[key] = got
     for key, value in position.extra.items():  # the game's extra keys; hex sets back to labels
+        if key in writers:
+            continue
         is_hexes = isinstance(value, frozenset) and all(isinstance(h, Hex) for h in value)
         data[key] = sorted(labels.label(h) for h in value) if is_hexes else value
     return data

@@ -1,10 +1,11 @@
-"""The referee's answer for one position: findings, supply, LOC, VP, ZOC and marker changes.
+"""The referee's answer for one position: findings, supply, VP, ZOC, marker changes and the rules
+plugin's own sections.
 
 Plain data with a ``to_dict()`` that is the JSON format of ``gazala referee check --json``::
 
     {"game", "turn", "findings": [{rule, severity, units, hexes, message}],
      "supply": {unit id: "in" | "out" | "isolated"},
-     "loc": {"required", "traced", "action_lost", "paths": [{"via", "hexes", "units"}]} | null,
+     <the plugin's sections, each under its key, e.g. RG "loc": {"required", "traced", ...}>,
      "vp": {...}, "markers": [{"unit", "add", "remove"}],
      "paths": [{"kind", "label", "side", "hexes"}], "zoc": {side: [hex, ...]}}
 """
@@ -12,8 +13,9 @@ Plain data with a ``to_dict()`` that is the JSON format of ``gazala referee chec
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Finding, Severity
@@ -38,33 +40,30 @@ class MarkerChange:
         return {"unit": self.unit, "add": self.add, "remove": self.remove, "rule": self.rule}
 
 
-@dataclass(frozen=True)
-class LocPath:
-    """One traced LOC: the breached hex it passes (``via``), its hexes and the units it reaches."""
+class ReportSection(Protocol):
+    """A rules plugin's own part of a report (RG: the LOC of 14.2), shown by every renderer.
 
-    via: str
-    hexes: tuple[str, ...]
-    units: tuple[str, ...]
-    breached: tuple[str, ...] = ()  #: the breached minefield hexes the path passes, in order
+    ``title``: the HTML heading; ``path_kinds``: the kinds of :attr:`Report.paths` the section
+    lists itself (the renderers do not list them again). Texts are plain: the renderers escape them.
+    """
 
-    def to_dict(self) -> dict[str, object]:
-        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units), "breached": list(self.breached)}
+    @property
+    def title(self) -> str: ...
 
+    @property
+    def path_kinds(self) -> Sequence[str]: ...
 
-@dataclass(frozen=True)
-class LocReport:
-    required: int  #: LOCs the turn requires (0, 1 or 2)
-    traced: int  #: LOCs traced (at most ``required`` when required > 0)
-    paths: tuple[LocPath, ...] = ()
-    action_lost: bool = False
+    def to_dict(self) -> object:
+        """The section's JSON value."""
+        ...
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "required": self.required,
-            "traced": self.traced,
-            "action_lost": self.action_lost,
-            "paths": [p.to_dict() for p in self.paths],
-        }
+    def text_lines(self) -> list[str]:
+        """The section in the text report."""
+        ...
+
+    def html_parts(self) -> tuple[str, list[str]]:
+        """The section in the HTML report: a sentence and list items."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,8 @@ class Report:
     turn: str | None
     findings: list[Finding] = field(default_factory=list)
     supply: dict[str, SupplyStatus] = field(default_factory=dict)
-    loc: LocReport | None = None
+    #: the rules plugin's own sections by JSON key (RG ``loc``), in the order reports show them
+    sections: dict[str, ReportSection] = field(default_factory=dict)
     vp: dict[str, object] = field(default_factory=dict)
     markers: list[MarkerChange] = field(default_factory=list)
     paths: list[ReportPath] = field(default_factory=list)  #: lines to draw: LOCs and the plugin's paths
@@ -105,6 +105,8 @@ class Report:
     supply_rule: str | None = None
     #: ``--mapping``: names of the pieces that look like units but matched no pattern (None: no mapping)
     unmatched: list[str] | None = None
+    #: each side's colour from the game's ``game.yaml`` (``#rrggbb``; the picture draws its units so)
+    side_colours: dict[str, str] = field(default_factory=dict)
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
@@ -127,6 +129,10 @@ class Report:
         """Findings citing ``rule`` exactly or a sub-section of it (``"14"`` matches ``"14.1"``)."""
         return [f for f in self.findings if f.rule == rule or f.rule.startswith(rule + ".")]
 
+    def section_path_kinds(self) -> frozenset[str]:
+        """The kinds of paths the plugin's sections list themselves."""
+        return frozenset(k for s in self.sections.values() for k in s.path_kinds)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "game": self.game,
@@ -137,7 +143,7 @@ class Report:
             "unmatched_pieces": self.unmatched,
             "findings": [f.to_dict() for f in self.findings],
             "supply": {k: v.value for k, v in self.supply.items()},
-            "loc": self.loc.to_dict() if self.loc is not None else None,
+            **{key: section.to_dict() for key, section in self.sections.items()},
             "vp": self.vp,
             "markers": [m.to_dict() for m in self.markers],
             "paths": [p.to_dict() for p in self.paths],

@@ -1,24 +1,21 @@
 """Positions from VASSAL saves: the save reader's typed view (:class:`~gazala_tools.vassal.saves.SaveView`)
-turned into units, status markers, breaches and the turn.
+turned into units, status markers, the rules plugin's own state pieces and the turn.
 
 Every piece of our modules carries a ``Marker`` trait with ``UnitId``, ``Kind`` (unit / marker /
 breach / chit), ``SideId`` (the side's id of game.yaml; ``Side`` is its name), ``Formation``, ``Type``
 and ``Steps`` (``gazala_tools.vassal.module.pieces``),
 and its state in layers: ``Step`` (level 1 = full strength), ``Out of Supply``, ``Isolated``,
-``Disrupted``, ``Used``; breach markers ``Breach`` (level 1 under construction, 2 breached) and a
-six-way rotation. The save reader decodes those (``PieceView.layers``, ``PieceView.rotation``); this
-module never reads a trait string.
+``Disrupted``, ``Used``. Pieces of a ``Kind`` the rules plugin declares
+(``RulesPlugin.state_piece_kinds``: RG's breach markers) are its state: the plugin reads them with
+their hexes (``RulesPlugin.state_from_pieces``). The save reader decodes layers and rotations
+(``PieceView.layers``, ``PieceView.rotation``); this module never reads a trait string.
 
 Where a piece is: its VASSAL location name when the save was read with ``--module`` (a hex label),
 otherwise the hex under its map coordinates on the map's grid (``GameMap.geometry()``, board
 offset by the map's edge buffers). Units off the grid of the main map stand on the Turn Record
 Track (box ``turn-record``, 8.3); units on another map of our module (holding boxes) stand in the
 box the module names there (their location, with ``--module``), else in a box named after that map.
-
-Interpretations: rotation index ``k`` of a breach marker points at the hexside in direction
-``Direction(k)`` (N, NE, SE, S, SW, NW: VASSAL turns fixed-angle rotations clockwise); a breached
-marker standing *in* a minefield box marks both sides of the box (14.1), one standing beside the
-box marks the hexside it points at. The turn is the Turn Tracker's (``--turn`` overrides it).
+The turn is the Turn Tracker's (``--turn`` overrides it).
 """
 
 from __future__ import annotations
@@ -30,15 +27,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError, HexNameError
-from gazala_tools.hexes import Direction, Hex
+from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.position import (
     DISRUPTED,
     ISOLATED,
     OUT_OF_SUPPLY,
     USED,
-    Breach,
-    BreachState,
     Position,
     Unit,
 )
@@ -95,24 +90,19 @@ def position_from_pieces(
     turn: str | None = None,
     source: str = "<save>",
 ) -> Position:
-    """Units and breach markers of our module's pieces (their ``Marker`` properties and layers)."""
+    """Units and the plugin's state pieces of our module's pieces (their ``Marker`` properties and layers)."""
     units: list[Unit] = []
-    breaches: list[Breach] = []
-    boxes = set(rules.active_minefield_hexes_at(turn)) if hasattr(rules, "active_minefield_hexes_at") else set()
+    state_pieces: list[tuple[PieceView, Hex]] = []
     for p in pieces:
         props = p.properties
         kind = props.get("Kind", "").lower()
-        if kind not in ("unit", "breach") or p.map is None:
+        if (kind != "unit" and kind not in rules.state_piece_kinds) or p.map is None:
             continue
         where = _piece_hex(p, rules) if p.map == MAIN_MAP else None  # our modules' other maps hold boxes, no hexes
         uid = props.get("UnitId") or p.id
-        if kind == "breach":
-            if where is None:
-                continue  # breach markers waiting off the board
-            state = BreachState.BREACHED if p.layer_level("Breach") == 2 else BreachState.UNDER_CONSTRUCTION
-            side = where.side(Direction((p.rotation or 0) % 6))
-            breaches.append(Breach(hexside=side, state=state, through=state is BreachState.BREACHED and where in boxes,
-                                   at=where))
+        if kind != "unit":
+            if where is not None:  # state markers waiting off the board are no state
+                state_pieces.append((p, where))
             continue
         spec = manifest.get(uid) if manifest is not None else None
         full = _steps(props.get("Steps") or (spec or {}).get("steps") or 1, p, source)
@@ -127,10 +117,10 @@ def position_from_pieces(
             box=None if where is not None else _box_of(p.map, p.location),
             steps=max(1, full - (level - 1)),
             markers=markers,
-            restricted=bool((spec or {}).get("restricted")),
             full_steps=full,
         ))
-    return Position(game=rules.game.id, units=tuple(units), turn=turn, breaches=tuple(breaches), source=source)
+    extra = rules.state_from_pieces(state_pieces, turn) if state_pieces else {}
+    return Position(game=rules.game.id, units=tuple(units), turn=turn, source=source, extra=extra)
 
 
 class PieceMapping:
@@ -238,7 +228,6 @@ def position_from_mapped_pieces(
             box=None if where is not None else _box_of(p.map),
             steps=_steps(spec.get("steps") or ms.get("step") or ms.get("steps") or 1, p, source),
             markers=frozenset(markers),
-            restricted=bool(ms.get("restricted")),
             full_steps=int(ms.get("steps") or 0),
         ))
         if not units[-1].side or not units[-1].type:

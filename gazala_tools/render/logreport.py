@@ -8,20 +8,42 @@ a finding). Selecting a step (a click, or the page's ``#step-N`` anchor) highlig
 
 from __future__ import annotations
 
-import html
 import io
 from typing import TYPE_CHECKING
 
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.escape import head, text
 from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
+#: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
+PAGE_STYLE = """
+body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
+#main { display: flex; gap: 12px; align-items: flex-start; }
+#steps { width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }
+#steps li.step { margin: 4px 0; list-style: none; } #steps li.step.bad > a { color: #c00; font-weight: bold; }
+#steps li.phase { list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }
+li.finding.error { background: #fbd5d5; } li.finding.warning { background: #fde8c8; }
+#steps li.selected { outline: 2px solid #1e5adc; }
+polyline.move.selected { stroke-width: 9; stroke-opacity: 1; }
+"""
+PAGE_SCRIPT = """
+function select(n) {
+  document.querySelectorAll('.selected').forEach(function (x) { x.classList.remove('selected'); });
+  document.querySelectorAll('[data-step="' + n + '"]').forEach(function (x) { x.classList.add('selected'); });
+}
+document.querySelectorAll('#steps li.step, polyline.move').forEach(function (x) {
+  x.addEventListener('click', function () { select(x.dataset.step); location.hash = 'step-' + x.dataset.step; });
+});
+if (location.hash.indexOf('#step-') === 0) { select(location.hash.slice(6)); }
+"""
 MOVE_OK = "rgb(30,90,220)"
 MOVE_BAD = "rgb(220,20,20)"
+MOVE_DIRECT = "rgb(230,140,0)"  #: the direct route of a detour (the route assumed is drawn dashed beside it)
 
 
 def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
@@ -39,16 +61,24 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
             continue
         pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
         colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
-        title = html.escape(f"step {m.step}: {m.unit} {' '.join(labels)}")
-        parts.append(f'<polyline class="move" id="path-{m.step}-{html.escape(m.unit)}" data-step="{m.step}" '
+        title = text(f"step {m.step}: {m.unit} {' '.join(labels)}")
+        if m.direct:  # a detour: the direct route as dragged, and beside it the route assumed, dashed
+            dpts = [exact_center(geo, game_map.grid.parse(lab)) for lab in m.direct]
+            dtitle = text(f"step {m.step}: {m.unit} direct route {' '.join(m.direct)} (breaks a rule)")
+            parts.append(f'<polyline class="direct" data-step="{m.step}" points="{_pts(dpts)}" fill="none" '
+                         f'stroke="{MOVE_DIRECT}" stroke-width="3" stroke-opacity="0.75"><title>{dtitle}</title>'
+                         "</polyline>")
+        dashed = not m.path or bool(m.direct)
+        parts.append(f'<polyline class="move{" detour" if m.direct else ""}" id="path-{m.step}-{text(m.unit)}" '
+                     f'data-step="{m.step}" '
                      f'points="{_pts(pts)}" fill="none" stroke="{colour}" stroke-width="4" stroke-opacity="0.75" '
-                     f'stroke-dasharray="{"" if m.path else "6 4"}" marker-end="url(#arrow)"><title>{title}</title>'
+                     f'stroke-dasharray="{"6 4" if dashed else ""}" marker-end="url(#arrow)"><title>{title}</title>'
                      "</polyline>")
     return "".join(parts)
 
 
 def _where(m: StepMove) -> str:
-    return f"{m.from_hex or m.from_box or '?'} &rarr; {m.to_hex or m.to_box or '?'}"
+    return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
 
 def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
@@ -56,7 +86,7 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     from gazala_tools.referee.log import LogReplay
 
     assert isinstance(replay, LogReplay)
-    e = html.escape
+    e = text
     game_map = replay.rules.map
     position = rep.final if rep.final is not None else replay.position()
     pos_report = Report(game=rep.game, turn=position.turn, source=rep.source)
@@ -68,7 +98,9 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     for m in rep.moves:
         by_step.setdefault(m.step, []).append(
             f'<li class="mv"><b>{e(m.unit)}</b> {_where(m)}'
-            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "") + "</li>")
+            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
+            + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
+               if m.direct else "") + "</li>")
     for f in rep.findings:
         fd = f.finding
         who = "" if f.unit else "position at phase end: "
@@ -93,32 +125,12 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
         f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
     verdict = "legal" if rep.legal else f"ILLEGAL ({sum(f.finding.severity is Severity.ERROR for f in rep.findings)} error(s))"
     notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Log referee: {e(rep.game)} {e(rep.source)}</title>
-<style>
-body {{ font-family: DejaVu Sans, sans-serif; margin: 12px; }}
-#main {{ display: flex; gap: 12px; align-items: flex-start; }}
-#steps {{ width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }}
-#steps li.step {{ margin: 4px 0; list-style: none; }} #steps li.step.bad > a {{ color: #c00; font-weight: bold; }}
-#steps li.phase {{ list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }}
-li.finding.error {{ background: #fbd5d5; }} li.finding.warning {{ background: #fde8c8; }}
-#steps li.selected {{ outline: 2px solid #1e5adc; }}
-polyline.move.selected {{ stroke-width: 9; stroke-opacity: 1; }}
-</style></head><body>
+    return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE, script=PAGE_SCRIPT) + f"""<body>
 <h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
 <p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
 <ul id="summary">{summary}</ul>
 <ul id="notes">{notes}</ul>
 <div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
-<script>
-function select(n) {{
-  document.querySelectorAll('.selected').forEach(function (x) {{ x.classList.remove('selected'); }});
-  document.querySelectorAll('[data-step="' + n + '"]').forEach(function (x) {{ x.classList.add('selected'); }});
-}}
-document.querySelectorAll('#steps li.step, polyline.move').forEach(function (x) {{
-  x.addEventListener('click', function () {{ select(x.dataset.step); location.hash = 'step-' + x.dataset.step; }});
-}});
-if (location.hash.indexOf('#step-') === 0) {{ select(location.hash.slice(6)); }}
-</script>
+<script>{PAGE_SCRIPT}</script>
 </body></html>
 """

@@ -12,7 +12,6 @@ the board image (hover a hex outline for its finding), followed by the findings 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from collections.abc import Mapping, Sequence
@@ -26,6 +25,7 @@ from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report, SupplyStatus
 from gazala_tools.render.board import board_geometry, exact_center, font, hex_polygon, hex_size, render_board
+from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -36,7 +36,7 @@ SEVERITY_COLOURS: dict[Severity, RGB] = {
     Severity.WARNING: (240, 140, 0),
     Severity.INFO: (30, 90, 220),
 }
-SIDE_COLOURS: dict[str, RGB] = {"axis": (120, 124, 128), "allied": (176, 120, 64)}
+SIDE_COLOUR: RGB = (90, 90, 90)  #: a unit of a side without a colour in game.yaml
 SUPPLY_COLOURS: dict[SupplyStatus, RGB] = {SupplyStatus.OUT: (250, 210, 0), SupplyStatus.ISOLATED: (220, 20, 20)}
 LOC_COLOUR: RGB = (0, 150, 60)
 #: colours of the report's paths by kind (:class:`~gazala_tools.referee.report.ReportPath`)
@@ -67,14 +67,11 @@ def render_text(report: Report) -> str:
         for uid, st in report.supply.items():
             if st is not SupplyStatus.IN:
                 lines.append(f"  {st.value:8} {uid}")
-    if report.loc is not None:
-        loc = report.loc
-        lines.append(f"LOC: {loc.traced} of {loc.required} traced" + ("  -> Axis loses an action" if loc.action_lost else ""))
-        for p in loc.paths:
-            lines.append(f"  via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
-                         f"{', '.join(p.breached) or 'none'})")
+    for section in report.sections.values():  # the rules plugin's own parts (RG: the LOC)
+        lines.extend(section.text_lines())
+    listed = report.section_path_kinds()
     for path in report.paths:
-        if path.kind != "loc":
+        if path.kind not in listed:
             lines.append(f"{path.kind}: {path.label}: {' '.join(path.hexes)}")
     if report.vp:
         lines.append("VP:")
@@ -158,6 +155,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             outlines.append(Outline(tuple(hex_polygon(geo, h)), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}"))
     stacks: dict[Hex, int] = {}
     counters: list[Counter] = []
+    colours = {side: _hex_rgb(c) for side, c in report.side_colours.items()}
     side = size * 0.42
     for u in position.units:
         if u.hex is None:
@@ -169,7 +167,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         counters.append(Counter(
             centre=(cx + k * side * 0.3, cy + k * side * 0.3),
             size=side,
-            colour=SIDE_COLOURS.get(u.side, (90, 90, 90)),
+            colour=colours.get(u.side, SIDE_COLOUR),
             label=short_label(u.id),
             mark=SUPPLY_COLOURS.get(st),
             mark_letter={SupplyStatus.OUT: "O", SupplyStatus.ISOLATED: "I"}.get(st, ""),
@@ -184,6 +182,15 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     img_w = round(game_map.pixels.board_width * dpi / (game_map.pixels.dpi or 100))
     img_h = round(game_map.pixels.board_height * dpi / (game_map.pixels.dpi or 100))
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines))
+
+
+def _hex_rgb(colour: str) -> RGB:
+    """``#rrggbb`` (game.yaml's side colours) as RGB; anything else is the default grey."""
+    c = colour.lstrip("#")
+    try:
+        return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)) if len(c) == 6 else SIDE_COLOUR
+    except ValueError:
+        return SIDE_COLOUR
 
 
 def short_label(unit_id: str) -> str:
@@ -226,6 +233,16 @@ def render_png(report: Report, game_map: GameMap, position: Position, *, dpi: fl
 
 
 # --- HTML --------------------------------------------------------------------------------------
+#: the page's one inline style (allowed by its hash: ``render.escape.head``)
+PAGE_STYLE = """
+body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
+table { border-collapse: collapse; margin-bottom: 1em; }
+td, th { border: 1px solid #999; padding: 2px 6px; font-size: 13px; }
+tr.error td { background: #fbd5d5; } tr.warning td { background: #fde8c8; } tr.info td { background: #dde8fb; }
+#board polygon.finding:hover { fill-opacity: 0.4; }
+"""
+
+
 def _rgb(c: RGB) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})"
 
@@ -235,7 +252,7 @@ def _pts(points: Sequence[tuple[float, float]]) -> str:
 
 
 def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
-    e = html.escape
+    e = text
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="board" width="{ov.width}" height="{ov.height}" '
              f'viewBox="0 0 {ov.width} {ov.height}">']
     if background_png is not None:
@@ -267,7 +284,7 @@ def svg_overlay(ov: Overlay, background_png: bytes | None = None) -> str:
 
 def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: float = 50) -> str:
     """One self-contained HTML page: the board with the overlay (SVG), findings, supply, LOC and VP."""
-    e = html.escape
+    e = text
     board = io.BytesIO()
     board_image(game_map, dpi=dpi).save(board, format="PNG")
     svg = svg_overlay(overlay(report, game_map, position, dpi=dpi), board.getvalue())
@@ -282,27 +299,18 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                     f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
                     f"{supply}</table>")
     loc = ""
-    if report.loc is not None:
-        loc = (f"<h2>LOC (14.2)</h2><p id='loc'>{report.loc.traced} of {report.loc.required} traced"
-               + (" &mdash; the Axis loses an action" if report.loc.action_lost else "") + "</p><ul>"
-               + "".join(f"<li>via {e(p.via)}: {e(' '.join(p.hexes))} ({len(p.units)} units; breached minefield "
-                         f"hexes {e(', '.join(p.breached))})</li>" for p in report.loc.paths)
-               + "</ul>")
-    other = [p for p in report.paths if p.kind != "loc"]
+    for key, section in report.sections.items():  # the rules plugin's own parts (RG: the LOC)
+        sentence, items = section.html_parts()
+        loc += (f"<h2>{e(section.title)}</h2><p id='{e(key)}'>{e(sentence)}</p><ul>"
+                + "".join(f"<li>{e(item)}</li>" for item in items) + "</ul>")
+    listed = report.section_path_kinds()
+    other = [p for p in report.paths if p.kind not in listed]
     if other:
         loc += ("<h2>Paths</h2><ul id='paths'>"
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
                 + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Referee: {e(report.game)} {e(report.turn or '')}</title>
-<style>
-body {{ font-family: DejaVu Sans, sans-serif; margin: 12px; }}
-table {{ border-collapse: collapse; margin-bottom: 1em; }}
-td, th {{ border: 1px solid #999; padding: 2px 6px; font-size: 13px; }}
-tr.error td {{ background: #fbd5d5; }} tr.warning td {{ background: #fde8c8; }} tr.info td {{ background: #dde8fb; }}
-#board polygon.finding:hover {{ fill-opacity: 0.4; }}
-</style></head><body>
+    return head(f"Referee: {report.game} {report.turn or ''}", style=PAGE_STYLE) + f"""<body>
 <h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
 <p id="source">checked: {e(report.source or 'a position given in memory')}</p>
 {svg}

@@ -9,25 +9,180 @@ prohibited zone, 9.0 ZOC, 5.0 supply) and this plugin's own keys of ``rules:`` i
 14.0/14.1, ``loc`` 14.2, ``victory`` 16.0, ``scenario-vp`` 17.0); the map gives the zones, the
 minefield boxes with ``owner`` and ``active_from``, the fortified boxes, escarpments and roads.
 What is code here: the breach outcomes of 14.1, the LOC search of 14.2 and the 7.0 limits.
+
+The plugin owns its position state (``Position.extra``): the breach markers (14.1: a position
+YAML's ``breaches``, a save's ``Breach`` pieces), the activations of the turn (7.0: ``activations``)
+and, from the counter manifest, which units are restricted (8.2); its report section is the LOC of
+14.2 (:class:`LocReport`, JSON ``loc``).
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from gazala_tools.errors import GameDataError
-from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.errors import GameDataError, GazalaError, HexNameError
+from gazala_tools.hexes import Direction, Hex, Hexside
 from gazala_tools.mapdata.model import HexsideKind
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Breach, BreachState
-from gazala_tools.referee.report import LocPath, LocReport
+from gazala_tools.referee.position import (
+    ISOLATED,
+    OUT_OF_SUPPLY,
+    Labels,
+    LabelWriter,
+    Position,
+    StateReader,
+    StateWriter,
+    Unit,
+)
+from gazala_tools.referee.report import ReportSection
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
+from gazala_tools.referee.units import manifest_units
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.vassal.saves import PieceView
 
 SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
+BREACHES: Final = "breaches"  #: the position state key of the breach markers (14.1)
+ACTIVATIONS: Final = "activations"  #: the position state key of the turn's activations (7.0)
+
+
+class BreachState(enum.Enum):
+    UNDER_CONSTRUCTION = "under-construction"
+    BREACHED = "breached"
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """A breach marker (14.1) pointing at a minefield ``hexside``.
+
+    ``through``: the marker sits in the minefield box and marks both the hexside and the one on
+    the opposite side of the box. ``at``: the hex the marker stands in, when known (a save).
+    """
+
+    hexside: Hexside
+    state: BreachState
+    through: bool = False
+    at: Hex | None = None
+
+
+def breaches_of(position: Position) -> tuple[Breach, ...]:
+    """The position's breach markers (14.1)."""
+    got = position.extra.get(BREACHES, ())
+    return got if isinstance(got, tuple) else ()
+
+
+def activations_of(position: Position) -> Mapping[str, int] | None:
+    """The times each formation was activated this turn (7.0); None: not given."""
+    got = position.extra.get(ACTIVATIONS)
+    return got if isinstance(got, Mapping) else None
+
+
+def read_breaches(value: object, labels: Labels, file: str | Path | None, place: str) -> tuple[Breach, ...] | None:
+    """A position YAML's ``breaches``: ``[{hexside: "1217/1316", state: breached, through: true, at: "1316"}]``
+    (None: no marker)."""
+    raw = value or []
+    if not isinstance(raw, list):
+        raise GazalaError(f"bad 'breaches' {str(raw)[:40]!r}", file=file, place=place,
+                          expected="a list of breach markers, e.g. [{hexside: 0817/0916, state: breached}]")
+    return tuple(_read_breach(b, labels, file, f"{place}[{i}]") for i, b in enumerate(raw)) or None
+
+
+def _read_breach(rb: object, labels: Labels, file: str | Path | None, place: str) -> Breach:
+    if not isinstance(rb, Mapping) or "hexside" not in rb:
+        raise GazalaError("bad breach", file=file, place=place, expected='{hexside: "1217/1316", state: breached}')
+    try:
+        side = labels.hexside(str(rb["hexside"]))
+    except HexNameError as exc:
+        raise GazalaError(exc.problem, file=file, place=place, expected=exc.expected) from None
+    try:
+        state = BreachState(rb.get("state", "breached"))
+    except ValueError:
+        raise GazalaError(f"bad breach state {rb.get('state')!r}", file=file, place=place,
+                          expected="breached or under-construction") from None
+    at = labels.parse(str(rb["at"])) if rb.get("at") is not None else None
+    return Breach(hexside=side, state=state, through=bool(rb.get("through", False)), at=at)
+
+
+def read_activations(value: object, labels: Labels, file: str | Path | None, place: str) -> dict[str, int] | None:
+    """A position YAML's ``activations: {21 PZ: 2}`` (None: not given)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(isinstance(v, int) and v >= 0 for v in value.values()):
+        raise GazalaError("bad 'activations'", file=file, expected="a mapping formation -> count >= 0")
+    return {str(k): int(v) for k, v in value.items()}
+
+
+def write_breaches(value: object, labels: LabelWriter) -> list[dict[str, object]] | None:
+    breaches = value if isinstance(value, tuple) else ()
+    return [
+        {"hexside": labels.hexside_label(b.hexside), "state": b.state.value,
+         **({"through": True} if b.through else {}), **({"at": labels.label(b.at)} if b.at is not None else {})}
+        for b in breaches
+    ] or None
+
+
+def write_activations(value: object, labels: LabelWriter) -> dict[str, object] | None:
+    return dict(value) if isinstance(value, Mapping) else None
+
+
+@dataclass(frozen=True)
+class LocPath:
+    """One traced LOC: the breached hex it passes (``via``), its hexes and the units it reaches."""
+
+    via: str
+    hexes: tuple[str, ...]
+    units: tuple[str, ...]
+    breached: tuple[str, ...] = ()  #: the breached minefield hexes the path passes, in order
+
+    def to_dict(self) -> dict[str, object]:
+        return {"via": self.via, "hexes": list(self.hexes), "units": list(self.units), "breached": list(self.breached)}
+
+
+@dataclass(frozen=True)
+class LocReport:
+    """14.2 in the report: the LOCs required and traced (a :class:`ReportSection`, JSON ``loc``)."""
+
+    required: int  #: LOCs the turn requires (0, 1 or 2)
+    traced: int  #: LOCs traced (at most ``required`` when required > 0)
+    paths: tuple[LocPath, ...] = ()
+    action_lost: bool = False
+    rule: str = "14.2"
+    side_name: str = ""  #: who loses an action
+
+    @property
+    def title(self) -> str:
+        return f"LOC ({self.rule})"
+
+    @property
+    def path_kinds(self) -> tuple[str, ...]:
+        return ("loc",)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "required": self.required,
+            "traced": self.traced,
+            "action_lost": self.action_lost,
+            "paths": [p.to_dict() for p in self.paths],
+        }
+
+    def _path_text(self, p: LocPath, none: str) -> str:
+        return (f"via {p.via}: {' '.join(p.hexes)} ({len(p.units)} units; breached minefield hexes "
+                f"{', '.join(p.breached) or none})")
+
+    def text_lines(self) -> list[str]:
+        lost = f"  -> {self.side_name} loses an action" if self.action_lost else ""
+        return [f"LOC: {self.traced} of {self.required} traced{lost}",
+                *(f"  {self._path_text(p, 'none')}" for p in self.paths)]
+
+    def html_parts(self) -> tuple[str, list[str]]:
+        lost = f" \u2014 the {self.side_name} loses an action" if self.action_lost else ""
+        return f"{self.traced} of {self.required} traced{lost}", [self._path_text(p, "") for p in self.paths]
 
 
 def __getattr__(name: str) -> Any:
@@ -186,7 +341,7 @@ class GazalaRG(RulesPlugin):
     def breached_sides(self, ctx: Context) -> set[Hexside]:
         """Hexsides a *breached* marker opens: its hexside, and with ``through`` the opposite one."""
         out: set[Hexside] = set()
-        for br in ctx.position.breaches:
+        for br in breaches_of(ctx.position):
             if br.state is not BreachState.BREACHED:
                 continue
             out.add(br.hexside)
@@ -201,7 +356,7 @@ class GazalaRG(RulesPlugin):
         been breached"): the box hex behind each breached minefield hexside."""
         mf = self.active_minefield_sides(ctx)
         out: set[Hex] = set()
-        for br in ctx.position.breaches:
+        for br in breaches_of(ctx.position):
             if br.state is BreachState.BREACHED and br.hexside in mf:
                 m = self.minefield_hex_of(ctx, br.hexside, br.at)
                 if m is not None:
@@ -231,10 +386,46 @@ class GazalaRG(RulesPlugin):
         return (*super().turn_rules(), f"{self.mf_rule.split('.')[0]}.0 dated minefields",
                 f"{self.mf_rule} breach timing", f"{self.loc_rule} LOC", f"{self.act_rule} first-turn activation limits")
 
+    # --- the plugin's position state ------------------------------------------------------------------
+    state_piece_kinds: ClassVar[frozenset[str]] = frozenset({"breach"})
+
+    def state_readers(self) -> Mapping[str, StateReader]:
+        return {BREACHES: read_breaches, ACTIVATIONS: read_activations}
+
+    def state_writers(self) -> Mapping[str, StateWriter]:
+        return {BREACHES: write_breaches, ACTIVATIONS: write_activations}
+
+    def state_from_pieces(self, pieces: Sequence[tuple[PieceView, Hex]], turn: str | None) -> dict[str, object]:
+        """A save's breach markers (14.1): the ``Breach`` layer's level 2 is breached, 1 under
+        construction; the marker's facing names the hexside; one in a minefield box marks through it."""
+        boxes = self.active_minefield_hexes_at(turn)
+        out: list[Breach] = []
+        for p, where in pieces:
+            state = BreachState.BREACHED if p.layer_level("Breach") == 2 else BreachState.UNDER_CONSTRUCTION
+            side = where.side(Direction((p.rotation or 0) % 6))
+            out.append(Breach(hexside=side, state=state, through=state is BreachState.BREACHED and where in boxes,
+                              at=where))
+        return {BREACHES: tuple(out)} if out else {}
+
+    def with_activations(self, position: Position, activations: Mapping[str, int]) -> Position:
+        return replace(position, extra={**position.extra, ACTIVATIONS: dict(activations)})
+
+    def marker_states_at(self, position: Position, h: Hex) -> frozenset[str]:
+        return frozenset(b.state.value for b in breaches_of(position) if b.at == h)
+
     # --- hooks -----------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
         return (*super().checks(), self.check_8_2_restricted_area, self.check_14_1_breaches,
                 self.check_7_0_activations)
+
+    def restricted_units(self) -> frozenset[str]:
+        """Ids of the units printed with a bracketed movement allowance (8.2: the manifest's ``restricted``)."""
+        got: frozenset[str] | None = getattr(self, "_restricted", None)
+        if got is None:
+            got = frozenset(getattr(c, "unit_id", "") or c.id for c in manifest_units(self.game).values()
+                            if getattr(c, "restricted", False))
+            self._restricted = got
+        return got
 
     def check_8_2_restricted_area(self, ctx: Context) -> Iterable[Finding]:
         """8.2: two units of the 69th Brigade stay in the 0104-0801-north-edge area.
@@ -246,8 +437,9 @@ class GazalaRG(RulesPlugin):
         if not self.area:
             return
         units = [u for u in ctx.units() if self.names.same(u.formation, self.area_formation)]
-        if any(u.restricted for u in units):
-            units = [u for u in units if u.restricted]
+        restricted = self.restricted_units()
+        if any(u.id in restricted for u in units):
+            units = [u for u in units if u.id in restricted]
         if not units:
             return
         on_map = [u for u in units if u.hex is not None]
@@ -262,28 +454,28 @@ class GazalaRG(RulesPlugin):
 
     # --- 14.1 breaches ---------------------------------------------------------------------------
     def check_14_1_breaches(self, ctx: Context) -> Iterable[Finding]:
-        pos = ctx.position
+        breaches = breaches_of(ctx.position)
         rule = self.mf_rule
-        if not pos.breaches:
+        if not breaches:
             return
         first = self.turn_name(self.first_breach)
         too_early = ctx.turn_index is not None and ctx.turn_index < self.first_breach
         if too_early:
             yield Finding(rule, Severity.ERROR, f"breach markers before the {first} turn",
-                          hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
+                          hexes=ctx.labels(h for b in breaches for h in b.hexside.hexes))
         elif ctx.turn_index is not None and ctx.turn_index <= self.first_breach:
             # a breach placed in the first breach turn's Minefield Phase is made at the next turn's (14.1)
-            done = [b for b in pos.breaches if b.state is BreachState.BREACHED]
+            done = [b for b in breaches if b.state is BreachState.BREACHED]
             if done:
                 yield Finding(rule, Severity.ERROR,
                               f"breached markers on the {first} turn: a breach started then is made at the "
                               "start of the next turn's Minefield Phase",
                               hexes=ctx.labels(h for b in done for h in b.hexside.hexes))
-        if len(pos.breaches) > self.breach_counters:
+        if len(breaches) > self.breach_counters:
             yield Finding(rule, Severity.ERROR,
-                          f"{len(pos.breaches)} breach markers: the game provides {self.breach_counters}",
-                          hexes=ctx.labels(h for b in pos.breaches for h in b.hexside.hexes))
-        building = [b for b in pos.breaches if b.state is BreachState.UNDER_CONSTRUCTION]
+                          f"{len(breaches)} breach markers: the game provides {self.breach_counters}",
+                          hexes=ctx.labels(h for b in breaches for h in b.hexside.hexes))
+        building = [b for b in breaches if b.state is BreachState.UNDER_CONSTRUCTION]
         if len(building) > self.breaches_per_turn:
             breaker = self.side_name(self.enemy(self.mf_owner))
             yield Finding(rule, Severity.ERROR,
@@ -291,7 +483,7 @@ class GazalaRG(RulesPlugin):
                           f"{self.breaches_per_turn} a turn",
                           hexes=ctx.labels(h for b in building for h in b.hexside.hexes))
         mf = self.active_minefield_sides(ctx)
-        for br in pos.breaches:
+        for br in breaches:
             side_label = self.map.grid.hexside_label(br.hexside)
             if br.hexside not in mf:
                 yield Finding(rule, Severity.ERROR, f"breach marker at {side_label} points at no (active) minefield hexside",
@@ -342,7 +534,7 @@ class GazalaRG(RulesPlugin):
 
     # --- 7.0 activation limits ---------------------------------------------------------------------
     def check_7_0_activations(self, ctx: Context) -> Iterable[Finding]:
-        acts = ctx.position.activations
+        acts = activations_of(ctx.position)
         if not acts:
             return
         rule = self.act_rule
@@ -355,6 +547,85 @@ class GazalaRG(RulesPlugin):
                 yield Finding(rule, Severity.ERROR, f"{formation} activated {n} times on {ctx.position.turn}: only once")
             if first and self.names.any_of(formation, self.none_first) and n > 0:
                 yield Finding(rule, Severity.ERROR, f"{formation} may not be activated on {ctx.position.turn}")
+
+    def check_move(self, before: Unit, after: Unit, path: list[Hex] | None, context: Any) -> Iterable[Finding]:
+        """7.0 in a log, for each move. Formations barred on the turn (``not-first-turns``) never move,
+        whether or not the log shows the chits. When it shows the action chit that began the phase,
+        the moving unit belongs to the formation(s) it names, or is accounted for: the chit used to
+        activate one unit of any other formation instead (7.0, 15.0 for a reinforcement), an Extra
+        Move chit drawn this turn (13.2, one more unit each), or the Double Move chit (any two units).
+
+        Interpretations: a unit of the other side moving during an action is a retreat or an advance
+        after combat, not judged here; Extra Move chits are used before the chit's "instead"."""
+        rule = self.act_rule
+        formation = before.formation or ""
+        turn = context.ctx.turn_index
+        if turn is not None and turn in self.first_turns and formation and self.names.any_of(formation, self.none_first):
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves on {self.turn_name(turn)}: no unit of {formation} may be "
+                          f"activated then", units=(before.id,), hexes=_at(self, before))
+            return
+        chit = context.activation
+        if chit is None or (chit.side and chit.side != before.side):
+            return
+        st = context.phase_state.setdefault(rule, {"units": set(), "own": False, "instead": None})
+        if before.id in st["units"]:
+            return  # already activated in this action
+        faces = self._chit_faces(chit.formation)
+        named: tuple[str, ...] | None = ()
+        if faces is None:  # Double Move: any two units
+            named = None
+            if len(st["units"]) < 2:
+                st["units"].add(before.id)
+                return
+        else:  # a two-sided chit (Axis): the formation(s) of the face the first unit moved chose
+            choice = st.get("face")
+            for k, fs in enumerate(faces):
+                if (choice is None or choice == k) and formation and any(self.names.same(formation, f) for f in fs):
+                    named = fs
+                    st["face"] = k
+                    break
+        if named:
+            if st["instead"] is None:
+                st["own"] = True
+                st["units"].add(before.id)
+                return
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves, but the {chit.formation} chit of this action activated "
+                          f"{st['instead']} of another formation instead of its own units",
+                          units=(before.id,), hexes=_at(self, before))
+            return
+        used = context.turn_state.setdefault(rule, {})
+        extras = sum(1 for c in context.drawn if c.side == before.side and _is_extra_move(c.name))
+        if used.get(before.side, 0) < extras:
+            used[before.side] = used.get(before.side, 0) + 1
+            st["units"].add(before.id)
+            return
+        if named is not None and not st["own"] and st["instead"] is None:
+            st["instead"] = before.id
+            st["units"].add(before.id)
+            return
+        yield Finding(rule, Severity.ERROR,
+                      f"{before.id} ({formation or 'no formation'}) moves in the {chit.formation} action but was not "
+                      "activated: not of the formation the chit names, and no Extra Move chit (13.2) nor the action "
+                      "chit itself (7.0, 15.0) is left to activate it",
+                      units=(before.id,), hexes=_at(self, before))
+
+    def _chit_faces(self, name: str) -> list[tuple[str, ...]] | None:
+        """The formations an action chit may activate (7.0), per face: a two-sided chit ("15 PZ / 21 PZ")
+        activates the formation of either face, the player's choice; a face naming two formations
+        ("Pavia Brescia") activates both. None for the Double Move chit (any two units)."""
+        if self.names.same(name, DOUBLE_MOVE):
+            return None
+        known = self.formations()
+        out: list[tuple[str, ...]] = []
+        for face in (f.strip() for f in name.split("/")):
+            if any(self.names.same(face, f) for f in known):
+                out.append((face,))
+                continue
+            parts = tuple(f for f in known if self.names.key(f) and self.names.key(f) in self.names.key(face))
+            out.append(parts or (face,))
+        return out
 
     # --- 14.2 LOC --------------------------------------------------------------------------------
     def loc_hexes(self, ctx: Context) -> list[Hex]:
@@ -372,16 +643,20 @@ class GazalaRG(RulesPlugin):
             if h not in self.loc_exclude and h not in self.prohibited and any(n in self.prohibited for n in adj[h])
         )
 
-    def loc(self, ctx: Context) -> tuple[LocReport | None, list[Finding]]:
+    def sections(self, ctx: Context) -> tuple[dict[str, ReportSection], list[Finding]]:
+        loc, findings = self.loc(ctx)
+        return {"loc": loc}, findings
+
+    def loc(self, ctx: Context) -> tuple[LocReport, list[Finding]]:
         required = 0
         for start, n in self.loc_required:
             if ctx.turn_reached(start):
                 required = n
         if required == 0:
-            return LocReport(required=0, traced=0), []  # before the first LOC turn (or turn unknown): none required
+            return self._loc_report(0, 0), []  # before the first LOC turn (or turn unknown): none required
         side = self.loc_side
         if not ctx.on_map(side):  # no Axis unit on the map: no LOC to trace, no action to lose
-            return LocReport(required=required, traced=0), []
+            return self._loc_report(required, 0), []
         need = self.loc_units
         prohibited = self.prohibited
         cost = self.trace_cost(ctx, side)
@@ -427,7 +702,12 @@ class GazalaRG(RulesPlugin):
             findings.append(Finding(self.loc_rule, Severity.INFO,
                                     f"{who} LOC traced via {', '.join(p.via for p in paths)}",
                                     hexes=tuple(p.via for p in paths)))
-        return LocReport(required=required, traced=traced, paths=tuple(paths), action_lost=lost), findings
+        return self._loc_report(required, traced, tuple(paths), lost), findings
+
+    def _loc_report(self, required: int, traced: int, paths: tuple[LocPath, ...] = (),
+                    lost: bool = False) -> LocReport:
+        return LocReport(required=required, traced=traced, paths=paths, action_lost=lost, rule=self.loc_rule,
+                         side_name=self.side_name(self.loc_side))
 
     def _loc_paths(self, ctx: Context, chosen: list[tuple[Hex, Hex, SearchResult, frozenset[str]]],
                    west: SearchResult, own_at: dict[Hex, list[str]]) -> list[LocPath]:
@@ -529,6 +809,18 @@ class GazalaRG(RulesPlugin):
             out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
                        "at the end of the game.")
         return out
+
+
+DOUBLE_MOVE: Final = "Double Move"  #: 7.0: the Allied chit that activates any two units
+EXTRA_MOVE: Final = "extra move"  #: 13.2: the tactical chit that activates one more unit
+
+
+def _is_extra_move(chit_name: str) -> bool:
+    return chit_name.lower().startswith(EXTRA_MOVE)
+
+
+def _at(rules: RulesPlugin, unit: Unit) -> tuple[str, ...]:
+    return (rules.map.label(unit.hex),) if unit.hex is not None else ()
 
 
 def _times(n: int) -> str:

@@ -223,7 +223,8 @@ def _zone(el: etree._Element, file: Path) -> Zone:
 
 
 def read_layouts(source: str | Path) -> list[MapLayout]:
-    """Every map of a module with its boards (each board once, laid out in a row, in XML order).
+    """Every map of a module with its boards: its first board laid out (``MapLayout.boards``), every
+    board of its BoardPicker in XML order (``MapLayout.all_boards``).
 
     A saved game's SetBoards command may lay boards out differently; use
     :func:`layout_with_boards` for that.
@@ -245,7 +246,10 @@ def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
         for picker in _children(el, "VASSAL.build.module.map.BoardPicker"):
             for b in _children(picker, f"{PKG}.Board"):
                 boards.append(_board(b, src))
-        placed = tuple((b, 0, 0) for b in boards[:1]) if len(boards) <= 1 else tuple((b, i, 0) for i, b in enumerate(boards))
+        # A new game of VASSAL 3.7.26 with several boards and no default set-up asks the player
+        # ("Choose Boards"); until a save's SetBoards says otherwise, the first board alone is laid
+        # out (never the others beside it): a point right of or below it is offboard.
+        placed = tuple((b, 0, 0) for b in boards[:1])
         layouts.append(MapLayout(name, edge_w, edge_h, placed, tuple(boards)))
     return layouts
 

@@ -91,7 +91,7 @@ def pos(
         data["turn"] = turn
     if activations is not None:
         data["activations"] = dict(activations)
-    return parse_position(data, labels=game_map.grid)
+    return parse_position(data, labels=game_map.grid, state_readers=rules(game_map).state_readers())
 
 
 def check(game_map: GameMap, units: Iterable[UnitRow] = (), **kw: Any) -> Report:

@@ -5,7 +5,22 @@ from __future__ import annotations
 import pytest
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.position import BreachState, parse_position, read_yaml
+from gazala_tools.referee.position import parse_position, read_yaml
+from gazala_tools.rules.rg import (
+    ACTIVATIONS,
+    BREACHES,
+    BreachState,
+    activations_of,
+    breaches_of,
+    read_activations,
+    read_breaches,
+    write_activations,
+    write_breaches,
+)
+
+#: RG's own position state (its rules plugin's ``state_readers`` / ``state_writers``)
+RG_STATE = {BREACHES: read_breaches, ACTIVATIONS: read_activations}
+RG_WRITERS = {BREACHES: write_breaches, ACTIVATIONS: write_activations}
 
 MANIFEST = {"axis-21pz-5-1": {"side": "axis", "type": "armor", "formation": "21 PZ", "steps": 3}}
 
@@ -25,13 +40,14 @@ activations: {21 PZ: 2}
 def test_issue_example_loads(tmp_path, rg_map):
     f = tmp_path / "p.yaml"
     f.write_text(EXAMPLE)
-    p = parse_position(read_yaml(f), labels=rg_map.grid, manifest=MANIFEST, file=f)
+    p = parse_position(read_yaml(f), labels=rg_map.grid, manifest=MANIFEST, file=f, state_readers=RG_STATE)
     assert p.turn == "May 29" and [u.id for u in p.units] == ["axis-21pz-5-1", "x1", "b1", "r1"]
     u = p.unit("axis-21pz-5-1")
     assert (u.side, u.type, u.formation, u.steps, rg_map.label(u.hex)) == ("axis", "armor", "21 PZ", 3, "1621")
     assert p.unit("b1").markers == {"out-of-supply"} and p.unit("r1").box == "June 3-4"
-    assert p.breaches[0].state is BreachState.BREACHED and rg_map.grid.hexside_label(p.breaches[0].hexside) == "1217/1316"
-    assert p.activations == {"21 PZ": 2}
+    [breach] = breaches_of(p)
+    assert breach.state is BreachState.BREACHED and rg_map.grid.hexside_label(breach.hexside) == "1217/1316"
+    assert activations_of(p) == {"21 PZ": 2}
 
 
 @pytest.mark.parametrize(
@@ -52,7 +68,7 @@ def test_issue_example_loads(tmp_path, rg_map):
 )
 def test_bad_positions_name_file_and_place(rg_map, data, words):
     with pytest.raises(GazalaError) as exc:
-        parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml")
+        parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml", state_readers=RG_STATE)
     assert words in str(exc.value) and str(exc.value).startswith("pos.yaml")
 
 
@@ -65,6 +81,7 @@ def test_bad_yaml_names_the_line(tmp_path):
 
 def test_manifest_units_and_step_counters(rg_map):
     from gazala_tools.counters import load_manifest
+    from gazala_tools.referee.api import rules_for_game
     from gazala_tools.referee.position import unit_specs
 
     specs = unit_specs(load_manifest("gazala-rg"))
@@ -75,7 +92,7 @@ def test_manifest_units_and_step_counters(rg_map):
     a, b, c = p.units
     assert (a.id, a.steps, a.formation, a.type) == ("axis-21pz-5-1", 3, "21 PZ", "armor")
     assert (b.id, b.steps) == ("axis-21pz-5-2", 2)
-    assert c.restricted and c.formation == "69 Inf"
+    assert c.id in rules_for_game("gazala-rg").restricted_units() and c.formation == "69 Inf"
     with pytest.raises(GazalaError, match="bad steps"):
         parse_position({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "1621", "steps": 4}]},
                        labels=rg_map.grid, manifest=specs)
@@ -115,9 +132,10 @@ def test_position_yaml_round_trips(rg_map):
                 d["formation"] = u["formation"]
             data["units"].append(d)
         data["breaches"] = [{"hexside": s, "state": st_, "through": th} for s, st_, th in breaches]
-        p = parse_position(data, labels=rg_map.grid)
-        again = parse_position(yaml.safe_load(yaml.safe_dump(position_to_data(p, labels=rg_map.grid))),
-                               labels=rg_map.grid)
+        p = parse_position(data, labels=rg_map.grid, state_readers=RG_STATE)
+        again = parse_position(yaml.safe_load(yaml.safe_dump(position_to_data(p, labels=rg_map.grid,
+                                                                              state_writers=RG_WRITERS))),
+                               labels=rg_map.grid, state_readers=RG_STATE)
         assert again == p
 
     run()

@@ -75,3 +75,19 @@ def test_html_report_in_headless_chromium(checked, rg_map, tmp_path):
     dom = subprocess.run([*base, "--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
                          text=True).stdout
     assert 'id="verdict">ILLEGAL' in dom and dom.count('class="unit"') == 18 and "<td>10.0</td>" in dom
+
+
+def test_units_are_drawn_in_their_sides_colours_from_game_yaml(tmp_path):
+    """River War's red and blue units (game.yaml: #c03030, #3050c0) are drawn red and blue, not the
+    grey of a side the renderer does not know (issue 22)."""
+    from pathlib import Path
+
+    from gazala_tools.referee.api import check_file
+    from gazala_tools.render.report import overlay
+
+    game = Path(__file__).resolve().parents[1] / "games" / "river-war"
+    p = tmp_path / "rw.yaml"
+    p.write_text('game: river-war\nunits:\n  - {id: red-inf-1, hex: "C-4"}\n  - {id: blue-inf-1, hex: "F-6"}\n')
+    got = check_file(p, game=game)
+    ov = overlay(got.report, got.game_map, got.position, dpi=20)
+    assert sorted(c.colour for c in ov.counters) == [(0x30, 0x50, 0xC0), (0xC0, 0x30, 0x30)]

@@ -51,7 +51,7 @@ def test_4_1_an_off_map_unit_gets_no_range_warning_only_the_4_0_error():
 
 def test_14_2_no_lost_action_without_axis_units(rg_map):
     r = check(rg_map, [("b", "allied", "infantry", "1520")], turn="June 1-2")
-    assert r.by_rule("14.2") == [] and r.loc is not None and not r.loc.action_lost
+    assert r.by_rule("14.2") == [] and r.sections.get("loc") is not None and not r.sections.get("loc").action_lost
 
 
 def test_14_1_no_breach_outcome_for_a_marker_the_report_calls_illegal(rg_map):

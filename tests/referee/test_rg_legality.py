@@ -146,8 +146,9 @@ def test_8_2_the_two_bracketed_units_must_stay(rg_map):
 
     specs = unit_specs(load_manifest("gazala-rg"))
     ids = sorted(k for k, v in specs.items() if v["formation"] == "69 Inf" and k == v["unit_id"])
-    free = next(i for i in ids if not specs[i]["restricted"])
-    bracketed = [i for i in ids if specs[i]["restricted"]]
+    restricted = rg_rules(rg_map).restricted_units()
+    free = next(i for i in ids if i not in restricted)
+    bracketed = [i for i in ids if i in restricted]
     assert len(bracketed) == 2
 
     def run(hexes):

@@ -108,21 +108,21 @@ def axis_units(hexes):
 
 def test_14_2_no_loc_needed_before_may_29(rg_map):
     r = check(rg_map, axis_units(EAST[:8]), turn="May 28")
-    assert r.loc is not None and (r.loc.required, r.loc.traced, r.loc.action_lost) == (0, 0, False)
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").required, r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (0, 0, False)
     assert r.by_rule("14.2") == []
 
 
 def test_14_2_one_loc_through_a_breached_hex_to_eight_units(rg_map):
     r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[BREACH_0916])
-    assert r.loc is not None and (r.loc.required, r.loc.traced, r.loc.action_lost) == (1, 1, False)
-    [path] = r.loc.paths
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").required, r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (1, 1, False)
+    [path] = r.sections.get("loc").paths
     assert path.via == "0916" and len(path.units) == 8
     assert path.hexes[0].startswith("01") and "0817" in path.hexes and "1016" in path.hexes
 
 
 def test_14_2_seven_units_are_not_enough(rg_map):
     r = check(rg_map, axis_units(EAST[:7]), turn="May 29", breaches=[BREACH_0916])
-    assert r.loc is not None and r.loc.action_lost
+    assert r.sections.get("loc") is not None and r.sections.get("loc").action_lost
     [f] = r.by_rule("14.2")
     assert f.severity is Severity.WARNING and "reduced by one" in f.message
 
@@ -131,43 +131,43 @@ def test_14_2_the_way_round_bir_hacheim_is_no_loc(rg_map):
     """Supply may go round the south end of the line; the LOC must pass a breached minefield hex."""
     r = check(rg_map, axis_units(EAST[:8]), turn="May 30")
     assert all(s is SupplyStatus.IN for s in r.supply.values())
-    assert r.loc is not None and r.loc.traced == 0 and r.loc.action_lost
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0 and r.sections.get("loc").action_lost
 
 
 def test_14_2_one_sided_breach_is_no_loc(rg_map):
     one_side = {"hexside": "0817/0916", "state": "breached"}
     r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[one_side])
-    assert r.loc is not None and r.loc.traced == 0
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0
 
 
 def test_14_2_units_back_in_the_prohibited_area_do_not_count(rg_map):
     west = ["0310", "0311", "0312", "0313", "0314", "0315", "0316", "0317"]
     r = check(rg_map, axis_units(west), turn="May 29", breaches=[BREACH_0916])
-    assert r.loc is not None and r.loc.traced == 0
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0
 
 
 def test_14_2_an_enemy_unit_in_the_breach_cuts_the_loc(rg_map):
     r = check(rg_map, [*axis_units(EAST[:8]), ("b", "allied", "infantry", "0916")], turn="May 29",
               breaches=[BREACH_0916])
-    assert r.loc is not None and r.loc.traced == 0
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0
 
 
 def test_14_2_two_locs_from_june_1_2(rg_map):
     r = check(rg_map, axis_units(EAST), turn="June 1-2", breaches=[BREACH_0916, BREACH_0612])
-    assert r.loc is not None and (r.loc.required, r.loc.traced, r.loc.action_lost) == (2, 2, False)
-    a, b = r.loc.paths
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").required, r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (2, 2, False)
+    a, b = r.sections.get("loc").paths
     assert {a.via, b.via} == {"0612", "0916"}
     assert len(a.units) == len(b.units) == 8 and not set(a.units) & set(b.units)
 
 
 def test_14_2_two_locs_may_not_share_units(rg_map):
     r = check(rg_map, axis_units(EAST[:12]), turn="June 1-2", breaches=[BREACH_0916, BREACH_0612])
-    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (1, True)
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (1, True)
 
 
 def test_14_2_two_locs_need_two_breached_hexes(rg_map):
     r = check(rg_map, axis_units(EAST), turn="June 3-4", breaches=[BREACH_0916])
-    assert r.loc is not None and (r.loc.required, r.loc.traced, r.loc.action_lost) == (2, 1, True)
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").required, r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (2, 1, True)
 
 
 def test_14_1_no_more_breach_markers_than_the_counters(rg_map):
@@ -198,7 +198,7 @@ def test_14_2_loc_may_not_come_back_into_the_prohibited_area_through_a_breach():
     breaches = [{"hexside": "0310/0410", "state": "breached", "through": True},
                 {"hexside": "0305/0405", "state": "breached", "through": True}]
     r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
-    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (0, True), r.loc
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (0, True), r.sections.get("loc")
 
 
 def test_14_2_loc_from_the_west_edge_through_the_breach():
@@ -206,8 +206,8 @@ def test_14_2_loc_from_the_west_edge_through_the_breach():
     m = make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0220"'))
     breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
     r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
-    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (1, False)
-    assert r.loc.paths[0].via == "0405"
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (1, False)
+    assert r.sections.get("loc").paths[0].via == "0405"
 
 
 def test_14_2_loc_starts_on_any_west_edge_hex():
@@ -216,8 +216,8 @@ def test_14_2_loc_starts_on_any_west_edge_hex():
     m = make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0106..0122"'))
     breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
     r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
-    assert r.loc is not None and (r.loc.traced, r.loc.action_lost) == (1, False), r.loc
-    assert r.loc.paths[0].hexes[0] in {"0101", "0102", "0103", "0104", "0105"}
+    assert r.sections.get("loc") is not None and (r.sections.get("loc").traced, r.sections.get("loc").action_lost) == (1, False), r.sections.get("loc")
+    assert r.sections.get("loc").paths[0].hexes[0] in {"0101", "0102", "0103", "0104", "0105"}
 
 
 def test_14_0_line_0204_0801_from_june_9_10_on_the_real_map(rg_map):
@@ -240,9 +240,9 @@ def test_14_2_an_enemy_unit_on_the_west_edge_hex_cuts_the_loc(rg_map):
     """14.2: "The LOC may not be traced through enemy units", its first hex on the west edge included."""
     breach = {"hexside": "0106/0206", "state": "breached", "through": True}
     r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[breach])
-    assert r.loc is not None and r.loc.traced == 1 and r.loc.paths[0].hexes[:2] == ("0106", "0206")
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 1 and r.sections.get("loc").paths[0].hexes[:2] == ("0106", "0206")
     r = check(rg_map, [*axis_units(EAST[:8]), ("b", "allied", "infantry", "0106")], turn="May 29", breaches=[breach])
-    assert r.loc is not None and r.loc.traced == 0, r.loc.paths
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0, r.sections.get("loc").paths
 
 
 def test_14_1_no_breached_marker_before_may_29(rg_map):
@@ -259,7 +259,7 @@ def test_14_2_enemy_zoc_does_not_cut_the_loc(rg_map):
     """14.2 lists enemy units, escarpments off roads and un-breached minefields: not enemy ZOC."""
     r = check(rg_map, [*axis_units(EAST[:8]), ("b", "allied", "armor", "1116")], turn="May 29", breaches=[BREACH_0916])
     assert "1016" in r.zoc["allied"]
-    assert r.loc is not None and r.loc.traced == 1 and "1016" in r.loc.paths[0].hexes
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 1 and "1016" in r.sections.get("loc").paths[0].hexes
 
 
 def test_14_2_escarpment_off_a_road_cuts_the_loc():
@@ -270,12 +270,12 @@ def test_14_2_escarpment_off_a_road_cuts_the_loc():
                  + f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{ridge}]}}\n")
     breaches = [{"hexside": "0305/0405", "state": "breached", "through": True}]
     r = check(m, LOC_UNITS_EAST, turn="May 29", breaches=breaches)
-    assert r.loc is not None and r.loc.traced == 0
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0
     road = 'paths:\n  - {name: via, kind: road, source: test, hexes: ["0504", "0604"]}\n'
     r = check(make_map(LOC_MAP.replace('"0201..0220", "0320"', '"0220"') + road
                        + f"hexsides:\n  - {{name: ridge, kind: escarpment, source: test, sides: [{ridge}]}}\n"),
               LOC_UNITS_EAST, turn="May 29", breaches=breaches)
-    assert r.loc is not None and r.loc.traced == 1
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 1
 
 
 def test_14_0_a_road_does_not_negate_a_minefield_for_axis_supply():
@@ -313,13 +313,13 @@ def test_14_2_loc_may_not_run_along_the_inside_of_the_gazala_line(rg_map):
     """Breaches at 0817/0916 (west) and 0914/0815 (east) make no LOC 0916-0915-0815: 0915 is not breached."""
     units = [(f"ax{i}", "axis", "infantry", h) for i, h in enumerate(ISSUE_UNITS)]
     r = check(rg_map, units, turn="May 29", breaches=ISSUE_BREACHES)
-    assert r.loc is not None and r.loc.traced == 0 and r.loc.action_lost
+    assert r.sections.get("loc") is not None and r.sections.get("loc").traced == 0 and r.sections.get("loc").action_lost
 
 
 def test_14_2_reported_loc_names_its_breached_hexes_and_crosses_no_unbreached_minefield(rg_map):
     r = check(rg_map, axis_units(EAST[:8]), turn="May 29", breaches=[BREACH_0916])
-    assert r.loc is not None
-    [path] = r.loc.paths
+    assert r.sections.get("loc") is not None
+    [path] = r.sections.get("loc").paths
     mined = {rg_map.label(h) for b in rg_map.boxes if b.kind.value == "minefield" for h in b.hexes}
     assert path.breached == ("0916",)
     assert [h for h in path.hexes if h in mined] == ["0916"]

@@ -124,6 +124,11 @@ def fuzz(n: int, *, seed: int = 1, targets: list[str] | None = None, out: Path |
     from tools.fuzz.targets import TARGETS
 
     names = targets or list(TARGETS)
+    from tools.fuzz import reports
+
+    pages = Path(tempfile.mkdtemp(prefix="gazala-fuzz-pages-")) if reports.NAME in names else None
+    if pages is not None:  # the workers keep each report page there for the browser stage
+        os.environ[reports.PAGES_ENV] = str(pages)
     master = random.Random(seed)
     jobs = [(names[i % len(names)], i, master.randrange(1 << 62)) for i in range(n)]
     todo = list(reversed(jobs))
@@ -173,7 +178,15 @@ def fuzz(n: int, *, seed: int = 1, targets: list[str] | None = None, out: Path |
         done[got[1]] = got
         proc, batch, _ = running[wid]
         running[wid] = (proc, batch, time.monotonic())
-    return _summary(jobs, done, time.monotonic() - started, seed, out)
+    summary = _summary(jobs, done, time.monotonic() - started, seed, out)
+    if pages is not None:  # the pages in headless Chromium: no script may run
+        try:
+            summary["browser"] = reports.browse(pages, out)
+        finally:
+            shutil.rmtree(pages, ignore_errors=True)
+            os.environ.pop(reports.PAGES_ENV, None)
+        summary["totals"]["scripts_run"] = summary["browser"]["scripts_run"]
+    return summary
 
 
 def _summary(jobs: list[tuple[str, int, int]], done: dict[int, tuple[Any, ...]], elapsed: float, seed: int,
@@ -218,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     json.dump(summary, sys.stdout, indent=1)
     sys.stdout.write("\n")
     t = summary["totals"]
-    return 1 if t["bug"] or t["hang"] or t["memory"] or t["changed"] or t["outside"] or t["lost"] else 0
+    return 1 if (t["bug"] or t["hang"] or t["memory"] or t["changed"] or t["outside"] or t["lost"]
+                 or t.get("scripts_run")) else 0
 
 
 if __name__ == "__main__":

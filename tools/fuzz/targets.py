@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tools.fuzz import mutate
+from tools.fuzz import mutate, reports
 
 ROOT = Path(__file__).resolve().parents[2]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
@@ -57,7 +57,7 @@ def cli(*argv: str | Path) -> int:
 # --- seeds ------------------------------------------------------------------------------------------
 @cache
 def _save_seeds() -> tuple[bytes, ...]:
-    from gazala_tools.vassal.saves.sample import FORMS, sample_commands, sample_file
+    from tools.saves import FORMS, sample_commands, sample_file
 
     text = sample_commands(6, style="3.7", log_steps=4)
     seeds = [sample_file(text, zipped=z, encoding=e) for z, e in FORMS]
@@ -68,7 +68,7 @@ def _save_seeds() -> tuple[bytes, ...]:
 
 def _mutate_save(rng: random.Random, seed: bytes) -> bytes:
     from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.sample import sample_file
+    from tools.saves import sample_file
 
     op = rng.randrange(3)
     if op == 0 and seed[:2] == b"PK":
@@ -355,4 +355,5 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("image", ".png", lambda: list(_image_seeds()), _mutate_image, _run_image),
     Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
     Target("game-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
+    Target(reports.NAME, ".txt", reports.seeds, reports.mutate_name, reports.run),  # hostile names in HTML reports
 )}

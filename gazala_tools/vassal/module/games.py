@@ -24,7 +24,6 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,7 @@ from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import read_file
+from gazala_tools.render.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (

@@ -1,0 +1,112 @@
+"""The package-level import graph of ``gazala_tools`` (issue 22 item 3), read with ``ast``: every
+``import`` of every module, top-level and inside functions, except those under ``if TYPE_CHECKING``.
+
+``python tools/importgraph.py`` prints the package cycles (strongly connected components of more
+than one package) and the count of function-level imports per package. The cycle test of issue 22
+will assert that the first list is empty once the cycles are broken.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1] / "gazala_tools"
+
+
+def package_of(module: str) -> str:
+    """``gazala_tools.referee.engine`` -> ``gazala_tools.referee``; top-level modules stand alone."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
+            out.update(id(n) for n in ast.walk(node))
+    return out
+
+
+def _imported(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level:  # relative: resolve against the importing module's package
+        base = module.split(".")[: -node.level] if not module.endswith("__init__") else module.split(".")
+        return [".".join([*base, node.module]) if node.module else ".".join(base)]
+    return [node.module] if node.module else []
+
+
+def graph(root: Path = ROOT) -> tuple[dict[str, set[str]], Counter[str]]:
+    """Package -> packages it imports; and the number of imports inside functions per package."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    local: Counter[str] = Counter()
+    for path in sorted(root.rglob("*.py")):
+        module = _module_name(path)
+        src = package_of(module)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        skip = _type_checking_nodes(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                local[src] += sum(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node))
+            if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for name in _imported(node, module):
+                if name.startswith("gazala_tools.") and package_of(name) != src:
+                    edges[src].add(package_of(name))
+    return edges, local
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one package (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main() -> int:
+    edges, local = graph()
+    found = cycles(edges)
+    for comp in found:
+        print("cycle:", " ".join(comp))
+    print("function-level imports:", sum(local.values()), dict(local.most_common()))
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
