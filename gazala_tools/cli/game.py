@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from gazala_tools.cli import _common
+from gazala_tools.fileio import atomic_write_bytes
+from gazala_tools.wording import count
 
 NOUN = "game"
 HELP = "Games as data: list the built-in games, show what a game folder holds."
@@ -22,6 +27,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     show.add_argument("game", help=_common.game_help())
     show.add_argument("--json", action="store_true", help="JSON output")
     show.set_defaults(func=_show)
+
+    sc = verbs.add_parser(
+        "scenario",
+        help="write a scenario's set-up as a position YAML (-o FILE.yaml) or a VASSAL save (-o FILE.vsav)",
+        description="Write the set-up of one of a game's scenarios (`gazala game show GAME` lists them): a "
+        "position YAML for `gazala referee check`, or the .vsav the game's module opens (the same save "
+        "`gazala module build` puts in the module; build the module with `gazala module build GAME`).",
+    )
+    sc.add_argument("game", metavar="GAME", help=_common.game_help())
+    sc.add_argument("name", metavar="NAME", help="the scenario's id or name")
+    sc.add_argument("-o", "--output", required=True, help="FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
+    sc.set_defaults(func=_scenario)
 
     new = verbs.add_parser(
         "new",
@@ -69,6 +86,7 @@ def _summary(game: Any) -> dict[str, Any]:
         "numbering_text": game.numbering.describe(),
         "plugin": game.plugin,
         "files": files,
+        "scenarios": [{"id": sc.id, "name": sc.name, "start": sc.start, "end": sc.end} for sc in game.scenarios()],
     }
 
 
@@ -100,7 +118,62 @@ def _show(args: argparse.Namespace) -> int:
     print(f"  rules     {g['plugin'] or 'rules data only (no plugin)'}")
     for name, path in g["files"].items():
         print(f"  {name:<9} {path or '-'}")
+    if g["scenarios"]:
+        print(f"  {count(len(g['scenarios']), 'scenario')} (gazala game scenario {g['id']} ID -o FILE.yaml|.vsav):")
+        for sc in g["scenarios"]:
+            print(f"    {sc['id']:<16} {sc['name']}")
     return 0
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.games import find_game
+    from gazala_tools.games.scenarios import Scenario
+
+    out = Path(args.output)
+    kind = out.suffix.lower()
+    if kind not in (".yaml", ".yml", ".vsav"):
+        raise GazalaError(f"cannot tell what to write from {out.name!r}", place="-o",
+                          expected="a FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
+    game = find_game(args.game)
+    chosen: Scenario | None = next((sc for sc in game.scenarios() if args.name in (sc.id, sc.name)), None)
+    if chosen is None:
+        names = ", ".join(sc.id for sc in game.scenarios()) or "none"
+        raise GazalaError(f"{game.id} has no scenario {args.name!r}", place="NAME", expected=f"one of: {names}")
+    from gazala_tools.vassal.module import build_game_module
+
+    result = build_game_module(game)
+    member = next((sc.file for sc in result.spec.scenarios if sc.name == chosen.name), None)
+    if member is None:
+        raise GazalaError(f"the module build configuration leaves scenario {chosen.id!r} out", file=game.module_config,
+                          place="scenarios", expected=f"{chosen.id} among the module's scenarios")
+    with zipfile.ZipFile(io.BytesIO(result.data)) as zf:
+        save = zf.read(member)
+    if kind == ".vsav":
+        atomic_write_bytes(out, save)
+    else:
+        atomic_write_bytes(out, _position_yaml(args.game, save, result.data).encode("utf-8"))
+    placed = next(sc for sc in result.spec.scenarios if sc.file == member)
+    print(f"{out}: {game.id}, {chosen.name}: {count(len(placed.placements), 'unit')} set up")
+    return 0
+
+
+def _position_yaml(game_arg: str, save: bytes, vmod: bytes) -> str:
+    """The position YAML of a set-up save: the save read back as ``referee check`` reads it (through the
+    module it belongs to), so the YAML and the save give the same findings."""
+    import tempfile
+
+    import yaml
+
+    from gazala_tools.referee.api import load_position
+    from gazala_tools.referee.position import position_to_data
+
+    with tempfile.TemporaryDirectory(prefix="gazala-scenario-") as tmp:
+        (Path(tmp) / "setup.vsav").write_bytes(save)
+        (Path(tmp) / "module.vmod").write_bytes(vmod)
+        position, rules = load_position(Path(tmp) / "setup.vsav", game=game_arg, module=str(Path(tmp) / "module.vmod"))
+    data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
 def _new(args: argparse.Namespace) -> int:
