@@ -20,7 +20,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     b = verbs.add_parser(
         "build",
         help="build GAME's module",
-        description="Build GAME's .vmod from its game folder and build configuration (docs/module.md): the board "
+        description="Build GAME's .vmod from its game folder and build configuration (`gazala help module`): the board "
         "(rendered from the map data, or the configuration's image, e.g. a scan) with the map's hex grid and "
         "numbering, a counter palette, prototypes, chit cups, dice, turn track, charts and predefined set-ups. "
         "The same input gives the same bytes; the output is written atomically.",

@@ -146,7 +146,7 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
         geo, used = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=round(u), y0=round(v), sideways=fit.sideways, numbering=num), num
         first_label = num.name(0, 0, sideways=fit.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
         notes.append(f"no --ref: the top-left whole hex of the scan is {first_label}, the numbering's first hex; give "
-                     "--ref LABEL=X,Y for the printed names (docs/games.md, \"A map without printed numbers\")")
+                     "--ref LABEL=X,Y for the printed names (`gazala help games`, \"A map without printed numbers\")")
     return ScanFit(spec_for(geo, used, num_name if used == num else "custom", board, dpi=dpi), notes, board)
 
 
@@ -320,14 +320,14 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
         "counters": {"art": "render", "size_px": size_px},
         "palette": {"panels": "formation", "columns": 6},
     }
-    head = "# Written by `gazala game new` (docs/games.md, \"From a scan\"). Edit freely.\n"
+    head = "# Written by `gazala game new` (`gazala help games`, \"From a scan\"). Edit freely.\n"
     map_head = head + "".join(f"# {n}\n" for n in new.notes)
     return {
         "game.yaml": head + "# sides, turns and numbering of your game; add a rules: section for the referee\n" + dump(game_doc),
         "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
-        "counters.yaml": head + "# example units: replace with your counter mix (docs/counters.md)\n" + dump(counters_doc),
-        "scenarios.yaml": head + "# where each unit starts (docs/games.md, scenarios.yaml)\n" + dump(scenarios_doc),
-        "module.yaml": head + "# how the VASSAL module is built (docs/module.md, \"The build configuration\")\n"
+        "counters.yaml": head + "# example units: replace with your counter mix (`gazala help counters`)\n" + dump(counters_doc),
+        "scenarios.yaml": head + "# where each unit starts (`gazala help games`, scenarios.yaml)\n" + dump(scenarios_doc),
+        "module.yaml": head + "# how the VASSAL module is built (`gazala help module`, \"The build configuration\")\n"
         + _commented(dump(module_doc), {"vassal_version:": "vassal_version: the VASSAL the module is tested with",
                                         "counters:": "size_px: " + COUNTER_NOTE % spec.geometry.dy}),
     }
