@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GazalaError
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.log import ChitDraw, LogReplay, Step
+from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
 from gazala_tools.referee.movement import (
     MoveContext,
     UnitPhase,
@@ -212,6 +212,9 @@ class LogReferee:
             assert step.position_before is not None
             ctx = Context(rules, step.position_before)
             keys = self._prime_zoc(ctx)
+            if len(rep.moves) + len(step.moves) > MAX_LOG_MOVES:
+                raise GazalaError(f"the log has more than {MAX_LOG_MOVES:,} moves (step {step.index})", file=rp.file,
+                                  expected=f"at most {MAX_LOG_MOVES:,} moves (split the log)")
             for mv in step.moves:
                 b, a = mv.before, mv.after
                 path: list[Any] | None = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import io
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.inputs import (
     ZipInput,
     image_header_size,
+    inside_folder,
     is_regular,
     open_file,
     read_file,
@@ -34,6 +36,10 @@ from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zo
 log = logging.getLogger(__name__)
 
 MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
+#: most zones a module may have, and most points of all their paths together (real modules: some
+#: hundreds of zones of 4 to 50 points); each point is held and tested for every location looked up
+MAX_ZONES = 20_000
+MAX_ZONE_POINTS = 200_000
 #: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)
 IMAGE_HEADER_BYTES = 256 * 1024
 
@@ -57,6 +63,42 @@ class ModuleSource:
     _zip: ZipInput | None = None
     _dir: Path | None = None
 
+    def member_names(self, limit: int = 200_000) -> set[str]:
+        """The module's member names (a folder: its files' relative paths, ``/``-separated; at most
+        ``limit``, symlinks not followed)."""
+        if self._zip is not None:
+            return set(self._zip.names())
+        out: set[str] = set()
+        if self._dir is None:
+            return out
+        for dirpath, _dirs, files in os.walk(self._dir):
+            rel = Path(dirpath).relative_to(self._dir)
+            for f in files:
+                out.add((rel / f).as_posix())
+                if len(out) >= limit:
+                    return out
+        return out
+
+    def has_member(self, name: str) -> bool:
+        """Whether the module holds ``name`` (a zip member, or a regular file inside the folder)."""
+        if self._zip is not None:
+            return self._zip.info(name) is not None
+        if self._dir is not None:
+            try:
+                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError)
+            except VassalFormatError:
+                return False
+            return is_regular(p)
+        return False
+
+    def read_member(self, name: str, cap: int) -> bytes:
+        """The bytes of a module member (capped; a folder's file must stay inside the folder)."""
+        if self._zip is not None:
+            return self._zip.read(name, cap)
+        root = self._dir if self._dir is not None else self.path.parent
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        return read_file(p, what="module file", cap=cap, error=VassalFormatError)
+
     def image_size(self, name: str) -> tuple[int, int] | None:
         """Width and height of ``images/<name>`` from its header (at most :data:`IMAGE_HEADER_BYTES`
         read, never decoded), or None when it is missing or not a PNG, GIF or JPEG."""
@@ -65,7 +107,8 @@ class ModuleSource:
         if self._zip is not None:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
-            p = self._dir / "images" / name
+            p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
+                              file=self.path, error=VassalFormatError)  # a symlink out of the folder is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
@@ -89,8 +132,9 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def open_source(source: str | Path) -> ModuleSource:
-    """Open a module, buildFile or module directory for reading."""
+def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 1024 * 1024) -> ModuleSource:
+    """Open a module, buildFile or module directory for reading; ``budget`` caps the bytes read from a
+    zip in all (the buildFile and image headers by default; ``game import`` copies images too)."""
     path = Path(source)
     if not path.exists():
         raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
@@ -102,7 +146,7 @@ def open_source(source: str | Path) -> ModuleSource:
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
-        zf = ZipInput(path, budget=MAX_BUILDFILE_BYTES + 16 * 1024 * 1024, error=VassalFormatError, what="module")
+        zf = ZipInput(path, budget=budget, error=VassalFormatError, what="module")
         names = set(zf.names())
         for name in ("buildFile.xml", "buildFile"):
             if name in names:
@@ -233,8 +277,21 @@ def read_layouts(source: str | Path) -> list[MapLayout]:
     return layouts_from_xml(src)
 
 
+def _check_zones(root: etree._Element, file: Path) -> None:
+    """Refuse, before any zone is built, a module with more zones or zone points than the caps (a
+    77 KB module with 7,800 zones of 1,100 points each took 1.1 GB and 90 s to name one point)."""
+    points = 0
+    for zones, el in enumerate(root.iter(ZONE), 1):
+        points += el.get("path", "").count(";") + 1
+        if zones > MAX_ZONES or points > MAX_ZONE_POINTS:
+            raise VassalFormatError(f"the module's zones have more than {MAX_ZONES:,} zones or {MAX_ZONE_POINTS:,} "
+                                    "path points", file=file, place=f"line {el.sourceline}",
+                                    expected=f"at most {MAX_ZONES:,} zones and {MAX_ZONE_POINTS:,} points in all")
+
+
 def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
     root = parse_xml(src.xml, src.path)
+    _check_zones(root, src.path)
     layouts: list[MapLayout] = []
     for el in root.iter():
         if not isinstance(el.tag, str) or el.tag not in MAP_CLASSES:
