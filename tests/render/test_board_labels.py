@@ -24,7 +24,7 @@ def test_rg_place_names_cover_no_hex_number_no_other_name_and_stay_on_the_board(
     boxes = taken[n_numbers:]
     for i, (place, _at) in enumerate(placed):
         b = boxes[i]
-        assert 0 <= b[0] and b[2] <= width and 0 <= b[1] and b[3] <= height, place.name
+        assert b[0] >= 0 and b[2] <= width and b[1] >= 0 and b[3] <= height, place.name
         for other in taken[:n_numbers] + boxes[:i]:
             w = min(b[2], other[2]) - max(b[0], other[0])
             h = min(b[3], other[3]) - max(b[1], other[1])
