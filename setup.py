@@ -1,6 +1,6 @@
-"""Packaging hook: the built-in game folders (``mapdata/``) and module build configurations
-(``modules/``) are package data of the wheel, installed as ``gazala_tools/data/<folder>/`` and
-read through ``importlib.resources`` (``gazala_tools.games.registry``). Everything else is in
+"""Packaging hook: the built-in game folders (``mapdata/``), module build configurations
+(``modules/``) and the user documentation (``docs/*.md``, for ``gazala help``) are package data of
+the wheel, installed as ``gazala_tools/data/<folder>/`` and read through ``importlib.resources`` (``gazala_tools.games.registry``). Everything else is in
 pyproject.toml.
 """
 
@@ -13,6 +13,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 DATA_FOLDERS = ("mapdata", "modules")
+#: the user documentation, for ``gazala help``: the top level of ``docs/`` (not ``docs/dev/``)
+DOCS = "docs"
 DATA_SUFFIXES = {".yaml", ".yml", ".html", ".png", ".jpg", ".jpeg", ".txt", ".md", ".json", ".py"}
 
 
@@ -34,6 +36,12 @@ class BuildPyWithGameData(build_py):
                     target = dst / f.relative_to(src)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(f, target)
+        docs = Path(self.build_lib) / "gazala_tools" / "data" / DOCS
+        if docs.exists():
+            shutil.rmtree(docs)
+        docs.mkdir(parents=True)
+        for f in sorted((here / DOCS).glob("*.md")):
+            shutil.copy2(f, docs / f.name)
 
 
 setup(cmdclass={"build_py": BuildPyWithGameData})

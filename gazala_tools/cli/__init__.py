@@ -46,6 +46,10 @@ class UsageError(GazalaError):
     def message(self) -> str:
         return f"{self.place}: {self.problem} (see `{self.place} --help`)"
 
+    def line(self) -> str:
+        """The line printed on stderr: argparse's ``PROG: error: PROBLEM``, the command named once."""
+        return f"{self.place}: error: {self.problem} (see `{self.place} --help`)"
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with usage errors raised as one-line :class:`UsageError` instead of printed."""
@@ -141,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GazalaError as exc:
         if _wants_json(argv, args):
             print(_error_json(exc))
-        print(f"gazala: error: {exc}", file=sys.stderr)
+        print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable
 
 
@@ -33,3 +34,9 @@ def number_in(lo: float, hi: float, *, integer: bool = False) -> Callable[[str],
 
 #: resolutions every command accepts (dots per inch)
 DPI = number_in(1, 1200)
+
+
+def on_terminal() -> bool:
+    """Whether stderr is a terminal (progress bars are drawn only there)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())

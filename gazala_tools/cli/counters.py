@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gazala_tools.cli import _common
-from gazala_tools.cli._common import game_help
+from gazala_tools.cli._common import game_help, on_terminal
 from gazala_tools.counters import Counter, Manifest, load_manifest, parse_size
 from gazala_tools.errors import GazalaError
 
@@ -117,11 +117,13 @@ def _list(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _progress(total: int, desc: str, disabled: bool) -> Iterator[Any]:
-    """A tqdm bar on stderr that appears only if the work takes more than half a second."""
+    """A tqdm bar on stderr that appears only if the work takes more than half a second, and only on a
+    terminal (a log file gets no bar left half drawn)."""
     from tqdm import tqdm
 
     with tqdm(
-        total=total, desc=desc, unit="face", delay=0.5, disable=disabled, file=sys.stderr, leave=False
+        total=total, desc=desc, unit="face", delay=0.5, disable=disabled or not on_terminal(), file=sys.stderr,
+        leave=False
     ) as bar:
         yield bar
 

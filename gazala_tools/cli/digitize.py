@@ -112,7 +112,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def _progress(total: int, desc: str) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="hex", disable=None, file=sys.stderr, leave=False)
+    return tqdm(total=total, desc=desc, unit="hex", disable=not _common.on_terminal(), file=sys.stderr, leave=False)
 
 
 def _emit(text: str, output: str | None, image: str) -> None:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from gazala_tools.cli import _common
+from gazala_tools.fileio import atomic_write_bytes
+from gazala_tools.wording import count
 
 NOUN = "game"
 HELP = "Games as data: list the built-in games, show what a game folder holds."
@@ -23,6 +28,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     show.add_argument("game", help=_common.game_help())
     show.add_argument("--json", action="store_true", help="JSON output")
     show.set_defaults(func=_show)
+
+    sc = verbs.add_parser(
+        "scenario",
+        help="write a scenario's set-up as a position YAML (-o FILE.yaml) or a VASSAL save (-o FILE.vsav)",
+        description="Write the set-up of one of a game's scenarios (`gazala game show GAME` lists them): a "
+        "position YAML for `gazala referee check`, or the .vsav the game's module opens (the same save "
+        "`gazala module build` puts in the module; build the module with `gazala module build GAME`).",
+    )
+    sc.add_argument("game", metavar="GAME", help=_common.game_help())
+    sc.add_argument("name", metavar="NAME", help="the scenario's id or name")
+    sc.add_argument("-o", "--output", required=True, help="FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
+    sc.set_defaults(func=_scenario)
 
     new = verbs.add_parser(
         "new",
@@ -44,6 +61,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--id", dest="game_id", help="the game id (default: from the folder name)")
     new.add_argument("--sides", default="First Side,Second Side", help="the two sides' names, comma separated")
     new.add_argument("--turns", type=int, default=10, help="turns on the turn record (default 10)")
+    new.add_argument("--no-overlay", action="store_true",
+                     help="do not write overlay.png (the fitted grid and its labels drawn on the scan)")
     new.add_argument("--json", action="store_true", help="print what was written as JSON")
     new.set_defaults(func=_new)
 
@@ -54,7 +73,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "game.yaml (name, the roster's sides, the numbering), map.yaml (the first board with a numbered hex grid), "
         "the board image, counters.yaml (every piece slot as a counter with its own front and back art), "
         "module.yaml, and import-report.yaml (counts, set-up placements, traits kept verbatim, what was not "
-        "understood). Read-only on the module; the folder is written all or nothing (docs/module.md).",
+        "understood). Read-only on the module; the folder is written all or nothing (`gazala help module`).",
     )
     imp.add_argument("module", metavar="MODULE", help="a .vmod, a module folder, or a buildFile.xml")
     imp.add_argument("folder", metavar="DIR", help="the new game folder (must not exist, or be empty)")
@@ -82,6 +101,7 @@ def _summary(game: Any) -> dict[str, Any]:
         "numbering_text": game.numbering.describe(),
         "plugin": game.plugin,
         "files": files,
+        "scenarios": [{"id": sc.id, "name": sc.name, "start": sc.start, "end": sc.end} for sc in game.scenarios()],
     }
 
 
@@ -113,7 +133,62 @@ def _show(args: argparse.Namespace) -> int:
     print(f"  rules     {g['plugin'] or 'rules data only (no plugin)'}")
     for name, path in g["files"].items():
         print(f"  {name:<9} {path or '-'}")
+    if g["scenarios"]:
+        print(f"  {count(len(g['scenarios']), 'scenario')} (gazala game scenario {g['id']} ID -o FILE.yaml|.vsav):")
+        for sc in g["scenarios"]:
+            print(f"    {sc['id']:<16} {sc['name']}")
     return 0
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.games import find_game
+    from gazala_tools.games.scenarios import Scenario
+
+    out = Path(args.output)
+    kind = out.suffix.lower()
+    if kind not in (".yaml", ".yml", ".vsav"):
+        raise GazalaError(f"cannot tell what to write from {out.name!r}", place="-o",
+                          expected="a FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
+    game = find_game(args.game)
+    chosen: Scenario | None = next((sc for sc in game.scenarios() if args.name in (sc.id, sc.name)), None)
+    if chosen is None:
+        names = ", ".join(sc.id for sc in game.scenarios()) or "none"
+        raise GazalaError(f"{game.id} has no scenario {args.name!r}", place="NAME", expected=f"one of: {names}")
+    from gazala_tools.vassal.module import build_game_module
+
+    result = build_game_module(game)
+    member = next((sc.file for sc in result.spec.scenarios if sc.name == chosen.name), None)
+    if member is None:
+        raise GazalaError(f"the module build configuration leaves scenario {chosen.id!r} out", file=game.module_config,
+                          place="scenarios", expected=f"{chosen.id} among the module's scenarios")
+    with zipfile.ZipFile(io.BytesIO(result.data)) as zf:
+        save = zf.read(member)
+    if kind == ".vsav":
+        atomic_write_bytes(out, save)
+    else:
+        atomic_write_bytes(out, _position_yaml(args.game, save, result.data).encode("utf-8"))
+    placed = next(sc for sc in result.spec.scenarios if sc.file == member)
+    print(f"{out}: {game.id}, {chosen.name}: {count(len(placed.placements), 'unit')} set up")
+    return 0
+
+
+def _position_yaml(game_arg: str, save: bytes, vmod: bytes) -> str:
+    """The position YAML of a set-up save: the save read back as ``referee check`` reads it (through the
+    module it belongs to), so the YAML and the save give the same findings."""
+    import tempfile
+
+    import yaml
+
+    from gazala_tools.referee.api import load_position
+    from gazala_tools.referee.position import position_to_data
+
+    with tempfile.TemporaryDirectory(prefix="gazala-scenario-") as tmp:
+        (Path(tmp) / "setup.vsav").write_bytes(save)
+        (Path(tmp) / "module.vmod").write_bytes(vmod)
+        position, rules = load_position(Path(tmp) / "setup.vsav", game=game_arg, module=str(Path(tmp) / "module.vmod"))
+    data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
 def _new(args: argparse.Namespace) -> int:
@@ -122,13 +197,16 @@ def _new(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.newgame import (
         ID_RE,
+        OVERLAY,
         NewGame,
         board_image,
         board_name_for,
+        corner_labels,
         fit_scan,
         folder_files,
         slug,
         write_folder,
+        write_overlay,
     )  # fmt: skip
     from gazala_tools.errors import GazalaError
     from gazala_tools.fileio import note_input
@@ -159,11 +237,16 @@ def _new(args: argparse.Namespace) -> int:
     files = folder_files(spec, new, board_name)
     inputs = [image] + [Path(p) for p in (args.grid, args.legend) if p]
     board = image if img is None or fitted.board == size else board_image(img, fitted.board, Path(board_name).suffix)
-    write_folder(folder, files, board, board_name, inputs)
+    def overlay(tmp: Path) -> None:
+        write_overlay(img if img is not None else open_image(image), spec, tmp / OVERLAY)
+
+    write_folder(folder, files, board, board_name, inputs, None if args.no_overlay else overlay)
     g = spec.grid
+    corners = corner_labels(spec)
     summary: dict[str, Any] = {
-        "folder": str(folder), "id": game_id, "files": sorted([*files, board_name]),
-        "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "notes": notes,
+        "folder": str(folder), "id": game_id,
+        "files": sorted([*files, board_name, *([] if args.no_overlay else [OVERLAY])]),
+        "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "corners": corners, "notes": notes,
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -172,8 +255,12 @@ def _new(args: argparse.Namespace) -> int:
         print(f"note: {n}")
     print(f"wrote {folder}/: {', '.join(summary['files'])} ({summary['hexes']} hexes, "
           f"columns {g.columns[0]}-{g.columns[1]}, rows {g.rows[0]}-{g.rows[1]})")  # fmt: skip
+    print("corner hexes: " + ", ".join(f"{k} {v}" for k, v in corners.items()))
     print("next:")
-    print(f"  1. check the grid by eye:  gazala digitize overlay {image} --map {folder} -o overlay.png")
+    if args.no_overlay:
+        print(f"  1. check the grid by eye:  gazala digitize overlay {image} --map {folder} -o overlay.png")
+    else:
+        print(f"  1. check the grid by eye:  open {folder / OVERLAY} (the grid and its labels on the scan)")
     print(f"  2. edit {folder}/game.yaml (sides, turns, rules), map.yaml (terrain, hexsides, places),")
     print("     counters.yaml (your counter mix) and scenarios.yaml (where units start)")
     print(f"  3. build the module:       gazala module build {folder} -o {game_id}.vmod")

@@ -20,7 +20,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     b = verbs.add_parser(
         "build",
         help="build GAME's module",
-        description="Build GAME's .vmod from its game folder and build configuration (docs/module.md): the board "
+        description="Build GAME's .vmod from its game folder and build configuration (`gazala help module`): the board "
         "(rendered from the map data, or the configuration's image, e.g. a scan) with the map's hex grid and "
         "numbering, a counter palette, prototypes, chit cups, dice, turn track, charts and predefined set-ups. "
         "The same input gives the same bytes; the output is written atomically.",
@@ -28,7 +28,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     b.add_argument("game", metavar="GAME", help=game_help(", or a module build configuration YAML whose game: names the game"))
     b.add_argument("-o", "--output", required=True, help="the .vmod to write, e.g. my-game.vmod")
     b.add_argument("--dpi", type=DPI, default=None,
-                   help="resolution of a rendered board and the counters (default: the configuration's, else the map's)")
+                   help="pixels per inch. A board drawn from the map is drawn at DPI (default: the configuration's "
+                        "board: dpi, else the map's), the counters too. A board image (board: art, a scan) is "
+                        "used as it is: DPI says how many of its pixels make an inch (default: map.yaml's "
+                        "grid: pixels: dpi), which sizes the counters from their printed size (counters.yaml "
+                        "counter_size); counters: size_px in the build configuration sets their side in board "
+                        "pixels instead, and then --dpi changes nothing")
     b.add_argument("--json", action="store_true", help="print a JSON summary")
     b.set_defaults(func=_build)
 
@@ -48,6 +53,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def _build(args: argparse.Namespace) -> int:
     from gazala_tools.vassal.module import build_game_module
+    from gazala_tools.wording import count
 
     result = build_game_module(args.game, args.output, dpi=args.dpi)
     summary = result.summary()
@@ -60,7 +66,7 @@ def _build(args: argparse.Namespace) -> int:
         kinds = result.kinds()
         print(
             f"{args.output}: {spec.name} v{spec.version}, {len(spec.pieces)} palette pieces "
-            f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), {len(spec.scenarios)} set-ups, "
+            f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), {count(len(spec.scenarios), 'set-up')}, "
             f"{len(result.data) / 1e6:.1f} MB in {result.timings['total']:.2f} s"
         )
     return 0

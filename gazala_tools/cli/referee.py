@@ -72,7 +72,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="same as --format json")
     p.add_argument("--dpi", type=DPI, default=50, help="board resolution for html/png (default 50)")
     p.add_argument("--allow-plugin", action="store_true",
-                   help="let the rules plugin file of the --game folder run (it is code: read it first; docs/games.md)")
+                   help="let the rules plugin file of the --game folder run (it is code: read it first; `gazala help games`)")
 
 
 def _render(checked: object, fmt: str, dpi: float) -> bytes:

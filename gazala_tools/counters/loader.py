@@ -341,8 +341,7 @@ class _Reader:
             raise ManifestError(f"{key} {value!r} contains {name} (U+{ord(char):04X})", file=self.file, place=place,
                                 expected="one line of printable characters")
         raise ManifestError(f"{key} {value!r} ends with a backslash", file=self.file, place=place,
-                            expected="text that does not end in '\\' (VASSAL's piece format cannot hold it, "
-                                     "docs/vassal-format.md 1.1)")
+                            expected="text that does not end in '\\' (VASSAL's piece format cannot hold it)")
 
     def ident(self, node: dict[str, Any]) -> str:
         i = self.text(node, "id")

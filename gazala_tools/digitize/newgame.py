@@ -21,7 +21,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -34,6 +34,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES
 from gazala_tools.numbering import Numbering
+from gazala_tools.vassal.grid import HexGridGeometry
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: the board image suffixes VASSAL shows (and the module builder copies as they are)
@@ -143,9 +144,32 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
             file=getattr(image, "filename", "") or "", expected="two or more --ref LABEL=X,Y, or --grid GRID.yaml",
         )  # fmt: skip
     else:
-        geo, used = fit.geometry(num), num
-        notes.append("no --ref: hex names start at the detected top-left hex; give --ref LABEL=X,Y for the printed names")
+        u, v = top_left_whole(fit, size)
+        geo, used = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=round(u), y0=round(v), sideways=fit.sideways, numbering=num), num
+        first_label = num.name(0, 0, sideways=fit.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
+        notes.append(f"no --ref: the top-left whole hex of the scan is {first_label}, the numbering's first hex; give "
+                     "--ref LABEL=X,Y for the printed names (`gazala help games`, \"A map without printed numbers\")")
     return ScanFit(spec_for(geo, used, num_name if used == num else "custom", board, dpi=dpi), notes, board)
+
+
+def top_left_whole(fit: Any, size: tuple[int, int]) -> tuple[float, float]:
+    """The centre (VASSAL's u, v: x, y, or y, x when sideways) of the top-left hex of the fitted lattice
+    that lies whole on the scan: the first (along u) column holding a whole hex, and its first whole
+    hex (along v). VASSAL's raw hex (0, 0) goes there, so it gets the numbering's first label (``0101``
+    for VASSAL's default) and no hex of the grid (centres at least 0.3 hex inside the scan) is more than
+    one column or row before it: no name is negative."""
+    dx, dy = fit.dx, fit.dy
+    width, height = (size[1], size[0]) if fit.sideways else size
+    half_u, half_v = dx * 2 / 3, dy / 2  # a hexagon's half extents along u (corner to corner) and v (flats)
+    c0 = math.ceil((half_u - fit.x0) / dx)
+    c1 = math.floor((width - 1 - half_u - fit.x0) / dx)
+    for c in range(c0, c1 + 1):
+        shift = dy / 2 if c % 2 else 0.0
+        r = math.ceil((half_v - fit.y0 - shift) / dy)
+        v = fit.y0 + r * dy + shift
+        if v + half_v <= height - 1:
+            return fit.x0 + c * dx, v
+    raise GazalaError("no whole hex lies on the scan", expected="a scan that shows at least one whole hex")
 
 
 def _boards(size: tuple[int, int], dx: float, dy: float, numbering: Numbering) -> list[tuple[int, int]]:
@@ -215,6 +239,20 @@ def _starter_hexes(spec: GridSpec, count: int) -> tuple[list[Hex], list[Hex]]:
     return a, b
 
 
+#: the VASSAL engine the toolkit's modules are tested with (the shared harness's engine)
+TESTED_VASSAL: Final = "3.7.26"
+#: the counter side as a share of the hex's height across flats: a counter fits inside its hex
+COUNTER_SHARE: Final = 0.8
+COUNTER_NOTE: Final = ("the counters' side in board pixels: about 0.8 of the hex height (%.0f px) so a counter fits its "
+                       "hex; change it to resize every counter")
+
+
+def counter_px(spec: GridSpec) -> int:
+    """The side of a counter on the scan, in board pixels: :data:`COUNTER_SHARE` of the hex height across
+    flats (VASSAL's ``dy``, whichever way the hexes point)."""
+    return max(16, round(COUNTER_SHARE * spec.geometry.dy))
+
+
 def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str]:
     """The text files of the new game folder, by name (the board image is copied separately)."""
     g = spec.grid
@@ -276,21 +314,24 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
             }
         ]
     }
+    size_px = counter_px(spec)
     module_doc = {
         "version": "0.1",
-        "vassal_version": "3.6.0",
+        "vassal_version": TESTED_VASSAL,
         "board": {"art": board_name, "dpi": spec.dpi},
-        "counters": {"art": "render"},
+        "counters": {"art": "render", "size_px": size_px},
         "palette": {"panels": "formation", "columns": 6},
     }
-    head = "# Written by `gazala game new` (docs/games.md, \"From a scan\"). Edit freely.\n"
+    head = "# Written by `gazala game new` (`gazala help games`, \"From a scan\"). Edit freely.\n"
     map_head = head + "".join(f"# {n}\n" for n in new.notes)
     return {
         "game.yaml": head + "# sides, turns and numbering of your game; add a rules: section for the referee\n" + dump(game_doc),
         "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
-        "counters.yaml": head + "# example units: replace with your counter mix (docs/counters.md)\n" + dump(counters_doc),
-        "scenarios.yaml": head + "# where each unit starts (docs/games.md, scenarios.yaml)\n" + dump(scenarios_doc),
-        "module.yaml": head + "# how the VASSAL module is built (docs/module.md, \"The build configuration\")\n" + dump(module_doc),
+        "counters.yaml": head + "# example units: replace with your counter mix (`gazala help counters`)\n" + dump(counters_doc),
+        "scenarios.yaml": head + "# where each unit starts (`gazala help games`, scenarios.yaml)\n" + dump(scenarios_doc),
+        "module.yaml": head + "# how the VASSAL module is built (`gazala help module`, \"The build configuration\")\n"
+        + _commented(dump(module_doc), {"vassal_version:": "vassal_version: the VASSAL the module is tested with",
+                                        "counters:": "size_px: " + COUNTER_NOTE % spec.geometry.dy}),
     }
 
 
@@ -303,6 +344,41 @@ def _numbering_data(numbering: Numbering) -> dict[str, Any]:
             continue
         out[k] = v == "true" if v in ("true", "false") else int(v) if k in ("hLeading", "vLeading", "hOff", "vOff") else v
     return out
+
+
+OVERLAY: Final = "overlay.png"
+
+
+def write_overlay(scan: Any, spec: GridSpec, path: Path) -> None:
+    """The fitted grid and its labels drawn on ``scan`` (RGB, drawn on in place: no second full-size
+    image), as a PNG at ``path``, so the fit can be checked by eye before going on."""
+    from gazala_tools.digitize.overlay import draw_overlay
+
+    hexes = list(spec.grid.hexes())
+    draw_overlay(scan, spec.geometry, hexes, {h: spec.grid.label(h) for h in hexes}, in_place=True)
+    with path.open("wb") as fh:
+        scan.save(fh, "PNG")  # Pillow deflates into the file as it goes
+
+
+def corner_labels(spec: GridSpec) -> dict[str, str]:
+    """The labels of the grid's hexes nearest the scan's four corners (top-left, top-right, bottom-left,
+    bottom-right), for the summary."""
+    w, h = spec.board
+    centres = {hx: spec.geometry.hex_center(hx) for hx in spec.grid.hexes()}
+    out: dict[str, str] = {}
+    for name, (x, y) in (("top-left", (0, 0)), ("top-right", (w, 0)), ("bottom-left", (0, h)), ("bottom-right", (w, h))):
+        best = min(centres, key=lambda hx: ((centres[hx][0] - x) ** 2 + (centres[hx][1] - y) ** 2, hx))
+        out[name] = spec.grid.label(best)
+    return out
+
+
+def _commented(text: str, notes: dict[str, str]) -> str:
+    """``text`` with a comment line above the first line starting with each key of ``notes``."""
+    lines = text.splitlines(keepends=True)
+    for key, note in notes.items():
+        i = next(i for i, line in enumerate(lines) if line.startswith(key))
+        lines.insert(i, f"# {note}\n")
+    return "".join(lines)
 
 
 def _dump(data: Any) -> str:
@@ -331,9 +407,11 @@ def board_name_for(image: Path) -> str:
 
 
 def write_folder(
-    folder: Path, files: dict[str, str], board: Path | bytes, board_name: str, inputs: Sequence[Path]
+    folder: Path, files: dict[str, str], board: Path | bytes, board_name: str, inputs: Sequence[Path],
+    more: Callable[[Path], None] | None = None,
 ) -> None:
-    """Create ``folder`` with ``files`` and the board (a copy of the scan, or its bytes), all or nothing."""
+    """Create ``folder`` with ``files`` and the board (a copy of the scan, or its bytes), all or nothing;
+    ``more`` writes further files into the folder being assembled (the overlay)."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
     target = folder.resolve()
@@ -355,6 +433,8 @@ def write_folder(
             (tmp / board_name).write_bytes(board)
         else:
             shutil.copyfile(board, tmp / board_name)
+        if more is not None:
+            more(tmp)
         os.chmod(tmp, 0o755)
         os.rename(tmp, target)  # atomic; an empty target folder is replaced
     except OSError as exc:

@@ -56,6 +56,11 @@ def mapdata_root() -> Path:
     return _data_dir("mapdata", "GAZALA_MAPDATA")
 
 
+def docs_root() -> Path:
+    """The user documentation (``docs/*.md``: what ``gazala help`` prints), installed or the checkout's."""
+    return _data_dir("docs", "GAZALA_DOCS")
+
+
 def modules_root() -> Path:
     """The built-in module build configurations (``modules/<id>.yaml``)."""
     return _data_dir("modules", "GAZALA_MODULES")
@@ -107,7 +112,7 @@ def load_game_folder(folder: Path, *, module_config: Path | None = None, builtin
     mt = _mtime(file)
     if mt is None:
         raise GameDataError("no game.yaml in the game folder", file=str(folder),
-                            expected="a game folder (docs/games.md) with game.yaml")
+                            expected="a game folder (`gazala help games`) with game.yaml")
     key = (file.resolve(), mt, _mtime(module_config))
     note_input(file)  # read now or earlier in this process: an input of this command either way
     got = _CACHE.get(key)

@@ -29,6 +29,7 @@ from gazala_tools.referee.movement import (
     check_move,
     movement_rules,
 )
+from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
@@ -343,7 +344,8 @@ def check_log(
 
 
 def render_text(rep: LogReport) -> str:
-    lines = [f"{rep.source}: {rep.game}, {rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s)",
+    lines = [f"{rep.source}: {rep.game}, {count(rep.steps, 'step')}, {count(len(rep.moves), 'move')}, "
+             f"{count(len(rep.phases), 'phase')}",
              f"phases: {rep.reading}", f"paths: {rep.paths}"]
     for p in rep.phases:
         lines.append(f"  phase {p.index}: steps {p.first_step}-{p.last_step}"

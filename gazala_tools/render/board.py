@@ -271,6 +271,47 @@ def _text_centered(
     )
 
 
+Rect = tuple[float, float, float, float]
+
+
+def _overlap(a: Rect, b: Rect) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def place_labels(draw: ImageDraw.ImageDraw, scene: BoardScene, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+                 down: float, taken: list[Rect]) -> list[tuple[Place, tuple[float, float]]]:
+    """Where each place name goes (its centre): below its hex's centre if it fits there, else the first
+    of a few nearby spots (lower, higher, to either side) that covers no hex number (``taken``: their
+    boxes; the names placed join them) and no other name and stays inside the board; failing all, the
+    spot that covers least. ``taken`` is extended with the names' boxes."""
+    geo = scene.geometry
+    width, height = scene.size
+    size = hex_size(geo)
+    out: list[tuple[Place, tuple[float, float]]] = []
+    for place in scene.places:
+        cx, cy = (float(v) for v in geo.hex_center(place.hex))
+        box0 = draw.textbbox((0, 0), place.name, font=fnt, anchor="mm")
+        tw, th = box0[2] - box0[0], box0[3] - box0[1]
+        spots = [(cx, cy + down), (cx, cy + down + th * 0.6), (cx, cy + size * 0.55), (cx, cy - size * 0.55)]
+        spots += [(cx + sx * (tw / 2 + size * 0.15), cy + dy) for dy in (0.0, down, -down) for sx in (1, -1)]
+        best: tuple[float, tuple[float, float], Rect] | None = None
+        for x, y in spots:
+            x = min(max(x, tw / 2 + 2), width - tw / 2 - 2)  # inside the board
+            y = min(max(y, th / 2 + 2), height - th / 2 - 2)
+            box = (x - tw / 2 - 2, y - th / 2 - 1, x + tw / 2 + 2, y + th / 2 + 1)
+            cost = sum(_overlap(box, t) for t in taken)
+            if best is None or cost < best[0]:
+                best = (cost, (x, y), box)
+            if cost == 0:
+                break
+        assert best is not None
+        taken.append(best[2])
+        out.append((place, best[1]))
+    return out
+
+
 def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: bool = True,
                counter_px: float | None = None) -> Image.Image:
     """Paint a scene: terrain, hex edges, hexside features, paths, numbers, places, boxes.
@@ -342,23 +383,22 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
             number_px = name_px = max(5, min(number_px, round(strip + 1)))
             up = down = half - max(strip, number_px) / 2
             beside = True
+    fnt = font(number_px)
+    numbers: dict[Hex, tuple[float, float]] = {
+        h: (float(geo.hex_center(h)[0]), geo.hex_center(h)[1] - up) for h in scene.hexes if scene.labels.get(h)}
     if show_numbers:
-        fnt = font(number_px)
-        for h in scene.hexes:
-            label = scene.labels.get(h)
-            if not label:
-                continue
-            cx, cy = geo.hex_center(h)
-            _text_centered(draw, (cx, cy - up), label, fnt, (60, 55, 45))
+        for h, xy in numbers.items():
+            _text_centered(draw, xy, scene.labels[h], fnt, (60, 55, 45))
     if show_places:
         pf = font(name_px, bold=True)
-        for place in scene.places:
+        taken: list[Rect] = [draw.textbbox(xy, scene.labels[h], font=fnt, anchor="mm")
+                             for h, xy in numbers.items()] if show_numbers else []
+        for place, at in place_labels(draw, scene, pf, down, taken):
             cx, cy = geo.hex_center(place.hex)
             if place.kind in ("town", "airfield", "supply", "village"):
                 r = size * 0.09
                 draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=(40, 40, 40))
-            _text_centered(draw, (cx, cy + down), place.name, pf, (20, 20, 20),
-                           *(((255, 255, 255), 2) if not beside else ()))
+            _text_centered(draw, at, place.name, pf, (20, 20, 20), *(((255, 255, 255), 2) if not beside else ()))
 
     # 6. boxes (turn track, holding boxes)
     bf = font(max(8, round(size * 0.22)), bold=True)

@@ -312,6 +312,7 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
     return head(f"Referee: {report.game} {report.turn or ''}", style=PAGE_STYLE) + f"""<body>
 <h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
+<p id="source">checked: {e(report.source or 'a position given in memory')}</p>
 {svg}
 <h2>Findings</h2>
 <table id="findings"><tr><th>severity</th><th>rule</th><th>hexes</th><th>units</th><th>message</th></tr>{rows}</table>

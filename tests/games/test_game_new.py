@@ -72,7 +72,7 @@ def test_game_new_writes_a_game_folder_on_the_scans_own_grid(
     assert "gazala module build" in out
     assert image.read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == [
-        "board.png", "counters.yaml", "game.yaml", "map.yaml", "module.yaml", "scenarios.yaml",
+        "board.png", "counters.yaml", "game.yaml", "map.yaml", "module.yaml", "overlay.png", "scenarios.yaml",
     ]  # fmt: skip
     assert (folder / "board.png").read_bytes() == before
     game = find_game(folder)
@@ -280,3 +280,97 @@ def test_game_new_with_a_legend_puts_the_classified_terrain_into_the_map(
     right = sum(game_map.terrain(h) == b.terrain[h] for h in known)
     assert right >= 0.98 * len(known)
     assert {game_map.terrain(h) for h in known} == set(b.terrain.values())
+
+
+# --- counters fit the hexes (issue 23 item 3) -------------------------------------------------------------
+def _face_px(spec: Any) -> int:
+    import io
+
+    from PIL import Image
+
+    from gazala_tools.vassal.module.spec import UNIT
+
+    unit = next(p for p in spec.pieces if p.kind == UNIT)
+    data = next(v for k, v in spec.images.items() if k.endswith("/" + unit.faces[0]))
+    return int(Image.open(io.BytesIO(data)).width)
+
+
+def test_game_new_sizes_counters_to_the_hexes_and_names_the_tested_engine(
+    scan: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``module.yaml``: ``counters: size_px`` at 0.8 of the hex height across flats, with a comment
+    saying so, and the VASSAL the module is tested with (3.7.26); the module's counters have that size."""
+    from gazala_tools.vassal.module.games import module_spec
+
+    image, (s, truth) = scan
+    folder = tmp_path / "g"
+    assert run(capsys, "game", "new", str(folder), "--image", str(image), "--ref", _ref(s, truth, 2, 2))[0] == 0
+    text = (folder / "module.yaml").read_text()
+    doc = yaml.safe_load(text)
+    assert doc["vassal_version"] == "3.7.26"
+    size = doc["counters"]["size_px"]
+    assert abs(size - 0.8 * truth.dy) <= 1.5
+    lines = text.splitlines()
+    note = lines[next(i for i, line in enumerate(lines) if line.startswith("counters:")) - 1]
+    assert note.startswith("# size_px: the counters' side in board pixels: about 0.8 of the hex height")
+    assert _face_px(module_spec(folder)) == size
+
+
+def test_module_build_dpi_on_a_scan_board_sizes_counters_of_a_printed_size(
+    scan: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dpi`` on a scan board (``module build --help``): how many scan pixels make an inch, which sizes
+    counters from their printed ``counter_size`` (1/2 in); with ``counters: size_px`` it changes nothing."""
+    from gazala_tools.vassal.module.games import module_spec
+
+    image, (s, truth) = scan
+    folder = tmp_path / "g"
+    assert run(capsys, "game", "new", str(folder), "--image", str(image), "--ref", _ref(s, truth, 2, 2))[0] == 0
+    with_size = _face_px(module_spec(folder))
+    assert _face_px(module_spec(folder, dpi=200)) == with_size
+    doc = yaml.safe_load((folder / "module.yaml").read_text())
+    del doc["counters"]["size_px"]
+    (folder / "module.yaml").write_text(yaml.safe_dump(doc))
+    assert _face_px(module_spec(folder, dpi=200)) == 100  # 1/2 in at 200 px per inch
+    assert _face_px(module_spec(folder, dpi=100)) == 50
+    assert "--dpi" in run(capsys, "module", "build", "--help")[1]
+
+
+# --- names without a reference (issue 23 item 2) ---------------------------------------------------------
+@pytest.mark.parametrize("sideways", [False, True])
+def test_game_new_without_a_reference_names_the_top_left_whole_hex_0101(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sideways: bool
+) -> None:
+    """No --ref: the top-left hex lying whole on the scan is ``0101`` (VASSAL's default numbering's
+    first hex), no hex name is negative, the summary names the four corner hexes and overlay.png (the
+    grid and its labels on the scan) is in the folder."""
+    from PIL import Image
+
+    from tools.scans.harsh import harsh_scan
+
+    s = harsh_scan(7, sideways=sideways, hex_px=60.0, rotation=0.0, integer_origin=True, max_side=1400)
+    image = tmp_path / "scan.png"
+    s.image.save(image)
+    folder = tmp_path / "g"
+    code, out, err = run(capsys, "game", "new", str(folder), "--image", str(image))
+    assert code == 0, err
+    game_map = find_game(folder).map()
+    geo = game_map.geometry()
+    w, h = s.image.size
+    labels = {hx: game_map.label(hx) for hx in game_map.hexes()}
+    assert not [lb for lb in labels.values() if "-" in lb]
+    whole = [hx for hx in labels if all(0 <= x <= w - 1 and 0 <= y <= h - 1 for x, y in geo.hex_corners(hx))]
+    first = next(hx for hx, lb in labels.items() if lb == "0101")
+    assert first in whole
+    # top-left: no whole hex lies before it along the columns, nor above it in its column
+    u = 1 if sideways else 0
+    cu = geo.hex_center(first)[u]
+    assert all(geo.hex_center(hx)[u] >= cu - 1 for hx in whole)
+    assert all(geo.hex_center(hx)[1 - u] >= geo.hex_center(first)[1 - u] - 1
+               for hx in whole if abs(geo.hex_center(hx)[u] - cu) < 2)
+    corners = next(line for line in out.splitlines() if line.startswith("corner hexes: "))
+    assert corners.startswith("corner hexes: top-left 0") and all(
+        k in corners for k in ("top-right", "bottom-left", "bottom-right"))
+    with Image.open(folder / "overlay.png") as ov:
+        assert ov.size == s.image.size
+    assert "overlay.png" in out

@@ -59,6 +59,17 @@ def test_the_installed_package_reads_its_own_data(installed: tuple[Path, dict[st
     assert info["game"] == builtin_ids()[0] and info["hexes"] > 0
 
 
+def test_the_docs_travel_with_the_package(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """``gazala help referee`` from a folder with no checkout prints the referee docs the wheel carries
+    (issue 23 item 4), and ``--help`` texts cite ``gazala help``, never a docs/ file."""
+    venv, env = installed
+    gazala = str(venv / "bin" / "gazala")
+    text = _run([gazala, "help", "referee"], tmp_path, env).stdout
+    assert text == (ROOT / "docs" / "referee.md").read_text(encoding="utf-8")
+    assert "referee" in _run([gazala, "help"], tmp_path, env).stdout
+    assert "docs/" not in _run([gazala, "referee", "check", "--help"], tmp_path, env).stdout
+
+
 @pytest.mark.parametrize("game", builtin_ids())
 def test_main_job_from_a_clean_venv_in_another_folder(installed: tuple[Path, dict[str, str]], tmp_path: Path, game: str) -> None:
     venv, env = installed

@@ -167,7 +167,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                              "zones and regions", "decks, dice, turn tracker, charts, help pages",
                              "a rebuild that keeps the verbatim traits"],
     }
-    head = "# Written by `gazala game import` (docs/module.md, \"Importing a module\").\n"
+    head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
     files = {"game.yaml": head + _dump(game_doc), "map.yaml": head + _dump(map_doc),
              "counters.yaml": head + _dump(counters_doc), "module.yaml": head + _dump(module_doc),
              "import-report.yaml": head + _dump(report)}

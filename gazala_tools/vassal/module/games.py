@@ -59,6 +59,7 @@ from gazala_tools.vassal.module.spec import (
     TrackSpec,
     slug,
 )
+from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest
@@ -432,13 +433,14 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
     board as an image when it was drawn here (else its file's bytes), for the About screen."""
     if cfg.board_art is not None:
-        if dpi is not None:
-            log.warning("--dpi is ignored: the board is the given image %s", cfg.board_art)
+        if dpi is not None and cfg.counter_size_px:
+            log.warning("--dpi changes nothing here: the board is the given image %s and counters: size_px sets "
+                        "the counters' side", cfg.board_art)
         name, data, (w, h) = _given_board(cfg.board_art, game_map)
         images["images/" + name] = data
         picture: Any = data
         geometry = game_map.geometry()
-        board_dpi = float(game_map.pixels.dpi or 100)
+        board_dpi = _board_dpi(game_map, cfg, dpi)
     else:
         from gazala_tools.render.board import board_geometry, render_board
 
@@ -458,9 +460,11 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
 
 
 def _board_dpi(game_map: GameMap, cfg: ModuleConfig, dpi: float | None) -> float:
-    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn."""
+    """The resolution :func:`_board` draws the board at (pixels per inch), known before it is drawn; for a
+    given board image, the image's pixels per inch: ``--dpi``, else the map's (counters of a printed size
+    are drawn that many pixels per inch)."""
     if cfg.board_art is not None:
-        return float(game_map.pixels.dpi or 100)
+        return float(dpi or game_map.pixels.dpi or 100)
     return float((dpi if dpi is not None else cfg.board_dpi) or game_map.pixels.dpi or 100)
 
 
@@ -568,6 +572,15 @@ class PendingSpec:
         self._close()
 
 
+def default_description(name: str, pieces: Sequence[PieceSpec], scenarios: Sequence[ScenarioSpec]) -> str:
+    """The module's description when its configuration gives none: what the module holds, and only that."""
+    kinds = {k: sum(p.kind == k for p in pieces) for k in (UNIT, MARKER, CHIT)}
+    parts = ["board", *(count(n, k) for k, n in kinds.items() if n)]
+    if scenarios:
+        parts.append(count(len(scenarios), "set-up"))
+    return f"{name}: {', '.join(parts)} (gazala-tools)"
+
+
 def module_spec(game: str | Path | Game, *, dpi: float | None = None, config: ModuleConfig | None = None,
                 progress: Callable[[str], None] | None = None) -> ModuleSpec:
     """Everything the module of ``game`` holds (a built-in id, a game folder or a build configuration
@@ -648,7 +661,7 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
         game=g.id,
         name=name,
         version=cfg.version,
-        description=cfg.description or f"{name}: board, {n_units} units, markers, chits, set-ups (gazala-tools)",
+        description=cfg.description or default_description(name, pieces, scenarios),
         sides=tuple(s.name for s in g.sides),
         board=board,
         pieces=tuple(pieces),

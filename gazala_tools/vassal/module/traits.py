@@ -39,7 +39,7 @@ def _check_token(value: str, what: str) -> str:
     if value.endswith("\\"):
         # a name from a game's data (a side, a box, a map): a clean error, not a bug (a GazalaError is a ValueError)
         raise GazalaError(f"{what} {value!r} ends with a backslash (VASSAL would misread the next field)",
-                          expected="names that do not end in '\\' (docs/vassal-format.md 1.1)")
+                          expected="names that do not end in '\\' (VASSAL's piece-definition escaping)")
     return value
 
 
