@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from gazala_tools.errors import GameDataError
+from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import PathKind
 from gazala_tools.referee.findings import Finding, Severity
@@ -116,17 +117,15 @@ class MovementRules:
                     or self.immobile or self.points)
 
 
-_CACHE: dict[int, tuple[RulesPlugin, MovementRules]] = {}
+_CACHE: ObjectCache[MovementRules] = ObjectCache(maxsize=8)
 
 
 def movement_rules(rules: RulesPlugin) -> MovementRules:
     """The movement data of ``rules``' game (read once per rules object)."""
-    got = _CACHE.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
-    mr = read_movement(rules)
-    _CACHE[id(rules)] = (rules, mr)
-    return mr
+    got = _CACHE.get(rules)
+    if got is not None:
+        return got
+    return _CACHE.put(read_movement(rules), rules)
 
 
 def read_movement(rules: RulesPlugin) -> MovementRules:
@@ -215,34 +214,31 @@ def _pair(s: Section, key: str) -> tuple[float, float]:
     return (a, b)
 
 
-_SIDES: dict[tuple[Hex, Hex], Hexside] = {}
+_SIDES: BoundedDict[tuple[Hex, Hex], Hexside] = BoundedDict(maxsize=200_000)
 
 
 def side_between(a: Hex, b: Hex) -> Hexside:
     """``Hexside.between``, remembered (a log prices the same few hexsides again and again)."""
     got = _SIDES.get((a, b))
     if got is None:
-        if len(_SIDES) > 200_000:
-            _SIDES.clear()
-        got = _SIDES[(a, b)] = Hexside.between(a, b)
+        got = _SIDES.put((a, b), Hexside.between(a, b))
     return got
 
 
-_ALONG: dict[int, tuple[RulesPlugin, dict[Hexside, tuple[float, float]]]] = {}
+_ALONG: ObjectCache[dict[Hexside, tuple[float, float]]] = ObjectCache(maxsize=8)
 
 
 def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float, float]]:
     """Hexside -> the cheapest cost pair of the roads/tracks crossing it (computed once per rules)."""
-    got = _ALONG.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
+    got = _ALONG.get(rules)
+    if got is not None:
+        return got
     out: dict[Hexside, tuple[float, float]] = {}
     for kind, pair in points.along.items():
         for side in rules.map.path_sides(kind):
             old = out.get(side)
             out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
-    _ALONG[id(rules)] = (rules, out)
-    return out
+    return _ALONG.put(out, rules)
 
 
 # =================================================================================================
@@ -522,21 +518,20 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     return res.path, findings
 
 
-_MINES: dict[tuple[int, str], tuple[RulesPlugin, frozenset[Hexside]]] = {}
+_MINES: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
 
 
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
     from gazala_tools.mapdata.model import HexsideKind
 
-    got = _MINES.get((id(rules), side))
-    if got is not None and got[0] is rules:
-        return got[1]
+    got = _MINES.get(rules, side)
+    if got is not None:
+        return got
     m = rules.map
     out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
                     if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
-    _MINES[(id(rules), side)] = (rules, out)
-    return out
+    return _MINES.put(out, rules, side)
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import ObjectCache
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -19,15 +20,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-_MANIFESTS: dict[int, tuple[Game, dict[str, Any]]] = {}
+_MANIFESTS: ObjectCache[dict[str, Any]] = ObjectCache(maxsize=8)
 _STRENGTH: Final = re.compile(r"\d+-\d+-\d+")
 
 
 def manifest_units(game: Game) -> dict[str, Any]:
     """Counters of the game's manifest by counter id and unit id (empty if the game has none)."""
-    got = _MANIFESTS.get(id(game))
-    if got is not None and got[0] is game:
-        return got[1]
+    got = _MANIFESTS.get(game)
+    if got is not None:
+        return got
     out: dict[str, Any] = {}
     try:
         for c in game.counters().units:
@@ -35,8 +36,7 @@ def manifest_units(game: Game) -> dict[str, Any]:
             out.setdefault(c.id, c)
     except (GazalaError, OSError, KeyError) as exc:
         log.info("no counter manifest for %s: %s", game.id, exc)
-    _MANIFESTS[id(game)] = (game, out)
-    return out
+    return _MANIFESTS.put(out, game)
 
 
 def printed_values(unit: Unit, game: Game) -> tuple[str, tuple[int, ...]] | None:

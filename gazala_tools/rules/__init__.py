@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.filecache import ObjectCache
 from gazala_tools.inputs import read_file
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-_CLASSES: dict[int, tuple[Game, type[RulesPlugin]]] = {}
+_CLASSES: ObjectCache[type[RulesPlugin]] = ObjectCache(maxsize=16)
 
 
 def _place(game: Game) -> str | None:
@@ -67,8 +68,8 @@ PACKAGE_PREFIX: Final = "gazala_tools.rules."
 MAX_PLUGIN_BYTES: Final = 4 * 1024 * 1024
 
 _ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar("gazala_allow_plugin", default=False)
-#: what each game's folder plugin was, when it ran (id(game) -> (game, sentence)): the reports say so
-_RAN: dict[int, tuple[Game, str]] = {}
+#: what each game's folder plugin was, when it ran (game -> sentence): the reports say so
+_RAN: ObjectCache[str] = ObjectCache(maxsize=16)
 
 
 @contextlib.contextmanager
@@ -83,8 +84,7 @@ def plugins_allowed(allow: bool = True) -> Iterator[None]:
 
 def plugin_note(game: Game) -> str | None:
     """The sentence a report prints when ``game``'s plugin file (code of its folder) ran, else None."""
-    got = _RAN.get(id(game))
-    return got[1] if got is not None and got[0] is game else None
+    return _RAN.get(game)
 
 
 def _source_module(game: Game, ref: str) -> ModuleType:
@@ -112,9 +112,9 @@ def _source_module(game: Game, ref: str) -> ModuleType:
         sys.modules.pop(name, None)
         text = " ".join(str(exc).split())[:200]
         raise _fail(game, f"failed to load ({type(exc).__name__}: {text})", "a plugin module that imports") from None
-    _RAN[id(game)] = (game, f"rules plugin {path.name} of the game folder ran (sha256 {digest[:16]}; "
+    _RAN.put(f"rules plugin {path.name} of the game folder ran (sha256 {digest[:16]}; "
                             "allowed by --allow-plugin)" if not game.builtin else
-                      f"rules plugin {path.name} of the built-in game ran (sha256 {digest[:16]})")
+                      f"rules plugin {path.name} of the built-in game ran (sha256 {digest[:16]})", game)
     return module
 
 
@@ -141,9 +141,9 @@ def plugin_class(game: Game) -> type[RulesPlugin]:
     if game.plugin.endswith(".py") and not game.builtin and not _ALLOWED.get():
         raise _fail(game, f"is code from the game folder {game.folder}: it runs only when you allow it",
                     "--allow-plugin on the command, once you have read the plugin file")
-    got = _CLASSES.get(id(game))
-    if got is not None and got[0] is game:
-        return got[1]
+    got = _CLASSES.get(game)
+    if got is not None:
+        return got
     module = _module(game)
     cls = getattr(module, "RULES", None)
     if cls is None:
@@ -155,8 +155,7 @@ def plugin_class(game: Game) -> type[RulesPlugin]:
         cls = found[0]
     if not (inspect.isclass(cls) and issubclass(cls, RulesPlugin)):
         raise _fail(game, "RULES is not a RulesPlugin subclass", "RULES = <a RulesPlugin subclass>")
-    _CLASSES[id(game)] = (game, cls)
-    return cls
+    return _CLASSES.put(cls, game)
 
 
 def rules_for(game: Game, game_map: GameMap | None = None, *, strict: bool | None = None) -> RulesPlugin:
