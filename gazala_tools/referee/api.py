@@ -20,9 +20,9 @@ from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
-from gazala_tools.rules import plugin_class, plugin_note, rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
