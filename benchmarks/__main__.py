@@ -1,48 +1,81 @@
-"""Run the benchmarks: ``python -m benchmarks [area ...] [--json]``."""
+"""Run the benchmarks: ``python -m benchmarks [area ...] [--json] [--smoke]``.
+
+A bench that raises is reported (its error's last lines) and the others still run; the exit status
+is 1 when any bench failed or (in a real run) missed its budget. ``--smoke`` runs every bench once
+at a small size (``benchmarks.common.smoke``): budgets are not judged there, only that it runs.
+"""
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import sys
+import time
+import traceback
 from dataclasses import asdict
 from pathlib import Path
 
-from benchmarks.common import Result
+from benchmarks.common import SMOKE_ENV, Result, smoke
+
+
+def _line(r: Result) -> str:
+    line = f"{r.name}: {r.value:,.4g} {r.unit}"
+    if r.budget:
+        verdict = "not judged (smoke)" if smoke() else "ok" if r.ok else "MISSED"
+        line += f"  (budget {r.budget}: {verdict})"
+    if r.baseline:
+        bv = f"{r.baseline_value:,.4g}" if r.baseline_value is not None else "n/a"
+        rt = f"{r.ratio:,.2f}x" if r.ratio is not None else "n/a"
+        line += f"  vs {r.baseline} {bv} -> ratio {rt}"
+    if r.note:
+        line += f"  [{r.note}]"
+    return line
 
 
 def main(argv: list[str]) -> int:
     as_json = "--json" in argv
+    if "--smoke" in argv:
+        os.environ[SMOKE_ENV] = "1"  # the benches' child processes see it too
     wanted = [a for a in argv if not a.startswith("-")]
     here = Path(__file__).parent
+    areas = [m.name[len("bench_") :] for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
+             if m.name.startswith("bench_")]
+    unknown = [a for a in wanted if a not in areas]
+    if unknown:
+        print(f"no such bench: {', '.join(unknown)} (benches: {', '.join(areas)})", file=sys.stderr)
+        return 2
     results: list[Result] = []
-    failed = False
-    for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
-        if not info.name.startswith("bench_"):
-            continue
-        area = info.name[len("bench_") :]
+    broken: list[str] = []
+    missed: list[str] = []
+    for area in areas:
         if wanted and area not in wanted:
             continue
-        mod = importlib.import_module(f"benchmarks.{info.name}")
-        print(f"== {area}", file=sys.stderr)
-        for r in mod.run():
+        print(f"== {area}" + (" (smoke)" if smoke() else ""), file=sys.stderr, flush=True)
+        t = time.perf_counter()
+        try:
+            mod = importlib.import_module(f"benchmarks.bench_{area}")
+            got = list(mod.run())
+        except Exception:  # one broken bench is reported, the others still run
+            tail = traceback.format_exc().strip().splitlines()[-12:]
+            print(f"FAILED {area}:\n  " + "\n  ".join(tail), file=sys.stderr, flush=True)
+            broken.append(area)
+            continue
+        for r in got:
             results.append(r)
-            failed |= r.ok is False
+            if r.ok is False and not smoke():
+                missed.append(f"{area}: {r.name}")
             if not as_json:
-                line = f"{r.name}: {r.value:,.4g} {r.unit}"
-                if r.budget:
-                    line += f"  (budget {r.budget}: {'ok' if r.ok else 'MISSED'})"
-                if r.baseline:
-                    bv = f"{r.baseline_value:,.4g}" if r.baseline_value is not None else "n/a"
-                    rt = f"{r.ratio:,.2f}x" if r.ratio is not None else "n/a"
-                    line += f"  vs {r.baseline} {bv} -> ratio {rt}"
-                if r.note:
-                    line += f"  [{r.note}]"
-                print(line, flush=True)
+                print(_line(r), flush=True)
+        print(f"   ({area}: {time.perf_counter() - t:.1f} s)", file=sys.stderr, flush=True)
     if as_json:
         print(json.dumps([asdict(r) for r in results], indent=2))
-    return 1 if failed else 0
+    if missed:
+        print("budgets missed:\n  " + "\n  ".join(missed), file=sys.stderr)
+    if broken:
+        print(f"benches FAILED: {', '.join(broken)}", file=sys.stderr)
+    return 1 if broken or missed else 0
 
 
 if __name__ == "__main__":

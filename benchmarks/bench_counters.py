@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from benchmarks.common import Result, best_of
+from benchmarks.common import Result, best_of, size
 from gazala_tools.counters import load_manifest
 from gazala_tools.render.counters import FONT_BOLD, face_pixels, font, render_face
 from gazala_tools.render.sheets import write_sheet
@@ -56,7 +56,7 @@ def _plain_sheet(faces: list[Image.Image], path: Path) -> None:
 
 def run() -> list[Result]:
     m = load_manifest("gazala-rg")
-    counters = list(m.counters)
+    counters = list(m.counters)[: size(None, 8)]
     n_faces = 2 * len(counters)
     px = face_pixels(m.counter_size_mm, DPI)
 
@@ -97,7 +97,7 @@ def run() -> list[Result]:
         c0 = time.process_time()
         write_sheet(counters, out, dpi=DPI)
         cpu_pdf = time.process_time() - c0
-        size = out.stat().st_size
+        pdf_bytes = out.stat().st_size
         base = Path(tmp) / "plain.pdf"
 
         def plain_pdf() -> None:
@@ -117,7 +117,7 @@ def run() -> list[Result]:
             baseline="plain Pillow: page rasters + Image.save(PDF)",
             baseline_value=t_base,
             ratio=t_base / t_pdf,
-            note=f"ratio = baseline time / ours; ours {size / 1e6:.1f} MB with vector crop marks, "
+            note=f"ratio = baseline time / ours; ours {pdf_bytes / 1e6:.1f} MB with vector crop marks, "
             f"{cpu_pdf:.2f} s CPU (wall time suffers when the machine is loaded)",
         )
     )

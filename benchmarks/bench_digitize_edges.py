@@ -18,10 +18,12 @@ import os
 from pathlib import Path
 
 from benchmarks.bench_digitize_250 import _child
-from benchmarks.common import Result
+from benchmarks.common import Result, size
 
 #: the scans: 250 Mpx exactly (the cap, MAX_PIXELS) and the baseline's 25 Mpx
 BIG, SMALL = (16000, 15625), (5000, 5000)
+#: a smoke run's scans
+SMOKE_BIG, SMOKE_SMALL = (700, 680), (500, 500)
 #: degrees the deskew scans are rotated by
 ROTATION = 0.5
 
@@ -33,7 +35,8 @@ from gazala_tools.numbering import SCHEMES
 from tools.scans.large import large_board, rotate_scan
 from tools.scans.synthetic import DEFAULT_KINDS, legend_for
 tmp, rotation = Path(sys.argv[1]), float(sys.argv[2])
-for name, (w, h) in (("big", (16000, 15625)), ("small", (5000, 5000))):
+bw, bh, sw, sh = map(int, sys.argv[3:7])
+for name, (w, h) in (("big", (bw, bh)), ("small", (sw, sh))):
     geo = large_board(w, h, png=tmp / f"{name}.png")
     rotate_scan(tmp / f"{name}.png", tmp / f"{name}_rot.png", rotation)
     spec = spec_for(geo, SCHEMES["vassal-default"], "vassal-default", (w, h), dpi=300)
@@ -131,11 +134,12 @@ def run() -> list[Result]:
     from tools.scans.large import large_terrain
 
     out: list[Result] = []
+    big_wh, small_wh = size((BIG, SMALL), (SMOKE_BIG, SMOKE_SMALL))
 
     def result(verb: str, big: tuple[str, float, float], base: tuple[float, float], like: tuple[float, float],
                right: bool, check: str) -> None:
         _, dt, peak = big
-        name = f"digitize {verb}, 250 Mpx PNG ({BIG[0]}x{BIG[1]})"
+        name = f"digitize {verb}, {big_wh[0] * big_wh[1] / 1e6:.1f} Mpx PNG ({big_wh[0]}x{big_wh[1]})"
         basename = f"{verb} before (the whole image in memory) on a 25 Mpx PNG"
         note = (f"25 Mpx: before {base[1]:.0f} MB / {base[0]:.1f} s, now {like[1]:.0f} MB / {like[0]:.1f} s; {check}; "
                 f"load average {os.getloadavg()[1]:.1f} (5 min; 2 cores)")
@@ -147,23 +151,23 @@ def run() -> list[Result]:
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        text, _gen_s, _ = _child([_GENERATE, tmp_name, str(ROTATION)])
+        text, _gen_s, _ = _child([_GENERATE, tmp_name, str(ROTATION), *map(str, big_wh + small_wh)])
         truth = _last_json(text)
         dx, dy = float(truth["dx"]), float(truth["dy"])  # type: ignore[arg-type]
 
         # classify --hexsides
         legend = str(tmp / "legend.yaml")
         runs = {}
-        for size in ("big", "small"):
-            cmd = ["digitize", "classify", str(tmp / f"{size}.png"), "--grid", str(tmp / f"{size}_grid.yaml"),
+        for which in ("big", "small"):
+            cmd = ["digitize", "classify", str(tmp / f"{which}.png"), "--grid", str(tmp / f"{which}_grid.yaml"),
                    "--legend", legend, "--hexsides", "--json"]
-            runs[size] = _child([_CLI, *cmd])
+            runs[which] = _child([_CLI, *cmd])
         whole = _child([_WHOLE, "classify", str(tmp / "small.png"), str(tmp / "small_grid.yaml"), legend])
         new_small, old_small = _last_json(runs["small"][0]), _last_json(whole[0])
         equal = new_small["terrain"] == old_small["terrain"] and new_small["hexsides"] == old_small["hexsides"]
         spec = read_grid_file(tmp / "big_grid.yaml")
         geo = HexGridGeometry(dx=dx, dy=dy, x0=int(truth["x0"]), y0=int(truth["y0"]))  # type: ignore[call-overload]
-        terrain = {spec.grid.label(h): t for h, t in large_terrain(*BIG, geo).items() if h in spec.grid}
+        terrain = {spec.grid.label(h): t for h, t in large_terrain(*big_wh, geo).items() if h in spec.grid}
         found: dict[str, str] = _last_json(runs["big"][0])["terrain"]  # type: ignore[assignment]
         share = sum(found.get(k) == t for k, t in terrain.items()) / len(terrain)
         right = equal and share >= 0.98
@@ -174,27 +178,27 @@ def run() -> list[Result]:
         result("classify --hexsides", runs["big"], whole[1:], runs["small"][1:], right, check)
 
         # deskew
-        runs = {size: _child([_CLI, "digitize", "deskew", str(tmp / f"{size}_rot.png"), "-o", str(tmp / f"{size}_straight.png"),
-                              "--json"]) for size in ("big", "small")}  # fmt: skip
+        runs = {which: _child([_CLI, "digitize", "deskew", str(tmp / f"{which}_rot.png"), "-o", str(tmp / f"{which}_straight.png"),
+                              "--json"]) for which in ("big", "small")}  # fmt: skip
         whole = _child([_WHOLE, "deskew", str(tmp / "small_rot.png"), str(tmp / "small_straight_before.png")])
         right, check = _deskew_check(_last_json(runs["big"][0]), dx, dy)
         same = _same_pixels(tmp / "small_straight.png", tmp / "small_straight_before.png")
         small_right, _ = _deskew_check(_last_json(runs["small"][0]), dx, dy)
         check = f"250 Mpx: {check}; 25 Mpx: {'right' if small_right else 'WRONG'}, pixels {'equal' if same else 'DIFFERENT'} before/now"
         result("deskew", runs["big"], whole[1:], runs["small"][1:], right and small_right, check)
-        for size in ("big", "small"):
-            (tmp / f"{size}_straight.png").unlink()
-            (tmp / f"{size}_rot.png").unlink()
+        for which in ("big", "small"):
+            (tmp / f"{which}_straight.png").unlink()
+            (tmp / f"{which}_rot.png").unlink()
 
         # overlay
-        runs = {size: _child([_CLI, "digitize", "overlay", str(tmp / f"{size}.png"), "--grid", str(tmp / f"{size}_grid.yaml"),
-                              "-o", str(tmp / f"{size}_overlay.png"), "--json"]) for size in ("big", "small")}  # fmt: skip
+        runs = {which: _child([_CLI, "digitize", "overlay", str(tmp / f"{which}.png"), "--grid", str(tmp / f"{which}_grid.yaml"),
+                              "-o", str(tmp / f"{which}_overlay.png"), "--json"]) for which in ("big", "small")}  # fmt: skip
         whole = _child([_WHOLE, "overlay", str(tmp / "small.png"), str(tmp / "small_overlay_before.png"), str(tmp / "small_grid.yaml")])
         same = _same_pixels(tmp / "small_overlay.png", tmp / "small_overlay_before.png")
-        with open(tmp / "big_overlay.png", "rb") as fh:  # the PNG header's size (Pillow would warn of a bomb)
+        with open(tmp / "big_overlay.png", "rb") as fh:  # the PNG header's which (Pillow would warn of a bomb)
             head = fh.read(24)
         big_size = (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big"))
-        right = same and big_size == BIG
+        right = same and big_size == big_wh
         check = f"250 Mpx: {big_size[0]}x{big_size[1]} written; 25 Mpx: pixels {'equal' if same else 'DIFFERENT'} before/now"
         result("overlay", runs["big"], whole[1:], runs["small"][1:], right, check)
     return out

@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from benchmarks.common import Result
+from benchmarks.common import Result, size
 from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.vassal.grid_np import name_raw_at_many, raw_at_many
 
@@ -17,11 +17,11 @@ from gazala_tools.vassal.grid_np import name_raw_at_many, raw_at_many
 def run() -> list[Result]:
     g = HexGridGeometry(dx=80.88337155288302, dy=93.90000000000086, x0=22, y0=-4)
     rng = np.random.default_rng(1)
-    n_vec = 2_000_000
+    n_vec = size(2_000_000, 20_000)
     pts = rng.integers(0, 3000, size=(n_vec, 2))
     xs, ys = pts[:, 0].copy(), pts[:, 1].copy()
 
-    n_scalar = 100_000
+    n_scalar = size(100_000, 1_000)
     sx, sy = xs[:n_scalar].tolist(), ys[:n_scalar].tolist()
     t = time.perf_counter()
     for x, y in zip(sx, sy, strict=True):
@@ -30,14 +30,14 @@ def run() -> list[Result]:
 
     raw_at_many(g, xs[:1000], ys[:1000])  # warm
     best = float("inf")
-    for _ in range(3):
+    for _ in range(size(3, 1)):
         t = time.perf_counter()
         raw_at_many(g, xs, ys)
         best = min(best, time.perf_counter() - t)
     vec_rate = n_vec / best
 
     best_n = float("inf")
-    for _ in range(3):
+    for _ in range(size(3, 1)):
         t = time.perf_counter()
         name_raw_at_many(g, xs, ys)
         best_n = min(best_n, time.perf_counter() - t)

@@ -26,13 +26,15 @@ import time
 import zipfile
 from pathlib import Path
 
-from benchmarks.common import Result
+from benchmarks.common import Result, size, smoke
 
 ROOT = Path(__file__).resolve().parents[1]
 PYWARGAME_PY = ROOT / ".cache" / "pywargame-venv" / "bin" / "python"
 GAME = "gazala-rg"
 #: the synthetic game: 4,000 units (+800 second steps) + 2 x 90 chits + 16 + 4 markers = 5,000 counters
 SYNTH = {"units": 4000, "columns": 80, "rows": 50, "chits": 90, "markers": 16}
+#: a smoke run's synthetic game: 40 units (+8 second steps) + 2 x 6 chits + 16 + 4 markers = 80 counters
+SMOKE_SYNTH = {"units": 40, "columns": 12, "rows": 8, "chits": 6, "markers": 16}
 
 
 CPU: list[float] = []  #: CPU seconds (user + system, all processes) of each cold build, in order
@@ -64,7 +66,8 @@ def _tempdir_setups(spec, built, tmp: Path) -> float:  # type: ignore[no-untyped
     from gazala_tools.vassal.module.setups import placements
     from gazala_tools.vassal.module.spec import turn_state
     from gazala_tools.vassal.saves.commands import Turn
-    from gazala_tools.vassal.saves.writer import SaveEditor, module_pieces, new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import SaveEditor, new_save_tree
+    from tools.saves import module_pieces, write_new_save
 
     t = time.perf_counter()
     by_gpid = {str(g): pid for pid, g in built.gpids.items()}
@@ -87,7 +90,7 @@ def _assembly(spec) -> tuple[float, float, object]:  # type: ignore[no-untyped-d
 
     best_all = best_setups = float("inf")
     built = build_buildfile(spec)
-    for _ in range(3):
+    for _ in range(size(3, 1)):
         t = time.perf_counter()
         build_vmod(spec)
         best_all = min(best_all, time.perf_counter() - t)
@@ -98,6 +101,8 @@ def _assembly(spec) -> tuple[float, float, object]:  # type: ignore[no-untyped-d
 
 
 def _pywargame(spec, tmpdir: Path) -> tuple[float | None, str]:  # type: ignore[no-untyped-def]
+    if smoke():
+        return None, "pywargame not run in a smoke run"
     if not PYWARGAME_PY.is_file():
         return None, "pywargame venv not found (.cache/pywargame-venv)"
     images = tmpdir / "images"
@@ -137,10 +142,11 @@ def run() -> list[Result]:
         tmpdir = Path(tmp)
         # --- RG ---------------------------------------------------------------------------------------
         n_counters = len(load_manifest(GAME))
-        cold = [_cold_build(GAME, tmpdir / f"rg-cold{i}.vmod") for i in range(3)]
-        rg_cpu = CPU[-3:]
-        same = len({(tmpdir / f"rg-cold{i}.vmod").read_bytes() for i in range(3)}) == 1
-        warm = min(build_game_module(GAME, tmpdir / "warm.vmod").timings["total"] for _ in range(3))
+        n_cold = size(3, 1)
+        cold = [_cold_build(GAME, tmpdir / f"rg-cold{i}.vmod") for i in range(n_cold)]
+        rg_cpu = CPU[-n_cold:]
+        same = len({(tmpdir / f"rg-cold{i}.vmod").read_bytes() for i in range(n_cold)}) == 1
+        warm = min(build_game_module(GAME, tmpdir / "warm.vmod").timings["total"] for _ in range(size(3, 1)))
         spec = module_spec(GAME)
         assemble, setups, built = _assembly(spec)
         baseline, note = _pywargame(spec, tmpdir)
@@ -157,11 +163,13 @@ def run() -> list[Result]:
 
         # --- the synthetic 5,000-counter game -----------------------------------------------------------
         for board in ("image", "render"):
-            game = write_game(tmpdir / f"synth-{board}", board_image=board == "image", **SYNTH)
-            assert game.counters == 5000, game
-            runs = [_cold_build(game.folder, tmpdir / f"synth-{board}-{i}.vmod") for i in range(2)]
-            cpu = CPU[-2:]
-            data = [(tmpdir / f"synth-{board}-{i}.vmod").read_bytes() for i in range(2)]
+            game = write_game(tmpdir / f"synth-{board}", board_image=board == "image", **size(SYNTH, SMOKE_SYNTH))
+            assert game.counters == size(5000, 80), game
+            n_cold = size(2, 1)  # a smoke run builds once (tests/vassal_module proves reproducible bytes)
+            runs = [_cold_build(game.folder, tmpdir / f"synth-{board}-{i}.vmod") for i in range(n_cold)]
+            cpu = CPU[-n_cold:]
+            data = [(tmpdir / f"synth-{board}-{i}.vmod").read_bytes() for i in range(n_cold)]
+            runs, cpu, data = runs * (3 - n_cold), cpu * (3 - n_cold), data * (3 - n_cold)
             what = "a board image (scan) on map.yaml's grid" if board == "image" else "the board drawn from the map data"
             results.append(Result(
                 f"synthetic {game.counters:,}-counter game ({game.units:,} units, {game.on_map:,} set up), {what}: "
@@ -173,12 +181,12 @@ def run() -> list[Result]:
                 continue
             spec = module_spec(game.folder)
             assemble, setups, built = _assembly(spec)
-            plain = min(_plain_zip(dict(spec.images), tmpdir / f"plain{i}.zip") for i in range(3))
+            plain = min(_plain_zip(dict(spec.images), tmpdir / f"plain{i}.zip") for i in range(size(3, 1)))
             results.append(Result(f"synthetic game assembly in memory (buildFile of {len(spec.pieces):,} slots, "
                                   f"set-up save, zip of {len(spec.images):,} images)", assemble, "s",
                                   baseline="plain zip of the same images (zipfile, deflate)", baseline_value=plain,
                                   ratio=assemble / plain, note="ratio = ours / plain zip"))
-            old = min(_tempdir_setups(spec, built, tmpdir) for _ in range(3))
+            old = min(_tempdir_setups(spec, built, tmpdir) for _ in range(size(3, 1)))
             results.append(Result(f"synthetic game set-up save in memory ({game.on_map:,} units placed)", setups, "s",
                                   baseline="temp-dir path (buildFile written and parsed back, saves via files)",
                                   baseline_value=old, ratio=old / setups, note="ratio = temp-dir / in memory"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 
-from benchmarks.common import Result, best_of
+from benchmarks.common import Result, best_of, size
 from gazala_tools.games import find_game
 from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
@@ -98,17 +98,17 @@ def run() -> list[Result]:
     assert isinstance(loc, LocReport)
 
     t = time.perf_counter()
-    big = synthetic_map()
+    big = synthetic_map(*size((400, 250), (40, 25)))
     big_rules = rules_for(game, big)
     prep_s = time.perf_counter() - t
     big_ref = Referee(big_rules)
-    big_pos = synthetic_position(big)
+    big_pos = synthetic_position(big, n=size(5000, 100))
     big_s = best_of(lambda: big_ref.check(big_pos), repeat=3)
 
     # baseline: one search per unit (50 units, scaled to 5,000)
     ctx = Context(big_rules, big_pos)
     cost = big_rules.trace_cost(ctx, AXIS)  # type: ignore[attr-defined]
-    sample = [u for u in big_pos.units if u.side == AXIS][:50]
+    sample = [u for u in big_pos.units if u.side == AXIS][: size(50, 5)]
     t = time.perf_counter()
     for u in sample:
         assert u.hex is not None

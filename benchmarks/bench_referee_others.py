@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 
 from benchmarks.bench_referee import synthetic_map_text
-from benchmarks.common import Result, best_of
+from benchmarks.common import Result, best_of, size
 from gazala_tools.games import find_game
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata import load_map_text
@@ -31,22 +31,36 @@ from gazala_tools.rules.bg import BatalhaDeGazala
 AXIS = "axis"
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the synthetic map's size; a smoke run keeps the columns (the places' columns) and 25 rows
 COLUMNS, ROWS = 400, 250
 
 
-def label(c: int, r: int) -> str:
+def rows() -> int:
+    return size(ROWS, 25)
+
+
+def unit_count() -> int:
+    return size(5000, 400)
+
+
+def cell(c: int, r: int) -> str:
     return f"{c:03d}.{r:03d}"
+
+
+def label(c: int, r: int) -> str:
+    """The label of the place at column ``c`` and row ``r`` of the full-size map (its row scaled to a smoke run's map)."""
+    return cell(c, max(1, r * rows() // ROWS))
 
 
 def synthetic_map(seed: int = 3) -> GameMap:
     """400 x 250 desert (100,000 hexes) with 20 west-east roads, 300 minefield hexes, and the places
     and zones the DG, SPI and BG rules data name (Tobruk, supply symbols, objectives...)."""
-    roads = [f'  - {{name: r{k}, kind: road, source: bench, hexes: [{", ".join(chr(34) + label(c, r) + chr(34) for c in range(1, COLUMNS // 2))}]}}'
-             for k, r in enumerate(range(6, ROWS, 12))]
+    roads = [f'  - {{name: r{k}, kind: road, source: bench, hexes: [{", ".join(chr(34) + cell(c, r) + chr(34) for c in range(1, COLUMNS // 2))}]}}'
+             for k, r in enumerate(range(6, rows(), 12))]
     places = "\n".join(f'  - {{name: "{n}", source: bench, hexes: ["{label(c, r)}"]}}' for n, c, r in (
         ("Tobruk", 350, 20), ("Bir Hacheim", 200, 230), ("El Adem", 360, 120), ("Knightsbridge", 260, 120),
         ("Belhamed", 400, 125), ("Tobruk airfield", 351, 20), ("British supply 1201", 399, 125)))
-    entries = ", ".join(f'"{label(1, r)}"' for r in (6, 18))
+    entries = ", ".join(f'"{cell(1, r)}"' for r in (6, 18))
     more = f"""paths:
 {chr(10).join(roads)}
 places:
@@ -59,11 +73,12 @@ zones:
   - {{name: allied-supply-symbols, source: bench, hexes: ["{label(399, 125)}", "{label(300, 100)}"]}}
   - {{name: axis-supply-symbols, source: bench, hexes: ["{label(1, 125)}", "{label(200, 250)}"]}}
 """
-    return load_map_text(synthetic_map_text(COLUMNS, ROWS, seed, more), "synthetic.yaml")
+    return load_map_text(synthetic_map_text(COLUMNS, rows(), seed, more), "synthetic.yaml")
 
 
-def synthetic_position(game_map: GameMap, game: str, n: int = 5000, seed: int = 5) -> Position:
+def synthetic_position(game_map: GameMap, game: str, n: int | None = None, seed: int = 5) -> Position:
     """5,000 units on distinct hexes, Axis in the west half and Allied in the east half."""
+    n = unit_count() if n is None else n
     rng = random.Random(seed)
     west = [h for h in game_map.hexes() if game_map.grid.numbers(h)[0] <= COLUMNS // 2]
     east = [h for h in game_map.hexes() if game_map.grid.numbers(h)[0] > COLUMNS // 2]
@@ -75,9 +90,10 @@ def synthetic_position(game_map: GameMap, game: str, n: int = 5000, seed: int = 
     return Position(game=game, units=tuple(units), turn="12", extra={"reduced": [f"b{i}" for i in range(0, 200, 2)]})
 
 
-def dg_worst_position(game_map: GameMap, n: int = 5000, seed: int = 9) -> Position:
+def dg_worst_position(game_map: GameMap, n: int | None = None, seed: int = 9) -> Position:
     """DG worst case: the German holds Tobruk and almost no British unit cuts the map, so the
     18.0 path search crosses all 100,000 hexes (and every minefield hexside)."""
+    n = unit_count() if n is None else n
     rng = random.Random(seed)
     tobruk = game_map.hex(label(350, 20))
     hexes = [h for h in game_map.hexes() if h != tobruk]
@@ -122,7 +138,7 @@ def per_unit_baseline(rules: RulesPlugin, pos: Position, cost_of: str) -> float:
         blocked = rules.zones_against(ctx, AXIS, armor=False) | ctx.hexes_of.get("allied", set()) | rules.minefields
     cost = BlockCost(rules.topology, hexes=blocked)
 
-    sample = [u for u in pos.units if u.side == AXIS and u.hex is not None][:50]
+    sample = [u for u in pos.units if u.side == AXIS and u.hex is not None][: size(50, 5)]
     t = time.perf_counter()
     for u in sample:
         assert u.hex is not None
@@ -169,7 +185,7 @@ def run() -> list[Result]:
 def generic_data_rules(big: GameMap) -> Result:
     """A game without a plugin (the test game River War: stacking, ZOC, supply of at most 6 hexes
     through enemy ZOC unless friendly-occupied, as data) on the synthetic map."""
-    game = find_game(ROOT / "tests/referee_data/river-war")
+    game = find_game(ROOT / "tests/games/river-war")
     t = time.perf_counter()
     rules = rules_for(game, big)
     rules_s = time.perf_counter() - t

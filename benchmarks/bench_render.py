@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmarks.common import Result, best_of
+from benchmarks.common import Result, best_of, size
 
 
 def run() -> list[Result]:
@@ -13,14 +13,15 @@ def run() -> list[Result]:
     from gazala_tools.render.board import draw_scene, render_board, scene_from_map
 
     m = load_map("gazala-rg")
-    full = best_of(lambda: render_board(m, dpi=150, turn_track=find_game("gazala-rg").turns), repeat=3)
-    scene = scene_from_map(m, dpi=150)
+    dpi = size(150, 20)
+    full = best_of(lambda: render_board(m, dpi=dpi, turn_track=find_game("gazala-rg").turns), repeat=3)
+    scene = scene_from_map(m, dpi=dpi)
     bare = replace(scene, sides={}, paths=(), places=(), boxes=())
     base = best_of(lambda: draw_scene(bare, show_numbers=False, show_places=False), repeat=3)
-    img = render_board(m, dpi=150)
+    img = render_board(m, dpi=dpi)
     return [
         Result(
-            name="render RG board at 150 dpi (all layers, turn track)",
+            name=f"render RG board at {dpi} dpi (all layers, turn track)",
             value=full,
             unit="s",
             budget="<= 2 s",

@@ -1,10 +1,29 @@
-"""What every benchmark reports: a measured value, its budget or target, and its baseline."""
+"""What every benchmark reports: a measured value, its budget or target, and its baseline; and the
+smoke mode every benchmark honours (``--smoke`` or ``GAZALA_BENCH_SMOKE=1``): the same code at a
+small size, once, so that CI (``scripts/test``) notices a bench broken by a change."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: the environment variable that selects the smoke run (children of a bench inherit it)
+SMOKE_ENV = "GAZALA_BENCH_SMOKE"
+
+
+def smoke() -> bool:
+    """Is this a smoke run (small sizes, one repeat, budgets not judged)?"""
+    return os.environ.get(SMOKE_ENV, "") not in ("", "0")
+
+
+def size(full: T, small: T) -> T:
+    """``full`` in a real run, ``small`` in a smoke run."""
+    return small if smoke() else full
 
 
 @dataclass
@@ -21,9 +40,9 @@ class Result:
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
-    """The fastest of ``repeat`` wall-clock runs of ``fn``, in seconds."""
+    """The fastest of ``repeat`` wall-clock runs of ``fn``, in seconds (one run in a smoke run)."""
     best = float("inf")
-    for _ in range(repeat):
+    for _ in range(1 if smoke() else repeat):
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -70,6 +71,31 @@ def _is_input(path: str | Path) -> bool:
     return (st.st_dev, st.st_ino) in seen.ids
 
 
+def _why(exc: OSError) -> str:
+    return exc.strerror or errno.errorcode.get(exc.errno or 0, "") or type(exc).__name__
+
+
+def output_error(exc: OSError | ValueError, path: str | Path, doing: str = "cannot write the output") -> GazalaError:
+    """One clean error naming the output and the file system's reason (``No space left on device``)."""
+    why = _why(exc) if isinstance(exc, OSError) else "invalid file name"
+    return GazalaError(f"{doing} ({why})", file=path)
+
+
+def output_dir(path: str | Path) -> Path:
+    """An output folder, created with its parents; a name too long, a read-only file system or a
+    file in the way is a clean :class:`GazalaError` naming it."""
+    target = Path(path)
+    try:
+        if target.exists() and not target.is_dir():
+            raise GazalaError("output is not a directory", file=path, expected="a directory (created if missing)")
+        target.mkdir(parents=True, exist_ok=True)
+    except GazalaError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise output_error(exc, path, "cannot create the output folder") from None
+    return target
+
+
 def refuse_overwrite(output: str | Path, inputs: Iterable[str | Path]) -> None:
     """Raise if ``output`` is the same file as any of ``inputs`` (or any input read so far)."""
     out = Path(output)
@@ -77,7 +103,7 @@ def refuse_overwrite(output: str | Path, inputs: Iterable[str | Path]) -> None:
         s = Path(src)
         try:
             same = out.exists() and s.exists() and os.path.samefile(out, s)
-        except OSError:
+        except (OSError, ValueError):
             same = False
         if same or _resolved(out) == _resolved(s):
             raise GazalaError("output would overwrite an input", file=output, expected="a different output path")
@@ -91,10 +117,15 @@ def check_output(path: str | Path) -> Path:
     if _is_input(target):
         raise GazalaError("output would overwrite an input of this command", file=path,
                           expected="a different output path")
-    if target.is_dir():
-        raise GazalaError("output is a directory", file=path, expected="a file path")
-    if target.exists() and not target.is_file():
-        raise GazalaError("output is not a regular file", file=path, expected="a file path")
+    try:
+        if target.is_dir():
+            raise GazalaError("output is a directory", file=path, expected="a file path")
+        if target.exists() and not target.is_file():
+            raise GazalaError("output is not a regular file", file=path, expected="a file path")
+    except GazalaError:
+        raise
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise output_error(exc, path) from None
     return target
 
 
@@ -146,6 +177,18 @@ def _mode() -> int:
 
 
 @contextlib.contextmanager
+def _write_errors(path: str | Path) -> Iterator[None]:
+    """An error of the file system while the output is written (no space left, quota, a read-only or
+    failing disk, a file too large) is a clean error naming the output; others pass unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS):
+            raise output_error(exc, path) from None
+        raise
+
+
+@contextlib.contextmanager
 def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename.
 
@@ -156,7 +199,7 @@ def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise GazalaError(f"cannot create the output's folder ({exc.strerror})", file=path) from None
+        raise output_error(exc, path, "cannot create the output's folder") from None
     anonymous = hasattr(os, "O_TMPFILE")
     try:
         if anonymous:
@@ -169,9 +212,9 @@ def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             os.fchmod(fd, _mode())
     except OSError as exc:
-        raise GazalaError(f"cannot write the output ({exc.strerror})", file=path, expected="a writable folder") from None
+        raise output_error(exc, path) from None
     try:
-        with os.fdopen(fd, mode) as fh:
+        with _write_errors(path), os.fdopen(fd, mode) as fh:  # a full disk in write() or in close()'s flush
             yield fh
             try:
                 fh.flush()
@@ -187,7 +230,7 @@ def atomic_open(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
                     os.replace(tmp, target)
                     tmp = None
             except OSError as exc:
-                raise GazalaError(f"cannot write the output ({exc.strerror})", file=path) from None
+                raise output_error(exc, path) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(FileNotFoundError):

@@ -60,8 +60,9 @@ def side_lattice(side: Hexside, orientation: Orientation) -> tuple[tuple[int, in
     return (shared[0], shared[1])
 
 
-#: most hexes a map may have (the largest real hex maps have some tens of thousands)
-MAX_HEXES: Final = 1_000_000
+#: most hexes a map may have (the largest real hex maps have some tens of thousands; every command
+#: walks a map's hexes and hexsides, about 30 s of CPU and 1.25 GiB for a million: docs/reliability.md)
+MAX_HEXES: Final = 100_000
 #: largest column or row number of a grid
 MAX_GRID_NUMBER: Final = 1_000_000
 

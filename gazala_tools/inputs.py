@@ -56,6 +56,10 @@ MAX_MEMBERS: Final = 100_000
 MAX_INT_DIGITS: Final = 18
 #: most pixels of an image we read the header of and may decode (a 16,000 x 12,000 board)
 MAX_IMAGE_PIXELS: Final = 200_000_000
+#: the image formats a module shows as a board, and the suffix a module stores each under
+BOARD_IMAGE_FORMATS: Final = {"PNG": "png", "JPEG": "jpg", "GIF": "gif"}
+#: largest board image file a module build reads (``gazala game new`` copies no larger scan)
+MAX_BOARD_BYTES: Final = 256 * 1024 * 1024
 #: deepest XML element nesting (a VASSAL buildFile is about 12 deep)
 MAX_XML_DEPTH: Final = 256
 

@@ -26,6 +26,11 @@ MAX_BYTES: Final = 8 * 1024 * 1024
 MAX_DEPTH: Final = 64
 #: longest scalar (a label, a number, a line of text)
 MAX_SCALAR: Final = 4000
+#: most aliases (``*name``) a data file may use (the built-in games use one)
+MAX_ALIASES: Final = 10_000
+#: most values a data file may stand for with its aliases expanded (each use of an alias counts its
+#: whole value again: a reader walks it each time)
+MAX_EXPANDED: Final = 2_000_000
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 E = TypeVar("E", bound=GazalaError)
@@ -93,17 +98,26 @@ class _TooDeep(yaml.YAMLError):
     pass
 
 
+class _TooManyAliases(yaml.YAMLError):
+    pass
+
+
 class CappedLoader(yaml.SafeLoader):
     """The safe loader with nesting capped while composing (a 5,000-deep document stops at level
     :data:`MAX_DEPTH` instead of recursing into a RecursionError)."""
 
     _depth = 0
+    _aliases = 0
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
                 raise _TooDeep(f"nested deeper than {MAX_DEPTH} levels")
+            if self.check_event(yaml.AliasEvent):
+                self._aliases += 1
+                if self._aliases > MAX_ALIASES:
+                    raise _TooManyAliases(self.peek_event().start_mark)  # type: ignore[no-untyped-call]
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -115,6 +129,9 @@ def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml
         node = yaml.compose(text, Loader=CappedLoader)
     except _TooDeep:
         raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
+    except _TooManyAliases as exc:
+        raise error(f"YAML uses more than {MAX_ALIASES:,} aliases", file=file, place=place_of_mark(exc.args[0]),
+                    expected=f"at most {MAX_ALIASES:,} aliases (*name)") from None
     except yaml.MarkedYAMLError as exc:
         raise error(f"malformed YAML: {exc.problem}", file=file, place=place_of_mark(exc.problem_mark)) from None
     except yaml.YAMLError as exc:
@@ -125,7 +142,31 @@ def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml
         raise error(f"empty {what}", file=file, expected="a mapping")
     if not _depth_ok(node):
         raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels")
+    expanded = expanded_size(node)
+    if expanded > MAX_EXPANDED:
+        raise error(f"YAML stands for {expanded:,} values with its aliases expanded", file=file,
+                    expected=f"at most {MAX_EXPANDED:,} (fewer aliases of large values)")
     return node
+
+
+def expanded_size(node: yaml.Node) -> int:
+    """How many values ``node`` stands for, each alias counted as its whole value again (linear in the
+    distinct nodes; call it on a tree :func:`_depth_ok` accepted: no node inside itself)."""
+    sizes: dict[int, int] = {}
+
+    def size(n: yaml.Node) -> int:
+        known = sizes.get(id(n))
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(n, yaml.SequenceNode):
+            total += sum(size(c) for c in n.value)
+        elif isinstance(n, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in n.value)
+        sizes[id(n)] = total = min(total, MAX_EXPANDED + 1)
+        return total
+
+    return size(node)
 
 
 def place_of_mark(mark: yaml.Mark | None) -> str | None:

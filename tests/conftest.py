@@ -4,31 +4,56 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("GAZALA_SHARED", ROOT.parent / "shared")).resolve()
-CORPUS = SHARED / "corpus"
-SEEDS = SHARED / "seeds"
+
+
+# --- what a test needs from outside the tree: one policy for all ---------------------------------
+# A test that needs ../shared (the corpus, the rules texts, the engine) and does not find it fails
+# with one clear message in CI (CI=true, or GAZALA_REQUIRE_VASSAL=1 as scripts/test sets) and skips
+# with that message as its reason elsewhere. Tests reach ../shared only through `shared_path` or the
+# fixtures below, never by a path of their own.
+
+
+def strict() -> bool:
+    """Must every outside need be met (CI)? Then a missing one fails instead of skipping."""
+    return os.environ.get("CI", "").lower() == "true" or os.environ.get("GAZALA_REQUIRE_VASSAL", "") not in ("", "0")
+
+
+def missing(reason: str) -> NoReturn:
+    """A test's outside need is not met: fail in CI, skip elsewhere, with ``reason`` either way."""
+    if strict():
+        pytest.fail(reason + " (required here: CI or GAZALA_REQUIRE_VASSAL is set)", pytrace=False)
+    pytest.skip(reason)
+
+
+def shared_path(*parts: str) -> Path:
+    """A file or folder of ../shared (``GAZALA_SHARED``), or :func:`missing` when it is absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        where = "/".join(parts) or "the folder itself"
+        missing(f"../shared is absent or incomplete: {where} not found under {SHARED} (set GAZALA_SHARED)")
+    return path
 
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.fail(f"../shared not found at {SHARED} (set GAZALA_SHARED)")
-    return SHARED
+    return shared_path()
 
 
 @pytest.fixture(scope="session")
-def corpus_dir(shared_dir: Path) -> Path:
-    return shared_dir / "corpus"
+def corpus_dir() -> Path:
+    return shared_path("corpus")
 
 
 # --- the real VASSAL engine as a test oracle (marker `vassal`; docs/vassal-engine.md) -------------
 # The engine is VASSAL 3.7.26 from the shared folder (SHARED/vassal/3.7.26/). Tests marked
 # @pytest.mark.vassal skip, naming exactly what to install, when Java, Xvfb, the Debian jars or the
-# engine jar are missing. Set GAZALA_REQUIRE_VASSAL=1 (CI) to make that a failure instead of a skip.
+# engine jar are missing; in CI (CI=true or GAZALA_REQUIRE_VASSAL=1) that is a failure instead.
 
 _ENGINE_STATUS: tuple[bool, str] | None = None
 
@@ -43,9 +68,7 @@ def _engine_status() -> tuple[bool, str]:
 
 
 def _engine_unavailable(reason: str) -> None:
-    if os.environ.get("GAZALA_REQUIRE_VASSAL", "") not in ("", "0"):
-        pytest.fail(reason + " (GAZALA_REQUIRE_VASSAL is set)")
-    pytest.skip(reason)
+    missing(reason)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

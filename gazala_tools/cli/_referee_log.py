@@ -26,6 +26,10 @@ def add_verb(verbs: argparse._SubParsersAction[argparse.ArgumentParser],
     common(lg)
     lg.add_argument("-o", "--output", help="write the report here (default stdout)")
     lg.add_argument("--no-position", action="store_true", help="movement findings only (no position checks)")
+    lg.add_argument("--paths", choices=("legal", "direct"), default="legal",
+                    help="legal (default): a drag is the shortest legal path, a detour from the direct route is "
+                    "warned; direct: every drag is the direct route (groups who move hex by hex), its broken rules "
+                    "are errors")
     lg.set_defaults(func=run)
 
 
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         refuse_overwrite(args.output, [args.input])
     rep, replay = check_log(args.input, game=args.game, module=args.module, mapping=args.mapping, turn=args.turn,
-                            position_checks=not args.no_position)
+                            position_checks=not args.no_position, paths=args.paths)
     data = render(rep, replay, fmt, args.dpi)
     if args.output:
         atomic_write_bytes(args.output, data)

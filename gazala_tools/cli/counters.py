@@ -9,7 +9,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from gazala_tools.cli import _common
@@ -144,16 +143,13 @@ def _selected(m: Manifest, only: list[str] | None) -> list[Counter]:
 
 
 def _images(args: argparse.Namespace) -> int:
-    from gazala_tools.fileio import atomic_write_bytes, atomic_write_text
+    from gazala_tools.fileio import atomic_write_bytes, atomic_write_text, output_dir
     from gazala_tools.render.counters import counter_face
 
     m = load_manifest(args.game)
     size = _size(args, m)
     counters = _selected(m, args.only)
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise GazalaError("output is not a directory", file=out, expected="a directory (created if missing)")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(args.output)
     t0 = time.perf_counter()
     index: dict[str, dict[str, Any]] = {}
     with _progress(2 * len(counters), f"{m.game} faces", args.no_progress) as bar:

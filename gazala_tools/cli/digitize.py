@@ -132,7 +132,7 @@ def _stage_printer() -> Callable[[str], None]:
 
 # --- verbs ---------------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
-    from gazala_tools.digitize.calibrate import calibrate, parse_ref
+    from gazala_tools.digitize.calibrate import calibrate, parse_ref, ref_on_image
     from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid
@@ -140,6 +140,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     refs = [parse_ref(r) for r in args.ref]
     img = open_image(args.image, max_pixels=args.max_pixels, grey=True)  # the detection reads grey levels only
+    refs = [ref_on_image(r, img.size) for r in refs]
     hint = None
     if not args.no_detect:
         try:
@@ -165,7 +166,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from gazala_tools.digitize.calibrate import parse_ref
+    from gazala_tools.digitize.calibrate import parse_ref, ref_on_image
     from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
@@ -173,6 +174,8 @@ def _detect(args: argparse.Namespace) -> int:
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     ref = parse_ref(args.ref) if args.ref else None
     img = open_image(args.image, max_pixels=args.max_pixels, grey=True)  # detection reads grey levels only
+    if ref is not None:
+        ref_on_image(ref, img.size)
     size, dpi = img.size, image_dpi(img)
     fit = detect_grid(img, progress=_stage_printer())
     out: dict[str, Any] = fit.as_dict()

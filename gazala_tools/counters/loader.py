@@ -48,7 +48,7 @@ from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder
-from gazala_tools.yamlnodes import MAX_DEPTH, read_text
+from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -73,6 +73,11 @@ FACE_ART_KEYS: Final = frozenset({"front", "back"})
 #: image files a counter's art may be (what VASSAL and the PDF sheet both take)
 ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
+#: characters a counter's drawn text may not hold: controls (C0 with TAB, CR and newline, DEL, C1),
+#: lone surrogates and the non-characters U+FFFE/U+FFFF (XML, the text layout and VASSAL refuse them)
+_NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
+                      "\x1b": "an ESC"}
 
 
 class ManifestError(GazalaError):
@@ -122,16 +127,26 @@ class _Objects:
         self.loader = loader
         self.made: dict[int, Any] = {}  #: node id -> list or mapping (aliases share one object)
         self.open: set[int] = set()  #: the lists and mappings being made
+        #: where each odd text (a control character, a trailing backslash) first stands, for its error
+        self.odd: dict[str, yaml.Mark] = {}
+        self.aliases = 0
 
     def __call__(self, node: yaml.Node) -> Any:
         tag, cls = node.tag, type(node)
         if cls is yaml.ScalarNode:
             if tag == _STR:
-                return node.value
+                value = node.value
+                if not value.isprintable() or value.endswith("\\"):
+                    self.odd.setdefault(value, node.start_mark)
+                return value
             make = _SCALARS.get(tag)
             if make is not None:
                 return make(self.loader, node)
         elif id(node) in self.made:
+            self.aliases += 1  # a list or mapping used again: an alias (the readers walk it each time)
+            if self.aliases > MAX_ALIASES:
+                raise yaml.constructor.ConstructorError(None, None, f"more than {MAX_ALIASES:,} aliases",
+                                                        node.start_mark)
             if id(node) in self.open:  # a list or mapping inside itself (``&a [*a]``), as the loader says
                 raise yaml.constructor.ConstructorError(None, None, "found unconstructable recursive node",
                                                         node.start_mark)
@@ -160,10 +175,18 @@ class _Objects:
 
 def _load(text: str) -> Any:
     """``yaml.load(text, Loader=_LineLoader)``, faster."""
+    return _load_marked(text)[0]
+
+
+def _load_marked(text: str) -> tuple[Any, dict[str, yaml.Mark]]:
+    """:func:`_load`, and where each odd text stands (:attr:`_Objects.odd`)."""
     loader = _LineLoader(text)
     try:
         node = loader.get_single_node()
-        return None if node is None else _Objects(loader)(node)
+        if node is None:
+            return None, {}
+        objects = _Objects(loader)
+        return objects(node), objects.odd
     finally:
         loader.dispose()
 
@@ -216,7 +239,7 @@ def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | Non
     """Parse a manifest. ``game``: the game folder it belongs to (its id and name come from game.yaml,
     so the file must not state them); without it the file is stand-alone and names its ``game``."""
     try:
-        doc = _load(text)
+        doc, odd = _load_marked(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"{mark.line + 1}:{mark.column + 1}" if mark is not None else None
@@ -227,7 +250,7 @@ def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | Non
         raise ManifestError("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4,300 digits
         raise ManifestError(f"not valid YAML: {' '.join(str(exc).split())[:120]}", file=file) from None
-    return _Reader(file, game).manifest(doc)
+    return _Reader(file, game, odd).manifest(doc)
 
 
 def parse_size(text: str | float | int, *, file: str | Path = "", place: str = "") -> float:
@@ -259,8 +282,9 @@ def _half_down(x: int) -> int:
 
 
 class _Reader:
-    def __init__(self, file: str | Path, game: Game | None = None) -> None:
+    def __init__(self, file: str | Path, game: Game | None = None, odd: dict[str, yaml.Mark] | None = None) -> None:
         self.file = file
+        self.odd = odd or {}
         self.game = game
         #: where art paths are relative to: the game folder (or the stand-alone file's folder)
         self.folder = game.folder if game is not None else Path(file).parent
@@ -296,6 +320,27 @@ class _Reader:
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             raise self.fail(f"{key} {v!r} is not text", node)
         return str(v)
+
+    def label(self, node: dict[str, Any], key: str, default: str | None = None) -> str:
+        """A text drawn on a counter and written into its VASSAL piece (designation, formation, a
+        face's title): one line of printable characters that does not end in a backslash."""
+        return self.check_label(self.text(node, key, default), key, node)
+
+    def check_label(self, value: str, key: str, node: Any) -> str:
+        bad = _NOT_DRAWN.search(value)
+        if bad is None and not value.endswith("\\"):
+            return value
+        mark = self.odd.get(value)
+        place = f"{mark.line + 1}:{mark.column + 1}" if mark is not None else (
+            f"line {node[LINE]}" if isinstance(node, dict) and LINE in node else None)
+        if bad is not None:
+            char = bad.group()
+            name = _CHAR_NAMES.get(char, "a control character")
+            raise ManifestError(f"{key} {value!r} contains {name} (U+{ord(char):04X})", file=self.file, place=place,
+                                expected="one line of printable characters")
+        raise ManifestError(f"{key} {value!r} ends with a backslash", file=self.file, place=place,
+                            expected="text that does not end in '\\' (VASSAL's piece format cannot hold it, "
+                                     "docs/vassal-format.md 1.1)")
 
     def ident(self, node: dict[str, Any]) -> str:
         i = self.text(node, "id")
@@ -624,8 +669,8 @@ class _Reader:
                     nationality=nat,
                     front=front,
                     back=back,
-                    formation=self.text(u, "formation", ""),
-                    designation=self.text(u, "designation"),
+                    formation=self.label(u, "formation", ""),
+                    designation=self.label(u, "designation"),
                     type=utype,
                     size=size,
                     steps=steps,
@@ -643,12 +688,12 @@ class _Reader:
         if node is None:
             return Face(state=state)
         if isinstance(node, str):
-            return Face(title=node, state=state)
+            return Face(title=self.check_label(node, "title", owner), state=state)
         node = self.check_keys(node, FACE_KEYS, "a face")
         return Face(
-            title=self.text(node, "title", ""),
-            subtitle=self.text(node, "subtitle", ""),
-            icon=self.text(node, "icon", ""),
+            title=self.label(node, "title", ""),
+            subtitle=self.label(node, "subtitle", ""),
+            icon=self.label(node, "icon", ""),
             state=state,
             color=self.color(node, "color"),
             text_color=self.color(node, "text_color"),

@@ -69,14 +69,36 @@ class Calibration:
         }
 
 
-def parse_ref(text: str) -> Ref:
-    """``"0101=123,456"`` (also ``0101=123.5,456``)."""
+#: longest coordinate of a reference (a pixel position: ``12345.25``), so no 400-digit number is read
+MAX_REF_CHARS = 20
+
+
+def parse_ref(text: str, size: tuple[int, int] | None = None) -> Ref:
+    """``"0101=123,456"`` (also ``0101=123.5,456``): finite pixel coordinates, on the image of ``size``."""
+    expected = "LABEL=X,Y, e.g. 0101=120,96, with X and Y pixels of the scan"
+    shown = text if len(text) <= 60 else text[:57] + "..."
     try:
         label, xy = text.split("=", 1)
         xs, ys = xy.split(",", 1)
-        return Ref(label.strip(), float(xs), float(ys))
+        if max(len(xs.strip()), len(ys.strip())) > MAX_REF_CHARS:
+            raise ValueError
+        ref = Ref(label.strip(), float(xs), float(ys))
     except ValueError:
-        raise GazalaError(f"bad reference {text!r}", place="--ref", expected="LABEL=X,Y, e.g. 0101=120,96") from None
+        raise GazalaError(f"bad reference {shown!r}", place="--ref", expected=expected) from None
+    if not (math.isfinite(ref.x) and math.isfinite(ref.y)):
+        raise GazalaError(f"bad reference {shown!r}: not a finite position", place="--ref", expected=expected)
+    if size is not None:
+        ref_on_image(ref, size)
+    return ref
+
+
+def ref_on_image(ref: Ref, size: tuple[int, int]) -> Ref:
+    """``ref`` if its centre lies on an image of ``size`` (a printed hex is on the scan)."""
+    w, h = size
+    if not (0 <= ref.x <= w and 0 <= ref.y <= h):
+        raise GazalaError(f"reference {ref.label}={ref.x:g},{ref.y:g} is off the image", place="--ref",
+                          expected=f"a hex centre on the {w}x{h} scan (0..{w}, 0..{h})")
+    return ref
 
 
 def _fit_line(idx: np.ndarray, val: np.ndarray) -> tuple[float, float, np.ndarray] | None:

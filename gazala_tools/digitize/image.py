@@ -29,6 +29,12 @@ from gazala_tools.inputs import check_plausible, is_regular
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
 MAX_PIXELS = 250_000_000
+#: A scan larger than this may hold at most :data:`MAX_SCAN_PIXELS_PER_BYTE` pixels a byte of its file.
+BOMB_FROM_PIXELS = 16_000_000
+#: Most pixels a byte of a large scan's file may stand for, whatever its format (a printed map scanned
+#: at 300 dpi holds 5 to 15, a board drawn by ``gazala map render`` about 30): more is a pixel bomb, a
+#: small file (a 30 KB 1-bit PNG or a 7 KB fax-compressed TIFF of 249 Mpx) that decodes to gigabytes.
+MAX_SCAN_PIXELS_PER_BYTE = 500
 
 FloatImage = NDArray[np.float32]
 
@@ -64,7 +70,9 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, grey: bool = F
                     expected="a smaller scan, or a higher cap with --max-pixels (needs about 4 bytes per pixel of RAM)",
                 )
             try:
-                check_plausible(img.format, (w, h), p.stat().st_size, file=p)
+                file_bytes = p.stat().st_size
+                check_plausible(img.format, (w, h), file_bytes, file=p)
+                check_not_bomb(img, file_bytes, file=p)
             except GazalaError:
                 img.close()
                 raise
@@ -76,9 +84,46 @@ def open_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, grey: bool = F
                 raise GazalaError(f"cannot decode image ({exc})", file=p) from None
     finally:
         Image.MAX_IMAGE_PIXELS = old
-    if grey:
-        return img if img.mode == "L" else (img if img.mode == "RGB" else img.convert("RGB")).convert("L")
+    if grey:  # a 1-bit scan straight to grey (the same levels as through RGB, a quarter of the memory)
+        return img if img.mode == "L" else (img if img.mode in ("RGB", "1") else img.convert("RGB")).convert("L")
     return img.convert("RGB") if img.mode != "RGB" else img
+
+
+def check_not_bomb(img: Image.Image, file_bytes: int, *, file: str | Path) -> None:
+    """Refuse, from the header alone, a large image whose file is far too small for its pixels in any
+    format (PNG, TIFF with fax or LZW compression, WEBP, BMP with run lengths ...): decoding it would
+    take about 4 bytes a pixel for a file of a few kilobytes."""
+    w, h = img.size
+    pixels = w * h
+    if pixels > BOMB_FROM_PIXELS and pixels > max(file_bytes, 1) * MAX_SCAN_PIXELS_PER_BYTE:
+        decoded = pixels * 4 / 2**30
+        raise GazalaError(
+            f"image is {w}x{h} = {pixels / 1e6:.0f} Mpx in a file of {file_bytes:,} bytes "
+            f"({pixels // max(file_bytes, 1):,} pixels a byte; decoding would take about {decoded:.1f} GiB)",
+            file=file,
+            expected=f"a scan (at most {MAX_SCAN_PIXELS_PER_BYTE} pixels a byte of the file above "
+                     f"{BOMB_FROM_PIXELS / 1e6:.0f} Mpx), not a pixel bomb",
+        )
+
+
+def image_format(path: str | Path) -> str | None:
+    """The format of an image file from its first bytes (Pillow's name: ``PNG``, ``JPEG``, ``TIFF``,
+    ``WEBP`` ...), whatever its name says; None when Pillow does not know it. Nothing is decoded."""
+    p = Path(path)
+    if not is_regular(p):
+        raise GazalaError("image is not a regular file" if p.exists() else "no such image", file=p,
+                          expected="a PNG, JPEG or TIFF scan")
+    old = Image.MAX_IMAGE_PIXELS
+    try:
+        Image.MAX_IMAGE_PIXELS = None  # the size is checked when the scan is opened, with our cap
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(p) as img:
+                return img.format
+    except (OSError, UnidentifiedImageError, ValueError, SyntaxError, EOFError, struct.error):
+        return None
+    finally:
+        Image.MAX_IMAGE_PIXELS = old
 
 
 def image_dpi(img: Image.Image) -> int:

@@ -29,8 +29,10 @@ from typing import Any, Final
 import yaml
 
 from gazala_tools.digitize.gridfile import GridSpec
+from gazala_tools.digitize.image import image_format
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
+from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES
 from gazala_tools.numbering import Numbering
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -99,7 +101,7 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
             )  # fmt: skip
         return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
     num, num_name = numbering_from(numbering, place="--numbering", allow_path=True)
-    parsed = [parse_ref(r) for r in refs]
+    parsed = [parse_ref(r, size) for r in refs]
     fit = detect_grid(image)
     notes = [f"lattice detected: dx={fit.dx:.3f} dy={fit.dy:.3f}, confidence {fit.confidence:.2f}, "
              f"rms {fit.rms_px:.2f} px over {fit.hexes_measured} hexes"]  # fmt: skip
@@ -308,13 +310,24 @@ def _dump(data: Any) -> str:
 
 
 def board_name_for(image: Path) -> str:
+    """The board's file name in the new folder, by the scan's real format (its bytes, not its name):
+    what ``module build`` refuses (TIFF, BMP or WEBP data, whatever the name; a file too large) is
+    refused here, before anything is decoded or written."""
     suffix = image.suffix.lower()
     if suffix not in BOARD_SUFFIXES:
         raise GazalaError(
             f"VASSAL cannot show a {suffix or 'suffix-less'} board image", file=image,
             expected=f"a {', '.join(BOARD_SUFFIXES)} scan (convert it first)",
         )  # fmt: skip
-    return "board" + (".jpg" if suffix == ".jpeg" else suffix)
+    fmt = image_format(image)
+    if fmt not in BOARD_IMAGE_FORMATS:
+        raise GazalaError(f"the scan is {fmt or 'unknown'} data under a {suffix} name: VASSAL cannot show it as a board",
+                          file=image, expected="PNG, JPEG or GIF data (convert it first)")
+    size = image.stat().st_size
+    if size > MAX_BOARD_BYTES:
+        raise GazalaError(f"the scan is {size:,} bytes, more than a module's board may be", file=image,
+                          expected=f"at most {MAX_BOARD_BYTES:,} bytes (a JPEG, or a lower resolution)")
+    return "board." + BOARD_IMAGE_FORMATS[fmt]
 
 
 def write_folder(

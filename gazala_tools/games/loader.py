@@ -28,6 +28,8 @@ COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: a plugin reference: a module of the package's rules, or a ``.py`` file inside the game folder
 PLUGIN_RE: Final = re.compile(r"^(?:gazala_tools\.rules\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9_./-]{1,250}\.py)$")
 MAX_TURNS: Final = 1000
+#: longest plugin reference (a file name or module name beyond the file system's 255 bytes is an error)
+MAX_PLUGIN_NAME: Final = 200
 
 
 def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bool = False) -> Game:
@@ -46,9 +48,10 @@ def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bo
         rm = doc.mapping(m["rules"], "rules")
         if "plugin" in rm:
             plugin = doc.scalar(rm["plugin"], "rules.plugin")
-            if not PLUGIN_RE.match(plugin) or ".." in plugin.split("/"):
+            if len(plugin) > MAX_PLUGIN_NAME or not PLUGIN_RE.match(plugin) or ".." in plugin.split("/"):
                 raise doc.err(rm["plugin"], f"rules.plugin: {plugin!r} is not a plugin reference",
-                              expected="a module of gazala_tools.rules (gazala_tools.rules.rg) or a .py file of the game folder")
+                              expected="a module of gazala_tools.rules (gazala_tools.rules.rg) or a .py file of the game folder, "
+                                       f"at most {MAX_PLUGIN_NAME} characters")
         data = plain(m["rules"])
         assert isinstance(data, dict)
         data.pop("plugin", None)

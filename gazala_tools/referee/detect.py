@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gazala_tools.games import Game, default_game_id
+from gazala_tools.games import Game
 from gazala_tools.games import game_for_module_name as _game_named
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,17 +44,3 @@ def game_of_view(view: SaveView) -> Game | None:
 def game_of_module_file(module: Path) -> Game | None:
     """The built-in game of a ``.vmod`` (its ``moduledata`` name), or None."""
     return _game_named(_module_name_of_vmod(module))
-
-
-def game_of_save(path: str | Path, module: str | Path | None = None) -> str:
-    """The game of a save: from its own ``moduledata``, else the ``--module``'s, else the default.
-
-    Reads only the container layer (zip and metadata), not the commands.
-    """
-    from gazala_tools.vassal.saves.container import read_container
-
-    game = game_for_module_name(read_container(path).module_name)
-    if game is None and module is not None:
-        got = game_of_module_file(Path(module))
-        game = got.id if got is not None else None
-    return game or default_game_id()

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.saves import (
     PieceMapping,
@@ -110,6 +111,12 @@ def log_entries(tree: Node) -> tuple[list[Node], list[Node]]:
     return setup, steps
 
 
+#: most steps and most moves of one log (a player turn has tens to hundreds; checking a move costs up
+#: to about 1.5 ms, so 10,000 take at most about 15 s and an HTML report of about 8 MB)
+MAX_LOG_STEPS = 10_000
+MAX_LOG_MOVES = 10_000
+
+
 class LogReplay:
     """A log's set-up and Steps, replayed for ``rules``' game.
 
@@ -135,6 +142,9 @@ class LogReplay:
         self.layouts = module_layouts
         self.file = save.file
         setup, self._entries = log_entries(save.tree)
+        if len(self._entries) > MAX_LOG_STEPS:  # refused before any step is replayed (docs/reliability.md)
+            raise GazalaError(f"the log has {len(self._entries):,} steps", file=save.file,
+                              expected=f"at most {MAX_LOG_STEPS:,} steps (split the log)")
         self._replayer = Replayer(save.file)
         for node in setup:
             self._replayer.apply(node, into_logs=False)

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.engine import Context, Referee
+from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.log import LogReplay, Step
+from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
 from gazala_tools.referee.movement import (
     MoveContext,
     UnitPhase,
@@ -32,7 +32,6 @@ from gazala_tools.referee.movement import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
-    from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.position import Position, Unit
     from gazala_tools.vassal.saves import Save
 
@@ -40,6 +39,7 @@ log = logging.getLogger(__name__)
 
 READ_TRACKER = "the Turn Tracker"
 READ_CHITS = "action chits drawn"
+PATHS = ("legal", "direct")  #: how a drag is read: the shortest legal path, or the direct route
 READ_WHOLE = "one log = one player's movement phase (the log shows no turn change or action chit)"
 
 
@@ -73,10 +73,16 @@ class StepMove:
     to_box: str | None
     path: tuple[str, ...]
     phase: int
+    #: the direct route, when the path taken is a detour from it because it breaks a rule
+    direct: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        return {"step": self.step, "unit": self.unit, "side": self.side, "from": self.from_hex or self.from_box,
-                "to": self.to_hex or self.to_box, "path": list(self.path), "phase": self.phase}
+        out: dict[str, object] = {"step": self.step, "unit": self.unit, "side": self.side,
+                                  "from": self.from_hex or self.from_box, "to": self.to_hex or self.to_box,
+                                  "path": list(self.path), "phase": self.phase}
+        if self.direct:
+            out["direct"] = list(self.direct)
+        return out
 
 
 @dataclass(frozen=True)
@@ -96,10 +102,14 @@ class LogReport:
     game: str
     steps: int
     reading: str
+    #: how each drag was read (``PATHS``)
+    paths: str = "the shortest legal path (a detour from the direct route is warned)"
     moves: list[StepMove] = field(default_factory=list)
     findings: list[StepFinding] = field(default_factory=list)
     phases: list[Phase] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: rules the log could not be checked against, and why
+    unchecked: list[str] = field(default_factory=list)
     final: Position | None = None
 
     @property
@@ -112,19 +122,25 @@ class LogReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source, "game": self.game, "steps": self.steps, "reading": self.reading,
+            "paths": self.paths,
             "legal": self.legal,
             "phases": [{"phase": p.index, "first_step": p.first_step, "last_step": p.last_step, "turn": p.turn,
                         "started_by": p.started_by} for p in self.phases],
             "moves": [m.to_dict() for m in self.moves],
             "findings": [f.to_dict() for f in self.findings],
             "notes": list(self.notes),
+            "unchecked": list(self.unchecked),
         }
 
 
 class LogReferee:
     """Checks a replayed log move by move (``check()`` -> :class:`LogReport`)."""
 
-    def __init__(self, replay: LogReplay, *, position_checks: bool = True, moves: bool = True) -> None:
+    def __init__(self, replay: LogReplay, *, position_checks: bool = True, moves: bool = True,
+                 paths: str = "legal") -> None:
+        if paths not in PATHS:
+            raise ValueError(f"paths must be one of {PATHS}, not {paths!r}")
+        self.paths = paths
         self.replay = replay
         self.rules: RulesPlugin = replay.rules
         self.data = movement_rules(self.rules)
@@ -139,6 +155,8 @@ class LogReferee:
         rules = self.rules
         label = rules.map.label
         rep = LogReport(source=rp.file, game=rules.game.id, steps=rp.step_count, reading=READ_WHOLE)
+        if self.paths == "direct":
+            rep.paths = "the direct route (the fewest movement points whatever it crosses): its broken rules are errors"
         if self.data.empty:
             rep.notes.append(f"{rules.game.id} has no movement data ({'movement.yaml'}): only its prohibited "
                              "hexes and enemy-held hexes are checked along each path")
@@ -148,9 +166,18 @@ class LogReferee:
         started_by = "log start"
         units: dict[str, UnitPhase] = {}
         acts: Counter[str] = Counter()
+        activation: ChitDraw | None = None  #: the action chit that began this phase
+        drawn: list[ChitDraw] = []  #: chits drawn this turn
+        phase_state: dict[str, Any] = {}
+        turn_state: dict[str, Any] = {}
+        chits_seen = False
         readings: set[str] = set()
         last = 0
         phase_turn = rp.turn
+        #: per side, the position at the start of its movement in this phase (before its first move)
+        starts: dict[str, Context] = {}
+        compares = type(rules).compare is not RulesPlugin.compare
+        flagged: set[tuple[int, str, str]] = set()  #: (phase, rule, unit): a phase rule said once per unit
         for step in rp.steps():
             last = step.index
             boundary = self._boundary(step)
@@ -163,8 +190,18 @@ class LogReferee:
                 phase_start, started_by = step.index, boundary
                 phase_turn = rp.turn
                 units = {}
+                starts = {}
+                phase_state = {}
+                activation = None
                 if step.turn_changed:
                     acts = Counter()
+                    drawn = []
+                    turn_state = {}
+            for chit in step.chits:
+                drawn.append(chit)
+                if chit.kind in self.data.phases.chits:
+                    activation = chit
+                    chits_seen = True
             if self.data.phases.activations:
                 for chit in step.chits:
                     if chit.kind in self.data.phases.chits and chit.formation:
@@ -174,26 +211,48 @@ class LogReferee:
             assert step.position_before is not None
             ctx = Context(rules, step.position_before)
             keys = self._prime_zoc(ctx)
+            if len(rep.moves) + len(step.moves) > MAX_LOG_MOVES:
+                raise GazalaError(f"the log has more than {MAX_LOG_MOVES:,} moves (step {step.index})", file=rp.file,
+                                  expected=f"at most {MAX_LOG_MOVES:,} moves (split the log)")
             for mv in step.moves:
                 b, a = mv.before, mv.after
                 path: list[Any] | None = None
+                direct: list[Any] | None = None
                 found: list[Finding] = []
                 if self.check_moves and not step.undo:
-                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance)
+                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
+                                     activation=activation, drawn=tuple(drawn), phase_state=phase_state,
+                                     turn_state=turn_state)
                     path, found = check_move(b, a, mc)
+                    direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
+                    if compares:
+                        start = starts.setdefault(b.side, ctx)
+                        said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
+                        flagged.update((phase, f.rule, b.id) for f in said)
+                        found.extend(said)
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
-                                          tuple(label(h) for h in path or ()), phase))
+                                          tuple(label(h) for h in path or ()), phase,
+                                          tuple(label(h) for h in direct or ())))
                 for f in found:
                     rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
                                                     label(b.hex) if b.hex else b.box,
                                                     label(a.hex) if a.hex else a.box, phase))
             self._keep_zoc(ctx, keys)
         rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
+        if self.data.phases.activations and not chits_seen and rep.moves:
+            rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
+                                 "activated is not checked (only formations barred on the turn are)")
         self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
         rep.final = rp.position()
         return rep
+
+    def _phase_rules(self, start: Context, after: Unit) -> Iterable[Finding]:
+        """The plugin's two-position rules (``compare``: DG 17.0, SPI 17.0) for one move, judged on the
+        position at the start of its phase: that position with only the moving unit where it went."""
+        units = tuple(after if u.id == after.id else u for u in start.position.units)
+        return self.rules.compare(start, Context(self.rules, replace(start.position, units=units)))
 
     def _prime_zoc(self, ctx: Context) -> dict[str, tuple[object, ...]]:
         """Give ``ctx`` the ZOC of each side whose units stand as when it was last computed (a step
@@ -246,6 +305,7 @@ def check_log(
     mapping: str | Path | None = None,
     turn: str | None = None,
     position_checks: bool = True,
+    paths: str = "legal",
 ) -> tuple[LogReport, LogReplay]:
     """Read a ``.vlog`` and check every move of it (``gazala referee log``)."""
     from gazala_tools.games import default_game_id, find_game
@@ -275,7 +335,7 @@ def check_log(
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
                        module_layouts=layouts, turn=turn)
-    rep = LogReferee(replay, position_checks=position_checks).check()
+    rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)
         rep.notes.insert(0, note)
@@ -284,14 +344,18 @@ def check_log(
 
 def render_text(rep: LogReport) -> str:
     lines = [f"{rep.source}: {rep.game}, {rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s)",
-             f"phases: {rep.reading}"]
+             f"phases: {rep.reading}", f"paths: {rep.paths}"]
     for p in rep.phases:
         lines.append(f"  phase {p.index}: steps {p.first_step}-{p.last_step}"
                      f"{f', turn {p.turn}' if p.turn else ''} ({p.started_by})")
     for n in rep.notes:
         lines.append(f"note: {n}")
+    for n in rep.unchecked:
+        lines.append(f"unchecked: {n}")
     if not rep.findings:
         lines.append("no findings: every move is legal")
+    elif rep.legal:
+        lines.append("no error: every move is legal (see the warnings)")
     for f in sorted(rep.findings, key=lambda f: (f.step, f.kind != "move", f.finding.sort_key())):
         fd = f.finding
         where = f" {f.unit} {f.from_hex} -> {f.to_hex}" if f.kind == "move" else " position at phase end"

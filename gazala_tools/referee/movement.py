@@ -20,7 +20,7 @@ import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GameDataError
 from gazala_tools.filecache import BoundedDict, ObjectCache
@@ -73,6 +73,11 @@ class Points:
     minefield: float
     leave_zone: float
     default: tuple[float, float] = (1.0, 1.0)
+    #: crossing a minefield hexside of the unit's own side: this many points (RG 14.0: 12 for an Allied
+    #: unit, into or out of a minefield box) or, with ``friendly_add``, this many more (DG 14.1: +2,
+    #: even along a trail or road); None: no cost of its own
+    friendly_minefield: float | None = None
+    friendly_add: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +170,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         for s in root.each("immobile", frozenset({"rule", "units", "breach", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone"}))
+        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone",
+                                          "friendly-minefield"}))
         p.require("rule", "terrain")
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
@@ -176,8 +182,13 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
             if k not in kinds:
                 raise al.err(k, f"{k!r} is not a path kind", expected=", ".join(sorted(kinds)))
             along[PathKind(k)] = _pair(al, k)
+        fm = p.sub("friendly-minefield", frozenset({"cost", "add"})) if "friendly-minefield" in p else None
+        if fm is not None:
+            fm.require("cost")
         points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
-                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"))
+                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"),
+                        friendly_minefield=_num(fm, "cost") if fm is not None else None,
+                        friendly_add=fm.boolean("add", False) if fm is not None else False)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -265,6 +276,18 @@ class MoveContext:
     phase: int
     units: dict[str, UnitPhase]
     allowance: Mapping[str, int]
+    #: "legal": a drag is the shortest legal path (a detour is warned); "direct": the straight route,
+    #: the cheapest ignoring the rules (groups who move hex by hex), whose broken rules are errors
+    paths: str = "legal"
+    #: the route ignoring the rules when the legal path is a detour from it (set by ``check_move``)
+    direct: list[Hex] | None = None
+    #: the action chit (a log's ``ChitDraw``) that began this phase; None when the log shows none
+    activation: Any = None
+    #: the chits drawn this turn so far (``ChitDraw``), tactical ones included (RG 13.2 Extra Move)
+    drawn: tuple[Any, ...] = ()
+    #: the plugin's own bookkeeping for this phase and for this turn (kept between the moves)
+    phase_state: dict[str, Any] = field(default_factory=dict)
+    turn_state: dict[str, Any] = field(default_factory=dict)
 
     def unit_phase(self, unit: str) -> UnitPhase:
         return self.units.setdefault(unit, UnitPhase())
@@ -317,6 +340,10 @@ class MoveChecker:
         self.mines: frozenset[Hexside] = frozenset()
         if data.mines_rule is not None:
             self.mines = enemy_minefield_sides(rules, side)
+        #: (a, b) steps across a minefield hexside of the unit's own side (both ways), for ``points``
+        self.own_mines: frozenset[tuple[Hex, Hex]] = frozenset()
+        if pts is not None and pts.friendly_minefield is not None:
+            self.own_mines = own_minefield_steps(rules, side)
 
     # --- one step ---------------------------------------------------------------------------------
     def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
@@ -353,6 +380,9 @@ class MoveChecker:
             return 1.0
         pair = self.along.get(side_between(a, b)) if self.along else None
         cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
+        if self.own_mines and (a, b) in self.own_mines:
+            assert pts.friendly_minefield is not None
+            cost = cost + pts.friendly_minefield if pts.friendly_add else pts.friendly_minefield
         if b in self.minefields:
             cost += pts.minefield
         if a in self.zone and pts.leave_zone:
@@ -361,12 +391,13 @@ class MoveChecker:
 
     # --- a path -----------------------------------------------------------------------------------
     def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
-             limit: float | None = None) -> PathResult:
+             limit: float | None = None, ignore: bool = False) -> PathResult:
         """The cheapest path from ``start`` to any of ``targets`` spending at most ``limit`` movement
         points (A* on the hex distance; None when there is no such path).
 
         ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
-        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points."""
+        ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points.
+        ``ignore``: the rules are not looked at (the direct route: the fewest points whatever it breaks)."""
         self.start = start
         self.targets = targets
         if start not in self.topology:
@@ -400,7 +431,7 @@ class MoveChecker:
             for b in neighbours[a]:
                 if b in done:
                     continue
-                n_broken = len(self.broken(a, b))
+                n_broken = 0 if ignore else len(self.broken(a, b))
                 if legal and n_broken:
                     continue
                 mp = self.points(a, b)
@@ -479,9 +510,30 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     allowance = mc.allowance.get(before.id) if pts is not None else None
     remaining = max(0.0, allowance - up.spent) if allowance is not None else None
     up.moves += 1
-    res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    mc.direct = None
     exiting = after.hex is None
     to_text = label(after.hex) if after.hex is not None else "an edge it may exit by"
+    if mc.paths == "direct":
+        res = checker.path(before.hex, targets, ignore=True)
+        if res.path is None:
+            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
+                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
+                                    units=(before.id,), hexes=(label(before.hex),)))
+            return None, findings
+        findings.extend(replace(f, message=f"the direct route from {label(before.hex)} to {to_text}: {f.message}")
+                        for f in res.broken)
+        if pts is not None and remaining is not None and res.cost > remaining + 1e-9:
+            findings.append(Finding(pts.rule, Severity.ERROR,
+                                    f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
+                                    f"to {to_text} by the direct route, more than the {_fmt(remaining)} of its "
+                                    f"{allowance} it has left this phase",
+                                    units=(before.id,), hexes=(label(before.hex), label(res.path[-1]))))
+        return _spend(res, before, checker, mc, up, allowance), findings
+    res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    if res.path is not None and len(res.path) > 2:
+        detour = _detour(checker, before, targets, res)
+        if detour is not None:
+            findings.append(detour)
     if res.path is None:
         within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
         res = checker.path(before.hex, targets, limit=remaining)
@@ -508,14 +560,46 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
                                     f"to {to_text}, more than the {_fmt(remaining)} of its {allowance} it has left "
                                     "this phase", units=(before.id,), hexes=(label(before.hex), end)))
-    if pts is not None:
+    return _spend(res, before, checker, mc, up, allowance), findings
+
+
+def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, up: UnitPhase,
+           allowance: int | None) -> list[Hex] | None:
+    """Count the points of the path taken and what it did this phase; the path."""
+    assert res.path is not None
+    data = mc.data
+    if data.points is not None:
         up.spent += res.cost
         if allowance is not None and checker.mines and any(
                 side_between(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
             up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
     if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True
-    return res.path, findings
+    return res.path
+
+
+def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: PathResult) -> Finding | None:
+    """A warning when the legal path is longer than the direct route because that route breaks a rule:
+    the opponent is told the move is legal only by a route the log does not show."""
+    assert legal.path is not None
+    checker.mc.direct = None
+    if len(legal.path) - 1 <= legal.path[0].distance(legal.path[-1]):
+        return None  # as few hexes as the straight line: no detour
+    direct = checker.path(legal.path[0], targets, ignore=True)
+    if direct.path is None or not direct.broken:
+        return None
+    if legal.cost <= direct.cost + 1e-9 and len(legal.path) <= len(direct.path):
+        return None  # a legal route as short as the direct one
+    checker.mc.direct = direct.path
+    label = checker.map.label
+    first = direct.broken[0]
+    what = first.message.removeprefix(f"{unit.id} ")
+    why = "; ".join([what, *(f.message.removeprefix(f"{unit.id} ") for f in direct.broken[1:])])
+    route = "-".join(label(h) for h in legal.path)
+    return Finding(first.rule, Severity.WARNING,
+                   f"{unit.id} is legal only by {route}, {_fmt(legal.cost)} MP: the direct route {why}, "
+                   f"{', '.join(dict.fromkeys(f.rule for f in direct.broken))}",
+                   units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
 _MINES: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
@@ -523,15 +607,32 @@ _MINES: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
 
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
+    return minefield_sides(rules, side, own=False)
+
+
+_STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
+
+
+def own_minefield_steps(rules: RulesPlugin, side: str) -> frozenset[tuple[Hex, Hex]]:
+    """The steps (a, b), both ways, across a minefield hexside owned by ``side`` (computed once)."""
+    got = _STEPS.get(rules, side)
+    if got is not None:
+        return got
+    out = frozenset(p for s in minefield_sides(rules, side, own=True) for p in (s.hexes, s.hexes[::-1]))
+    return _STEPS.put(out, rules, side)
+
+
+def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
+    """Minefield hexsides of the map owned by ``side`` (``own``) or by another side (computed once)."""
     from gazala_tools.mapdata.model import HexsideKind
 
-    got = _MINES.get(rules, side)
+    got = _MINES.get(rules, side, own)
     if got is not None:
         return got
     m = rules.map
     out = frozenset(s for s in m.feature_sides(HexsideKind.MINEFIELD)
-                    if (f := m.minefield(s)) is not None and f.owner is not None and f.owner != side)
-    return _MINES.put(out, rules, side)
+                    if (f := m.minefield(s)) is not None and f.owner is not None and (f.owner == side) == own)
+    return _MINES.put(out, rules, side, own)
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

@@ -43,6 +43,7 @@ if (location.hash.indexOf('#step-') === 0) { select(location.hash.slice(6)); }
 """
 MOVE_OK = "rgb(30,90,220)"
 MOVE_BAD = "rgb(220,20,20)"
+MOVE_DIRECT = "rgb(230,140,0)"  #: the direct route of a detour (the route assumed is drawn dashed beside it)
 
 
 def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
@@ -61,9 +62,17 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
         pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
         colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
         title = text(f"step {m.step}: {m.unit} {' '.join(labels)}")
-        parts.append(f'<polyline class="move" id="path-{m.step}-{text(m.unit)}" data-step="{m.step}" '
+        if m.direct:  # a detour: the direct route as dragged, and beside it the route assumed, dashed
+            dpts = [exact_center(geo, game_map.grid.parse(lab)) for lab in m.direct]
+            dtitle = text(f"step {m.step}: {m.unit} direct route {' '.join(m.direct)} (breaks a rule)")
+            parts.append(f'<polyline class="direct" data-step="{m.step}" points="{_pts(dpts)}" fill="none" '
+                         f'stroke="{MOVE_DIRECT}" stroke-width="3" stroke-opacity="0.75"><title>{dtitle}</title>'
+                         "</polyline>")
+        dashed = not m.path or bool(m.direct)
+        parts.append(f'<polyline class="move{" detour" if m.direct else ""}" id="path-{m.step}-{text(m.unit)}" '
+                     f'data-step="{m.step}" '
                      f'points="{_pts(pts)}" fill="none" stroke="{colour}" stroke-width="4" stroke-opacity="0.75" '
-                     f'stroke-dasharray="{"" if m.path else "6 4"}" marker-end="url(#arrow)"><title>{title}</title>'
+                     f'stroke-dasharray="{"6 4" if dashed else ""}" marker-end="url(#arrow)"><title>{title}</title>'
                      "</polyline>")
     return "".join(parts)
 
@@ -89,7 +98,9 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     for m in rep.moves:
         by_step.setdefault(m.step, []).append(
             f'<li class="mv"><b>{e(m.unit)}</b> {_where(m)}'
-            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "") + "</li>")
+            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
+            + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
+               if m.direct else "") + "</li>")
     for f in rep.findings:
         fd = f.finding
         who = "" if f.unit else "position at phase end: "

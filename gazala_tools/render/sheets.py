@@ -269,12 +269,15 @@ def _write_sheet(
         by_page.setdefault(cell.page, []).append(cell)
     n_pages = max(by_page) + 1
     sheets = lay.sheets(len(counters))
+    #: the faces of one page, drawn once each (the PDF itself shares identical images across pages by
+    #: their digest): emptied at every page, so memory does not grow with the number of counters
     cache: dict[tuple[Counter, str], ImageReader] = {}
     # at print resolution a 2x supersample buys nothing visible; below it, keep the smoother lines
     supersample = 1 if dpi >= 300 else 2
     for p in range(n_pages):
         side = "front" if layout == "fold" or p % 2 == 0 else "back"
         sheet_no = p // 2 + 1 if layout == "duplex" else p + 1
+        cache.clear()
         for cell in by_page.get(p, []):
             c = counters[cell.counter]
             sig = (replace(c, id="", unit_id="", provenance=""), cell.side)  # identical faces share one image

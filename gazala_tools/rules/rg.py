@@ -37,6 +37,7 @@ from gazala_tools.referee.position import (
     Position,
     StateReader,
     StateWriter,
+    Unit,
 )
 from gazala_tools.referee.report import ReportSection
 from gazala_tools.referee.ruledata import HexSet, Section
@@ -547,6 +548,85 @@ class GazalaRG(RulesPlugin):
             if first and self.names.any_of(formation, self.none_first) and n > 0:
                 yield Finding(rule, Severity.ERROR, f"{formation} may not be activated on {ctx.position.turn}")
 
+    def check_move(self, before: Unit, after: Unit, path: list[Hex] | None, context: Any) -> Iterable[Finding]:
+        """7.0 in a log, for each move. Formations barred on the turn (``not-first-turns``) never move,
+        whether or not the log shows the chits. When it shows the action chit that began the phase,
+        the moving unit belongs to the formation(s) it names, or is accounted for: the chit used to
+        activate one unit of any other formation instead (7.0, 15.0 for a reinforcement), an Extra
+        Move chit drawn this turn (13.2, one more unit each), or the Double Move chit (any two units).
+
+        Interpretations: a unit of the other side moving during an action is a retreat or an advance
+        after combat, not judged here; Extra Move chits are used before the chit's "instead"."""
+        rule = self.act_rule
+        formation = before.formation or ""
+        turn = context.ctx.turn_index
+        if turn is not None and turn in self.first_turns and formation and self.names.any_of(formation, self.none_first):
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves on {self.turn_name(turn)}: no unit of {formation} may be "
+                          f"activated then", units=(before.id,), hexes=_at(self, before))
+            return
+        chit = context.activation
+        if chit is None or (chit.side and chit.side != before.side):
+            return
+        st = context.phase_state.setdefault(rule, {"units": set(), "own": False, "instead": None})
+        if before.id in st["units"]:
+            return  # already activated in this action
+        faces = self._chit_faces(chit.formation)
+        named: tuple[str, ...] | None = ()
+        if faces is None:  # Double Move: any two units
+            named = None
+            if len(st["units"]) < 2:
+                st["units"].add(before.id)
+                return
+        else:  # a two-sided chit (Axis): the formation(s) of the face the first unit moved chose
+            choice = st.get("face")
+            for k, fs in enumerate(faces):
+                if (choice is None or choice == k) and formation and any(self.names.same(formation, f) for f in fs):
+                    named = fs
+                    st["face"] = k
+                    break
+        if named:
+            if st["instead"] is None:
+                st["own"] = True
+                st["units"].add(before.id)
+                return
+            yield Finding(rule, Severity.ERROR,
+                          f"{before.id} of {formation} moves, but the {chit.formation} chit of this action activated "
+                          f"{st['instead']} of another formation instead of its own units",
+                          units=(before.id,), hexes=_at(self, before))
+            return
+        used = context.turn_state.setdefault(rule, {})
+        extras = sum(1 for c in context.drawn if c.side == before.side and _is_extra_move(c.name))
+        if used.get(before.side, 0) < extras:
+            used[before.side] = used.get(before.side, 0) + 1
+            st["units"].add(before.id)
+            return
+        if named is not None and not st["own"] and st["instead"] is None:
+            st["instead"] = before.id
+            st["units"].add(before.id)
+            return
+        yield Finding(rule, Severity.ERROR,
+                      f"{before.id} ({formation or 'no formation'}) moves in the {chit.formation} action but was not "
+                      "activated: not of the formation the chit names, and no Extra Move chit (13.2) nor the action "
+                      "chit itself (7.0, 15.0) is left to activate it",
+                      units=(before.id,), hexes=_at(self, before))
+
+    def _chit_faces(self, name: str) -> list[tuple[str, ...]] | None:
+        """The formations an action chit may activate (7.0), per face: a two-sided chit ("15 PZ / 21 PZ")
+        activates the formation of either face, the player's choice; a face naming two formations
+        ("Pavia Brescia") activates both. None for the Double Move chit (any two units)."""
+        if self.names.same(name, DOUBLE_MOVE):
+            return None
+        known = self.formations()
+        out: list[tuple[str, ...]] = []
+        for face in (f.strip() for f in name.split("/")):
+            if any(self.names.same(face, f) for f in known):
+                out.append((face,))
+                continue
+            parts = tuple(f for f in known if self.names.key(f) and self.names.key(f) in self.names.key(face))
+            out.append(parts or (face,))
+        return out
+
     # --- 14.2 LOC --------------------------------------------------------------------------------
     def loc_hexes(self, ctx: Context) -> list[Hex]:
         """Breachable minefield hexes of the line 0104-1118 (14.2).
@@ -729,6 +809,18 @@ class GazalaRG(RulesPlugin):
             out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
                        "at the end of the game.")
         return out
+
+
+DOUBLE_MOVE: Final = "Double Move"  #: 7.0: the Allied chit that activates any two units
+EXTRA_MOVE: Final = "extra move"  #: 13.2: the tactical chit that activates one more unit
+
+
+def _is_extra_move(chit_name: str) -> bool:
+    return chit_name.lower().startswith(EXTRA_MOVE)
+
+
+def _at(rules: RulesPlugin, unit: Unit) -> tuple[str, ...]:
+    return (rules.map.label(unit.hex),) if unit.hex is not None else ()
 
 
 def _times(n: int) -> str:

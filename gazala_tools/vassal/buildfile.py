@@ -34,6 +34,10 @@ from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zo
 log = logging.getLogger(__name__)
 
 MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
+#: most zones a module may have, and most points of all their paths together (real modules: some
+#: hundreds of zones of 4 to 50 points); each point is held and tested for every location looked up
+MAX_ZONES = 20_000
+MAX_ZONE_POINTS = 200_000
 #: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)
 IMAGE_HEADER_BYTES = 256 * 1024
 
@@ -223,7 +227,8 @@ def _zone(el: etree._Element, file: Path) -> Zone:
 
 
 def read_layouts(source: str | Path) -> list[MapLayout]:
-    """Every map of a module with its boards (each board once, laid out in a row, in XML order).
+    """Every map of a module with its boards: its first board laid out (``MapLayout.boards``), every
+    board of its BoardPicker in XML order (``MapLayout.all_boards``).
 
     A saved game's SetBoards command may lay boards out differently; use
     :func:`layout_with_boards` for that.
@@ -232,8 +237,21 @@ def read_layouts(source: str | Path) -> list[MapLayout]:
     return layouts_from_xml(src)
 
 
+def _check_zones(root: etree._Element, file: Path) -> None:
+    """Refuse, before any zone is built, a module with more zones or zone points than the caps (a
+    77 KB module with 7,800 zones of 1,100 points each took 1.1 GB and 90 s to name one point)."""
+    points = 0
+    for zones, el in enumerate(root.iter(ZONE), 1):
+        points += el.get("path", "").count(";") + 1
+        if zones > MAX_ZONES or points > MAX_ZONE_POINTS:
+            raise VassalFormatError(f"the module's zones have more than {MAX_ZONES:,} zones or {MAX_ZONE_POINTS:,} "
+                                    "path points", file=file, place=f"line {el.sourceline}",
+                                    expected=f"at most {MAX_ZONES:,} zones and {MAX_ZONE_POINTS:,} points in all")
+
+
 def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
     root = parse_xml(src.xml, src.path)
+    _check_zones(root, src.path)
     layouts: list[MapLayout] = []
     for el in root.iter():
         if not isinstance(el.tag, str) or el.tag not in MAP_CLASSES:
@@ -245,7 +263,10 @@ def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
         for picker in _children(el, "VASSAL.build.module.map.BoardPicker"):
             for b in _children(picker, f"{PKG}.Board"):
                 boards.append(_board(b, src))
-        placed = tuple((b, 0, 0) for b in boards[:1]) if len(boards) <= 1 else tuple((b, i, 0) for i, b in enumerate(boards))
+        # A new game of VASSAL 3.7.26 with several boards and no default set-up asks the player
+        # ("Choose Boards"); until a save's SetBoards says otherwise, the first board alone is laid
+        # out (never the others beside it): a point right of or below it is offboard.
+        placed = tuple((b, 0, 0) for b in boards[:1])
         layouts.append(MapLayout(name, edge_w, edge_h, placed, tuple(boards)))
     return layouts
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.cli import main
-from gazala_tools.referee.detect import game_for_module_name, game_of_save
+from gazala_tools.referee.detect import game_for_module_name
+from tools.saves import game_of_save
 
 
 @pytest.mark.parametrize("game", ["gazala-rg", "cauldron-dg", "cauldron-spi", "batalha"])

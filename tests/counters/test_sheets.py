@@ -180,3 +180,36 @@ def test_layout_cells_fit_the_page_never_overlap_and_mirror(
         assert len(set((round(x, 6), round(y, 6)) for x, y in pts)) == len(pts)
         xs = sorted({round(x, 6) for x, _ in pts})
         assert all(b - a >= size + 2 * bleed - 1e-6 for a, b in itertools.pairwise(xs))
+
+
+
+def test_a_sheet_keeps_the_faces_of_one_page_only(tmp_pdf: Path) -> None:
+    """Issue 26 item 1: memory does not grow with the counters. A face drawn for a page is let go
+    once the page is done (the PDF shares identical images by itself): while page 3 is drawn, no
+    face image of page 1 is alive."""
+    import gc
+    import weakref
+
+    from gazala_tools.render.counters import counter_face
+
+    counters = list(load_manifest("gazala-rg").counters)
+    per_page = plan_layout(size_mm=counters[0].size_mm, page="a4", layout="duplex").per_sheet
+    assert len(counters) > per_page  # RG's 168 counters: two sheets, four pages (fronts, backs, fronts, backs)
+    first_page: list[weakref.ref[Any]] = []
+    drawn = [0]
+    alive_on_page_3: list[int] = []
+
+    def face(*args: Any, **kw: Any) -> Any:
+        img = counter_face(*args, **kw)
+        if drawn[0] < per_page:
+            first_page.append(weakref.ref(img))
+        return img
+
+    def progress(n: int) -> None:
+        drawn[0] += n
+        if drawn[0] == 2 * per_page + 1:  # the first face of page 3 is drawn
+            gc.collect()
+            alive_on_page_3.append(sum(ref() is not None for ref in first_page))
+
+    write_sheet(counters, tmp_pdf, dpi=75, face=face, progress=progress)
+    assert len(first_page) >= per_page // 2 and alive_on_page_3 == [0]

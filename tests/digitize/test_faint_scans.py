@@ -144,11 +144,9 @@ def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length
 def test_a_map_without_a_grid_is_never_read_confidently() -> None:
     """The template module's placeholder board (grey, three lines of text, JPEG) has no hex grid:
     detect-grid may find a lattice in its noise, but never above confidence 0.3 (the warning)."""
-    from tests.conftest import CORPUS
+    from tests.conftest import shared_path
 
-    vmod = CORPUS / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod"
-    if not vmod.is_file():
-        pytest.skip(f"../shared is absent ({vmod})")
+    vmod = shared_path("corpus", "hex-n-counters-template", "jzhex-n-counters-template-v12-379.vmod")
     import io
     import zipfile
 

@@ -17,19 +17,17 @@ import pytest
 
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
 from gazala_tools.vassal.grid import HexGridGeometry, MapLayout
-from tests.conftest import CORPUS
+from tests.conftest import shared_path
 
-RAGNAROK = CORPUS / "hex-n-counters-template" / "ragnarok"
+RAGNAROK = ("corpus", "hex-n-counters-template", "ragnarok")
 
 
 @pytest.fixture(scope="module")
 def module_map() -> tuple[MapLayout, HexGridGeometry, tuple[int, int], tuple[int, int, int, int]]:
     """The module's main map, its hex grid, the size VASSAL numbers it by and the zone's box."""
-    if not RAGNAROK.is_dir():
-        pytest.skip(f"../shared is absent ({RAGNAROK})")
     from gazala_tools.vassal.buildfile import find_layout, read_layouts
 
-    build = RAGNAROK / "buildFile.xml"
+    build = shared_path(*RAGNAROK, "buildFile.xml")
     layout = find_layout(read_layouts(build), "Main Map", build)
     zone = layout.boards[0][0].grid.zones[0]  # type: ignore[union-attr]
     assert zone.name == "map" and isinstance(zone.grid, HexGridGeometry)
@@ -41,7 +39,7 @@ def module_map() -> tuple[MapLayout, HexGridGeometry, tuple[int, int], tuple[int
 def fit(module_map: object) -> LatticeFit:
     from PIL import Image
 
-    with Image.open(RAGNAROK / "images" / "map.jpg") as img:
+    with Image.open(shared_path(*RAGNAROK, "images", "map.jpg")) as img:
         img.load()
         return detect_grid(img)
 

@@ -14,7 +14,7 @@ from gazala_tools.vassal.module.build import build_buildfile
 from gazala_tools.vassal.module.gpids import assign_gpids
 from gazala_tools.vassal.module.spec import ModuleSpec
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.writer import module_pieces
+from tools.saves import module_pieces
 
 
 def zip_member(path: Path, name: str) -> bytes:

@@ -34,7 +34,7 @@ def module_file(tmp_path_factory):
 
 def _slot_by_unit_id(module_file):
     from gazala_tools.vassal.saves.traits import decode_piece
-    from gazala_tools.vassal.saves.writer import module_pieces
+    from tools.saves import module_pieces
 
     out = {}
     for sp in module_pieces(module_file):
@@ -72,7 +72,8 @@ def _placement(slots, rg_map, uid, label, state=None):
 
 
 def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
-    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import new_save_tree
+    from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
     ids = {uid for uid, _h, _l, _s in UNITS}
@@ -106,7 +107,8 @@ def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
 
 def test_fix_writes_the_supply_markers_the_supply_phase_requires(module_file, rg_map, tmp_path):
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import new_save_tree
+    from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
     ring = ["1509", "1511", "1410", "1610", "1411", "1611"]  # around 1510
@@ -132,7 +134,8 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
     """Pieces named only by their names (as in another module of the game) through --mapping: a
     regex per unit, marker pieces marking the units of their stack."""
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import new_save_tree
+    from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
     placements = [_placement(slots, rg_map, uid, label)
@@ -181,7 +184,8 @@ def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
 
 def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
     from gazala_tools.vassal.saves.commands import Group, Turn
-    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import new_save_tree
+    from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
     tree = new_save_tree([_placement(slots, rg_map, "axis-21pz-5-1", "1621")], first_id=1000)
@@ -199,7 +203,8 @@ def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypa
     import gazala_tools.vassal.saves as saves
     import gazala_tools.vassal.saves.container as container
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import new_save_tree
+    from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
     sp, _ = slots["axis-21pz-5-1"]

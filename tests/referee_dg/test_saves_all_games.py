@@ -24,7 +24,7 @@ MODULE_NAMES = {"cauldron-dg": "Cauldron", "cauldron-spi": "Cauldron", "batalha"
 
 def palette(module_file):
     from gazala_tools.vassal.saves.traits import decode_piece
-    from gazala_tools.vassal.saves.writer import module_pieces
+    from tools.saves import module_pieces
 
     out = {}
     for sp in module_pieces(module_file):
@@ -54,7 +54,8 @@ def placed(u):
 def write_save(game, module_file, placed, path):
     """A save of ``game`` with palette pieces ``[(unit id, slot piece, hex label)]`` on the map."""
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vassal.saves.writer import Placement, new_save_tree, write_new_save
+    from gazala_tools.vassal.saves.writer import Placement, new_save_tree
+    from tools.saves import write_new_save
 
     game_map = load_map(game)
     geo = board_geometry(game_map, dpi=20)

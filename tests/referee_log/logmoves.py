@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 RG_LEGAL: list[dict[str, Any]] = [
-    {"piece": "axis-ariete-5-ber", "to": "1521"},            # 1: two steps of one move, 1422-1521-1620
-    {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2
+    {"piece": "axis-ariete-5-ber", "to": "1521"},            # 1: two steps of one move, 1422-1521-1620, each
+    {"piece": "axis-ariete-5-ber", "to": "1620"},            # 2: legal only by a detour (9.0, 10.0: warned)
     {"piece": "allied-22arm-3-cly", "to": "1310"},           # 3: stacks with 22arm-2-rgh (2 = the limit)
     {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 4: a new action phase
-    {"piece": "allied-201gd-2-sg", "to": "1604"},            # 5: Knightsbridge, along the track
+    {"piece": "allied-22arm-4-cly", "to": "1111"},           # 5: a unit of the activated formation (7.0)
 ]
 
 RG_ILLEGAL: list[dict[str, Any]] = [
@@ -52,7 +52,47 @@ BG_ILLEGAL: list[dict[str, Any]] = [
 
 BG_STACKING: list[dict[str, Any]] = [*BG_LEGAL[:4], {"piece": "allied-1atb", "to": "L12"}]   # 4 in L12: 4.1.1
 
+RG_DETOURS: list[dict[str, Any]] = [
+    {"piece": "allied-3ind-18-cav", "to": "1521"},           # 1: 9.0 detour 1421-1520-1521 (ZOC to ZOC direct)
+    {"piece": "allied-1atb-8-rtr", "to": "0807"},            # 2: 8.0 detour round the escarpment
+]
+
+DG_DETOUR: list[dict[str, Any]] = [
+    {"piece": "axis-cr-15-sch-2", "to": "0233"},             # 1: 16.0 detour 0132-0232-0233 (escarpment direct)
+]
+
+RG_ACTIVATIONS: list[dict[str, Any]] = [
+    {"piece": "Extra Move (Allied tactical)", "map": "Chit Cups", "x": 500, "y": 400},   # 1: 13.2 Extra Move drawn
+    {"piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},   # 2: the 22 Arm action
+    {"piece": "allied-22arm-4-cly", "to": "1111"},           # 3: legal: of 22 Arm
+    {"piece": "allied-1atb-8-rtr", "to": "0906"},            # 4: legal: activated by the Extra Move (13.2), a detour
+    {"piece": "allied-3ind-11-cav", "to": "1419"},           # 5: 7.0: not activated (the chit's own units moved)
+    {"piece": "allied-9ind-3-12-fr", "to": "2704"},          # 6: 7.0: 9 Ind may not be activated on May 27 AM
+]
+
+DG_FEINT: list[dict[str, Any]] = [
+    {"piece": "axis-15pz-8-1", "to": "2720"},                # 1: legal: beside allied-7mot (2620)
+    {"piece": "allied-7mot", "to": "2520"},                  # 2: legal: adjacent to an Axis unit when it moves
+    {"piece": "allied-1sa-1", "to": "0227"},                 # 3: 17.0 Rommel's feint: not adjacent
+    {"piece": "allied-1sa-2", "map": "Main Map", "x": 3000, "y": 300},   # 4: 17.0 again: off the map
+]
+
+SPI_LEGAL: list[dict[str, Any]] = [
+    {"piece": "allied-50-151", "to": "0927"},                # 1: within 3 hexes of axis-brescia-20 (1031)
+]
+
+SPI_COMMAND: list[dict[str, Any]] = [
+    {"piece": "allied-50-151", "to": "0927"},                # 1: legal (17.0: within 3 hexes of an Axis unit)
+    {"piece": "allied-1sa-1", "to": "0227"},                 # 2: 17.0: 4 hexes from the nearest Axis unit
+]
+
 LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "dg-feint": ("cauldron-dg", DG_FEINT),
+    "spi-legal": ("cauldron-spi", SPI_LEGAL),
+    "spi-command": ("cauldron-spi", SPI_COMMAND),
+    "rg-detours": ("gazala-rg", RG_DETOURS),
+    "rg-activations": ("gazala-rg", RG_ACTIVATIONS),
+    "dg-detour": ("cauldron-dg", DG_DETOUR),
     "rg-legal": ("gazala-rg", RG_LEGAL),
     "rg-illegal": ("gazala-rg", RG_ILLEGAL),
     "bg-legal": ("batalha", BG_LEGAL),
@@ -62,7 +102,14 @@ LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
 
 #: log -> (step, kind, rule, unit or "") the report must contain
 EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
+    "rg-activations": {(4, "move", "8.0", "allied-1atb-8-rtr"),   # a detour (warning) round the escarpment
+                       (5, "move", "7.0", "allied-3ind-11-cav"), (6, "move", "7.0", "allied-9ind-3-12-fr")},
     "rg-illegal": {
+        (1, "move", "7.0", "allied-201gd-2-sg"),     # 7.0: 201 Gd, Trieste, 150 Inf and Pavia never on May 27 AM
+        (3, "move", "7.0", "allied-201gd-2-sg"),
+        (5, "move", "7.0", "axis-trieste-65-1"),
+        (6, "move", "7.0", "allied-150inf-5-gh"),
+        (7, "move", "7.0", "axis-pavia-27"),
         (3, "move", "8.0", "allied-201gd-2-sg"),
         (4, "move", "9.0", "axis-ariete-5-ber"),
         (5, "move", "14.0", "axis-trieste-65-1"),
@@ -79,4 +126,14 @@ EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
         (8, "move", "4.0", "allied-1atb"),
     },
     "bg-stacking": {(5, "position", "4.1.1", "")},
+    # detours: legal, each warned at its step with the rule its direct route breaks
+    "rg-legal": {(1, "move", "9.0", "axis-ariete-5-ber"), (2, "move", "10.0", "axis-ariete-5-ber")},
+    "rg-detours": {(1, "move", "9.0", "allied-3ind-18-cav"), (2, "move", "8.0", "allied-1atb-8-rtr")},
+    "dg-detour": {(1, "move", "16.0", "axis-cr-15-sch-2")},
+    # phase rules judged on the position at the start of the side's movement (DG 17.0, SPI 17.0)
+    "dg-feint": {(3, "move", "17.0", "allied-1sa-1"), (4, "move", "17.0", "allied-1sa-2")},
+    "spi-command": {(2, "move", "17.0", "allied-1sa-1")},
 }
+
+#: logs whose findings are all warnings (legal logs that must be told something)
+LEGAL_WITH_WARNINGS = frozenset({"rg-legal", "rg-detours", "dg-detour"})

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from logmoves import EXPECT, LOGS
+from logmoves import EXPECT, LEGAL_WITH_WARNINGS, LOGS
 
 from gazala_tools.cli import main as gazala
+from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.logcheck import READ_CHITS, READ_WHOLE, LogReport, check_log
 
 
@@ -28,6 +29,36 @@ def test_each_illegal_move_is_found_at_its_step_and_legal_logs_have_none(name: s
     assert moves_flagged == {(s, u) for s, k, _r, u in want if k == "move"}
     if not want:
         assert rep.legal and rep.findings == []
+    if name in LEGAL_WITH_WARNINGS:
+        assert rep.legal and {f.finding.severity for f in rep.findings} == {Severity.WARNING}
+
+
+@pytest.mark.parametrize(("log", "step", "route", "mp", "why"), [
+    ("rg-detours", 1, "1421-1520-1521", "4", "moves from one enemy ZOC hex directly to another (1421 to 1521), 9.0"),
+    ("rg-detours", 2, "0806-0905-0906-0807", "3", "crosses an escarpment off a road (0806 to 0807), 8.0"),
+    ("dg-detour", 1, "0132-0232-0233", "2", "crosses an escarpment hexside off a trail or road (0132 to 0233), 16.0"),
+])
+def test_a_detour_is_warned_with_its_route_and_the_rule_the_direct_route_breaks(
+        log_dir: Path, log: str, step: int, route: str, mp: str, why: str) -> None:
+    # RG 9.0 / RG 8.0 / DG 16.0: the drag ends one hex away, but only a longer route is legal
+    rep, _ = check_log(log_dir / f"{log}.vlog")
+    f = next(f for f in rep.findings if f.step == step)
+    assert f.finding.severity is Severity.WARNING
+    assert f"is legal only by {route}, {mp} MP: the direct route {why}" in f.finding.message
+    m = next(m for m in rep.moves if m.step == step)
+    assert "-".join(m.path) == route and m.direct == (m.path[0], m.path[-1])
+
+
+def test_paths_direct_judges_each_drag_as_the_direct_route(log_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a group who moves hex by hex: the same drags are errors
+    rep, _ = check_log(log_dir / "rg-detours.vlog", paths="direct")
+    assert not rep.legal
+    assert {(f.step, f.finding.rule, f.finding.severity) for f in rep.move_findings()} == {
+        (1, "9.0", Severity.ERROR), (2, "8.0", Severity.ERROR)}
+    assert [m.path for m in rep.moves] == [("1421", "1521"), ("0806", "0807")]
+    assert gazala(["referee", "log", str(log_dir / "dg-detour.vlog"), "--paths", "direct"]) == 1
+    assert "step 1: axis-cr-15-sch-2 0132 -> 0233: [16.0] error" in capsys.readouterr().out
+    assert gazala(["referee", "log", str(log_dir / "dg-detour.vlog")]) == 0
 
 
 def test_rg_9_0_zoc_to_zoc_names_the_hexes_of_the_step(log_dir: Path) -> None:
@@ -87,8 +118,10 @@ def test_position_checks_can_be_left_out(log_dir: Path) -> None:
 
 
 def test_cli_text_json_and_exit_status(log_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog")]) == 0
+    assert gazala(["referee", "log", str(log_dir / "bg-legal.vlog")]) == 0
     assert "no findings: every move is legal" in capsys.readouterr().out
+    assert gazala(["referee", "log", str(log_dir / "rg-legal.vlog")]) == 0
+    assert "no error: every move is legal (see the warnings)" in capsys.readouterr().out
     assert gazala(["referee", "log", str(log_dir / "rg-illegal.vlog"), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["legal"] is False and data["steps"] == 10
@@ -112,7 +145,7 @@ def test_mapping_works_for_logs(log_dir: Path, tmp_path: Path) -> None:
                        '  - {match: "^4 GH \\\\(150", id: allied-150inf-4-gh}\n', encoding="utf-8")
     rep, replay = check_log(log_dir / "rg-illegal.vlog", mapping=mapping, game="gazala-rg")
     assert {u.id for u in replay.units.values()} == {"allied-150inf-5-gh", "allied-150inf-4-gh"}
-    assert {(f.step, f.finding.rule) for f in rep.move_findings()} == {(6, "8.1")}
+    assert {(f.step, f.finding.rule) for f in rep.move_findings()} == {(6, "8.1"), (6, "7.0")}
 
 
 def test_with_the_module_locations_are_the_same(log_dir: Path, tmp_path: Path) -> None:
@@ -165,9 +198,10 @@ def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys:
     assert 'id="verdict">ILLEGAL' in (out / "turn3.vlog.html").read_text(encoding="utf-8")
 
 
-def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True) -> Path:
+def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True, before_step: int | None = None) -> Path:
     """``src`` with one more Step that moves the Turn Tracker to list entry ``current`` (VASSAL writes a
-    ``TURN`` command when a player advances the tracker; the harness cannot press that button)."""
+    ``TURN`` command when a player advances the tracker; the harness cannot press that button): before
+    the last step, before step ``before_step``, or at the end."""
     from gazala_tools.vassal.saves.commands import parse
     from gazala_tools.vassal.saves.container import read_container
     from gazala_tools.vassal.saves.writer import write_copy
@@ -177,8 +211,11 @@ def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True)
     state = f"0|{current};0;0;" + ",".join(["true"] * 14)
     step = "\x1bLOG\tTURNTurnTracker0\t" + state
     at = len(text)
-    if before_last:
-        at = max(i for i in range(len(text)) if text.startswith("\x1bLOG\t", i) and text[i - 1] != "\\")
+    starts = [i for i in range(len(text)) if text.startswith("\x1bLOG\t", i) and text[i - 1] != "\\"]
+    if before_step is not None:
+        at = starts[before_step - 1]
+    elif before_last:
+        at = max(starts)
     write_copy(out, c, parse(text[:at] + step + text[at:], file=str(src)))
     return out
 
@@ -191,7 +228,85 @@ def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tm
     assert "the Turn Tracker" in rep.reading and "action chits drawn" in rep.reading
     assert [(p.first_step, p.turn, p.started_by) for p in rep.phases][-2:] == [
         (10, "May 28", "turn May 28"), (11, "May 28", "chit 150 Inf (Allied action)")]
-    assert "7.0" not in {f.finding.rule for f in rep.findings}
+    assert "7.0" not in {f.finding.rule for f in rep.findings if f.kind == "position"}
     same = check_log(log_dir / "rg-illegal.vlog")[0]
     assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
                                                                        for f in rep.move_findings()}
+
+
+def test_dg_17_0_rommels_feint_is_judged_for_every_move_on_the_start_of_the_allied_movement(log_dir: Path) -> None:
+    # 17.0: on game turn 1 no Allied unit may move unless adjacent to an Axis unit. 7 Mot is beside
+    # 15 Pz's 8-1 once it has moved (step 1): judged where the Allied movement starts, after it
+    rep, _ = check_log(log_dir / "dg-feint.vlog")
+    got = {(f.step, f.unit): f.finding.message for f in rep.findings if f.finding.rule == "17.0"}
+    assert set(got) == {(3, "allied-1sa-1"), (4, "allied-1sa-2")}
+    assert "not adjacent to an Axis unit" in got[(3, "allied-1sa-1")]
+    assert [m.to_box for m in rep.moves if m.step == 4] == ["turn-record"]  # 17.0 also when it leaves the map
+
+
+def test_spi_17_0_command_control_turn_1_within_three_hexes(log_dir: Path) -> None:
+    rep, _ = check_log(log_dir / "spi-command.vlog")
+    assert [(f.step, f.unit, f.finding.rule) for f in rep.findings] == [(2, "allied-1sa-1", "17.0")]
+    assert "not within 3 hexes of an axis unit" in rep.findings[0].finding.message
+    legal, _ = check_log(log_dir / "spi-legal.vlog")
+    assert legal.legal and legal.findings == []
+
+
+def test_rg_7_0_barred_formations_are_found_with_or_without_chits(log_dir: Path) -> None:
+    # 7.0: "On May 27 AM and May 27 PM no Allied units of the 9 Indian, 69 Infantry, 150 Infantry, 201
+    # Guards, or 1 Free Fr. brigades may be activated. No Axis units of the Pavia and Trieste divisions"
+    rep, _ = check_log(log_dir / "rg-illegal.vlog")
+    barred = {(f.step, f.unit) for f in rep.move_findings() if f.finding.rule == "7.0"}
+    assert barred == {(1, "allied-201gd-2-sg"), (3, "allied-201gd-2-sg"), (5, "axis-trieste-65-1"),
+                      (6, "allied-150inf-5-gh"), (7, "axis-pavia-27")}
+    assert rep.unchecked == []  # the log shows the chits drawn
+
+
+def test_rg_7_0_every_moving_unit_is_activated_by_the_chit_or_an_extra_move(log_dir: Path) -> None:
+    # 22 Arm's chit: its units move; 13.2 an Extra Move drawn before it activates 8 RTR of 1 ATB; then
+    # 11 Cav of 3 Ind is not accounted for (the chit's own units moved, so it did not activate one
+    # unit of another formation instead)
+    rep, _ = check_log(log_dir / "rg-activations.vlog")
+    got = {(f.step, f.unit): f.finding.message for f in rep.move_findings() if f.finding.rule == "7.0"}
+    assert set(got) == {(5, "allied-3ind-11-cav"), (6, "allied-9ind-3-12-fr")}
+    assert "moves in the 22 Arm action but was not activated" in got[(5, "allied-3ind-11-cav")]
+    assert "may be activated then" in got[(6, "allied-9ind-3-12-fr")]
+
+
+def test_rg_7_0_is_listed_unchecked_when_the_log_shows_no_chit(log_dir: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    rep, _ = check_log(log_dir / "rg-detours.vlog")
+    assert [u.split(":")[0] for u in rep.unchecked] == ["7.0"]
+    gazala(["referee", "log", str(log_dir / "rg-detours.vlog")])
+    assert "unchecked: 7.0: the log shows no action chit drawn" in capsys.readouterr().out
+
+
+def test_a_log_over_two_turns_is_judged_phase_by_phase(log_dir: Path, tmp_path: Path) -> None:
+    # DG 17.0 binds game turn 1 only: the tracker moved on before 1 SA's moves, they are legal
+    log = with_turn_step(log_dir / "dg-feint.vlog", tmp_path / "dg.vlog", current=1, before_step=3)
+    rep, _ = check_log(log)
+    assert rep.steps == 5 and "the Turn Tracker" in rep.reading
+    assert [(p.first_step, p.last_step, p.turn) for p in rep.phases] == [(1, 2, "1"), (3, 5, "2")]
+    assert "17.0" not in {f.finding.rule for f in rep.findings}
+
+
+def test_movement_points_start_again_when_the_turn_tracker_moves(log_dir: Path, tmp_path: Path) -> None:
+    # BG: 1 ATB spent its 10 points at step 4; on the next turn (the tracker moved before step 8) it has 10 again
+    same, _ = check_log(log_dir / "bg-illegal.vlog")
+    assert (8, "4.0") in {(f.step, f.finding.rule) for f in same.move_findings()}
+    log = with_turn_step(log_dir / "bg-illegal.vlog", tmp_path / "bg.vlog", current=1, before_step=8)
+    rep, _ = check_log(log)
+    assert len(rep.phases) == 2 and rep.phases[1].first_step == 8
+    msgs = {f.step: f.finding.message for f in rep.move_findings() if f.finding.rule == "4.0"}
+    assert "more than the 10 of its 10 it has left this phase" in msgs[9]  # was "0 of its 10" in one turn
+    assert "0 of its 10" in next(f.finding.message for f in same.move_findings() if f.step == 8)
+
+
+def test_html_draws_the_direct_route_beside_the_dashed_route_assumed(log_dir: Path, tmp_path: Path) -> None:
+    page = tmp_path / "d.html"
+    assert gazala(["referee", "log", str(log_dir / "rg-detours.vlog"), "--format", "html", "--dpi", "20",
+                   "-o", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<polyline class="direct"') == 2
+    assert html.count('class="move detour"') == 2 and 'stroke-dasharray="6 4"' in html
+    assert "direct route 1421 1521 (breaks a rule)" in html and "(a detour: the direct route 0806 0807" in html

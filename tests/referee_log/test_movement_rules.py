@@ -96,3 +96,81 @@ def test_dg_14_2_an_enemy_minefield_is_crossed_only_as_the_whole_move_from_the_s
     further = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0127"))
     found = move(rules, [further], "axis-inf", "0129", allowance={"axis-inf": 2})
     assert [f.rule for f in found] == ["14.2"] and "(0128 to 0129)" in found[0].message
+
+
+def _points(game: str, unit: Unit, a: str, b: str) -> float:
+    from gazala_tools.referee.movement import MoveChecker
+
+    rules = rules_for_game(game)
+    data = movement_rules(rules)
+    mc = MoveContext(rules, data, Context(rules, Position(game=game, units=(unit,))), 1, 1, {}, {})
+    return MoveChecker(mc, unit).points(rules.map.hex(a), rules.map.hex(b))
+
+
+def test_14_0_an_allied_unit_pays_12_to_cross_into_or_out_of_a_minefield_box() -> None:
+    # RG 14.0: "Allied units may move across a minefield hexside at a cost of 12 movement points"
+    rules = rules_for_game("gazala-rg")
+    inf = Unit("allied-150inf-5-gh", "allied", "infantry", "150 Inf", rules.map.hex("0204"))
+    assert _points("gazala-rg", inf, "0204", "0104") == 12  # into the box 0104
+    assert _points("gazala-rg", inf, "0104", "0105") == 12  # out of it
+    assert _points("gazala-rg", inf, "0104", "0205") == 1   # 0205 is no minefield hexside away (clear, 1)
+    found = move(rules, [inf], "allied-150inf-5-gh", "0104", allowance={"allied-150inf-5-gh": 6})
+    assert [f.rule for f in found] == ["8.0"] and "needs 12 movement points" in found[0].message
+
+
+def test_dg_14_1_a_friendly_minefield_hexside_costs_2_more() -> None:
+    # DG 14.1: "friendly units must expend +2 movement points to cross a friendly minefield hexside"
+    rules = rules_for_game("cauldron-dg")
+    allied = Unit("allied-1sa-1", "allied", "infantry", "1 SA", rules.map.hex("0128"))
+    # 0128-0129 is along a road (1/2) into an Allied minefield hex: +2 "even via a trail or a road"
+    assert _points("cauldron-dg", allied, "0128", "0129") == 2.5
+    axis = Unit("axis-inf", "axis", "infantry", "", rules.map.hex("0128"))
+    assert _points("cauldron-dg", axis, "0128", "0129") == 0.5  # an enemy minefield: 14.2, no +2
+    found = move(rules, [allied], "allied-1sa-1", "0129", allowance={"allied-1sa-1": 2})
+    assert [f.rule for f in found] == ["movement"] and "needs 2.5 movement points" in found[0].message
+
+
+def test_11_0_worked_examples_fix_the_allowances_the_data_gives() -> None:
+    # 11.0: 132/8 "has not moved, it may spend 24 movement points to launch a heavy attack" (the data's
+    # reconstructed 20 was wrong: fixed to 24); the 5/1 armor "has 23 movement points left since it only
+    # moved one desert hex" (MA 24, a clear desert hex costs 1) and after a 16-point medium attack 7 remain
+    rules = rules_for_game("gazala-rg")
+    ma = allowances(rules, "move")
+    assert ma["axis-ariete-132-8"] == 24 and ma["axis-21pz-5-1"] == 24
+    armor = Unit("axis-21pz-5-1", "axis", "armor", "21 PZ", rules.map.hex("1622"))
+    assert rules.map.terrain(rules.map.hex("1621")) == "clear"
+    assert ma["axis-21pz-5-1"] - _points("gazala-rg", armor, "1622", "1621") == 23
+
+
+def test_9_0_leaving_an_enemy_zoc_hex_costs_2_more() -> None:
+    # RG 9.0 as movement.yaml reads it: leave-zone 2 (the worked detour 1421-1520-1521 costs 4 MP)
+    rules = rules_for_game("gazala-rg")
+    cav = Unit("allied-3ind-18-cav", "allied", "armored-car", "3 Ind", rules.map.hex("1421"))
+    ariete = Unit("axis-ariete-5-ber", "axis", "motorized-infantry", "Ariete", rules.map.hex("1422"))
+    position = Position(game="gazala-rg", units=(cav, ariete))
+    from gazala_tools.referee.movement import MoveChecker
+
+    mc = MoveContext(rules, movement_rules(rules), Context(rules, position), 1, 1, {}, {})
+    assert MoveChecker(mc, cav).points(rules.map.hex("1421"), rules.map.hex("1520")) == 3
+
+
+def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None:
+    # 7.0: "Action Chit's with 2 sides: (Axis player only) Player may choose to activate the formation
+    # on either side of the chit" (and "instead ... one unit of any other formation")
+    from gazala_tools.referee.log import ChitDraw
+
+    rules = rules_for_game("gazala-rg")
+    data = movement_rules(rules)
+    units = [Unit("axis-21pz-5-1", "axis", "armor", "21 PZ", rules.map.hex("2020")),
+             Unit("axis-21pz-5-2", "axis", "armor", "21 PZ", rules.map.hex("2120")),
+             Unit("axis-15pz-8-1", "axis", "armor", "15 PZ", rules.map.hex("2220"))]
+    position = Position(game="gazala-rg", units=tuple(units), turn="May 28")
+    chit = ChitDraw("c", "15 PZ / 21 PZ (Axis action)", "axis", "action", "15 PZ / 21 PZ")
+    phase: dict[str, object] = {}
+    found = []
+    for u in units:
+        mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, {}, activation=chit,
+                         phase_state=phase, turn_state={})
+        after = Unit(u.id, u.side, u.type, u.formation, u.hex.neighbours()[0] if u.hex else None)
+        found.append([f.rule for f in rules.check_move(u, after, None, mc)])
+    assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated

@@ -15,8 +15,8 @@ from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.inputs import ZipInput, bounded_int, parse_xml_stdlib, read_file
 from gazala_tools.vassal.buildfile import parse_xml, read_layouts
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.sample import sample_commands, sample_file
 from tools.fuzz.samples import buildfile, png_chunk, png_declaring, zip_bytes
+from tools.saves import sample_commands, sample_file
 
 from .conftest import Run
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gazala_tools.vassal.saves.sample import sample_commands
+from tools.saves import sample_commands
 
 #: every (style, log steps) the generated corpus covers
 STYLES = [("3.7", 0), ("3.6", 0), ("3.2", 0), ("3.7", 16), ("3.6", 9)]

@@ -12,9 +12,9 @@ import pytest
 from gazala_tools.errors import UnsupportedFormatError, VassalFormatError
 from gazala_tools.vassal.saves import container
 from gazala_tools.vassal.saves.container import decode_savefile, read_container
-from gazala_tools.vassal.saves.sample import FORMS
-from gazala_tools.vassal.saves.sample import sample_file as save_bytes
 from gazala_tools.vassal.saves.writer import build_zip, encode_savefile
+from tools.saves import FORMS
+from tools.saves import sample_file as save_bytes
 
 
 def test_4_2_obfuscation_example_key_2a() -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.writer import Placement, module_pieces, new_save_tree, write_new_save
+from gazala_tools.vassal.saves.writer import Placement, new_save_tree
+from tools.saves import module_pieces, write_new_save
 
 pytestmark = pytest.mark.vassal
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.sample import FORMS, sample_commands, sample_file
+from tools.saves import FORMS, sample_commands, sample_file
 
 EXAMPLES = int(os.environ.get("GAZALA_FUZZ_EXAMPLES", "1500"))
 TEXT = sample_commands(6, style="3.7", log_steps=5)

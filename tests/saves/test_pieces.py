@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gazala_tools.vassal.saves import read_save
 from gazala_tools.vassal.saves.commands import parse
 from gazala_tools.vassal.saves.pieces import execute
-from gazala_tools.vassal.saves.sample import sample_commands
+from tools.saves import sample_commands
 
 ESC = "\x1b"
 T = "piece;;;a.png;A"
@@ -131,7 +131,7 @@ def test_every_style_gives_the_same_position(style: str) -> None:
 def test_4_7_location_names_with_the_module(template_vmod: Path, tmp_path: Path) -> None:
     pytest.importorskip("gazala_tools.vassal.buildfile")
     from gazala_tools.vassal.buildfile import read_layouts
-    from gazala_tools.vassal.saves.sample import sample_file
+    from tools.saves import sample_file
 
     layout = next(lay for lay in read_layouts(template_vmod) if lay.name == "Main Map")
     x, y = layout.center_of("0203")

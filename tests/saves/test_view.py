@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from gazala_tools.vassal.saves import read_save
 from gazala_tools.vassal.saves.commands import ChangePiece, Group, Turn
-from gazala_tools.vassal.saves.sample import sample_commands, sample_file
 from gazala_tools.vassal.saves.view import TurnView, layer_change, turn_of
+from tools.saves import sample_commands, sample_file
 
 
 @pytest.fixture(scope="module")

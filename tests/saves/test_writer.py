@@ -13,17 +13,9 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.saves import read_save
 from gazala_tools.vassal.saves.commands import to_text
 from gazala_tools.vassal.saves.container import read_container
-from gazala_tools.vassal.saves.sample import sample_commands, sample_file
 from gazala_tools.vassal.saves.traits import join_chain
-from gazala_tools.vassal.saves.writer import (
-    Placement,
-    SaveEditor,
-    module_pieces,
-    new_save_tree,
-    stacks_allowed,
-    write_copy,
-    write_new_save,
-)
+from gazala_tools.vassal.saves.writer import Placement, SaveEditor, new_save_tree, stacks_allowed, write_copy
+from tools.saves import module_pieces, sample_commands, sample_file, write_new_save
 
 T = "mark;Side\tpiece;;;a.png;Marker"
 S = "Allies\tnull;0;0;7;0"

@@ -146,11 +146,11 @@ def hostile_position(game: Path, dst: Path, name: str) -> Path:
 
 
 def hostile_save(name: str, *, pieces: int = 6) -> bytes:
-    """A ``.vsav`` (``vassal.saves.sample``) whose pieces are named ``unit-0000N<name>`` and stand
+    """A ``.vsav`` (``tools.saves``) whose pieces are named ``unit-0000N<name>`` and stand
     on a map called ``name``: read with :data:`MAPPING_YAML`, they are units whose ids, and the box
     they stand in, carry ``name``; the pieces no pattern matches are reported by name."""
-    from gazala_tools.vassal.saves import sample
     from gazala_tools.vassal.saves.traits import join_chain
+    from tools import saves as sample
 
     plain = sample.unit
 

@@ -57,7 +57,7 @@ def cli(*argv: str | Path) -> int:
 # --- seeds ------------------------------------------------------------------------------------------
 @cache
 def _save_seeds() -> tuple[bytes, ...]:
-    from gazala_tools.vassal.saves.sample import FORMS, sample_commands, sample_file
+    from tools.saves import FORMS, sample_commands, sample_file
 
     text = sample_commands(6, style="3.7", log_steps=4)
     seeds = [sample_file(text, zipped=z, encoding=e) for z, e in FORMS]
@@ -68,7 +68,7 @@ def _save_seeds() -> tuple[bytes, ...]:
 
 def _mutate_save(rng: random.Random, seed: bytes) -> bytes:
     from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.sample import sample_file
+    from tools.saves import sample_file
 
     op = rng.randrange(3)
     if op == 0 and seed[:2] == b"PK":

@@ -31,7 +31,7 @@ from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
-from gazala_tools.inputs import read_file
+from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
 from gazala_tools.render.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
@@ -70,11 +70,10 @@ log = logging.getLogger(__name__)
 NEUTRAL_NAME = "Neutral"
 #: a track marker of a side without a colour in game.yaml
 DEFAULT_SIDE_COLOUR = (200, 200, 200)
-#: largest board image read (bytes, pixels): checked before it is decoded
-MAX_BOARD_BYTES = 256 * 1024 * 1024
+#: largest board image read (bytes: ``inputs.MAX_BOARD_BYTES``, pixels): checked before it is decoded
 MAX_BOARD_PIXELS = 400_000_000
 MAX_HELP_BYTES = 4 * 1024 * 1024
-BOARD_FORMATS = {"PNG": "png", "JPEG": "jpg", "GIF": "gif"}
+BOARD_FORMATS = BOARD_IMAGE_FORMATS
 #: a two-sided marker whose back adds to its box ("VP +10") says so in its back title
 _FLIP_BONUS = re.compile(r"\+\s*(\d+)")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.saves import sequence
 from gazala_tools.vassal.saves.sequence import TAB
 
@@ -36,7 +37,9 @@ def _bool(value: bool) -> str:
 def _check_token(value: str, what: str) -> str:
     # §1.1 pitfall: a token ending in a backslash escapes the delimiter after it.
     if value.endswith("\\"):
-        raise ValueError(f"{what} {value!r} ends with a backslash (VASSAL would misread the next field)")
+        # a name from a game's data (a side, a box, a map): a clean error, not a bug (a GazalaError is a ValueError)
+        raise GazalaError(f"{what} {value!r} ends with a backslash (VASSAL would misread the next field)",
+                          expected="names that do not end in '\\' (docs/vassal-format.md 1.1)")
     return value
 
 

@@ -17,7 +17,6 @@ import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 from xml.sax.saxutils import escape
 
 from gazala_tools.errors import GazalaError, VassalFormatError
@@ -37,12 +36,10 @@ from gazala_tools.vassal.saves.commands import (
     to_text,
 )
 from gazala_tools.vassal.saves.container import (
-    MODULEDATA_ENTRY,
-    SAVEDATA_ENTRY,
     SAVEFILE_ENTRY,
     SaveContainer,
 )
-from gazala_tools.vassal.saves.traits import BasicState, PieceDef, Trait, decode_piece, join_chain
+from gazala_tools.vassal.saves.traits import BasicState, decode_piece, join_chain
 
 #: characters a piece id must not contain (§4.5)
 _BAD_ID_CHARS = set("/;,\t\x1b\\")
@@ -207,38 +204,6 @@ def build_zip(entries: Sequence[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def write_new_save(
-    out: str | Path,
-    tree: Node,
-    *,
-    module_name: str,
-    module_version: str = "",
-    vassal_version: str = "3.6.0",
-    description: str = "",
-    encoding: str = "vcsk",
-    key: int | None = None,
-    zipped: bool = True,
-    inputs: Iterable[str | Path] = (),
-) -> bytes:
-    """Write a save holding ``tree`` (atomically; never over one of ``inputs``); returns its bytes."""
-    refuse_overwrite(out, inputs)
-    payload = encode_savefile(to_text(tree), encoding=encoding, key=key)
-    if zipped:
-        now = str(int(time.time() * 1000))
-        common = {"version": module_version, "VassalVersion": vassal_version, "dateSaved": now}
-        data = build_zip(
-            [
-                (SAVEFILE_ENTRY, payload),
-                (SAVEDATA_ENTRY, metadata_xml({**common, "description": description}, with_name=False)),
-                (MODULEDATA_ENTRY, metadata_xml({**common, "name": module_name}, with_name=True)),
-            ]
-        )
-    else:
-        data = payload
-    atomic_write_bytes(out, data)
-    return data
-
-
 def write_copy(
     out: str | Path, container: SaveContainer, tree: Node, *, inputs: Iterable[str | Path] = ()
 ) -> bytes:
@@ -329,66 +294,3 @@ class SlotPiece:
 
     def place(self, map_id: str, x: int, y: int, *, id: str | None = None) -> Placement:
         return Placement(self.type, self.state, map_id, x, y, id=id)
-
-
-def _slot_text(text: str, file: str, what: str) -> tuple[str, str]:
-    body = (text or "").strip()
-    if not body.startswith("+/"):
-        raise VassalFormatError(f"{what} body is not an AddPiece command", file=file, expected="+/null/TYPE/STATE")
-    t = sequence.decode(body[2:], "/")
-    if len(t) < 3:
-        raise VassalFormatError(f"{what} body has {len(t)} fields", file=file, expected="+/null/TYPE/STATE")
-    return t[1], t[2]
-
-
-def expand_prototypes(definition: PieceDef, prototypes: dict[str, PieceDef], *, depth: int = 0) -> PieceDef:
-    """Every ``prototype;Name`` replaced in place by that prototype's traits (its BasicPiece dropped)."""
-    if depth > 50:
-        raise VassalFormatError("prototypes nest more than 50 deep (a cycle?)", expected="acyclic prototypes")
-    out: list[Trait] = []
-    for t in definition.traits:
-        if t.id == "prototype;":
-            name = t.type[len("prototype;") :].split(";", 1)[0]
-            proto = prototypes.get(name)
-            if proto is None:
-                out.append(t)  # VASSAL keeps an unknown prototype as an empty trait
-                continue
-            inner = expand_prototypes(PieceDef([*proto.traits[:-1], definition.basic]), prototypes, depth=depth + 1)
-            out.extend(Trait(x.id, x.type, x.state) for x in inner.traits[:-1])
-        elif t.id == "cmt;":
-            continue
-        else:
-            out.append(Trait(t.id, t.type, t.state))
-    if not out or out[-1].id != definition.basic.id:
-        out.append(Trait(definition.basic.id, definition.basic.type, definition.basic.state))
-    return PieceDef(out)
-
-
-def _text(el: Any) -> str:
-    """``Builder.getText``: the element's text nodes (CDATA is ignored by VASSAL; lxml merges it)."""
-    return "".join(t for t in el.itertext() if isinstance(t, str))
-
-
-def module_pieces(source: str | Path) -> list[SlotPiece]:
-    """Every PieceSlot of a module (.vmod / buildFile), in document order, prototypes expanded."""
-    from gazala_tools.vassal.buildfile import open_source, parse_xml
-
-    src = open_source(source)
-    root = parse_xml(src.xml, src.path)
-    file = str(src.path)
-    prototypes: dict[str, PieceDef] = {}
-    for el in root.iter("VASSAL.build.module.PrototypeDefinition"):
-        type_, state = _slot_text(_text(el), file, f"prototype {el.get('name')!r}")
-        prototypes[el.get("name", "")] = decode_piece(type_, state, file=file, place=f"prototype {el.get('name')!r}")
-    out: list[SlotPiece] = []
-    for el in root.iter("VASSAL.build.widget.PieceSlot"):
-        name = el.get("entryName", "")
-        type_, state = _slot_text(_text(el), file, f"piece slot {name!r}")
-        d = expand_prototypes(decode_piece(type_, state, file=file, place=f"piece slot {name!r}"), prototypes)
-        basic = BasicState.parse(d.basic.state)
-        gpid = el.get("gpid") or basic.gpid
-        basic.gpid = gpid
-        states = [t.state for t in d.traits]
-        states[-1] = basic.encode()
-        out.append(SlotPiece(name, gpid, d.type_string(), join_chain(states)))
-    return out
