@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from gazala_tools.cli import _common
@@ -45,6 +46,20 @@ def register(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--turns", type=int, default=10, help="turns on the turn record (default 10)")
     new.add_argument("--json", action="store_true", help="print what was written as JSON")
     new.set_defaults(func=_new)
+
+    imp = verbs.add_parser(
+        "import",
+        help="a game folder from a VASSAL module",
+        description="Write a game folder from a VASSAL module (.vmod, an unzipped module folder, or a buildFile): "
+        "game.yaml (name, the roster's sides, the numbering), map.yaml (the first board with a numbered hex grid), "
+        "the board image, counters.yaml (every piece slot as a counter with its own front and back art), "
+        "module.yaml, and import-report.yaml (counts, set-up placements, traits kept verbatim, what was not "
+        "understood). Read-only on the module; the folder is written all or nothing (docs/module.md).",
+    )
+    imp.add_argument("module", metavar="MODULE", help="a .vmod, a module folder, or a buildFile.xml")
+    imp.add_argument("folder", metavar="DIR", help="the new game folder (must not exist, or be empty)")
+    imp.add_argument("--json", action="store_true", help="print the import report's counts as JSON")
+    imp.set_defaults(func=_import)
 
 
 def _summary(game: Any) -> dict[str, Any]:
@@ -174,3 +189,16 @@ def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[
     results = classify_hexes(RgbRegions(img), spec.geometry, list(spec.grid.hexes()), legend)
     terrain, _comments = terrain_data(spec, results, legend, source=f"digitized from {image_name}")
     return terrain
+
+
+def _import(args: argparse.Namespace) -> int:
+    from gazala_tools.vassal.importer.folder import import_folder
+
+    report = import_folder(args.module, args.folder)
+    if args.json:
+        json.dump({"folder": args.folder, **report["counts"]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        counted = ", ".join(f"{n} {k}" for k, n in report["counts"].items())
+        print(f"{args.folder}: imported from {args.module} ({counted}); see import-report.yaml")
+    return 0

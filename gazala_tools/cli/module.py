@@ -32,6 +32,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--json", action="store_true", help="print a JSON summary")
     b.set_defaults(func=_build)
 
+    lint = verbs.add_parser(
+        "lint",
+        help="check a VASSAL module without the engine",
+        description="Check a VASSAL module (.vmod, an unzipped module folder, or a buildFile) without the engine "
+        "for what the engine reports on load or players meet later: missing images, duplicate or missing gpids, "
+        "piece definitions that do not parse, missing prototypes, set-up pieces off their board or grid, grids "
+        "that do not fit their board image, hex numberings that repeat names, set-up saves the module cannot "
+        "read. Each finding names the element's path in the buildFile and what to do. Exit 1 on an error.",
+    )
+    lint.add_argument("module", metavar="MODULE", help="a .vmod, a module folder, or a buildFile.xml")
+    lint.add_argument("--json", action="store_true", help="print the findings as JSON")
+    lint.set_defaults(func=_lint)
+
 
 def _build(args: argparse.Namespace) -> int:
     from gazala_tools.vassal.module import build_game_module
@@ -51,3 +64,18 @@ def _build(args: argparse.Namespace) -> int:
             f"{len(result.data) / 1e6:.1f} MB in {result.timings['total']:.2f} s"
         )
     return 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from gazala_tools.vassal.lint import lint_module
+
+    result = lint_module(args.module)
+    if args.json:
+        json.dump(result.as_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for f in result.findings:
+            print(f.line())
+        counted = ", ".join(f"{n} {k}" for k, n in result.counts.items())
+        print(f"{args.module}: {result.errors} errors, {result.warnings} warnings ({counted})")
+    return 1 if result.errors else 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import io
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.inputs import (
     ZipInput,
     image_header_size,
+    inside_folder,
     is_regular,
     open_file,
     read_file,
@@ -61,6 +63,42 @@ class ModuleSource:
     _zip: ZipInput | None = None
     _dir: Path | None = None
 
+    def member_names(self, limit: int = 200_000) -> set[str]:
+        """The module's member names (a folder: its files' relative paths, ``/``-separated; at most
+        ``limit``, symlinks not followed)."""
+        if self._zip is not None:
+            return set(self._zip.names())
+        out: set[str] = set()
+        if self._dir is None:
+            return out
+        for dirpath, _dirs, files in os.walk(self._dir):
+            rel = Path(dirpath).relative_to(self._dir)
+            for f in files:
+                out.add((rel / f).as_posix())
+                if len(out) >= limit:
+                    return out
+        return out
+
+    def has_member(self, name: str) -> bool:
+        """Whether the module holds ``name`` (a zip member, or a regular file inside the folder)."""
+        if self._zip is not None:
+            return self._zip.info(name) is not None
+        if self._dir is not None:
+            try:
+                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError)
+            except VassalFormatError:
+                return False
+            return is_regular(p)
+        return False
+
+    def read_member(self, name: str, cap: int) -> bytes:
+        """The bytes of a module member (capped; a folder's file must stay inside the folder)."""
+        if self._zip is not None:
+            return self._zip.read(name, cap)
+        root = self._dir if self._dir is not None else self.path.parent
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        return read_file(p, what="module file", cap=cap, error=VassalFormatError)
+
     def image_size(self, name: str) -> tuple[int, int] | None:
         """Width and height of ``images/<name>`` from its header (at most :data:`IMAGE_HEADER_BYTES`
         read, never decoded), or None when it is missing or not a PNG, GIF or JPEG."""
@@ -69,7 +107,8 @@ class ModuleSource:
         if self._zip is not None:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
-            p = self._dir / "images" / name
+            p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
+                              file=self.path, error=VassalFormatError)  # a symlink out of the folder is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
@@ -93,8 +132,9 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def open_source(source: str | Path) -> ModuleSource:
-    """Open a module, buildFile or module directory for reading."""
+def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 1024 * 1024) -> ModuleSource:
+    """Open a module, buildFile or module directory for reading; ``budget`` caps the bytes read from a
+    zip in all (the buildFile and image headers by default; ``game import`` copies images too)."""
     path = Path(source)
     if not path.exists():
         raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
@@ -106,7 +146,7 @@ def open_source(source: str | Path) -> ModuleSource:
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
-        zf = ZipInput(path, budget=MAX_BUILDFILE_BYTES + 16 * 1024 * 1024, error=VassalFormatError, what="module")
+        zf = ZipInput(path, budget=budget, error=VassalFormatError, what="module")
         names = set(zf.names())
         for name in ("buildFile.xml", "buildFile"):
             if name in names:

@@ -1,0 +1,222 @@
+"""A module's pieces and set-ups as plain data (see the package docstring)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
+from gazala_tools.vassal.grid import MapLayout
+from gazala_tools.vassal.lint import (
+    DRAW_PILE,
+    PIECE_SLOT,
+    PREDEFINED_SETUP,
+    PROTOTYPE,
+    SETUP_STACK,
+    element_path,
+)
+from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
+from gazala_tools.vassal.saves.traits import PieceDef, Trait, decode_piece
+
+#: bytes read from one set-up save inside a module
+MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: deepest prototype nesting followed (a cycle stops here)
+MAX_PROTOTYPE_DEPTH = 50
+#: trait ids this toolkit models when it imports a piece; the others are kept verbatim
+MODELLED_TRAITS = frozenset({"piece;", "emb2;", "prototype;", "mark;", "label;"})
+
+
+@dataclass(frozen=True)
+class ImportedPiece:
+    """One piece slot: ``front``/``back`` are its image layers bottom first (the BasicPiece image, then
+    each layer's image at its level); ``back`` is the front with its first two-level layer switched."""
+
+    gpid: str
+    name: str
+    element: str  #: the slot's path in the buildFile
+    front: tuple[str, ...]
+    back: tuple[str, ...]
+    side: str | None
+    traits: tuple[str, ...]  #: trait ids after the prototypes were resolved, outermost first
+    verbatim: tuple[str, ...]  #: trait types this toolkit does not model, kept as written
+    type: str  #: the slot's full type string (before prototypes were resolved)
+    state: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a set-up puts a piece: ``setup`` is the predefined set-up's or at-start stack's name."""
+
+    setup: str
+    gpid: str
+    name: str
+    map: str
+    board: str | None
+    location: str | None
+    x: int
+    y: int
+
+
+@dataclass
+class ImportedModule:
+    name: str
+    version: str
+    sides: list[str]
+    layouts: list[MapLayout]
+    pieces: list[ImportedPiece] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+    not_understood: list[str] = field(default_factory=list)  #: one line per thing that could not be read
+
+    def counts(self) -> dict[str, int]:
+        """What was imported, kept verbatim and not understood."""
+        verbatim = sum(len(p.verbatim) for p in self.pieces)
+        return {"maps": len(self.layouts), "boards": sum(len(lay.all_boards) for lay in self.layouts),
+                "pieces": len(self.pieces), "placements": len(self.placements),
+                "traits kept verbatim": verbatim, "not understood": len(self.not_understood)}
+
+
+def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: int = 0) -> PieceDef:
+    """The piece with every ``prototype;NAME`` replaced in place by that prototype's traits (its BasicPiece
+    dropped) and comments (``cmt;``) dropped, as ``PieceCloner`` does (vassal-format.md 3.5). An undefined
+    prototype stays as it is, as VASSAL keeps it; nesting deeper than :data:`MAX_PROTOTYPE_DEPTH` is refused."""
+    if depth > MAX_PROTOTYPE_DEPTH:
+        raise VassalFormatError(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a cycle?)",
+                                expected="acyclic prototypes")
+    out: list[Trait] = []
+    for t in piece.traits[:-1]:
+        if t.id == "cmt;":
+            continue
+        proto = prototypes.get(t.type[len("prototype;"):].split(";", 1)[0]) if t.id == "prototype;" else None
+        if proto is None:
+            out.append(t)
+            continue
+        out.extend(expand_prototypes(PieceDef([*proto.traits[:-1], piece.basic]), prototypes, depth + 1).traits[:-1])
+    return PieceDef([*out, piece.basic])
+
+
+def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Front and back image layers, bottom first: the BasicPiece image, then each Layer (innermost first)
+    at its level (an inactive Layer, state < 0, shows nothing). The back flips the first Layer of one or two
+    images: two images swap, one image is shown when hidden and hidden when shown (a "Flip" layer)."""
+    basic = traits[-1].fields()
+    front: list[str] = [basic[2]] if len(basic) > 2 and basic[2] else []
+    back = list(front)
+    flipped = False
+    for t in reversed(traits[:-1]):
+        if t.id != "emb2;":
+            continue
+        f = t.fields()
+        images = sequence.decode(f[15], ",") if len(f) > 15 and f[15] else []
+        try:
+            value = sequence.java_int(t.state) if t.state else 1
+        except ValueError:
+            value = 1
+        shown = images[value - 1] if 0 < value <= len(images) else ""
+        other = shown
+        if not flipped and len(images) in (1, 2):
+            flipped = True
+            if len(images) == 2:
+                other = images[1] if value == 1 else images[0]
+            else:
+                other = "" if shown else images[0]
+        if shown:
+            front.append(shown)
+        if other:
+            back.append(other)
+    return tuple(front), tuple(back)
+
+
+def _side(props: dict[str, str], sides: list[str]) -> str | None:
+    for value in props.values():
+        if value in sides:
+            return value
+    return None
+
+
+def _decode_slot(el: etree._Element, file: str) -> PieceDef:
+    tokens = sequence.decode((el.text or "").strip(), "/")
+    if len(tokens) < 3 or tokens[0] != "+":
+        raise VassalFormatError("piece definition is not '+/null/TYPE/STATE'", file=file, place=element_path(el))
+    return decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=file, place=element_path(el))
+
+
+def read_module(source: str | Path) -> ImportedModule:
+    """Everything :mod:`gazala_tools.vassal.importer` reads from a ``.vmod``, module folder or buildFile."""
+    src = open_source(source)
+    file = str(src.path)
+    root = parse_xml(src.xml, src.path)
+    sides = [str(e.text or "").strip() for e in root.iter("entry")
+             if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
+    mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
+                         layouts_from_xml(src))
+    prototypes: dict[str, PieceDef] = {}
+    for el in root.iter(PROTOTYPE):
+        try:
+            prototypes[el.get("name", "")] = _decode_slot(el, file)
+        except GazalaError as exc:
+            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+    for el in root.iter(PIECE_SLOT):
+        try:
+            piece = _decode_slot(el, file)
+        except GazalaError as exc:
+            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+            continue
+        try:
+            expanded = expand_prototypes(piece, prototypes)
+        except GazalaError as exc:
+            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+            continue
+        traits = expanded.traits
+        front, back = _layers(traits)
+        gpid = el.get("gpid") or ""
+        imported = ImportedPiece(
+            gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
+            back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
+            verbatim=tuple(t.type for t in traits if t.id not in MODELLED_TRAITS),
+            type=piece.type_string(), state=piece.state_string())
+        mod.pieces.append(imported)
+    _stack_placements(root, mod)
+    _save_placements(root, src, mod)
+    return mod
+
+
+def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
+    by_name = {lay.name: lay for lay in mod.layouts}
+    for map_el in root.iter(*MAP_CLASSES):
+        lay = by_name.get(map_el.get("mapName", ""))
+        if lay is None:
+            continue
+        for st in map_el.iter(SETUP_STACK, DRAW_PILE):
+            board = st.get("owningBoard") or None
+            location = st.get("location") if st.get("useGridLocation") == "true" and st.tag == SETUP_STACK else None
+            try:
+                x, y = int(st.get("x", "0")), int(st.get("y", "0"))
+            except ValueError:
+                mod.not_understood.append(f"{element_path(st)}: x/y are not integers")
+                continue
+            for slot in st.iter(PIECE_SLOT):
+                mod.placements.append(Placement(st.get("name", ""), slot.get("gpid") or "", slot.get("entryName", ""),
+                                                lay.name, board, location, x, y))
+
+
+def _save_placements(root: etree._Element, src: ModuleSource, mod: ImportedModule) -> None:
+    for el in root.iter(PREDEFINED_SETUP):
+        name = el.get("file") or ""
+        if el.get("useFile", "true") != "true" or el.get("isMenu") == "true" or not name:
+            continue
+        try:
+            save = read_save(src.read_member(name, MAX_SETUP_BYTES), name=f"{src.path}!{name}")
+            locate_pieces(save.position, mod.layouts, file=name)
+        except GazalaError as exc:
+            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+            continue
+        for piece in save.position.pieces.values():
+            if piece.map is None:
+                continue
+            gpid = piece.definition.basic.state.split(";")[3] if piece.definition.basic.state.count(";") >= 3 else ""
+            mod.placements.append(Placement(el.get("name", ""), gpid, piece.name, piece.map, piece.board,
+                                            piece.location, piece.x, piece.y))
+
