@@ -29,6 +29,7 @@ NOT_CACHES = {
 ID_KEYS_ALLOWED = {
     "counters/loader.py": "marks the nodes of one YAML tree during one walk over it (all alive meanwhile)",
     "yamlnodes.py": "marks the nodes of one YAML tree during one walk over it (all alive meanwhile)",
+    "vassal/lint.py": "marks the boards of one module during one lint pass over it (all alive meanwhile)",
 }
 
 
