@@ -1,24 +1,96 @@
-"""Values read from a data file, reused while the file is unchanged.
+"""Process-wide caches, every one bounded (issue 22 item 3: a long ``referee watch`` must not grow).
 
-A game's map, counters, scenarios and tables are read once per file version: the key is the
-file's resolved path, its modification time and the context the value was read in (the game whose
-id, numbering and sides it was checked against). An edited file is read again.
+``FileCache``: values read from a data file, reused while the file is unchanged. A game's map,
+counters, scenarios and tables are read once per file version: the key is the file's resolved path,
+its modification time and the context the value was read in (the game whose id, numbering and sides
+it was checked against). An edited file is read again; the oldest versions are dropped.
+
+``BoundedDict``: a least-recently-used mapping of hashable keys, at most ``maxsize`` entries.
+
+``ObjectCache``: values computed from live objects (a ``Game``, a rules plugin, a map), found by
+the objects' identity (``is``), never by ``id()`` (the ``id()`` of a dead object is reused by the
+next one). It holds at most ``maxsize`` entries, so it keeps at most that many objects alive.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
 
-class FileCache(Generic[T]):
-    """One kind of value, by (file, modification time, context)."""
+class BoundedDict(Generic[K, T]):
+    """At most ``maxsize`` values by key; the least recently used is dropped first."""
 
-    def __init__(self) -> None:
-        self._items: dict[tuple[Path, int, Hashable], T] = {}
+    def __init__(self, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError("maxsize must be at least 1")
+        self.maxsize = maxsize
+        self._items: OrderedDict[K, T] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> T | None:
+        got = self._items.get(key)
+        if got is not None:
+            self._items.move_to_end(key)
+        return got
+
+    def put(self, key: K, value: T) -> T:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+class ObjectCache(Generic[T]):
+    """At most ``maxsize`` values, each for a tuple of live objects compared by identity."""
+
+    def __init__(self, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError("maxsize must be at least 1")
+        self.maxsize = maxsize
+        self._items: list[tuple[tuple[object, ...], T]] = []
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, *objects: object) -> T | None:
+        for i, (key, value) in enumerate(self._items):
+            if len(key) == len(objects) and all(a is b for a, b in zip(key, objects, strict=True)):
+                if i:
+                    self._items.insert(0, self._items.pop(i))
+                return value
+        return None
+
+    def put(self, value: T, *objects: object) -> T:
+        self._items = [(k, v) for k, v in self._items
+                       if not (len(k) == len(objects) and all(a is b for a, b in zip(k, objects, strict=True)))]
+        self._items.insert(0, (objects, value))
+        del self._items[self.maxsize:]
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+class FileCache(Generic[T]):
+    """One kind of value, by (file, modification time, context); at most ``maxsize`` file versions."""
+
+    def __init__(self, maxsize: int = 32) -> None:
+        self._items: BoundedDict[tuple[Path, int, Hashable], T] = BoundedDict(maxsize)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def get(self, path: Path, context: Hashable, load: Callable[[], T]) -> T:
         """The value of ``path`` read in ``context``, loaded by ``load()`` if the file is new or has
@@ -26,5 +98,5 @@ class FileCache(Generic[T]):
         key = (path.resolve(), path.stat().st_mtime_ns, context)
         got = self._items.get(key)
         if got is None:
-            got = self._items[key] = load()
+            got = self._items.put(key, load())
         return got

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Final
 
 from gazala_tools.errors import HexNameError
+from gazala_tools.filecache import BoundedDict
 
 ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: largest hLeading / vLeading (VASSAL pads a number to leading + 1 digits)
@@ -293,7 +294,7 @@ _ATTR_NAMES: Final = {
     "location_format": "locationFormat",
 }
 
-_REGEX_CACHE: dict[Numbering, tuple[re.Pattern[str], int, int]] = {}
+_REGEX_CACHE: BoundedDict[Numbering, tuple[re.Pattern[str], int, int]] = BoundedDict(maxsize=64)
 
 
 def _compiled_regex(n: Numbering) -> tuple[re.Pattern[str], int, int]:
@@ -332,8 +333,7 @@ def _compiled_regex(n: Numbering) -> tuple[re.Pattern[str], int, int]:
     if not col_group or not row_group:
         raise ValueError(f"locationFormat {n.location_format!r} names no column and row")
     result = (re.compile("".join(regex)), col_group, row_group)
-    _REGEX_CACHE[n] = result
-    return result
+    return _REGEX_CACHE.put(n, result)
 
 
 #: Named schemes: only VASSAL's default. A game's numbering is in its folder's ``game.yaml``

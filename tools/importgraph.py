@@ -22,8 +22,8 @@ def package_of(module: str) -> str:
     return ".".join(parts[:2])
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+def _module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -44,23 +44,46 @@ def _imported(node: ast.Import | ast.ImportFrom, module: str) -> list[str]:
     return [node.module] if node.module else []
 
 
-def graph(root: Path = ROOT) -> tuple[dict[str, set[str]], Counter[str]]:
-    """Package -> packages it imports; and the number of imports inside functions per package."""
-    edges: dict[str, set[str]] = defaultdict(set)
-    local: Counter[str] = Counter()
+def _function_nodes(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            out.update(id(n) for n in ast.walk(node) if n is not node)
+    return out
+
+
+def imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
+    """Every import of another package: (importing module, line, imported module, inside a function)."""
+    out: list[tuple[str, int, str, bool]] = []
     for path in sorted(root.rglob("*.py")):
-        module = _module_name(path)
+        module = _module_name(path, root)
         src = package_of(module)
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         skip = _type_checking_nodes(tree)
+        inner = _function_nodes(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                local[src] += sum(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node))
             if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
             for name in _imported(node, module):
                 if name.startswith("gazala_tools.") and package_of(name) != src:
-                    edges[src].add(package_of(name))
+                    out.append((module, node.lineno, name, id(node) in inner))
+    return out
+
+
+def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[str]], Counter[str]]:
+    """Package -> packages it imports (only at module level when ``top_level``); and the number of
+    imports inside functions per package."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    local: Counter[str] = Counter()
+    for path in sorted(root.rglob("*.py")):
+        src = package_of(_module_name(path, root))
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                local[src] += sum(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node))
+    for module, _line, name, inside in imports(root):
+        if not (top_level and inside):
+            edges[package_of(module)].add(package_of(name))
     return edges, local
 
 
@@ -101,7 +124,10 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def main() -> int:
     edges, local = graph()
+    top, _ = graph(top_level=True)
     found = cycles(edges)
+    for comp in cycles(top):
+        print("cycle of top-level imports:", " ".join(comp))
     for comp in found:
         print("cycle:", " ".join(comp))
     print("function-level imports:", sum(local.values()), dict(local.most_common()))

@@ -44,7 +44,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     geo.set_defaults(func=_geojson)
 
     try:  # the board renderer (another area) mounts its own verb here
-        from gazala_tools.render.board_cli import register_render
+        from gazala_tools.cli.map_render import register_render
     except ImportError:  # pragma: no cover - renderer not installed
         return
     register_render(verbs)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.filecache import BoundedDict
 from gazala_tools.fileio import note_input
 from gazala_tools.games.loader import read_game_file
 from gazala_tools.games.model import GAME_FILE, MODULE_FILE, Game
@@ -66,7 +67,7 @@ def modules_root() -> Path:
     return _data_dir("modules", "GAZALA_MODULES")
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def _index(root: Path) -> tuple[str, ...]:
     file = root / INDEX_FILE
     doc = Doc(file, GameDataError)
@@ -92,7 +93,7 @@ def is_builtin(name: str) -> bool:
     return name in builtin_ids()
 
 
-_CACHE: dict[tuple[Path, int, int | None], Game] = {}
+_CACHE: BoundedDict[tuple[Path, int, int | None], Game] = BoundedDict(maxsize=16)
 
 
 def _mtime(p: Path | None) -> int | None:
@@ -117,8 +118,7 @@ def load_game_folder(folder: Path, *, module_config: Path | None = None, builtin
     note_input(file)  # read now or earlier in this process: an input of this command either way
     got = _CACHE.get(key)
     if got is None:
-        got = read_game_file(file, module_config=module_config, builtin=builtin)
-        _CACHE[key] = got
+        got = _CACHE.put(key, read_game_file(file, module_config=module_config, builtin=builtin))
     return got
 
 

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
-from gazala_tools.rules import plugin_class, plugin_note, rules_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -54,7 +55,7 @@ class Loaded:
     save: Save | None = None
 
 
-_RULES: dict[tuple[int, int], tuple[Game, RulesPlugin]] = {}
+_RULES: ObjectCache[RulesPlugin] = ObjectCache(maxsize=8)
 
 
 def rules_for_game(game: GameRef) -> RulesPlugin:
@@ -62,12 +63,10 @@ def rules_for_game(game: GameRef) -> RulesPlugin:
     g = find_game(game)
     plugin_class(g)  # a folder's plugin file runs only when allowed, cached or not (docs/games.md)
     game_map = g.map()
-    key = (id(g), id(game_map))
-    got = _RULES.get(key)
-    if got is None or got[0] is not g:
-        got = (g, rules_for(g, game_map, strict=True))
-        _RULES[key] = got
-    return got[1]
+    got = _RULES.get(g, game_map)
+    if got is None:
+        got = _RULES.put(rules_for(g, game_map, strict=True), g, game_map)
+    return got
 
 
 def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:

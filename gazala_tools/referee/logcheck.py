@@ -312,8 +312,8 @@ def check_log(
     from gazala_tools.games import default_game_id, find_game
     from gazala_tools.referee.api import manifest_specs, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
+    from gazala_tools.referee.plugins import plugin_note
     from gazala_tools.referee.saves import PieceMapping
-    from gazala_tools.rules import plugin_note
     from gazala_tools.vassal.saves import read_save
 
     p = Path(path)

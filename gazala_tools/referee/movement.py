@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GameDataError
+from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import PathKind
 from gazala_tools.referee.findings import Finding, Severity
@@ -121,17 +122,15 @@ class MovementRules:
                     or self.immobile or self.points)
 
 
-_CACHE: dict[int, tuple[RulesPlugin, MovementRules]] = {}
+_CACHE: ObjectCache[MovementRules] = ObjectCache(maxsize=8)
 
 
 def movement_rules(rules: RulesPlugin) -> MovementRules:
     """The movement data of ``rules``' game (read once per rules object)."""
-    got = _CACHE.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
-    mr = read_movement(rules)
-    _CACHE[id(rules)] = (rules, mr)
-    return mr
+    got = _CACHE.get(rules)
+    if got is not None:
+        return got
+    return _CACHE.put(read_movement(rules), rules)
 
 
 def read_movement(rules: RulesPlugin) -> MovementRules:
@@ -226,34 +225,31 @@ def _pair(s: Section, key: str) -> tuple[float, float]:
     return (a, b)
 
 
-_SIDES: dict[tuple[Hex, Hex], Hexside] = {}
+_SIDES: BoundedDict[tuple[Hex, Hex], Hexside] = BoundedDict(maxsize=200_000)
 
 
 def side_between(a: Hex, b: Hex) -> Hexside:
     """``Hexside.between``, remembered (a log prices the same few hexsides again and again)."""
     got = _SIDES.get((a, b))
     if got is None:
-        if len(_SIDES) > 200_000:
-            _SIDES.clear()
-        got = _SIDES[(a, b)] = Hexside.between(a, b)
+        got = _SIDES.put((a, b), Hexside.between(a, b))
     return got
 
 
-_ALONG: dict[int, tuple[RulesPlugin, dict[Hexside, tuple[float, float]]]] = {}
+_ALONG: ObjectCache[dict[Hexside, tuple[float, float]]] = ObjectCache(maxsize=8)
 
 
 def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float, float]]:
     """Hexside -> the cheapest cost pair of the roads/tracks crossing it (computed once per rules)."""
-    got = _ALONG.get(id(rules))
-    if got is not None and got[0] is rules:
-        return got[1]
+    got = _ALONG.get(rules)
+    if got is not None:
+        return got
     out: dict[Hexside, tuple[float, float]] = {}
     for kind, pair in points.along.items():
         for side in rules.map.path_sides(kind):
             old = out.get(side)
             out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
-    _ALONG[id(rules)] = (rules, out)
-    return out
+    return _ALONG.put(out, rules)
 
 
 # =================================================================================================
@@ -606,7 +602,7 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-_MINES: dict[tuple[int, str, bool], tuple[RulesPlugin, frozenset[Hexside]]] = {}
+_MINES: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
 
 
 def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
@@ -614,31 +610,29 @@ def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
     return minefield_sides(rules, side, own=False)
 
 
-_STEPS: dict[tuple[int, str], tuple[RulesPlugin, frozenset[tuple[Hex, Hex]]]] = {}
+_STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
 
 
 def own_minefield_steps(rules: RulesPlugin, side: str) -> frozenset[tuple[Hex, Hex]]:
     """The steps (a, b), both ways, across a minefield hexside owned by ``side`` (computed once)."""
-    got = _STEPS.get((id(rules), side))
-    if got is not None and got[0] is rules:
-        return got[1]
+    got = _STEPS.get(rules, side)
+    if got is not None:
+        return got
     out = frozenset(p for s in minefield_sides(rules, side, own=True) for p in (s.hexes, s.hexes[::-1]))
-    _STEPS[(id(rules), side)] = (rules, out)
-    return out
+    return _STEPS.put(out, rules, side)
 
 
 def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
     """Minefield hexsides of the map owned by ``side`` (``own``) or by another side (computed once)."""
     from gazala_tools.mapdata.model import MINEFIELD
 
-    got = _MINES.get((id(rules), side, own))
-    if got is not None and got[0] is rules:
-        return got[1]
+    got = _MINES.get(rules, side, own)
+    if got is not None:
+        return got
     m = rules.map
     out = frozenset(s for s in m.feature_sides(MINEFIELD)
                     if (f := m.minefield(s)) is not None and f.owner is not None and (f.owner == side) == own)
-    _MINES[(id(rules), side, own)] = (rules, out)
-    return out
+    return _MINES.put(out, rules, side, own)
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

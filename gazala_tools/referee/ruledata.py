@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 import yaml
 
 from gazala_tools.errors import GameDataError, HexNameError
+from gazala_tools.filecache import ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
 from gazala_tools.referee.turns import TurnRecord
@@ -291,14 +292,14 @@ class RulesReader:
         log.info(note)
 
 
-_EDGES: dict[int, tuple[GameMap, dict[str, frozenset[Hex]]]] = {}
+_EDGES: ObjectCache[dict[str, frozenset[Hex]]] = ObjectCache(maxsize=8)
 
 
 def map_edges(m: GameMap) -> dict[str, frozenset[Hex]]:
     """The passable hexes of each compass edge of a map, found in one pass (cached per map)."""
-    got = _EDGES.get(id(m))
-    if got is not None and got[0] is m:
-        return got[1]
+    got = _EDGES.get(m)
+    if got is not None:
+        return got
     edges: dict[str, set[Hex]] = {e: set() for e in EDGES}
     for h in m.hexes():
         on = m.grid.edges(h)
@@ -306,10 +307,7 @@ def map_edges(m: GameMap) -> dict[str, frozenset[Hex]]:
             for e in on:
                 edges[e].add(h)
     out = {e: frozenset(hs) for e, hs in edges.items()}
-    if len(_EDGES) > 16:
-        _EDGES.clear()
-    _EDGES[id(m)] = (m, out)
-    return out
+    return _EDGES.put(out, m)
 
 
 class Section:

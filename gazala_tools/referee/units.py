@@ -11,21 +11,23 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Final
 
+from gazala_tools.filecache import ObjectCache
+
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.referee.position import Unit
 
 log = logging.getLogger(__name__)
 
-_MANIFESTS: dict[int, tuple[Game, dict[str, Any]]] = {}
+_MANIFESTS: ObjectCache[dict[str, Any]] = ObjectCache(maxsize=8)
 _STRENGTH: Final = re.compile(r"\d+-\d+-\d+")
 
 
 def manifest_units(game: Game) -> dict[str, Any]:
     """Counters of the game's manifest by counter id and unit id (empty if the game has none)."""
-    got = _MANIFESTS.get(id(game))
-    if got is not None and got[0] is game:
-        return got[1]
+    got = _MANIFESTS.get(game)
+    if got is not None:
+        return got
     out: dict[str, Any] = {}
     if not game.counters_file.is_file():  # a game without counters.yaml: inline units only
         log.info("no counter manifest for %s", game.id)
@@ -33,8 +35,7 @@ def manifest_units(game: Game) -> dict[str, Any]:
         for c in game.counters().units:
             out.setdefault(c.unit_id or c.id, c)
             out.setdefault(c.id, c)
-    _MANIFESTS[id(game)] = (game, out)
-    return out
+    return _MANIFESTS.put(out, game)
 
 
 def printed_values(unit: Unit, game: Game) -> tuple[str, tuple[int, ...]] | None:

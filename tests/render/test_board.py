@@ -145,7 +145,7 @@ def test_bad_dpi_is_refused() -> None:
 
 
 def test_cli_render_writes_png_with_grid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gazala_tools.render import board_cli
+    from gazala_tools.cli import map_render as board_cli
 
     m = small_map()
     monkeypatch.setattr("gazala_tools.mapdata.load_map", lambda game: m)

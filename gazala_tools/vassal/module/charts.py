@@ -7,6 +7,7 @@ and ``tests/module/test_charts.py`` checks every cell of ours against the rules 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
@@ -17,17 +18,12 @@ __all__ = ["Table", "render_table"]
 
 
 # --- rendering --------------------------------------------------------------------------------
-_FONTS: dict[tuple[bool, int], ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
-
-
+@functools.lru_cache(maxsize=32)
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    key = (bold, size)
-    if key not in _FONTS:
-        try:
-            _FONTS[key] = ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
-        except OSError:
-            _FONTS[key] = ImageFont.load_default()
-    return _FONTS[key]
+    try:
+        return ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default()
 
 
 def render_table(table: Table, *, size: int = 14) -> Image.Image:

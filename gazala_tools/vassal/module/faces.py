@@ -10,6 +10,7 @@ image gives the same bytes (no time or software chunks).
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import struct
@@ -21,16 +22,12 @@ from PIL import Image, ImageDraw, ImageFont
 
 log = logging.getLogger(__name__)
 
-_FONT_CACHE: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
-
-
+@functools.lru_cache(maxsize=32)
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    if size not in _FONT_CACHE:
-        try:
-            _FONT_CACHE[size] = ImageFont.truetype("DejaVuSans-Bold.ttf", size)
-        except OSError:
-            _FONT_CACHE[size] = ImageFont.load_default()
-    return _FONT_CACHE[size]
+    try:
+        return ImageFont.truetype("DejaVuSans-Bold.ttf", size)
+    except OSError:
+        return ImageFont.load_default()
 
 
 #: zlib level of the PNGs framed by :func:`png_bytes` (levels 1 to 3 cost the same time on counter

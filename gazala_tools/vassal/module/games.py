@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
-from gazala_tools.render.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (

@@ -1,7 +1,8 @@
 """``gazala map render GAME -o board.png [--dpi N]``: the verb the ``map`` noun mounts.
 
-The ``map`` noun (gazala_tools/cli/map.py) belongs to the map-data area; it calls
-:func:`register_render` with its sub-parsers so the renderer's options live here.
+The ``map`` noun (gazala_tools/cli/map.py) calls :func:`register_render` with its sub-parsers; the
+drawing itself is ``render/board.py``. (This verb lived in ``render/``, which made render import the
+CLI: a package cycle, issue 22 item 3.)
 """
 
 from __future__ import annotations

@@ -1,0 +1,73 @@
+"""The one escaping helper of every report page (HTML, and the SVG inside it).
+
+Every text that comes from an input (a piece, map, box, unit, side, hex, scenario or game name, a
+rule message) is data: it reaches a page only through :func:`text` (element content and attribute
+values alike, quotes included) or, inside a ``<script>``, through :func:`script_json`. Characters
+that no HTML or XML document may hold (C0 controls but tab, newline and CR; lone surrogates;
+U+FFFE/U+FFFF) become U+FFFD, so that a page always encodes and parses.
+
+A page's head comes from :func:`head`: a ``Content-Security-Policy`` that allows nothing
+(``default-src 'none'``) but images as ``data:`` URLs and the page's own inline style and script,
+each by its SHA-256 hash computed when the page is made. A script or an event handler smuggled into
+a page by a hostile name would not run even if it escaped escaping.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+
+#: characters no HTML/XML document may hold (U+FFFD instead)
+_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+#: in a ``<script>``: what could end it or start a comment/markup, and JavaScript's line breaks
+_SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def clean(value: object) -> str:
+    """``value`` as a string holding only characters an HTML/XML document may hold."""
+    return _INVALID.sub("\ufffd", str(value))
+
+
+def text(value: object) -> str:
+    """``value`` escaped for HTML or SVG element content or a quoted attribute value (``& < > " '``)."""
+    return html.escape(clean(value), quote=True)
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON safe inside a ``<script>`` element: no ``</script>``, ``<!--``, ``&`` or
+    U+2028/U+2029 (JavaScript line breaks before ES2019) survives as such."""
+    out = json.dumps(value, ensure_ascii=False)
+    return clean(re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT[m.group()], out))
+
+
+def csp_hash(source: str) -> str:
+    """The CSP source expression allowing exactly this inline ``<style>``/``<script>`` content."""
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def csp(*, styles: tuple[str, ...] = (), scripts: tuple[str, ...] = (), images: bool = True) -> str:
+    """The policy of a report page: nothing from anywhere, but ``data:`` images and the given
+    inline styles and scripts (by hash)."""
+    parts = ["default-src 'none'", "base-uri 'none'", "form-action 'none'"]
+    if images:
+        parts.append("img-src data:")
+    if styles:
+        parts.append("style-src " + " ".join(csp_hash(s) for s in styles))
+    if scripts:
+        parts.append("script-src " + " ".join(csp_hash(s) for s in scripts))
+    return "; ".join(parts)
+
+
+def head(title: str, *, style: str = "", script: str = "", images: bool = True) -> str:
+    """``<!DOCTYPE html>`` to ``</head>`` of a report page: charset, the CSP (before anything else
+    it governs), the escaped ``title`` and the inline ``style``. The page's ``script`` (static
+    code of ours, never input) is allowed by its hash; the caller places it as
+    ``<script>{script}</script>``, byte for byte."""
+    policy = csp(styles=(style,) if style else (), scripts=(script,) if script else (), images=images)
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
+            f"<title>{text(title)}</title>\n" + (f"<style>{style}</style>" if style else "") + "</head>")

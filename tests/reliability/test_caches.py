@@ -1,0 +1,154 @@
+"""Issue 22 item 3: every process-wide cache belongs to the object whose data it holds or is
+bounded, and none is keyed by ``id()`` (the id of a dead object is reused by the next one, so an
+id-keyed cache can hand one game's data to another). A long ``referee watch`` re-reads an edited
+game folder again and again: the caches stay at their bounds.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+from pathlib import Path
+
+from gazala_tools import filecache
+from gazala_tools.filecache import BoundedDict, FileCache, ObjectCache
+from gazala_tools.games import registry
+from gazala_tools.games.registry import load_game_folder
+from gazala_tools.referee import api, units
+
+PACKAGE = Path(filecache.__file__).resolve().parent
+RIVER_WAR = Path(__file__).resolve().parents[1] / "games" / "river-war"
+
+#: module-level names bound to an empty dict/list/set that are not caches, with the reason
+NOT_CACHES = {
+    ("mapdata/checks.py", "_REGISTRY"): "the map checks, registered once at import by decorators",
+    ("cli/__init__.py", "_STOPS"): "a stack of the signals received while a command runs, popped as it ends",
+}
+#: ``id(...)`` used as a key, not a process-wide cache, with the reason
+ID_KEYS_ALLOWED = {
+    "counters/loader.py": "marks the nodes of one YAML tree during one walk over it (all alive meanwhile)",
+    "yamlnodes.py": "marks the nodes of one YAML tree during one walk over it (all alive meanwhile)",
+    "vassal/lint.py": "marks the boards of one module during one lint pass over it (all alive meanwhile)",
+}
+
+
+def _modules() -> list[tuple[str, ast.Module]]:
+    return [(p.relative_to(PACKAGE).as_posix(), ast.parse(p.read_text(encoding="utf-8")))
+            for p in sorted(PACKAGE.rglob("*.py"))]
+
+
+def _is_id_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
+
+
+def _id_keys(tree: ast.AST) -> list[int]:
+    """Lines where ``id(...)`` is a key: ``d[id(x)]``, ``d.get(id(x))``, ``id(x) in d``, in a key tuple."""
+    lines = []
+    for node in ast.walk(tree):
+        keys: list[ast.AST] = []
+        if isinstance(node, ast.Subscript):
+            keys.append(node.slice)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in {
+                "get", "pop", "setdefault", "add", "discard", "put"} and node.args:
+            keys.append(node.args[0])
+        elif isinstance(node, ast.Compare) and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops):
+            keys.append(node.left)
+        for key in keys:
+            parts = key.elts if isinstance(key, ast.Tuple) else [key]
+            if any(_is_id_call(p) for p in parts):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_cache_is_keyed_by_id() -> None:
+    """Issue 22 item 3: none keyed by ``id()`` (yamlnodes' and the counters loader's walks excepted, named)."""
+    found = {f"{name}:{line}" for name, tree in _modules() if name not in ID_KEYS_ALLOWED for line in _id_keys(tree)}
+    assert found == set()
+
+
+def test_the_id_scan_finds_an_id_keyed_cache() -> None:
+    """The scan above can fail: the old ``_MANIFESTS.get(id(game))`` is found."""
+    assert _id_keys(ast.parse("got = _MANIFESTS.get(id(game))\n_M[id(g), id(m)] = 1\nid(n) in seen\n")) == [1, 2, 3]
+
+
+def _unbounded_caches(name: str, tree: ast.Module) -> list[str]:
+    out = []
+    for node in tree.body:
+        target = value = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        if not isinstance(target, ast.Name) or value is None:
+            continue
+        empty = (isinstance(value, ast.Dict | ast.List | ast.Set) and not getattr(value, "keys", getattr(value, "elts", None))
+                 ) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                       and value.func.id in {"dict", "list", "set", "OrderedDict", "defaultdict"}
+                       and not value.args[value.func.id == "defaultdict":] and not value.keywords)
+        if empty and (name, target.id) not in NOT_CACHES:
+            out.append(f"{name}:{node.lineno} {target.id}")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        takes = node.args.args or node.args.kwonlyargs or node.args.vararg or node.args.kwarg
+        for dec in node.decorator_list:
+            text = ast.unparse(dec)
+            unbounded = text in {"functools.cache", "cache"} or (
+                "lru_cache" in text and ("maxsize=None" in text or text.endswith("lru_cache")))
+            if unbounded and takes:  # a cache of a function of no arguments holds one value
+                out.append(f"{name}:{node.lineno} {node.name}")
+    return out
+
+
+def test_every_module_level_cache_is_bounded() -> None:
+    """Issue 22 item 3: no module-level dict/list/set grows without bound, no unbounded functools cache."""
+    found = [c for name, tree in _modules() for c in _unbounded_caches(name, tree)]
+    assert found == []
+
+
+def test_the_bound_scan_finds_an_unbounded_cache() -> None:
+    src = "_CACHE: dict[int, str] = {}\n@functools.lru_cache(maxsize=None)\ndef f(x): ...\n@functools.cache\ndef g(): ...\n"
+    assert _unbounded_caches("m.py", ast.parse(src)) == ["m.py:1 _CACHE", "m.py:3 f"]
+
+
+def test_object_cache_compares_identity_and_stays_bounded() -> None:
+    cache: ObjectCache[int] = ObjectCache(maxsize=3)
+    keys = [object() for _ in range(10)]
+    for i, k in enumerate(keys):
+        cache.put(i, k)
+    assert len(cache) == 3
+    assert cache.get(keys[9]) == 9 and cache.get(keys[0]) is None
+    assert cache.get(object()) is None  # an equal-looking new object is not a hit
+
+
+def test_bounded_dict_and_file_cache_drop_the_least_recently_used(tmp_path: Path) -> None:
+    d: BoundedDict[int, int] = BoundedDict(maxsize=2)
+    d.put(1, 1)
+    d.put(2, 2)
+    assert d.get(1) == 1
+    d.put(3, 3)
+    assert (d.get(1), d.get(2), d.get(3), len(d)) == (1, None, 3, 2)
+    fc: FileCache[str] = FileCache(maxsize=2)
+    for i in range(5):
+        f = tmp_path / f"{i}.yaml"
+        f.write_text(str(i))
+        assert fc.get(f, None, f.read_text) == str(i)
+    assert len(fc) == 2
+
+
+def test_a_long_watch_of_an_edited_game_folder_keeps_the_caches_bounded(tmp_path: Path) -> None:
+    """Each edit of game.yaml is a new game (new map, rules, manifest): 12 edits leave at most the
+    bounds in the game, rules and manifest caches (the old code kept all 12 of each)."""
+    folder = tmp_path / "river-war"
+    shutil.copytree(RIVER_WAR, folder)
+    game_file = folder / "game.yaml"
+    stamp = game_file.stat().st_mtime_ns
+    for i in range(12):
+        os.utime(game_file, ns=(stamp + i * 10**9, stamp + i * 10**9))
+        game = load_game_folder(folder)
+        api.rules_for_game(game)
+        units.manifest_units(game)
+    assert len(registry._CACHE) <= registry._CACHE.maxsize
+    assert len(api._RULES) <= api._RULES.maxsize < 12
+    assert len(units._MANIFESTS) <= units._MANIFESTS.maxsize < 12
