@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+import string
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -757,15 +758,23 @@ def _stacking(s: Section) -> tuple[StackingRules | None, str]:
     if "alone-rule" in s and alone is None:
         raise s.err("alone-rule", "names the rule of no 'alone' units", expected="an 'alone' beside it")
     note = s.text("note", "")
-    if note:
-        try:
-            note.format(excess=1)
-        except (KeyError, IndexError, ValueError):
-            raise s.err("note", f"{note!r} has a placeholder other than {{excess}}") from None
+    if note and not note_placeholders_ok(note):
+        raise s.err("note", f"{note!r} has a placeholder other than {{excess}}",
+                    expected="text with at most the placeholder {excess} ({{ and }} for braces)")
     if limit is None and not types and alone is None:
         raise s.err(None, "states no limit", expected="limit, types or alone")
     return (StackingRules(rule, limit, tuple(types), alone, note, exempt, s.rule("alone-rule", rule)),
             s.rule("enemy-rule", rule))
+
+
+def note_placeholders_ok(note: str) -> bool:
+    """Does a stacking ``note`` hold no placeholder but a plain ``{excess}`` (no index, attribute,
+    conversion or format spec: the note is data from a game folder, never a format program)?"""
+    try:
+        return all(field in (None, "excess") and not spec and conv is None
+                   for _text, field, spec, conv in string.Formatter().parse(note))
+    except ValueError:
+        return False
 
 
 def _prohibition(s: Section) -> Prohibition:

@@ -37,6 +37,10 @@ BAD = [
     ("blocked-by: [enemy-units,", "blocked-by: [enemies,", "'enemies' is not a trace block"),
     ("unless-markers: [disrupted]", "unless-markers: [tired]", "'tired' is not a marker"),
     ('note: "remove {excess}"', 'note: "remove {extra}"', "has a placeholder other than {excess}"),
+    # a note is data, never a format program: an index, attribute, conversion or spec is refused (fuzz: TypeError, exit 3)
+    ('note: "remove {excess}"', 'note: "remove {excess[[1]]}"', "has a placeholder other than {excess}"),
+    ('note: "remove {excess}"', 'note: "remove {excess.__class__}"', "has a placeholder other than {excess}"),
+    ('note: "remove {excess}"', 'note: "remove {excess!r:>9}"', "has a placeholder other than {excess}"),
     ("enter: {places: [Ford Town]}", "enter: {hexes: [Z-99]}", "rules.reinforcements.schedule[0].enter.hexes"),
     ("rule: \"R2\"", "rule: \"R2\"\n    bogus: 1", "rules.boxes: unknown key 'bogus'"),
     ("  stacking:", "  stackin:", "rules: unknown key 'stackin'"),
