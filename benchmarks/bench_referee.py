@@ -64,6 +64,8 @@ grid:
   columns: [1, {columns}]
   rows: [1, {rows}]
   pixels: {{dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 25000, board_height: 18100}}
+hexside-kinds:
+  minefield: {{owned: true}}
 terrain:
   default: clear
   types: {{clear: {{}}}}
