@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.cli import main
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
@@ -29,6 +28,8 @@ from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.generic import supply_search, zoc_projects
 from gazala_tools.referee.report import Report
 from gazala_tools.rules import rules_for
+
+from .conftest import assert_loads_cleanly, run
 
 FOLDER = Path(__file__).resolve().parent / "highland"
 SCENARIO = "The Moor (Turn 1 - Turn 6)"
@@ -57,11 +58,6 @@ FINDINGS = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.fixture(scope="module")
 def rules() -> RulesPlugin:
@@ -76,12 +72,6 @@ def check(rules: RulesPlugin, *units: tuple[str, str, str, str], **keys: Any) ->
 def findings(report: Report) -> list[tuple[str, str]]:
     return [(f.rule, f.message) for f in report.findings]
 
-
-@pytest.fixture(scope="module")
-def vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("highland") / "highland.vmod"
-    assert main(["module", "build", str(FOLDER), "-o", str(out)]) == 0
-    return out
 
 
 # --- the game's own words -------------------------------------------------------------------------
@@ -214,32 +204,13 @@ def test_the_cliff_is_impassable_to_zones_of_control_and_supply(rules: RulesPlug
 
 
 # --- the engine (marker vassal) -------------------------------------------------------------------------
-def _setup_save(harness: Any, vmod: Path, out: Path, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    out.mkdir()
-    moves_file = out / "moves.json"
-    moves_file.write_text(json.dumps({"moves": moves}), encoding="utf-8")
-    result: dict[str, Any] = harness.run("setup", vmod, SCENARIO, out, moves_file)
-    assert Path(result["saved"]).is_file()
-    return result
 
-
-@pytest.fixture(scope="module")
-def opened(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "setup", [])
-
-
-@pytest.fixture(scope="module")
-def moved(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "moved", MOVES)
 
 
 @pytest.mark.vassal
 def test_engine_loads_the_module_with_no_error(vassal_engine: Any, vmod: Path) -> None:
     loaded = vassal_engine.module(vmod)
-    assert loaded["dialogs"] == []
-    assert [line for line in loaded["log"] if "ERROR" in line or "WARN" in line] == []
-    rt = loaded["roundtrip"]
-    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == [] and rt["changed_text"] == []
+    assert_loads_cleanly(loaded)
 
 
 @pytest.mark.vassal

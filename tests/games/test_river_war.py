@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.cli import main
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
+
+from .conftest import assert_loads_cleanly, run
 
 FOLDER = Path(__file__).resolve().parent / "river-war"
 SCENARIO = "The Ford (Turn 1 - Turn 8)"
@@ -47,22 +48,11 @@ FINDINGS = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def folder_digest() -> dict[str, str]:
     return {str(p.relative_to(FOLDER)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(FOLDER.rglob("*")) if p.is_file()}
 
-
-@pytest.fixture(scope="module")
-def vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("river-war") / "river-war.vmod"
-    assert main(["module", "build", str(FOLDER), "-o", str(out)]) == 0
-    return out
 
 
 # --- the CLI -----------------------------------------------------------------------------------------
@@ -135,35 +125,13 @@ def test_the_main_job_runs_on_the_game_folder(tmp_path: Path, capsys: pytest.Cap
 
 
 # --- the engine (marker vassal) -------------------------------------------------------------------------
-def _setup_save(harness: Any, vmod: Path, out: Path, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """The harness opens the set-up as a player, makes ``moves`` (each ``Map.placeOrMerge``) and has
-    VASSAL save the game (``OUT/moved.vsav``)."""
-    out.mkdir()
-    moves_file = out / "moves.json"
-    moves_file.write_text(json.dumps({"moves": moves}), encoding="utf-8")
-    result: dict[str, Any] = harness.run("setup", vmod, SCENARIO, out, moves_file)
-    assert Path(result["saved"]).is_file()
-    return result
 
-
-@pytest.fixture(scope="module")
-def opened(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The set-up as the engine opens it, saved by the engine without a move."""
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "setup", [])
-
-
-@pytest.fixture(scope="module")
-def moved(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "moved", MOVES)
 
 
 @pytest.mark.vassal
 def test_engine_loads_the_module_with_no_error_dialog_or_dropped_attribute(vassal_engine: Any, vmod: Path) -> None:
     loaded = vassal_engine.module(vmod)
-    assert loaded["dialogs"] == []
-    assert [line for line in loaded["log"] if "ERROR" in line or "WARN" in line] == []
-    rt = loaded["roundtrip"]
-    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == [] and rt["changed_text"] == []
+    assert_loads_cleanly(loaded)
     assert len(loaded["piece_slots"]) == 17 and all(s["valid"] for s in loaded["piece_slots"])
     assert all(p["valid"] for p in loaded["prototypes"])
 
