@@ -117,7 +117,7 @@ def test_the_main_job_runs_on_the_game_folder(tmp_path: Path, capsys: pytest.Cap
 
     before = folder_digest()
     assert main_job(str(FOLDER), tmp_path) == 0
-    assert "river-war  turn 1" in capsys.readouterr().out
+    assert "river-war  The Ford (Turn 1 - Turn 8)  turn 1" in capsys.readouterr().out  # --scenario: the report names it
     for name in ("map.geojson", "board.png", "counter-sheet.pdf", "river-war.vmod",
                  "referee-the-ford-turn-1-turn-8.html"):
         assert (tmp_path / name).stat().st_size > 0, name
