@@ -174,3 +174,15 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
         after = Unit(u.id, u.side, u.type, u.formation, u.hex.neighbours()[0] if u.hex else None)
         found.append([f.rule for f in rules.check_move(u, after, None, mc)])
     assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated
+
+
+def test_a_side_read_from_a_log_finds_the_minefield_hexsides_computed_once() -> None:
+    # the caches of movement.py are keyed by the rules (identity) and a side's name (equality): a side
+    # read from a log is a new string each time, and an identity key recomputed them for every move
+    from gazala_tools.referee.movement import own_minefield_steps
+
+    rules = rules_for_game("gazala-rg")
+    first = own_minefield_steps(rules, "allied")
+    again = own_minefield_steps(rules, "".join(["all", "ied"]))
+    assert first and again is first
+    assert own_minefield_steps(rules, "axis") is not first
