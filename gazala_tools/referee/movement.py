@@ -79,6 +79,8 @@ class Points:
     #: (e.g. +2, even along a trail or road); None: no cost of its own. Values: movement.yaml
     friendly_minefield: float | None = None
     friendly_add: bool = False
+    #: the units that pay ``minefield`` (None: every unit; BG 9.1: Axis units only)
+    minefield_units: UnitFilter | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +174,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     points = None
     if "points" in root:
         p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone",
-                                          "friendly-minefield"}))
+                                          "friendly-minefield", "minefield-units"}))
         p.require("rule", "terrain")
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
@@ -189,7 +191,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
                         terrain, along, _num(p, "minefield"), _num(p, "leave-zone"),
                         friendly_minefield=_num(fm, "cost") if fm is not None else None,
-                        friendly_add=fm.boolean("add", False) if fm is not None else False)
+                        friendly_add=fm.boolean("add", False) if fm is not None else False,
+                        minefield_units=p.units("minefield-units") if "minefield-units" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -360,7 +363,9 @@ class MoveChecker:
             self.zone = _zone(rules, ctx, unit, data.zoc.zone)
         pts = data.points
         self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
-        self.minefields = self.map.minefield_hexes() if pts is not None and pts.minefield else frozenset()
+        pays = pts is not None and pts.minefield and (pts.minefield_units is None
+                                                      or pts.minefield_units.matches(unit, rules.names))
+        self.minefields = self.map.minefield_hexes() if pays else frozenset()
         self.along = along_costs(rules, pts) if pts is not None else {}
         self.terrain_cost = terrain_costs(rules, pts) if pts is not None else {}
         self.start: Hex | None = None
