@@ -9,7 +9,11 @@ it was checked against). An edited file is read again; the oldest versions are d
 
 ``ObjectCache``: values computed from live objects (a ``Game``, a rules plugin, a map), found by
 the objects' identity (``is``), never by ``id()`` (the ``id()`` of a dead object is reused by the
-next one). It holds at most ``maxsize`` entries, so it keeps at most that many objects alive.
+next one). Plain values in a key (a side's name, a flag: ``str``, ``int``, ``float``, ``bool``,
+``bytes``, ``None``) are compared by equality: two equal strings are often distinct objects (a side
+read from a log is), and comparing them by identity missed the cache at every call (issue 24's
+log benchmark recomputed the minefield hexsides for every move). It holds at most ``maxsize``
+entries, so it keeps at most that many objects alive.
 """
 
 from __future__ import annotations
@@ -52,6 +56,21 @@ class BoundedDict(Generic[K, T]):
         self._items.clear()
 
 
+_PLAIN = (str, int, float, bool, bytes, type(None))
+
+
+def _same(key: tuple[object, ...], objects: tuple[object, ...]) -> bool:
+    """The same key: live objects by identity, plain values by equality (and type)."""
+    if len(key) != len(objects):
+        return False
+    for a, b in zip(key, objects, strict=True):
+        if a is b:
+            continue
+        if type(a) is not type(b) or not isinstance(a, _PLAIN) or a != b:
+            return False
+    return True
+
+
 class ObjectCache(Generic[T]):
     """At most ``maxsize`` values, each for a tuple of live objects compared by identity."""
 
@@ -66,15 +85,14 @@ class ObjectCache(Generic[T]):
 
     def get(self, *objects: object) -> T | None:
         for i, (key, value) in enumerate(self._items):
-            if len(key) == len(objects) and all(a is b for a, b in zip(key, objects, strict=True)):
+            if _same(key, objects):
                 if i:
                     self._items.insert(0, self._items.pop(i))
                 return value
         return None
 
     def put(self, value: T, *objects: object) -> T:
-        self._items = [(k, v) for k, v in self._items
-                       if not (len(k) == len(objects) and all(a is b for a, b in zip(k, objects, strict=True)))]
+        self._items = [(k, v) for k, v in self._items if not _same(k, objects)]
         self._items.insert(0, (objects, value))
         del self._items[self.maxsize:]
         return value

@@ -161,6 +161,16 @@ class RulesPlugin:
     def zoc_projects(self, a: Hex, b: Hex) -> bool:
         return generic.zoc_projects(self, a, b)
 
+    def zoc_reach(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Hex -> the neighbours a ZOC reaches from it (:meth:`zoc_projects`), for every map hex.
+        Computed once per rules: :meth:`zoc_projects` depends on the map and the data only, never on
+        a position, and a log would otherwise ask it again for every unit of every step."""
+        got: dict[Hex, tuple[Hex, ...]] | None = self.__dict__.get("_zoc_reach")
+        if got is None:
+            got = self.__dict__["_zoc_reach"] = {
+                h: tuple(n for n in ns if self.zoc_projects(h, n)) for h, ns in self.topology.neighbours.items()}
+        return got
+
     def zoc_everywhere(self) -> bool:
         """Does every ZOC extend into all six neighbours (no :meth:`zoc_projects` call needed)?"""
         z = self.data.zoc
@@ -282,7 +292,8 @@ class Context:
                 self.on_map(side),
                 self.topology,
                 exerts=lambda u: self.rules.exerts_zoc(self, u),
-                projects=None if self.rules.zoc_everywhere() else self.rules.zoc_projects,
+                projects=None,
+                reach=None if self.rules.zoc_everywhere() else self.rules.zoc_reach(),
             )
             self._zoc[side] = got
         return got

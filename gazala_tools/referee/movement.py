@@ -32,6 +32,7 @@ from gazala_tools.referee.ruledata import ANY_UNIT, RulesReader, Section, UnitFi
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Context, RulesPlugin
+    from gazala_tools.referee.search import Topology
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,8 @@ class Points:
     #: (e.g. +2, even along a trail or road); None: no cost of its own. Values: movement.yaml
     friendly_minefield: float | None = None
     friendly_add: bool = False
+    #: the units that pay ``minefield`` (None: every unit; BG 9.1: Axis units only)
+    minefield_units: UnitFilter | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +174,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     points = None
     if "points" in root:
         p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone",
-                                          "friendly-minefield"}))
+                                          "friendly-minefield", "minefield-units"}))
         p.require("rule", "terrain")
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
@@ -188,7 +191,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
                         terrain, along, _num(p, "minefield"), _num(p, "leave-zone"),
                         friendly_minefield=_num(fm, "cost") if fm is not None else None,
-                        friendly_add=fm.boolean("add", False) if fm is not None else False)
+                        friendly_add=fm.boolean("add", False) if fm is not None else False,
+                        minefield_units=p.units("minefield-units") if "minefield-units" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -236,6 +240,19 @@ def side_between(a: Hex, b: Hex) -> Hexside:
     return got
 
 
+_SIDE_TABLES: ObjectCache[dict[tuple[Hex, Hex], Hexside]] = ObjectCache(maxsize=8)
+
+
+def side_table(topology: Topology) -> dict[tuple[Hex, Hex], Hexside]:
+    """(a, b) -> the hexside between, for every pair of adjacent hexes of a map (computed once per
+    map: a plain look-up, where the remembered ``side_between`` pays its LRU bookkeeping per call)."""
+    got = _SIDE_TABLES.get(topology)
+    if got is None:
+        got = _SIDE_TABLES.put({(a, b): Hexside.between(a, b) for a, ns in topology.neighbours.items() for b in ns},
+                               topology)
+    return got
+
+
 _ALONG: ObjectCache[dict[Hexside, tuple[float, float]]] = ObjectCache(maxsize=8)
 
 
@@ -250,6 +267,19 @@ def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float
             old = out.get(side)
             out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
     return _ALONG.put(out, rules)
+
+
+_TERRAIN: ObjectCache[dict[Hex, tuple[float, float]]] = ObjectCache(maxsize=8)
+
+
+def terrain_costs(rules: RulesPlugin, points: Points) -> dict[Hex, tuple[float, float]]:
+    """Map hex -> the cost pair of entering it off a road (computed once per rules)."""
+    got = _TERRAIN.get(rules, points)
+    if got is None:
+        m = rules.map
+        got = _TERRAIN.put({h: points.terrain.get(m.terrain(h), points.default) for h in rules.topology.order},
+                           rules, points)
+    return got
 
 
 # =================================================================================================
@@ -309,6 +339,7 @@ class MoveChecker:
         rules, data, ctx = mc.rules, mc.data, mc.ctx
         self.map = rules.map
         self.topology = rules.topology
+        self.sides = side_table(rules.topology)
         side = unit.side
         self.impassable = rules.impassable
         self.enemy_hexes = ctx.enemy_hexes(side)
@@ -332,8 +363,11 @@ class MoveChecker:
             self.zone = _zone(rules, ctx, unit, data.zoc.zone)
         pts = data.points
         self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
-        self.minefields = self.map.minefield_hexes() if pts is not None and pts.minefield else frozenset()
+        pays = pts is not None and pts.minefield and (pts.minefield_units is None
+                                                      or pts.minefield_units.matches(unit, rules.names))
+        self.minefields = self.map.minefield_hexes() if pays else frozenset()
         self.along = along_costs(rules, pts) if pts is not None else {}
+        self.terrain_cost = terrain_costs(rules, pts) if pts is not None else {}
         self.start: Hex | None = None
         self.targets: frozenset[Hex] = frozenset()
         self.fresh = mc.unit_phase(unit.id).moves == 0  #: the unit has not moved yet this phase
@@ -344,8 +378,15 @@ class MoveChecker:
         self.own_mines: frozenset[tuple[Hex, Hex]] = frozenset()
         if pts is not None and pts.friendly_minefield is not None:
             self.own_mines = own_minefield_steps(rules, side)
+        self._broken_n: dict[tuple[Hex, Hex], int] = {}
+        self._points_of: dict[tuple[Hex, Hex], float] = {}
 
     # --- one step ---------------------------------------------------------------------------------
+    def side(self, a: Hex, b: Hex) -> Hexside:
+        """The hexside between adjacent ``a`` and ``b``."""
+        got = self.sides.get((a, b))
+        return got if got is not None else side_between(a, b)
+
     def broken(self, a: Hex, b: Hex) -> list[tuple[str, str]]:
         """(rule, what) for every rule the step from ``a`` into adjacent ``b`` breaks."""
         out: list[tuple[str, str]] = []
@@ -358,16 +399,16 @@ class MoveChecker:
             if b in hexes and a not in hexes:
                 out.append((rule, f"enters {what}"))
         if self.cross:
-            side = side_between(a, b)
+            side = self.side(a, b)
             for rule, sides, what in self.cross:
                 if side in sides:
                     out.append((rule, f"crosses {what}"))
-        if self.mines and side_between(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
+        if self.mines and self.side(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
             out.append((data.mines_rule or "minefields", f"crosses {data.mines_what} other than as its whole move from "
                         "where it began its movement"))
         z = data.zoc
         if z is not None and a in self.zone:
-            if z.zoc_to_zoc and b in self.zone and (z.across is None or side_between(a, b) in z.across):
+            if z.zoc_to_zoc and b in self.zone and (z.across is None or self.side(a, b) in z.across):
                 out.append((z.rule, "moves from one enemy ZOC hex directly to another"
                             + (" across that hexside" if z.across is not None else "")))
             if z.stop and a != self.start:
@@ -378,8 +419,10 @@ class MoveChecker:
         pts = self.mc.data.points
         if pts is None:
             return 1.0
-        pair = self.along.get(side_between(a, b)) if self.along else None
-        cost = pair[self.col] if pair is not None else pts.terrain.get(self.map.terrain(b), pts.default)[self.col]
+        pair = self.along.get(self.side(a, b)) if self.along else None
+        if pair is None:
+            pair = self.terrain_cost.get(b) or pts.terrain.get(self.map.terrain(b), pts.default)
+        cost = pair[self.col]
         if self.own_mines and (a, b) in self.own_mines:
             assert pts.friendly_minefield is not None
             cost = cost + pts.friendly_minefield if pts.friendly_add else pts.friendly_minefield
@@ -388,6 +431,20 @@ class MoveChecker:
         if a in self.zone and pts.leave_zone:
             cost += pts.leave_zone
         return cost
+
+    # the steps a move's searches price again and again (a failed legal search is followed by one
+    # that breaks rules, and by a detour's direct route): each step is priced once per move
+    def _n_broken(self, a: Hex, b: Hex) -> int:
+        got = self._broken_n.get((a, b))
+        if got is None:
+            got = self._broken_n[(a, b)] = len(self.broken(a, b))
+        return got
+
+    def _points(self, a: Hex, b: Hex) -> float:
+        got = self._points_of.get((a, b))
+        if got is None:
+            got = self._points_of[(a, b)] = self.points(a, b)
+        return got
 
     # --- a path -----------------------------------------------------------------------------------
     def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
@@ -398,6 +455,8 @@ class MoveChecker:
         ``legal``: only steps that break no rule. Otherwise every step is allowed and costs
         ``PENALTY`` per broken rule: the path breaks the fewest rules, then spends the fewest points.
         ``ignore``: the rules are not looked at (the direct route: the fewest points whatever it breaks)."""
+        if start != self.start or targets != self.targets:
+            self._broken_n.clear()  # what a step breaks depends on where the move starts and ends
         self.start = start
         self.targets = targets
         if start not in self.topology:
@@ -431,10 +490,10 @@ class MoveChecker:
             for b in neighbours[a]:
                 if b in done:
                     continue
-                n_broken = 0 if ignore else len(self.broken(a, b))
+                n_broken = 0 if ignore else self._n_broken(a, b)
                 if legal and n_broken:
                     continue
-                mp = self.points(a, b)
+                mp = self._points(a, b)
                 if limit is not None and spent[a] + mp > limit + 1e-9:
                     continue
                 g = ga + mp + PENALTY * n_broken
@@ -571,7 +630,7 @@ def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, u
     if data.points is not None:
         up.spent += res.cost
         if allowance is not None and checker.mines and any(
-                side_between(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
+                checker.side(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
             up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
     if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True

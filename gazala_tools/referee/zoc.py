@@ -7,7 +7,7 @@ an escarpment). Both come from the game's rules plugin.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.position import Unit
@@ -20,11 +20,13 @@ def zoc_map(
     *,
     exerts: Callable[[Unit], bool],
     projects: Callable[[Hex, Hex], bool] | None,
+    reach: Mapping[Hex, Sequence[Hex]] | None = None,
 ) -> dict[Hex, list[str]]:
     """Every hex in the ZOC of ``units`` -> the ids of the units exerting it (in unit order).
-    ``projects`` None: into all six neighbours."""
+    ``projects`` None: into all six neighbours. ``reach``: the neighbours a ZOC reaches from each hex,
+    computed beforehand (used instead of the topology's neighbours)."""
     out: dict[Hex, list[str]] = {}
-    adj = topology.neighbours
+    adj: Mapping[Hex, Sequence[Hex]] = topology.neighbours if reach is None else reach
     for u in units:
         h = u.hex
         if h is None or h not in adj or not exerts(u):

@@ -313,8 +313,16 @@ class GazalaRG(RulesPlugin):
             return True
         return ctx.turn_index is not None and ctx.turn_index >= start
 
-    def active_minefield_sides(self, ctx: Context) -> set[Hexside]:
-        return {s for s, start in self.minefields.items() if self.minefield_active(ctx, start)}
+    def active_minefield_sides(self, ctx: Context) -> frozenset[Hexside]:
+        """Minefield hexsides in force on the position's turn (14.0), computed once per turn."""
+        memo: dict[int | None, frozenset[Hexside]] | None = self.__dict__.get("_active_sides")
+        if memo is None:
+            memo = self.__dict__["_active_sides"] = {}
+        got = memo.get(ctx.turn_index)
+        if got is None:
+            got = memo[ctx.turn_index] = frozenset(
+                s for s, start in self.minefields.items() if self.minefield_active(ctx, start))
+        return got
 
     def active_minefield_hexes(self, ctx: Context) -> set[Hex]:
         return self.active_minefield_hexes_at(ctx.position.turn)

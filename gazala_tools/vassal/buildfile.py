@@ -32,6 +32,8 @@ from gazala_tools.inputs import (
 )
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
+from gazala_tools.vassal.saves import sequence
+from gazala_tools.vassal.saves.sequence import TAB
 
 log = logging.getLogger(__name__)
 
@@ -267,8 +269,9 @@ def _zone(el: etree._Element, file: Path) -> Zone:
 
 
 def read_layouts(source: str | Path) -> list[MapLayout]:
-    """Every map of a module with its boards: its first board laid out (``MapLayout.boards``), every
-    board of its BoardPicker in XML order (``MapLayout.all_boards``).
+    """Every map of a module with its boards: the boards a new game of VASSAL lays out
+    (``MapLayout.boards``: the default set-up, or the one board; none when VASSAL asks the player,
+    ``MapLayout.choose_boards``), every board of its BoardPicker in XML order (``MapLayout.all_boards``).
 
     A saved game's SetBoards command may lay boards out differently; use
     :func:`layout_with_boards` for that.
@@ -293,22 +296,62 @@ def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
     root = parse_xml(src.xml, src.path)
     _check_zones(root, src.path)
     layouts: list[MapLayout] = []
+    index = -1
     for el in root.iter():
         if not isinstance(el.tag, str) or el.tag not in MAP_CLASSES:
             continue
+        index += 1
         name = el.get("mapName", "")
         edge_w = _int_attr(el, "edgeWidth", 0, src.path)
         edge_h = _int_attr(el, "edgeHeight", 0, src.path)
         boards: list[Board] = []
+        setup: str | None = None
         for picker in _children(el, "VASSAL.build.module.map.BoardPicker"):
             for b in _children(picker, f"{PKG}.Board"):
                 boards.append(_board(b, src))
-        # A new game of VASSAL 3.7.26 with several boards and no default set-up asks the player
-        # ("Choose Boards"); until a save's SetBoards says otherwise, the first board alone is laid
-        # out (never the others beside it): a point right of or below it is offboard.
-        placed = tuple((b, 0, 0) for b in boards[:1])
-        layouts.append(MapLayout(name, edge_w, edge_h, placed, tuple(boards)))
+            for st in _children(picker, "setup"):
+                setup = setup if setup is not None else (st.text or "")
+        placed, choose = _new_game_boards(boards, setup, (name, f"Map{index}"))
+        layouts.append(MapLayout(name, edge_w, edge_h, placed, tuple(boards), choose_boards=choose))
     return layouts
+
+
+def _new_game_boards(boards: list[Board], setup: str | None,
+                     map_ids: tuple[str, ...]) -> tuple[tuple[tuple[Board, int, int], ...], bool]:
+    """The boards VASSAL 3.7.26 lays out when a new game starts, and whether it asks the player
+    instead (``BoardPicker.setup``, ``getDefaultSetup``, ``isFinished``; vassal-format.md §4.7):
+
+    * the picker's default set-up (its ``<setup>`` element: a SetBoards command, ``<map>BoardPicker``
+      then board, column, row...): those boards, at their columns and rows (an unknown board name is
+      left out, a column or row that is not a number is 0, as VASSAL's ``decode`` does; a command of
+      another map lays out nothing);
+    * no default set-up and exactly one board that is not reversible: that board;
+    * otherwise (several boards, or one reversible board): the player is asked ("Choose Boards")
+      and, until a game's SetBoards says which, the map has no board: every point is offboard.
+    """
+    if setup:
+        tokens = sequence.decode(setup, TAB)
+        if not any(tokens[0] == f"{m}BoardPicker" for m in map_ids if m):
+            return (), False
+        by_name = {b.name: b for b in boards}
+        placed: list[tuple[Board, int, int]] = []
+        rest = tokens[1:]
+        for i in range(0, len(rest), 3):
+            board = by_name.get(rest[i].split("/")[0])
+            if board is not None:
+                placed.append((board, _java_int_or_0(rest, i + 1), _java_int_or_0(rest, i + 2)))
+        return tuple(placed), False
+    if len(boards) == 1 and not boards[0].reversible:
+        return ((boards[0], 0, 0),), False
+    return (), bool(boards)
+
+
+def _java_int_or_0(tokens: list[str], i: int) -> int:
+    """``SequenceEncoder.Decoder.nextInt(0)``: the token as an int, 0 when missing or not a number."""
+    try:
+        return sequence.java_int(tokens[i]) if i < len(tokens) else 0
+    except ValueError:
+        return 0
 
 
 def _board(el: etree._Element, src: ModuleSource) -> Board:
@@ -358,7 +401,7 @@ def find_layout(layouts: list[MapLayout], name: str | None, file: str | Path) ->
             f"no map named {name!r}", file=file, expected="one of " + ", ".join(repr(x.name) for x in layouts)
         )
     for lay in layouts:
-        if any(b.grid is not None for b, _c, _r in lay.boards):
+        if any(b.grid is not None for b in (lay.all_boards or tuple(b for b, _c, _r in lay.boards))):
             return lay
     if layouts:
         return layouts[0]

@@ -461,6 +461,10 @@ class MapLayout:
     edge_height: int = 0
     boards: tuple[tuple[Board, int, int], ...] = ()  # (board, col, row) in the board layout
     all_boards: tuple[Board, ...] = ()  #: every board the map offers (a save picks among them)
+    #: VASSAL asks the player to choose the boards of a new game ("Choose Boards": no default set-up
+    #: and several boards, or one reversible board) and lays out none until then: every point is
+    #: offboard until a save's SetBoards lays boards out (``boards`` is empty)
+    choose_boards: bool = False
     _rects: list[tuple[Board, int, int, int | None, int | None]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -43,7 +43,7 @@ BG_ILLEGAL: list[dict[str, Any]] = [
     {"piece": "allied-50-150", "to": "C09"},                 # 1: legal, enters 9B's engagement zone
     {"piece": "allied-50-150", "to": "D09"},                 # 2: 4.1.2 moves on after entering it
     {"piece": "allied-201g", "to": "O03"},                   # 3: 4.0 sea is prohibited
-    {"piece": "allied-1atb", "to": "J04"},                   # 4: 4.0 more points than its 10
+    {"piece": "allied-1atb", "to": "J04"},                   # 4: legal, all its 10 points (9.1: no minefield point for Allies)
     {"piece": "allied-1arm-22", "to": "T03"},                # 5: 4.0 armor into a sea inlet
     {"piece": "allied-1fl", "to": "L12"},                    # 6-8: legal moves, then
     {"piece": "allied-7arm-7mot", "to": "L12"},
@@ -121,7 +121,6 @@ EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
     "bg-illegal": {
         (2, "move", "4.1.2", "allied-50-150"),
         (3, "move", "4.0", "allied-201g"),
-        (4, "move", "4.0", "allied-1atb"),
         (5, "move", "4.0", "allied-1arm-22"),
         (8, "move", "4.0", "allied-1atb"),
     },

@@ -4,6 +4,8 @@ games' own maps, with positions written as data: the rules the engine-written lo
 
 from __future__ import annotations
 
+import itertools
+
 from gazala_tools.hexes import Direction
 from gazala_tools.referee.api import rules_for_game
 from gazala_tools.referee.engine import Context, RulesPlugin
@@ -114,6 +116,9 @@ def test_14_0_an_allied_unit_pays_12_to_cross_into_or_out_of_a_minefield_box() -
     assert _points("gazala-rg", inf, "0204", "0104") == 12  # into the box 0104
     assert _points("gazala-rg", inf, "0104", "0105") == 12  # out of it
     assert _points("gazala-rg", inf, "0104", "0205") == 1   # 0205 is no minefield hexside away (clear, 1)
+    # 8.0: "Roads do not negate ... the 12 movement point cost for Allied units crossing a minefield":
+    # 0106-0206 is a minefield hexside a road crosses (1/2 elsewhere along the road)
+    assert _points("gazala-rg", inf, "0106", "0206") == 12 and _points("gazala-rg", inf, "0206", "0106") == 12
     found = move(rules, [inf], "allied-150inf-5-gh", "0104", allowance={"allied-150inf-5-gh": 6})
     assert [f.rule for f in found] == ["8.0"] and "needs 12 movement points" in found[0].message
 
@@ -174,3 +179,74 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
         after = Unit(u.id, u.side, u.type, u.formation, u.hex.neighbours()[0] if u.hex else None)
         found.append([f.rule for f in rules.check_move(u, after, None, mc)])
     assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated
+
+
+def test_a_side_read_from_a_log_finds_the_minefield_hexsides_computed_once() -> None:
+    # the caches of movement.py are keyed by the rules (identity) and a side's name (equality): a side
+    # read from a log is a new string each time, and an identity key recomputed them for every move
+    from gazala_tools.referee.movement import own_minefield_steps
+
+    rules = rules_for_game("gazala-rg")
+    first = own_minefield_steps(rules, "allied")
+    again = own_minefield_steps(rules, "".join(["all", "ied"]))
+    assert first and again is first
+    assert own_minefield_steps(rules, "axis") is not first
+
+
+#: BG 4.0's worked example, in our numbering (tests/maps/rulerefs.py places it on the map): Sidi
+#: Breghisc, two hexes north to Bir Tamrad (2 x 1), north-east by the track (1), into the minefield
+#: (1 x 2), the fortified ridge (3), two road hexes to Gazala (2 x 0.5), the ridge south-east (3), the
+#: hex south (1), three track hexes to the ridge south-east of Commonwealth Keep (3 x 1): 16
+BG_4_0 = ("B09", "B08", "B07", "C06", "D06", "E05", "F05", "F04", "G04", "G05", "H05", "I05", "J05")
+BG_4_0_COSTS = (1, 1, 1, 2, 3, 0.5, 0.5, 3, 1, 1, 1, 1)
+
+
+def test_bg_4_0_the_worked_example_spends_the_16_points_of_a_3_4_16_as_the_data_prices_it() -> None:
+    # 4.0: "Uma unidade de infantaria motorizada alemã (3-4-16) ... totalizando ... = 16. Seus pontos
+    # de movimentação estão esgotados": counters.yaml's 3-4-16 and movement.yaml's costs, step by step
+    rules = rules_for_game("batalha")
+    assert allowances(rules, "move")["axis-21pz-104"] == 16
+    unit = Unit("axis-21pz-104", "axis", "motorized-infantry", "21 Pz", rules.map.hex(BG_4_0[0]))
+    costs = tuple(_points("batalha", unit, a, b) for a, b in itertools.pairwise(BG_4_0))
+    assert costs == BG_4_0_COSTS and sum(costs) == 16
+    # the whole way is within its 16 points (the referee finds a path no dearer than the example's)
+    assert move(rules, [unit], "axis-21pz-104", BG_4_0[-1]) == []
+
+
+def test_bg_9_1_only_axis_units_pay_the_minefield_point() -> None:
+    # 9.1: "Unidades do Eixo movimentando-se por hexágonos de campos minados pagam 1 ponto a mais":
+    # an Allied unit entering the same open minefield hex pays the terrain only
+    rules = rules_for_game("batalha")
+    axis = Unit("axis-21pz-104", "axis", "motorized-infantry", "21 Pz", rules.map.hex("C06"))
+    allied = Unit("allied-x", "allied", "motorized-infantry", "", rules.map.hex("C06"))
+    assert rules.map.hex("D06") in rules.map.minefield_hexes()
+    assert _points("batalha", axis, "C06", "D06") == 2
+    assert _points("batalha", allied, "C06", "D06") == 1
+
+
+def test_bg_4_1_2_breaking_contact_costs_one_point_more() -> None:
+    # 4.1.2: an engaged unit leaves the enemy's engagement zone "gastando 1 ponto de movimentação a mais
+    # para 'romper contato'": open ground 1 + 1 (motorized or not); out of contact, 1
+    rules = rules_for_game("batalha")
+    allied = Unit("allied-x", "allied", "infantry", "", rules.map.hex("C06"))
+    bersaglieri = Unit("axis-9b", "axis", "infantry", "", rules.map.hex("C07"))
+    from gazala_tools.referee.movement import MoveChecker
+
+    for enemies, cost in (((bersaglieri,), 2), ((), 1)):
+        position = Position(game="batalha", units=(allied, *enemies))
+        mc = MoveContext(rules, movement_rules(rules), Context(rules, position), 1, 1, {}, {})
+        assert rules.map.terrain(rules.map.hex("B06")) == "open"
+        assert MoveChecker(mc, allied).points(rules.map.hex("C06"), rules.map.hex("B06")) == cost
+
+
+def test_dg_14_2_note_no_move_from_ezoc_to_ezoc_across_a_minefield_hexside() -> None:
+    # 14.2 NOTE: "No unit (except commando units) may move from EZOC to EZOC across a minefield hexside":
+    # an Allied unit crossing its own minefield hexside 0128-0129 beside an Axis unit adjacent to both
+    rules = rules_for_game("cauldron-dg")
+    a, b = rules.map.hex("0128"), rules.map.hex("0129")
+    beside = next(h for h in a.neighbours() if h in rules.map.grid and h.is_adjacent(b))
+    allied = Unit("allied-1sa-1", "allied", "infantry", "1 SA", a)
+    axis = Unit("axis-inf", "axis", "infantry", "", beside)
+    found = move(rules, [allied, axis], "allied-1sa-1", "0129", allowance={"allied-1sa-1": 10})
+    assert "14.2" in [f.rule for f in found] and any("across that hexside" in f.message for f in found)
+    assert move(rules, [allied], "allied-1sa-1", "0129", allowance={"allied-1sa-1": 10}) == []
