@@ -22,6 +22,7 @@ STEPS: list[dict[str, Any]] = [
     {"draw": "Allied action chits", "piece": "22 Arm (Allied action)", "map": "Chit Cups", "x": 600, "y": 400},
     {"turn": "next"},
     {"draw": "Axis action chits", "map": "Chit Cups", "x": 100, "y": 400},   # the deck draws (shuffled)
+    {"draw": "Allied tactical chits", "top": True, "map": "Chit Cups", "x": 200, "y": 400},   # its top chit
 ]
 
 
@@ -35,23 +36,24 @@ def test_a_turn_press_and_chits_drawn_are_one_logged_step_each(
 ) -> None:
     vlog = tmp_path / "steps.vlog"
     w = vassal_engine.log_steps(rg_vmod, "#0", vlog, STEPS)
-    assert w["logged_commands"] == 4 and [s["logged"] for s in w["steps"]] == [1, 1, 1, 1]
+    assert w["logged_commands"] == 5 and [s["logged"] for s in w["steps"]] == [1, 1, 1, 1, 1]
     assert all(is_routine(d) for d in w["dialogs"]) and w["log"] == []
-    move, chit, turn, drawn = w["steps"]
-    assert [s["kind"] for s in w["steps"]] == ["move", "draw", "turn", "draw"]
+    move, chit, turn, drawn, top = w["steps"]
+    assert [s["kind"] for s in w["steps"]] == ["move", "draw", "turn", "draw", "draw"]
     assert (move["piece"], move["from"], move["to"]) == ("allied-22arm-3-cly", "1210", "1310")
-    for d, deck in ((chit, "Allied action chits"), (drawn, "Axis action chits")):
+    for d, deck in ((chit, "Allied action chits"), (drawn, "Axis action chits"), (top, "Allied tactical chits")):
         assert d["from"] == deck and d["to_xy"] != d["from_xy"]
         assert d["deck_count_after"] == d["deck_count_before"] - 1
+    assert top["piece"] == top["deck_top_before"]
     assert (turn["from_turn"], turn["to_turn"]) == ("May 27 AM", "May 27 PM")
 
     # the press is logged as VASSAL logs it: the tracker's report and its new state, one Step
     log = read_save(vlog, module=rg_vmod)
     _setup, entries = log_entries(log.tree)
-    assert len(entries) == 4
+    assert len(entries) == 5
     kinds = [{type(c) for c in walk(e)} - {Log} for e in entries]
     assert {Chat, Turn} <= kinds[2] and MovePiece not in kinds[2]
-    assert all(MovePiece in kinds[i] for i in (0, 1, 3))
+    assert all(MovePiece in kinds[i] for i in (0, 1, 3, 4))
     (pressed,) = [c for c in walk(entries[2]) if isinstance(c, Turn)]
     assert (pressed.tracker, pressed.state) == ("TurnTracker0", turn["to_state"])
     view = turn_of(log.tree)
@@ -59,9 +61,9 @@ def test_a_turn_press_and_chits_drawn_are_one_logged_step_each(
 
     # the engine steps through our log: each step moves its piece (the press none); our reader ends there
     replay = vassal_harness.read_log(rg_vmod, vlog)
-    assert replay["log_steps"] == 4
+    assert replay["log_steps"] == 5
     assert [[c["id"] for c in s["changed"]] for s in replay["steps"]] == [
-        [move["piece"]], [chit["piece"]], [], [drawn["piece"]]]
+        [move["piece"]], [chit["piece"]], [], [drawn["piece"]], [top["piece"]]]
     ours = {p.id: (p.map, p.x, p.y) for p in log.position.pieces.values() if p.map}
     assert ours == _on_map(replay["pieces"])
 

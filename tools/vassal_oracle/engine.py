@@ -446,11 +446,13 @@ class Engine:
         - the Turn Tracker's "+" button pressed: ``{"turn": "next"}`` (``"prev"``: "-"); optional
           ``"tracker"`` (its name or id, default: the first);
         - a chit drawn from a deck: ``{"draw": deck name, "map": ..., "x": ..., "y": ...}`` (a destination as
-          for a move), ``"piece"`` naming the chit ("Draw specific card"; without it the deck draws as it
-          would for a player), dragged out and dropped through the map's ``PieceMover``.
+          for a move), ``"piece"`` naming the chit ("Draw specific card") or ``"top": true`` (the deck's
+          top piece; with neither the deck draws as it would for a player, shuffled if it shuffles),
+          dragged out and dropped through the map's ``PieceMover``.
 
         The answer has ``steps`` (per step: ``step``, ``kind``, ``logged`` (commands logged), and for a
-        move or a draw ``piece``, ``name``, ``from``, ``from_xy``, ``to``, ``to_xy``; for a turn
+        move or a draw ``piece``, ``name``, ``from``, ``from_xy``, ``to``, ``to_xy`` (a draw also ``deck``,
+        ``deck_count_before``, ``deck_count_after``, ``deck_top_before``); for a turn
         ``tracker``, ``from_turn``, ``to_turn``, ``from_state``, ``to_state``), ``logged_commands`` and
         ``written``.
         """

@@ -23,9 +23,10 @@
 //                                          harness's log-moves), a press of the Turn Tracker's "+"
 //                                          button ({"turn": "next" | "prev", "tracker"}), or a chit
 //                                          drawn from a deck ({"draw": deck name, "piece": the chit
-//                                          ("Draw specific card"; none: the deck's own draw), then a
-//                                          destination as for a move): the drawn piece is dragged and
-//                                          dropped through the map's PieceMover.movePieces
+//                                          ("Draw specific card") or "top": true (the deck's top
+//                                          piece); neither: the deck's own draw, then a destination
+//                                          as for a move): the drawn piece is dragged and dropped
+//                                          through the map's PieceMover.movePieces
 //
 // All VASSAL work runs on the Swing event dispatch thread, one step at a time.
 //
@@ -1083,7 +1084,8 @@ public final class Oracle {
 
     /**
      * A chit drawn from a deck as a player drags it out: the deck's drawCards (the chit named by
-     * "piece" set as its next draw, as "Draw specific card" does), the drawn piece put in the
+     * "piece", or with "top" the deck's top piece, set as its next draw, as "Draw specific card"
+     * does; neither: the deck draws as it would for a player), the drawn piece put in the
      * DragBuffer and dropped through the destination map's PieceMover.movePieces, then sendAndLog.
      */
     @SuppressWarnings("unchecked")
@@ -1098,10 +1100,13 @@ public final class Oracle {
         o.put("deck_count_before", deck.getPieceCount());
         Field nd = Deck.class.getDeclaredField("nextDraw");
         nd.setAccessible(true);
-        if (st.get("piece") != null) {
-            GamePiece chit = findPiece(String.valueOf(st.get("piece")), deck.asList());
+        o.put("deck_top_before", deck.getPieceCount() == 0 ? null : deck.getPieceAt(deck.getPieceCount() - 1).getId());
+        if (st.get("piece") != null || Boolean.TRUE.equals(st.get("top"))) {
+            GamePiece chit = st.get("piece") != null ? findPiece(String.valueOf(st.get("piece")), deck.asList())
+                : deck.getPieceCount() == 0 ? null : deck.getPieceAt(deck.getPieceCount() - 1);
             if (chit == null) {
-                throw new IllegalArgumentException("no piece " + st.get("piece") + " in deck " + deckName);
+                throw new IllegalArgumentException((st.get("piece") != null ? "no piece " + st.get("piece") + " in" : "no piece on top of")
+                    + " deck " + deckName);
             }
             List<GamePiece> next = new ArrayList<>();
             next.add(chit);
