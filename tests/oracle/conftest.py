@@ -53,3 +53,13 @@ def ragnarok_vmod(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) ->
     size = tuple(load_engine_fixture("ragnarok")["module"]["board_size"])
     out = tmp_path_factory.mktemp("ragnarok")
     return Path(make_fixtures().build_ragnarok_module(out, corpus_dir, size))
+
+
+@pytest.fixture(scope="session")
+def rg_vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Our module of Gazala (RG), built by ``gazala module build``: set-ups, a Turn Tracker, chit cups."""
+    from gazala_tools.cli import main as gazala
+
+    out = tmp_path_factory.mktemp("rg") / "gazala-rg.vmod"
+    assert gazala(["module", "build", "gazala-rg", "-o", str(out)]) == 0
+    return out

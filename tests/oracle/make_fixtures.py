@@ -306,15 +306,13 @@ def dump(path: Path, meta: dict[str, Any], sections: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tools.vassal_oracle.engine import ENGINE_VERSION, Engine, file_sha256, jar_version
+    from tools.vassal_oracle.engine import ENGINE_VERSION, Engine, cannot_run, file_sha256, jar_version
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures" / "engine")
     args = ap.parse_args(argv)
     engine = Engine()
-    ok, reason = engine.available()
-    if not ok:
-        print(reason, file=sys.stderr)
+    if cannot_run(engine):
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
     if jar_version(engine.jar) != ENGINE_VERSION:

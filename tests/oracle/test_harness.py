@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.cli import main as gazala
 from gazala_tools.vassal.saves import read_save
 from tools.vassal_oracle.engine import ENGINE_VERSION, EngineError, is_routine
 from tools.vassal_oracle.harness import Harness
@@ -34,13 +33,6 @@ def test_an_unavailable_harness_names_what_is_missing(tmp_path: Path) -> None:
     assert str(tmp_path / "vassal" / "harness" / "run.sh") in reason
     with pytest.raises(EngineError, match="harness unavailable"):
         Harness(shared=tmp_path).setups(tmp_path / "m.vmod")
-
-
-@pytest.fixture(scope="module")
-def rg_vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("rg") / "gazala-rg.vmod"
-    assert gazala(["module", "build", "gazala-rg", "-o", str(out)]) == 0
-    return out
 
 
 def _on_map(pieces: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:

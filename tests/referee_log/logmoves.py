@@ -1,7 +1,9 @@
-"""The moves of the engine-written logs of the log referee's tests (issue 14), and what each must give.
+"""The steps of the engine-written logs of the log referee's tests (issues 14, 24), and what each must give.
 
-Each log is made by VASSAL 3.7.26 through the shared harness (``log-moves``: one logged Step per
-move) from the first set-up of our module of the game. ``EXPECT`` names, per log, the findings
+Each log is made by VASSAL 3.7.26 from the first set-up of our module of the game, one logged Step per
+step (``tools.vassal_oracle.logs.write_log``): a log of moves only through the shared harness
+(``log-moves``); a log beyond one phase, whose Turn Tracker's "+" button is pressed (``NEXT_TURN``) or
+whose chits are drawn out of their cup (``draw``), through our oracle's ``log-steps``. ``EXPECT`` names, per log, the findings
 (step, kind, rule, unit) the referee must report; a log with no entry must have no movement findings.
 The stored copies in ``tests/fixtures/logs/`` are the same logs, for runs without Java.
 """
@@ -86,6 +88,29 @@ SPI_COMMAND: list[dict[str, Any]] = [
     {"piece": "allied-1sa-1", "to": "0227"},                 # 2: 17.0: 4 hexes from the nearest Axis unit
 ]
 
+#: the Turn Tracker's "+" button pressed: VASSAL logs the turn report and the new ``TURN`` state as one Step
+NEXT_TURN: dict[str, Any] = {"turn": "next"}
+
+
+def draw(chit: str, cup: str, x: int, y: int) -> dict[str, Any]:
+    """The chit named ``chit`` dragged out of the deck ``cup`` onto the chit map at (x, y), as a player
+    draws it ("Draw specific card")."""
+    return {"draw": cup, "piece": chit, "map": "Chit Cups", "x": x, "y": y}
+
+
+RG_TWO_TURNS: list[dict[str, Any]] = [
+    RG_ILLEGAL[0],
+    draw("22 Arm (Allied action)", "Allied action chits", 600, 400),   # 2: phase 2 starts
+    *RG_ILLEGAL[2:9],                                        # 3-9: as in rg-illegal
+    NEXT_TURN,                                               # 10: May 27 PM
+    NEXT_TURN,                                               # 11: May 28
+    draw("150 Inf (Allied action)", "Allied action chits", 700, 400),  # 12: 150 Inf may act on May 28 (7.0)
+]
+
+DG_FEINT_TURN_2: list[dict[str, Any]] = [*DG_FEINT[:2], NEXT_TURN, *DG_FEINT[2:]]   # 4, 5: legal on turn 2
+
+BG_TWO_TURNS: list[dict[str, Any]] = [*BG_ILLEGAL[:7], NEXT_TURN, *BG_ILLEGAL[7:]]  # 9: 1 ATB has 10 again
+
 LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
     "dg-feint": ("cauldron-dg", DG_FEINT),
     "spi-legal": ("cauldron-spi", SPI_LEGAL),
@@ -98,6 +123,9 @@ LOGS: dict[str, tuple[str, list[dict[str, Any]]]] = {
     "bg-legal": ("batalha", BG_LEGAL),
     "bg-illegal": ("batalha", BG_ILLEGAL),
     "bg-stacking": ("batalha", BG_STACKING),
+    "rg-two-turns": ("gazala-rg", RG_TWO_TURNS),
+    "dg-feint-turn-2": ("cauldron-dg", DG_FEINT_TURN_2),
+    "bg-two-turns": ("batalha", BG_TWO_TURNS),
 }
 
 #: log -> (step, kind, rule, unit or "") the report must contain
@@ -133,6 +161,12 @@ EXPECT: dict[str, set[tuple[int, str, str, str]]] = {
     "dg-feint": {(3, "move", "17.0", "allied-1sa-1"), (4, "move", "17.0", "allied-1sa-2")},
     "spi-command": {(2, "move", "17.0", "allied-1sa-1")},
 }
+
+# beyond one turn: rg-illegal's findings but 7.0's for 150 Inf's chit (drawn on May 28, once the tracker
+# moved on twice); bg-illegal's, with 1 ATB's last move (step 9 after the tracker's step 8) judged on the
+# 10 points of the new turn, and still too far
+EXPECT["rg-two-turns"] = EXPECT["rg-illegal"] - {(10, "position", "7.0", "")}
+EXPECT["bg-two-turns"] = {(9 if step == 8 else step, kind, rule, unit) for step, kind, rule, unit in EXPECT["bg-illegal"]}
 
 #: logs whose findings are all warnings (legal logs that must be told something)
 LEGAL_WITH_WARNINGS = frozenset({"rg-legal", "rg-detours", "dg-detour"})

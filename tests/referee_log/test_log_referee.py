@@ -1,5 +1,5 @@
-"""``gazala referee log``: every move of a VASSAL log, on logs VASSAL 3.7.26 wrote (stored copies;
-``test_log_engine.py`` makes them again with the engine). Each illegal move is found at its step
+"""``gazala referee log``: every move of a VASSAL log, on logs VASSAL 3.7.26 wrote (stored copies, written
+again by ``python -m tools.make_referee_logs``; ``test_log_engine.py`` makes them again with the engine). Each illegal move is found at its step
 with its rule section; legal logs have no movement findings."""
 
 from __future__ import annotations
@@ -200,36 +200,16 @@ def test_watch_checks_every_move_of_a_log(log_dir: Path, tmp_path: Path, capsys:
     assert 'id="verdict">ILLEGAL' in (out / "turn3.vlog.html").read_text(encoding="utf-8")
 
 
-def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True, before_step: int | None = None) -> Path:
-    """``src`` with one more Step that moves the Turn Tracker to list entry ``current`` (VASSAL writes a
-    ``TURN`` command when a player advances the tracker; the harness cannot press that button): before
-    the last step, before step ``before_step``, or at the end."""
-    from gazala_tools.vassal.saves.commands import parse
-    from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.writer import write_copy
-
-    c = read_container(src)
-    text = c.text
-    state = f"0|{current};0;0;" + ",".join(["true"] * 14)
-    step = "\x1bLOG\tTURNTurnTracker0\t" + state
-    at = len(text)
-    starts = [i for i in range(len(text)) if text.startswith("\x1bLOG\t", i) and text[i - 1] != "\\"]
-    if before_step is not None:
-        at = starts[before_step - 1]
-    elif before_last:
-        at = max(starts)
-    write_copy(out, c, parse(text[:at] + step + text[at:], file=str(src)))
-    return out
-
-
-def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path, tmp_path: Path) -> None:
-    # the 150 Inf chit drawn after the tracker moved on to May 28: no 7.0 finding (May 27 only)
-    log = with_turn_step(log_dir / "rg-illegal.vlog", tmp_path / "t.vlog", current=3)
-    rep, _ = check_log(log)
-    assert rep.steps == 11
+def test_the_turn_tracker_ends_a_phase_and_7_0_counts_per_turn(log_dir: Path) -> None:
+    # VASSAL logs each press of the tracker's "+" as a Step of its own (its report and the new state):
+    # pressed on to May 27 PM and May 28, then the 150 Inf chit is drawn: no 7.0 finding (May 27 only)
+    rep, _ = check_log(log_dir / "rg-two-turns.vlog")
+    assert rep.steps == 12
     assert "the Turn Tracker" in rep.reading and "action chits drawn" in rep.reading
-    assert [(p.first_step, p.turn, p.started_by) for p in rep.phases][-2:] == [
-        (10, "May 28", "turn May 28"), (11, "May 28", "chit 150 Inf (Allied action)")]
+    assert [(p.first_step, p.turn, p.started_by) for p in rep.phases] == [
+        (1, "May 27 AM", "log start"), (2, "May 27 AM", "chit 22 Arm (Allied action)"),
+        (10, "May 27 PM", "turn May 27 PM"), (11, "May 28", "turn May 28"),
+        (12, "May 28", "chit 150 Inf (Allied action)")]
     assert "7.0" not in {f.finding.rule for f in rep.findings if f.kind == "position"}
     same = check_log(log_dir / "rg-illegal.vlog")[0]
     assert {(f.step, f.finding.rule) for f in same.move_findings()} == {(f.step, f.finding.rule)
@@ -283,21 +263,20 @@ def test_rg_7_0_is_listed_unchecked_when_the_log_shows_no_chit(log_dir: Path,
     assert "unchecked: 7.0: the log shows no action chit drawn" in capsys.readouterr().out
 
 
-def test_a_log_over_two_turns_is_judged_phase_by_phase(log_dir: Path, tmp_path: Path) -> None:
-    # DG 17.0 binds game turn 1 only: the tracker moved on before 1 SA's moves, they are legal
-    log = with_turn_step(log_dir / "dg-feint.vlog", tmp_path / "dg.vlog", current=1, before_step=3)
-    rep, _ = check_log(log)
+def test_a_log_over_two_turns_is_judged_phase_by_phase(log_dir: Path) -> None:
+    # DG 17.0 binds game turn 1 only: the tracker moved on (step 3) before 1 SA's moves, they are legal
+    rep, _ = check_log(log_dir / "dg-feint-turn-2.vlog")
     assert rep.steps == 5 and "the Turn Tracker" in rep.reading
     assert [(p.first_step, p.last_step, p.turn) for p in rep.phases] == [(1, 2, "1"), (3, 5, "2")]
     assert "17.0" not in {f.finding.rule for f in rep.findings}
+    assert {f.finding.rule for f in check_log(log_dir / "dg-feint.vlog")[0].findings} == {"17.0"}
 
 
-def test_movement_points_start_again_when_the_turn_tracker_moves(log_dir: Path, tmp_path: Path) -> None:
-    # BG: 1 ATB spent its 10 points at step 4; on the next turn (the tracker moved before step 8) it has 10 again
+def test_movement_points_start_again_when_the_turn_tracker_moves(log_dir: Path) -> None:
+    # BG: 1 ATB spent its 10 points at step 4; on the next turn (the tracker moved on at step 8) it has 10 again
     same, _ = check_log(log_dir / "bg-illegal.vlog")
     assert (8, "4.0") in {(f.step, f.finding.rule) for f in same.move_findings()}
-    log = with_turn_step(log_dir / "bg-illegal.vlog", tmp_path / "bg.vlog", current=1, before_step=8)
-    rep, _ = check_log(log)
+    rep, _ = check_log(log_dir / "bg-two-turns.vlog")
     assert len(rep.phases) == 2 and rep.phases[1].first_step == 8
     msgs = {f.step: f.finding.message for f in rep.move_findings() if f.finding.rule == "4.0"}
     assert "more than the 10 of its 10 it has left this phase" in msgs[9]  # was "0 of its 10" in one turn

@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import zipfile
@@ -30,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TextIO
 
 from gazala_tools.errors import GazalaError
 
@@ -431,6 +432,54 @@ class Engine:
             pf = Path(tmp) / "placements.json"
             pf.write_text(json.dumps({"pieces": [dict(p) for p in placements]}), encoding="utf-8")
             return self.run("write-save", Path(vmod), Path(out), pf)
+
+    def log_steps(
+        self, vmod: str | Path, setup: str, out: str | Path, steps: Iterable[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """Open set-up ``setup`` as a player, make each step as its own logged Step, write ``out`` (.vlog).
+
+        ``setup`` is a set-up's name or ``"#N"`` (the N-th set-up that opens a file). A step is one of:
+
+        - a move, as the shared harness's ``log-moves`` makes it: ``{"piece": id or name}`` and a
+          destination: ``"to"`` (a location name such as ``"1521"``), ``"x", "y"`` (map coordinates) or
+          ``"dx", "dy"``; optional ``"map"`` (default: the piece's) and ``"snap": true``;
+        - the Turn Tracker's "+" button pressed: ``{"turn": "next"}`` (``"prev"``: "-"); optional
+          ``"tracker"`` (its name or id, default: the first);
+        - a chit drawn from a deck: ``{"draw": deck name, "map": ..., "x": ..., "y": ...}`` (a destination as
+          for a move), ``"piece"`` naming the chit ("Draw specific card") or ``"top": true`` (the deck's
+          top piece; with neither the deck draws as it would for a player, shuffled if it shuffles),
+          dragged out and dropped through the map's ``PieceMover``.
+
+        The answer has ``steps`` (per step: ``step``, ``kind``, ``logged`` (commands logged), and for a
+        move or a draw ``piece``, ``name``, ``from``, ``from_xy``, ``to``, ``to_xy`` (a draw also ``deck``,
+        ``deck_count_before``, ``deck_count_after``, ``deck_top_before``); for a turn
+        ``tracker``, ``from_turn``, ``to_turn``, ``from_state``, ``to_state``), ``logged_commands`` and
+        ``written``.
+        """
+        out_path = Path(out).resolve()
+        if not out_path.parent.is_dir():
+            raise EngineError("the folder of the log to write does not exist", file=str(out_path))
+        with tempfile.TemporaryDirectory(prefix="gazala-steps-", ignore_cleanup_errors=True) as tmp:
+            sf = Path(tmp) / "steps.json"
+            sf.write_text(json.dumps({"steps": [dict(s) for s in steps]}), encoding="utf-8")
+            return self.run("log-steps", Path(vmod), setup, out_path, sf)
+
+
+class Runnable(Protocol):
+    """An engine tool (:class:`Engine`, :class:`tools.vassal_oracle.harness.Harness`)."""
+
+    def available(self) -> tuple[bool, str]: ...
+
+
+def cannot_run(*tools: Runnable, err: TextIO | None = None) -> bool:
+    """True, having said why on ``err`` (stderr), when one of ``tools`` cannot run; the scripts that
+    write engine fixtures stop then."""
+    for tool in tools:
+        ok, reason = tool.available()
+        if not ok:
+            print(reason, file=err or sys.stderr)
+            return True
+    return False
 
 
 #: Dialogs the engine shows in normal operation (not problems): the set-up wizard's "Choose side"

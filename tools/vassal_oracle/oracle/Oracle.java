@@ -12,6 +12,21 @@
 //                                          Map.locationName + Map.snapTo + Map.findBoard per point
 //   read-save  M.vmod G.vsav               decodeSavedGame + execute; every piece and stack
 //   write-save M.vmod OUT.vsav PLACE.json  new game, clone palette pieces, place them, save
+//   log-steps  M.vmod SETUP OUT.vlog STEPS.json
+//                                          as a player: launch predefined set-up SETUP (its name, or
+//                                          "#N": the N-th that opens a file), begin a log (BasicLogger
+//                                          as beginOutput sets it up, without its file chooser), make
+//                                          each step of STEPS ({"steps": [...]}) as a player does, one
+//                                          logged Step each, and write OUT.vlog (BasicLogger.write).
+//                                          A step is a move ({"piece", "to" | "x","y" | "dx","dy",
+//                                          "map", "snap"}: Map.placeOrMerge + sendAndLog, as the shared
+//                                          harness's log-moves), a press of the Turn Tracker's "+"
+//                                          button ({"turn": "next" | "prev", "tracker"}), or a chit
+//                                          drawn from a deck ({"draw": deck name, "piece": the chit
+//                                          ("Draw specific card") or "top": true (the deck's top
+//                                          piece); neither: the deck's own draw, then a destination
+//                                          as for a move): the drawn piece is dragged and dropped
+//                                          through the map's PieceMover.movePieces
 //
 // All VASSAL work runs on the Swing event dispatch thread, one step at a time.
 //
@@ -68,18 +83,28 @@ import VASSAL.build.Buildable;
 import VASSAL.build.Builder;
 import VASSAL.build.Configurable;
 import VASSAL.build.GameModule;
+import VASSAL.build.module.BasicLogger;
 import VASSAL.build.module.Chatter;
 import VASSAL.build.module.GameState;
+import VASSAL.build.module.PredefinedSetup;
 import VASSAL.build.module.PrototypeDefinition;
+import VASSAL.build.module.map.DrawPile;
+import VASSAL.build.module.map.PieceMover;
+import VASSAL.build.module.metadata.SaveMetaData;
+import VASSAL.build.module.turn.TurnTracker;
 import VASSAL.build.module.map.BoardPicker;
 import VASSAL.build.module.map.boardPicker.Board;
 import VASSAL.build.module.map.boardPicker.board.MapGrid;
 import VASSAL.build.widget.PieceSlot;
 import VASSAL.command.Command;
+import VASSAL.counters.Deck;
+import VASSAL.counters.DragBuffer;
 import VASSAL.counters.GamePiece;
 import VASSAL.counters.PieceCloner;
+import VASSAL.counters.PieceIterator;
 import VASSAL.counters.Stack;
 import VASSAL.launch.StandardConfig;
+import VASSAL.preferences.Prefs;
 import VASSAL.tools.DataArchive;
 
 public final class Oracle {
@@ -117,7 +142,7 @@ public final class Oracle {
         int code = 0;
         try {
             if (args.length < 2) {
-                throw new IllegalArgumentException("usage: Oracle module|locate|read-save|write-save MODULE [ARGS]");
+                throw new IllegalArgumentException("usage: Oracle module|locate|read-save|write-save|log-steps MODULE [ARGS]");
             }
             // Swing is single-threaded: every VASSAL call runs on the event dispatch thread (as in
             // VASSAL itself), one step at a time, with the queue drained between steps. Driving it
@@ -128,6 +153,9 @@ public final class Oracle {
             case "read-save":
             case "write-save":
                 need(args, args[0].equals("write-save") ? 4 : args[0].equals("module") ? 2 : 3);
+                break;
+            case "log-steps":
+                need(args, 5);
                 break;
             default:
                 throw new IllegalArgumentException("unknown command " + args[0]);
@@ -152,6 +180,9 @@ public final class Oracle {
                     result.put("game_started", GameModule.getGameModule().getGameState().isGameStarted());
                     listPieces(result);
                 });
+                break;
+            case "log-steps":
+                logSteps(args, result);
                 break;
             default: // write-save
                 startNewGame();
@@ -846,6 +877,313 @@ public final class Oracle {
             i++;
         }
         result.put("pieces", placed);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // log-steps: a log written by the engine as a player makes it, one logged Step per step
+
+    private static Object blField(String name) throws Exception {
+        Field f = BasicLogger.class.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(GameModule.getGameModule().getBasicLogger());
+    }
+
+    private static void setBlField(String name, Object value) throws Exception {
+        Field f = BasicLogger.class.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(GameModule.getGameModule().getBasicLogger(), value);
+    }
+
+    private static int loggedCount() throws Exception {
+        return ((List<?>) blField("logOutput")).size();
+    }
+
+    private static PredefinedSetup findSetup(String name) {
+        List<PredefinedSetup> all = GameModule.getGameModule().getAllDescendantComponentsOf(PredefinedSetup.class);
+        List<PredefinedSetup> files = new ArrayList<>();
+        for (PredefinedSetup ps : all) {
+            if (name.equals(ps.getConfigureName())) {
+                return ps;
+            }
+            if (!ps.isMenu() && ps.isUseFile()) {
+                files.add(ps);
+            }
+        }
+        if (name.matches("#\\d+") && Integer.parseInt(name.substring(1)) < files.size()) {
+            return files.get(Integer.parseInt(name.substring(1)));
+        }
+        throw new IllegalArgumentException("no predefined set-up named " + name);
+    }
+
+    /** The player window shown and predefined set-up NAME launched as a player does (its background load awaited). */
+    private static void launchSetup(String name, Map<String, Object> result) throws Exception {
+        edt(() -> {
+            Prefs prefs = GameModule.getGameModule().getPrefs();
+            for (String key : new String[] {BasicLogger.PROMPT_NEW_LOG_START, BasicLogger.PROMPT_NEW_LOG_END,
+                                            SaveMetaData.PROMPT_LOG_COMMENT}) {
+                if (prefs.getOption(key) != null) {
+                    prefs.setValue(key, Boolean.FALSE);
+                }
+            }
+            javax.swing.JFrame f = GameModule.getGameModule().getPlayerWindow();
+            f.setBounds(0, 0, 1600, 1000);
+            f.setVisible(true);
+        });
+        final PredefinedSetup[] ps = new PredefinedSetup[1];
+        edt(() -> ps[0] = findSetup(name));
+        result.put("setup", ps[0].getConfigureName());
+        result.put("setup_file", ps[0].getFileName());
+        edt(() -> ps[0].launch());
+        final boolean[] busy = {true};
+        for (int i = 0; i < 600 && busy[0]; i++) {
+            Thread.sleep(100);
+            edt(() -> busy[0] = GameModule.getGameModule().getGameState().isLoadingInBackground());
+        }
+        if (busy[0]) {
+            throw new IllegalStateException("set-up " + name + " still loading after 60 s");
+        }
+        edt(() -> {
+            if (!GameModule.getGameModule().getGameState().isGameStarted()) {
+                throw new IllegalStateException("set-up " + name + " did not start a game");
+            }
+        });
+    }
+
+    /** BasicLogger.beginOutput() without its file chooser: the log starts from the game as it is. */
+    private static void beginLog(File out) throws Exception {
+        GameModule gm = GameModule.getGameModule();
+        Command begin = gm.getGameState().getRestoreCommand();
+        if (begin == null) {
+            throw new IllegalStateException("no restore command: the game has not started");
+        }
+        setBlField("outputFile", out);
+        ((List<?>) blField("logOutput")).clear();
+        setBlField("beginningState", begin);
+        setBlField("dontUndoPast", 0);
+        ((javax.swing.Action) blField("endLogAction")).setEnabled(true);
+        ((javax.swing.Action) blField("newLogAction")).setEnabled(false);
+        gm.setGameFile(out.getName(), GameModule.GameFileMode.LOGGING_GAME);
+        setBlField("metadata", new SaveMetaData());
+    }
+
+    private static GamePiece findPiece(String key, Collection<GamePiece> among) {
+        for (GamePiece p : among) {
+            if (!(p instanceof Stack) && key.equals(p.getId())) {
+                return p;
+            }
+        }
+        for (GamePiece p : among) {
+            if (!(p instanceof Stack) && key.equals(p.getName())) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Where a step takes a piece: "to" a location name, "x","y" on the map, or "dx","dy" from where it is. */
+    private static Point destination(Map<String, Object> st, GamePiece piece, VASSAL.build.module.Map m) {
+        Point to = null;
+        if (st.get("to") != null) {
+            String loc = String.valueOf(st.get("to"));
+            for (Board b : m.getBoards()) {
+                if (b.getGrid() == null) {
+                    continue;
+                }
+                try {
+                    Point p = b.getGrid().getLocation(loc);
+                    Rectangle r = b.bounds();
+                    to = new Point(p.x + r.x, p.y + r.y);
+                    break;
+                }
+                catch (MapGrid.BadCoords e) {
+                    // another board
+                }
+            }
+            if (to == null) {
+                throw new IllegalArgumentException("no location named " + loc + " on " + m.getMapName());
+            }
+        }
+        else if (st.get("dx") != null || st.get("dy") != null) {
+            Point at = piece.getPosition();
+            to = new Point(at.x + ((Number) st.getOrDefault("dx", 0L)).intValue(),
+                           at.y + ((Number) st.getOrDefault("dy", 0L)).intValue());
+        }
+        else if (st.get("x") != null && st.get("y") != null) {
+            to = new Point(((Number) st.get("x")).intValue(), ((Number) st.get("y")).intValue());
+        }
+        else {
+            throw new IllegalArgumentException("a step that moves a piece needs \"to\", \"x\" and \"y\", or \"dx\"/\"dy\"");
+        }
+        return Boolean.TRUE.equals(st.get("snap")) ? m.snapTo(to) : to;
+    }
+
+    private static void where(Map<String, Object> o, String prefix, GamePiece p) {
+        Map<String, Object> pj = pieceJson(p);
+        o.put(prefix, pj.get("location"));
+        o.put(prefix + "_map", pj.get("map"));
+        o.put(prefix + "_xy", List.of(pj.get("x"), pj.get("y")));
+    }
+
+    /** A piece moved as the shared harness's log-moves moves it: Map.placeOrMerge, then sendAndLog. */
+    private static void moveStep(Map<String, Object> st, Map<String, Object> o) {
+        String key = String.valueOf(st.get("piece"));
+        GamePiece piece = findPiece(key, GameModule.getGameModule().getGameState().getAllPieces());
+        if (piece == null) {
+            throw new IllegalArgumentException("no piece with id or name " + key);
+        }
+        VASSAL.build.module.Map m = st.get("map") == null ? piece.getMap() : findMap(String.valueOf(st.get("map")));
+        Point to = destination(st, piece, m);
+        o.put("piece", piece.getId());
+        o.put("name", piece.getName());
+        where(o, "from", piece);
+        Command c = m.placeOrMerge(piece, to);
+        GameModule.getGameModule().sendAndLog(c);
+        where(o, "to", piece);
+        o.put("command", c == null ? null : c.getClass().getName());
+    }
+
+    private static TurnTracker findTracker(Object name) {
+        List<TurnTracker> all = GameModule.getGameModule().getAllDescendantComponentsOf(TurnTracker.class);
+        for (TurnTracker t : all) {
+            if (name == null || String.valueOf(name).equals(t.getConfigureName()) || String.valueOf(name).equals(t.getId())) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException(name == null ? "the module has no Turn Tracker" : "no Turn Tracker named " + name);
+    }
+
+    private static String turnString(TurnTracker t) throws Exception {
+        java.lang.reflect.Method m = TurnTracker.class.getDeclaredMethod("getTurnString");
+        m.setAccessible(true);
+        return (String) m.invoke(t);
+    }
+
+    /** The Turn Tracker's "+" (or "-") button pressed: TurnWidget.doNext logs the new turn with its report. */
+    private static void turnStep(Map<String, Object> st, Map<String, Object> o) throws Exception {
+        String way = String.valueOf(st.get("turn"));
+        if (!way.equals("next") && !way.equals("prev")) {
+            throw new IllegalArgumentException("a turn step is {\"turn\": \"next\"} or {\"turn\": \"prev\"}, not " + way);
+        }
+        TurnTracker t = findTracker(st.get("tracker"));
+        o.put("tracker", t.getId());
+        o.put("from_state", t.getState());
+        o.put("from_turn", turnString(t));
+        Field wf = TurnTracker.class.getDeclaredField("turnWidget");
+        wf.setAccessible(true);
+        Object widget = wf.get(t);
+        Field bf = widget.getClass().getDeclaredField(way.equals("next") ? "nextButton" : "prevButton");
+        bf.setAccessible(true);
+        AbstractButton button = (AbstractButton) bf.get(widget);
+        if (button == null) {
+            throw new IllegalStateException("the Turn Tracker's buttons are not made (has the game started?)");
+        }
+        button.doClick();
+        o.put("to_state", t.getState());
+        o.put("to_turn", turnString(t));
+    }
+
+    /**
+     * A chit drawn from a deck as a player drags it out: the deck's drawCards (the chit named by
+     * "piece", or with "top" the deck's top piece, set as its next draw, as "Draw specific card"
+     * does; neither: the deck draws as it would for a player), the drawn piece put in the
+     * DragBuffer and dropped through the destination map's PieceMover.movePieces, then sendAndLog.
+     */
+    @SuppressWarnings("unchecked")
+    private static void drawStep(Map<String, Object> st, Map<String, Object> o) throws Exception {
+        String deckName = String.valueOf(st.get("draw"));
+        DrawPile pile = DrawPile.findDrawPile(deckName);
+        if (pile == null || pile.getDeck() == null) {
+            throw new IllegalArgumentException("no deck named " + deckName);
+        }
+        Deck deck = pile.getDeck();
+        o.put("deck", deckName);
+        o.put("deck_count_before", deck.getPieceCount());
+        Field nd = Deck.class.getDeclaredField("nextDraw");
+        nd.setAccessible(true);
+        o.put("deck_top_before", deck.getPieceCount() == 0 ? null : deck.getPieceAt(deck.getPieceCount() - 1).getId());
+        if (st.get("piece") != null || Boolean.TRUE.equals(st.get("top"))) {
+            GamePiece chit = st.get("piece") != null ? findPiece(String.valueOf(st.get("piece")), deck.asList())
+                : deck.getPieceCount() == 0 ? null : deck.getPieceAt(deck.getPieceCount() - 1);
+            if (chit == null) {
+                throw new IllegalArgumentException((st.get("piece") != null ? "no piece " + st.get("piece") + " in" : "no piece on top of")
+                    + " deck " + deckName);
+            }
+            List<GamePiece> next = new ArrayList<>();
+            next.add(chit);
+            nd.set(deck, next);
+        }
+        PieceIterator it = deck.drawCards();
+        nd.set(deck, null);
+        if (!it.hasMoreElements()) {
+            throw new IllegalStateException("deck " + deckName + " is empty");
+        }
+        GamePiece piece = it.nextPiece();
+        VASSAL.build.module.Map m = st.get("map") == null ? deck.getMap() : findMap(String.valueOf(st.get("map")));
+        Point to = destination(st, piece, m);
+        o.put("piece", piece.getId());
+        o.put("name", piece.getName());
+        where(o, "from", piece);
+        List<PieceMover> movers = m.getComponentsOf(PieceMover.class);
+        if (movers.isEmpty()) {
+            throw new IllegalStateException("map " + m.getMapName() + " has no PieceMover");
+        }
+        DragBuffer.getBuffer().clear();
+        DragBuffer.getBuffer().add(piece);
+        Command c = movers.get(0).movePieces(m, to);
+        DragBuffer.getBuffer().clear();
+        GameModule.getGameModule().sendAndLog(c);
+        where(o, "to", piece);
+        o.put("deck_count_after", deck.getPieceCount());
+        o.put("command", c == null ? null : c.getClass().getName());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void logSteps(String[] args, Map<String, Object> result) throws Exception {
+        final File out = new File(args[3]);
+        final File stepsFile = new File(args[4]);
+        Object parsed = Json.parse(new String(Files.readAllBytes(stepsFile.toPath()), StandardCharsets.UTF_8));
+        if (!(parsed instanceof Map) || !(((Map<String, Object>) parsed).get("steps") instanceof List)) {
+            throw new IllegalArgumentException(stepsFile + ": expected a JSON object {\"steps\": [...]}");
+        }
+        List<Object> steps = (List<Object>) ((Map<String, Object>) parsed).get("steps");
+        launchSetup(args[2], result);
+        edt(() -> beginLog(out));
+        List<Object> done = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            final Map<String, Object> st = (Map<String, Object>) steps.get(i);
+            final Map<String, Object> o = new LinkedHashMap<>();
+            final int k = i + 1;
+            o.put("step", k);
+            final int[] before = new int[1];
+            edt(() -> {
+                before[0] = loggedCount();
+                if (st.get("turn") != null) {
+                    o.put("kind", "turn");
+                    turnStep(st, o);
+                }
+                else if (st.get("draw") != null) {
+                    o.put("kind", "draw");
+                    drawStep(st, o);
+                }
+                else if (st.get("piece") != null) {
+                    o.put("kind", "move");
+                    moveStep(st, o);
+                }
+                else {
+                    throw new IllegalArgumentException("step " + k + ": expected \"piece\", \"turn\" or \"draw\"");
+                }
+            });
+            edt(() -> o.put("logged", loggedCount() - before[0]));
+            done.add(o);
+        }
+        result.put("steps", done);
+        edt(() -> {
+            result.put("logged_commands", loggedCount());
+            GameModule.getGameModule().getBasicLogger().write();
+            setBlField("outputFile", null);
+            setBlField("beginningState", null);
+            result.put("written", out.getPath());
+        });
     }
 
     // ------------------------------------------------------------------------------------------
