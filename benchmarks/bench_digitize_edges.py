@@ -130,7 +130,7 @@ def run() -> list[Result]:
     import tempfile
 
     from gazala_tools.digitize.gridfile import read_grid_file
-    from gazala_tools.vassal.grid import HexGridGeometry
+    from gazala_tools.hexgrid import HexGridGeometry
     from tools.scans.large import large_terrain
 
     out: list[Result] = []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.grid import MapLayout
+from gazala_tools.hexgrid import MapLayout
 
 NOUN = "grid"
 HELP = "Pixel <-> hex for a VASSAL map: location names and hex centres, VASSAL-exact."

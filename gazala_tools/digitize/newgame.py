@@ -34,7 +34,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: the board image suffixes VASSAL shows (and the module builder copies as they are)

@@ -45,7 +45,7 @@ from gazala_tools.vassal.saves.view import piece_view, turn_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import RulesPlugin
-    from gazala_tools.vassal.grid import MapLayout
+    from gazala_tools.hexgrid import MapLayout
     from gazala_tools.vassal.saves import PieceView, Save
     from gazala_tools.vassal.saves.pieces import Piece
 

@@ -31,7 +31,7 @@ from gazala_tools.inputs import (
     refuse_dtd,
 )
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
+from gazala_tools.hexgrid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
 
 log = logging.getLogger(__name__)
 

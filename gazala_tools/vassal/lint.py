@@ -39,7 +39,7 @@ from gazala_tools.vassal.buildfile import (
     open_source,
     parse_xml,
 )
-from gazala_tools.vassal.grid import Board, HexGridGeometry, MapLayout, ZonedGrid
+from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
 from gazala_tools.vassal.saves.traits import Trait, decode_piece
 

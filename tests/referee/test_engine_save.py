@@ -23,7 +23,7 @@ POSITION = {
 def test_engine_save_gives_the_same_report_as_the_yaml(vassal_engine, rg_map, tmp_path: Path) -> None:
     from gazala_tools.counters import load_manifest
     from gazala_tools.numbering import Numbering
-    from gazala_tools.vassal.grid import HexGridGeometry
+    from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.vassal.module import build_game_module
 
     unit_ids = {c.unit_id for c in load_manifest("gazala-rg").units}

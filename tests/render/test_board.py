@@ -22,7 +22,7 @@ from gazala_tools.render.board import (
     scene_from_map,
     terrain_colour,
 )
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 
 from .conftest import small_map
 

@@ -11,7 +11,7 @@ import math
 from gazala_tools.digitize.lattice.detect import LatticeFit
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 
 
 def number_lattice(

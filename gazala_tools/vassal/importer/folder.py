@@ -24,7 +24,7 @@ from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, s
 from gazala_tools.errors import GazalaError
 from gazala_tools.inputs import open_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source
-from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
+from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
 
 #: largest image copied into the folder

@@ -9,7 +9,7 @@ from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
-from gazala_tools.vassal.grid import MapLayout
+from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
     PIECE_SLOT,

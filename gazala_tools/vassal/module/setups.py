@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from gazala_tools.errors import GazalaError
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.build import Built
 from gazala_tools.vassal.module.package import BUILD_DATE_MS, zip_bytes

@@ -26,7 +26,7 @@ from gazala_tools.vassal.saves.pieces import Piece, Position, Stack, execute
 from gazala_tools.vassal.saves.view import Layer, PieceView, SaveView, TurnView, save_view
 
 if TYPE_CHECKING:
-    from gazala_tools.vassal.grid import MapLayout
+    from gazala_tools.hexgrid import MapLayout
 
 __all__ = [
     "Layer",
