@@ -133,7 +133,7 @@ def _stage_printer() -> Callable[[str], None]:
 # --- verbs ---------------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import calibrate, parse_ref, ref_on_image
-    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
+    from gazala_tools.mapdata.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid
 
@@ -167,7 +167,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _detect(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import parse_ref, ref_on_image
-    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
+    from gazala_tools.mapdata.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
 
@@ -219,7 +219,7 @@ def _deskew(args: argparse.Namespace) -> int:
 
 def _classify(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
-    from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
+    from gazala_tools.mapdata.gridfile import read_grid_file, write_yaml
     from gazala_tools.digitize.image import RgbRegions, open_image
     from gazala_tools.digitize.mapyaml import hexside_kinds_data, hexsides_data, terrain_data
 
@@ -273,7 +273,7 @@ def _classify(args: argparse.Namespace) -> int:
 
 
 def _overlay(args: argparse.Namespace) -> int:
-    from gazala_tools.digitize.gridfile import read_grid_file
+    from gazala_tools.mapdata.gridfile import read_grid_file
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.overlay import draw_overlay
 
