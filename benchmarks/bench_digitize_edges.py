@@ -129,8 +129,8 @@ def _deskew_check(out: dict[str, object], dx: float, dy: float) -> tuple[bool, s
 def run() -> list[Result]:
     import tempfile
 
-    from gazala_tools.mapdata.gridfile import read_grid_file
     from gazala_tools.hexgrid import HexGridGeometry
+    from gazala_tools.mapdata.gridfile import read_grid_file
     from tools.scans.large import large_terrain
 
     out: list[Result] = []

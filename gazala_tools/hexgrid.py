@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from gazala_tools.errors import VassalFormatError
 from gazala_tools.grid import corner_lattice, hex_to_raw, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
 from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
@@ -535,3 +536,15 @@ class MapLayout:
                     errors.append(f"{name!r} lies off board {b.name!r}")
         detail = f" ({'; '.join(errors)})" if errors else ""
         raise ValueError(f"no board of map {self.name!r} has a hex named {name!r}{detail}")
+
+
+def layout_with_boards(layout: MapLayout, placements: list[tuple[str, int, int]]) -> MapLayout:
+    """The same map with the boards a save's SetBoards command names, at its columns and rows."""
+    by_name = {b.name: b for b in (layout.all_boards or tuple(b for b, _c, _r in layout.boards))}
+    placed: list[tuple[Board, int, int]] = []
+    for name, col, row in placements:
+        base = name[:-4] if name.endswith("/rev") else name
+        if base not in by_name:
+            raise VassalFormatError(f"board {base!r} is not a board of map {layout.name!r}")
+        placed.append((by_name[base], col, row))
+    return MapLayout(layout.name, layout.edge_width, layout.edge_height, tuple(placed), layout.all_boards)

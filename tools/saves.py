@@ -23,16 +23,16 @@ from gazala_tools.referee.detect import game_for_module_name, game_of_module_fil
 from gazala_tools.vassal.buildfile import open_source, parse_xml
 from gazala_tools.vassal.importer.reader import expand_prototypes
 from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.commands import Node, to_text
-from gazala_tools.vassal.saves.container import (
+from gazala_tools.vsav.commands import Node, to_text
+from gazala_tools.vsav.container import (
     MODULEDATA_ENTRY,
     SAVEDATA_ENTRY,
     SAVEFILE_ENTRY,
     read_container,
 )
-from gazala_tools.vassal.saves.sequence import ESC, TAB
-from gazala_tools.vassal.saves.traits import BasicState, PieceDef, decode_piece, join_chain
-from gazala_tools.vassal.saves.writer import SlotPiece, build_zip, encode_savefile, metadata_xml
+from gazala_tools.vsav.sequence import ESC, TAB
+from gazala_tools.vsav.traits import BasicState, PieceDef, decode_piece, join_chain
+from gazala_tools.vsav.writer import SlotPiece, build_zip, encode_savefile, metadata_xml
 
 UNIT_TRAITS = [
     "emb2;Flip;128;A;;128;;;128;;;;1;false;0;0;{img}-r.png;;true;Flip;;;false;;1;1;false;70,130;;;Flip;1.0;;true",

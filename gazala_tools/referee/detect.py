@@ -14,7 +14,7 @@ from gazala_tools.games import Game
 from gazala_tools.games import game_for_module_name as _game_named
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.saves import SaveView
+    from gazala_tools.vsav import SaveView
 
 
 def game_for_module_name(name: str | None) -> str | None:
@@ -26,7 +26,7 @@ def game_for_module_name(name: str | None) -> str | None:
 def _module_name_of_vmod(path: Path) -> str | None:
     from gazala_tools.errors import GazalaError
     from gazala_tools.inputs import ZipInput
-    from gazala_tools.vassal.saves.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metadata
+    from gazala_tools.vsav.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metadata
 
     try:
         with ZipInput(path, what="module") as zf:

@@ -38,8 +38,8 @@ from PIL.PngImagePlugin import PngInfo
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.inputs import MAX_IMAGE_PIXELS
 from gazala_tools.hexgrid import HexGridGeometry
+from gazala_tools.inputs import MAX_IMAGE_PIXELS
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap

@@ -33,7 +33,7 @@ def module_file(tmp_path_factory):
 
 
 def _slot_by_unit_id(module_file):
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
     from tools.saves import module_pieces
 
     out = {}
@@ -45,7 +45,7 @@ def _slot_by_unit_id(module_file):
 
 
 def _set_layers(sp, layers, level, rotation=None):
-    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+    from gazala_tools.vsav.traits import decode_piece, join_chain
 
     d = decode_piece(sp.type, sp.state)
     states = []
@@ -64,7 +64,7 @@ def _set_layers(sp, layers, level, rotation=None):
 
 def _placement(slots, rg_map, uid, label, state=None):
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vassal.saves.writer import Placement
+    from gazala_tools.vsav.writer import Placement
 
     sp, _ = slots[uid]
     x, y = board_geometry(rg_map, dpi=20).hex_center(rg_map.hex(label))
@@ -72,7 +72,7 @@ def _placement(slots, rg_map, uid, label, state=None):
 
 
 def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -107,7 +107,7 @@ def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
 
 def test_fix_writes_the_supply_markers_the_supply_phase_requires(module_file, rg_map, tmp_path):
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -134,7 +134,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
     """Pieces named only by their names (as in another module of the game) through --mapping: a
     regex per unit, marker pieces marking the units of their stack."""
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -183,8 +183,8 @@ def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
 
 
 def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
-    from gazala_tools.vassal.saves.commands import Group, Turn
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.commands import Group, Turn
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -201,9 +201,9 @@ def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypa
     """Game detection, the position and --fix all use the one ``read_save`` of the command (issue 15,
     part 7): the container is opened and the commands decoded once."""
     import gazala_tools.vassal.saves as saves
-    import gazala_tools.vassal.saves.container as container
+    import gazala_tools.vsav.container as container
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)

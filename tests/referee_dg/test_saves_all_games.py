@@ -23,7 +23,7 @@ MODULE_NAMES = {"cauldron-dg": "Cauldron", "cauldron-spi": "Cauldron", "batalha"
 
 
 def palette(module_file):
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
     from tools.saves import module_pieces
 
     out = {}
@@ -54,7 +54,7 @@ def placed(u):
 def write_save(game, module_file, placed, path):
     """A save of ``game`` with palette pieces ``[(unit id, slot piece, hex label)]`` on the map."""
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vassal.saves.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import Placement, new_save_tree
     from tools.saves import write_new_save
 
     game_map = load_map(game)
@@ -111,7 +111,7 @@ def at_step(sp, level):
     """The palette piece ``sp`` with its Step layer at ``level`` (1 full strength, 2 the reduced back)."""
     import dataclasses
 
-    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+    from gazala_tools.vsav.traits import decode_piece, join_chain
 
     traits = decode_piece(sp.type, sp.state).traits
     states = [str(level) if t.id == "emb2;" and t.fields()[18:19] == ["Step"] else t.state for t in traits]
@@ -123,7 +123,7 @@ def at_step(sp, level):
 def test_a_reduced_unit_is_one_step_of_two_in_save_and_yaml(game, modules, tmp_path):
     """A DG/BG unit is two steps: full strength 2, its depleted / reduced back 1 (the Step layer's
     second level in a save, ``steps: 1`` in a position YAML)."""
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     module_file = modules[game]
     uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
@@ -145,7 +145,7 @@ def test_bg_7_0_recovery_of_a_reduced_unit_from_a_save_through_the_cli(modules, 
     """BG 7.0 reads the reduced side from the save's Step layer (no ``reduced`` key) and draws the line."""
     import json
 
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     game, module_file = "batalha", modules["batalha"]
     uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
@@ -164,7 +164,7 @@ def test_every_module_unit_has_the_steps_the_referee_reads_from_the_manifest(gam
     """The module's Step layer (``Steps``) and the referee's manifest reading agree for every unit:
     two steps for a counter with a depleted / reduced back, one otherwise."""
     from gazala_tools.referee.api import manifest_specs
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     specs = manifest_specs(game)
     assert specs is not None

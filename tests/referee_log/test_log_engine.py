@@ -12,6 +12,7 @@ from logmoves import EXPECT, LOGS
 
 from gazala_tools.cli import main as gazala
 from gazala_tools.referee.logcheck import check_log
+from gazala_tools.vassal.buildfile import read_layouts
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_engine_written_log_each_illegal_move_at_its_step(name: str, vassal_harn
     vlog = tmp_path / f"{name}.vlog"
     written = vassal_harness.log_moves(vmods[game], "#0", vlog, moves)
     assert written["logged_commands"] == len(moves)
-    rep, _ = check_log(vlog, module=vmods[game])
+    rep, _ = check_log(vlog, module=vmods[game], read_layouts=read_layouts)
     assert rep.steps == len(moves)
     got = {(f.step, f.kind, f.finding.rule, f.unit) for f in rep.findings}
     want = EXPECT.get(name, set())

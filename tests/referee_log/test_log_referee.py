@@ -13,6 +13,7 @@ from logmoves import EXPECT, LEGAL_WITH_WARNINGS, LOGS
 from gazala_tools.cli import main as gazala
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.logcheck import READ_CHITS, READ_WHOLE, LogReport, check_log
+from gazala_tools.vassal.buildfile import read_layouts
 
 
 def found(rep: LogReport) -> set[tuple[int, str, str, str]]:
@@ -152,7 +153,7 @@ def test_with_the_module_locations_are_the_same(log_dir: Path, tmp_path: Path) -
     vmod = tmp_path / "rg.vmod"
     assert gazala(["module", "build", "gazala-rg", "-o", str(vmod)]) == 0
     a, _ = check_log(log_dir / "rg-illegal.vlog")
-    b, _ = check_log(log_dir / "rg-illegal.vlog", module=vmod)
+    b, _ = check_log(log_dir / "rg-illegal.vlog", module=vmod, read_layouts=read_layouts)
     assert found(a) == found(b) and [m.to_dict() for m in a.moves] == [m.to_dict() for m in b.moves]
 
 
@@ -202,9 +203,9 @@ def with_turn_step(src: Path, out: Path, current: int, before_last: bool = True,
     """``src`` with one more Step that moves the Turn Tracker to list entry ``current`` (VASSAL writes a
     ``TURN`` command when a player advances the tracker; the harness cannot press that button): before
     the last step, before step ``before_step``, or at the end."""
-    from gazala_tools.vassal.saves.commands import parse
-    from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.writer import write_copy
+    from gazala_tools.vsav.commands import parse
+    from gazala_tools.vsav.container import read_container
+    from gazala_tools.vsav.writer import write_copy
 
     c = read_container(src)
     text = c.text

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import parse
-from gazala_tools.vassal.saves.pieces import execute
+from gazala_tools.vsav.commands import parse
+from gazala_tools.vsav.pieces import execute
 from tools.saves import sample_commands
 
 ESC = "\x1b"
