@@ -18,6 +18,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.games.scenarios import Scenario
+from gazala_tools.hexgrid import MapLayout
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
@@ -27,7 +28,6 @@ from gazala_tools.referee.report import Report
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.hexgrid import MapLayout
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.vsav import Save
 
