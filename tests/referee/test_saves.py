@@ -11,6 +11,7 @@ import pytest
 
 from gazala_tools.referee.api import check_file
 from gazala_tools.rules.rg import breaches_of
+from gazala_tools.vassal.buildfile import read_layouts
 from tests.referee_rules import rg_rules
 
 #: (unit id, hex, active layers, step level) and the same as position YAML
@@ -96,7 +97,7 @@ def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
         '  - {id: allied-3ind-2-lcr, hex: "1520", markers: [out-of-supply]}\n'
         'breaches: [{hexside: "1216/1315", state: breached}]\n'
     )
-    from_save = check_file(save, module=module_file, turn="May 29")
+    from_save = check_file(save, module=module_file, read_layouts=read_layouts, turn="May 29")
     from_yaml = check_file(yaml_pos)
     assert from_save.position.units == from_yaml.position.units
     assert [b.hexside for b in breaches_of(from_save.position)] == [b.hexside for b in breaches_of(from_yaml.position)]
@@ -120,11 +121,11 @@ def test_fix_writes_the_supply_markers_the_supply_phase_requires(module_file, rg
         placements.append(_placement(slots, rg_map, uid, h, state))
     save, fixed = tmp_path / "in.vsav", tmp_path / "fixed.vsav"
     write_new_save(save, new_save_tree(placements, first_id=1000), module_name="Gazala: The Cauldron")
-    before = check_file(save, module=module_file)
+    before = check_file(save, module=module_file, read_layouts=read_layouts)
     assert before.report.supply["axis-21pz-5-1"].value == "isolated"
     assert len(before.report.markers) == 2
     assert main(["referee", "check", str(save), "--module", str(module_file), "--fix", "-o", str(fixed)]) == 0
-    after = check_file(fixed, module=module_file)
+    after = check_file(fixed, module=module_file, read_layouts=read_layouts)
     u = {x.id: x for x in after.position.units}
     assert u["axis-21pz-5-1"].markers == {"isolated"} and u[allied[0]].markers == frozenset()
     assert after.report.markers == []  # nothing left to change
@@ -150,7 +151,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
         "markers:\n"
         '  - {match: "^Out Of", marker: out-of-supply}\n'
     )
-    checked = check_file(save, module=module_file, mapping=mapping, turn="May 28")
+    checked = check_file(save, module=module_file, read_layouts=read_layouts, mapping=mapping, turn="May 28")
     units = {u.id: u for u in checked.position.units}
     assert set(units) == {"axis-21pz-5-1", "2 Lcr"}
     assert units["axis-21pz-5-1"].steps == 3 and units["axis-21pz-5-1"].formation == "21 PZ"
@@ -193,8 +194,8 @@ def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
     tree.items.insert(-1, Turn("TURNTurn0\t0|3;0;0;" + ",".join(["true"] * 13)))
     save = tmp_path / "turn.vsav"
     write_new_save(save, tree, module_name="Gazala: The Cauldron")
-    assert check_file(save, module=module_file).position.turn == "May 29"
-    assert check_file(save, module=module_file, turn="June 1-2").position.turn == "June 1-2"
+    assert check_file(save, module=module_file, read_layouts=read_layouts).position.turn == "May 29"
+    assert check_file(save, module=module_file, read_layouts=read_layouts, turn="June 1-2").position.turn == "June 1-2"
 
 
 def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypatch):

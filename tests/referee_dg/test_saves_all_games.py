@@ -12,6 +12,7 @@ import pytest
 from gazala_tools.cli import main
 from gazala_tools.mapdata import load_map
 from gazala_tools.referee.api import check_file
+from gazala_tools.vassal.buildfile import read_layouts
 
 #: per game: the turn, and the hexes for the first two Axis and first two Allied palette units
 CASES = {
@@ -78,7 +79,7 @@ def test_save_and_yaml_give_the_same_report(game, modules, tmp_path):
     yaml_pos.write_text(f'game: {game}\nturn: "{turn}"\nunits:\n'
                         + "".join(f'  - {{id: {uid}, hex: "{h}"}}\n' for uid, _sp, h in chosen))
 
-    from_save = check_file(save, game=game, module=module_file, turn=turn)
+    from_save = check_file(save, game=game, module=module_file, read_layouts=read_layouts, turn=turn)
     from_yaml = check_file(yaml_pos)
     # steps too: a DG/BG counter with a depleted/reduced back is a two-step unit in both inputs
     assert sorted(map(placed, from_save.position.units)) == sorted(map(placed, from_yaml.position.units))
@@ -130,9 +131,9 @@ def test_a_reduced_unit_is_one_step_of_two_in_save_and_yaml(game, modules, tmp_p
                    if decode_piece(sp.type, sp.state).properties().get("Steps") == "2")
     where = CASES[game][1][2]
     full = check_file(write_save(game, module_file, [(uid, sp, where)], tmp_path / "full.vsav"), game=game,
-                      module=module_file).position.unit(uid)
+                      module=module_file, read_layouts=read_layouts).position.unit(uid)
     save = write_save(game, module_file, [(uid, at_step(sp, 2), where)], tmp_path / "reduced.vsav")
-    from_save = check_file(save, game=game, module=module_file).position.unit(uid)
+    from_save = check_file(save, game=game, module=module_file, read_layouts=read_layouts).position.unit(uid)
     yaml_pos = tmp_path / "reduced.yaml"
     yaml_pos.write_text(f'game: {game}\nunits:\n  - {{id: {uid}, hex: "{where}", steps: 1}}\n')
     from_yaml = check_file(yaml_pos).position.unit(uid)
