@@ -56,7 +56,6 @@ class NewGame:
     notes: tuple[str, ...] = field(default=())  #: lines for map.yaml's header (how the grid was found)
 
 
-
 @dataclass(frozen=True)
 class ScanFit:
     """The fitted grid, notes on how it was found, and the board size it needs (the scan's own size,
@@ -328,7 +327,6 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
     }
 
 
-
 OVERLAY: Final = "overlay.png"
 
 
@@ -362,7 +360,6 @@ def _commented(text: str, notes: dict[str, str]) -> str:
         i = next(i for i, line in enumerate(lines) if line.startswith(key))
         lines.insert(i, f"# {note}\n")
     return "".join(lines)
-
 
 
 def board_name_for(image: Path) -> str:
