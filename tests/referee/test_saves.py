@@ -201,7 +201,7 @@ def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
 def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypatch):
     """Game detection, the position and --fix all use the one ``read_save`` of the command (issue 15,
     part 7): the container is opened and the commands decoded once."""
-    import gazala_tools.vassal.saves as saves
+    import gazala_tools.vsav as saves
     import gazala_tools.vsav.container as container
     from gazala_tools.cli import main
     from gazala_tools.vsav.writer import new_save_tree
