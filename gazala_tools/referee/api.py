@@ -25,11 +25,11 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
+from gazala_tools.vsav import Save, read_save
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.vsav import Save
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +138,6 @@ def load(
     save: Save | None = None
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
-        from gazala_tools.vsav import read_save
-
         save = read_save(p, layouts=module_layouts(module, read_layouts))
         g = (find_game(game) if game is not None else game_of_view(save.view())
              or (game_of_module_file(Path(module)) if module is not None else None))
