@@ -70,26 +70,15 @@ def _version(root: Path) -> tuple[tuple[str, int], ...]:
 
 
 def imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
-    """Every import of another package: (importing module, line, imported module, inside a function)."""
+    """Every import of another package: (importing module, line, imported module, inside a function),
+    as :func:`module_imports` reads them (``from gazala_tools import fileio`` imports ``gazala_tools.fileio``)."""
     return list(_imports(root, _version(root)))
 
 
 @functools.cache
 def _imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, str, bool], ...]:
-    out: list[tuple[str, int, str, bool]] = []
-    for path in sorted(root.rglob("*.py")):
-        module = _module_name(path, root)
-        src = package_of(module)
-        tree = _parse(path)
-        skip = _type_checking_nodes(tree)
-        inner = _function_nodes(tree)
-        for node in ast.walk(tree):
-            if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
-                continue
-            for name in _imported(node, module):
-                if name.startswith("gazala_tools.") and package_of(name) != src:
-                    out.append((module, node.lineno, name, id(node) in inner))
-    return tuple(out)
+    return tuple((m, line, name, inside) for m, line, name, inside in module_imports(root)
+                 if package_of(name) != package_of(m))
 
 
 def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[str]], Counter[str]]:

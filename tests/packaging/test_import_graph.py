@@ -6,7 +6,7 @@ run time and are left out).
 The layers, lowest first (``docs/dev/architecture.md``, "Core and edges"); a package imports only
 packages of lower layers, never one of its own layer or above:
 
-- core, pure typed Python: ``errors hexes wording escape`` < ``fileio filecache`` < ``inputs numbering``
+- core, pure typed Python: ``gazala_tools`` (``__version__``) < ``errors hexes wording escape`` < ``fileio filecache`` < ``inputs numbering``
   < ``yamlnodes grid`` < ``hexgrid`` (VASSAL's pixel geometry, pure) < ``games`` (the registry,
   game.yaml) < ``mapdata counters vsav`` (map.yaml, counters.yaml, the VASSAL save format, pure)
   < ``referee`` < ``rules`` (the plugins build on the referee, never the reverse);
@@ -28,6 +28,7 @@ from pathlib import Path
 from tools.importgraph import cycles, graph, imports, module_graph, module_imports
 
 CORE = (
+    ("gazala_tools",),  # the package's own __init__: its version
     ("errors", "hexes", "wording", "escape"),
     ("fileio", "filecache"),
     ("inputs", "numbering"),
@@ -136,7 +137,7 @@ def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function(tmp_path: Path) -> 
     imports is inside a function; an import under ``if TYPE_CHECKING`` is none."""
     root = _tree(tmp_path, {
         "a/__init__.py": "from gazala_tools.b import x\n",
-        "b/__init__.py": "def f():\n    from gazala_tools.a import y\n",
+        "b/__init__.py": "def f():\n    from gazala_tools import a\n",
         "c/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from gazala_tools.a import y\n",
         "a/back.py": "import gazala_tools.c\n",
     })
