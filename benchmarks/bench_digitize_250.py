@@ -75,7 +75,7 @@ def _detect(path: Path, method: str) -> tuple[dict[str, object], float, float]:
 
 
 def run() -> list[Result]:
-    from gazala_tools.vassal.grid import HexGridGeometry
+    from gazala_tools.hexgrid import HexGridGeometry
     from tools.scans.large import centre_error
 
     big, small = size((BIG, SMALL), (SMOKE_BIG, SMOKE_SMALL))

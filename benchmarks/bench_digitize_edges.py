@@ -30,7 +30,7 @@ ROTATION = 0.5
 _GENERATE = """
 import json, sys
 from pathlib import Path
-from gazala_tools.digitize.gridfile import spec_for, write_yaml
+from gazala_tools.mapdata.gridfile import spec_for, write_yaml
 from gazala_tools.numbering import SCHEMES
 from tools.scans.large import large_board, rotate_scan
 from tools.scans.synthetic import DEFAULT_KINDS, legend_for
@@ -63,7 +63,7 @@ verb, image, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
 img = open_image(image)
 if verb == "classify":
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
-    from gazala_tools.digitize.gridfile import read_grid_file
+    from gazala_tools.mapdata.gridfile import read_grid_file
     spec, legend = read_grid_file(rest[0]), read_legend(rest[1])
     rgb = to_rgb_array(img)
     res = classify_hexes(rgb, spec.geometry, list(spec.grid.hexes()), legend)
@@ -81,7 +81,7 @@ else:
     else:
         from PIL import Image
         import gazala_tools.digitize.overlay as overlay
-        from gazala_tools.digitize.gridfile import read_grid_file
+        from gazala_tools.mapdata.gridfile import read_grid_file
 
         def whole_fade(img, alpha=overlay.FADE, rows=0):  # as before: a white image and a blend, both whole
             img.paste(Image.blend(img, Image.new("RGB", img.size, (255, 255, 255)), alpha))
@@ -129,8 +129,8 @@ def _deskew_check(out: dict[str, object], dx: float, dy: float) -> tuple[bool, s
 def run() -> list[Result]:
     import tempfile
 
-    from gazala_tools.digitize.gridfile import read_grid_file
-    from gazala_tools.vassal.grid import HexGridGeometry
+    from gazala_tools.hexgrid import HexGridGeometry
+    from gazala_tools.mapdata.gridfile import read_grid_file
     from tools.scans.large import large_terrain
 
     out: list[Result] = []

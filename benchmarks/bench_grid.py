@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from benchmarks.common import Result, size
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.vassal.grid_np import name_raw_at_many, raw_at_many
 
 

@@ -65,8 +65,8 @@ def _tempdir_setups(spec, built, tmp: Path) -> float:  # type: ignore[no-untyped
     """The set-up saves as they were made before: buildFile out to a folder and parsed back, saves via files."""
     from gazala_tools.vassal.module.setups import placements
     from gazala_tools.vassal.module.spec import turn_state
-    from gazala_tools.vassal.saves.commands import Turn
-    from gazala_tools.vassal.saves.writer import SaveEditor, new_save_tree
+    from gazala_tools.vsav.commands import Turn
+    from gazala_tools.vsav.writer import SaveEditor, new_save_tree
     from tools.saves import module_pieces, write_new_save
 
     t = time.perf_counter()

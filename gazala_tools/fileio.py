@@ -13,8 +13,9 @@ import contextlib
 import contextvars
 import errno
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -244,3 +245,56 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_new_folder(
+    target: str | Path,
+    files: Mapping[str, bytes | str | Path],
+    inputs: Iterable[str | Path] = (),
+    *,
+    more: Callable[[Path], None] | None = None,
+    what: str = "the game folder",
+) -> None:
+    """Create the folder ``target`` holding ``files``, all or nothing (``game new``, ``game import``).
+
+    ``files``: relative name -> bytes, text (written as UTF-8) or a file to copy; a name may not leave
+    the folder. ``more`` writes further files into the folder being assembled. Refused, with one clean
+    error and nothing written: a target that exists and is not an empty folder, one that is or holds
+    an input (``inputs``, or any input of the command read so far), and a missing parent. The folder
+    is assembled in a temporary folder beside the target and renamed into place (an empty target
+    folder is replaced)."""
+    folder = Path(target)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise GazalaError(f"{what} exists and is not empty", file=folder, expected="a new or empty folder")
+    resolved = folder.resolve()
+    seen = _INPUTS.get()
+    noted = [Path(p) for p in seen.paths] if seen is not None else []
+    for src in (*map(Path, inputs), *noted):
+        if resolved in (src.resolve(), *src.resolve().parents):
+            raise GazalaError(f"{what} would hold an input of this command", file=folder, expected="a new folder")
+    parent = resolved.parent
+    if not parent.is_dir():
+        raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new folder")
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{resolved.name}.", dir=parent))
+    except OSError as exc:
+        raise GazalaError(f"cannot write here ({_why(exc)})", file=parent, expected="a writable folder") from None
+    try:
+        for name, data in files.items():
+            path = tmp / name
+            if not path.resolve().is_relative_to(tmp.resolve()) or path.resolve() == tmp.resolve():
+                raise GazalaError(f"file name {name!r} would leave {what}", file=folder)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(data, Path):
+                shutil.copyfile(data, path)
+            else:
+                path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        if more is not None:
+            more(tmp)
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, resolved)  # atomic; an empty target folder is replaced
+    except OSError as exc:
+        raise GazalaError(f"cannot write {what} ({_why(exc)})", file=folder) from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)

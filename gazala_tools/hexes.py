@@ -6,7 +6,7 @@ explicit conversion:
 * offset coordinates ``(col, row)`` for both orientations and both parities
   (:meth:`Hex.to_offset` / :meth:`Hex.from_offset`);
 * game labels and VASSAL names (:mod:`gazala_tools.numbering`);
-* pixels (:mod:`gazala_tools.vassal.grid`).
+* pixels (:mod:`gazala_tools.hexgrid`).
 
 Frames. For ``Orientation.FLAT`` (flat-topped hexes in vertical columns, VASSAL ``sideways=false``)
 ``q`` counts columns left to right and ``(0, -1)`` is straight up. For ``Orientation.POINTY``

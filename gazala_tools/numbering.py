@@ -3,7 +3,7 @@
 A :class:`Numbering` holds exactly the attributes of VASSAL's ``HexGridNumbering`` element and
 names **raw** VASSAL grid indices ``(raw_col, raw_row)``: raw column ``c`` runs along the grid's
 ``u`` axis (screen x, or screen y when ``sideways``), odd raw columns sit half a hex toward +v.
-Pixels are not involved here (see :mod:`gazala_tools.vassal.grid`), except that *descending*
+Pixels are not involved here (see :mod:`gazala_tools.hexgrid`), except that *descending*
 numbering needs VASSAL's ``maxRows``/``maxColumns``, which the caller passes in.
 
 Every game's scheme is such a value (its folder's ``game.yaml``), so a game's labels and the

@@ -1,14 +1,17 @@
-"""The package-level import graph of ``gazala_tools`` (issue 22 item 3), read with ``ast``: every
-``import`` of every module, top-level and inside functions, except those under ``if TYPE_CHECKING``.
+"""The import graph of ``gazala_tools`` (issue 22 item 3), read with ``ast``: every ``import`` of
+every module, top-level and inside functions, except those under ``if TYPE_CHECKING`` (not imports at
+run time), between packages (:func:`graph`) and between modules (:func:`module_graph`).
 
-``python tools/importgraph.py`` prints the package cycles (strongly connected components of more
-than one package) and the count of function-level imports per package. The cycle test of issue 22
-will assert that the first list is empty once the cycles are broken.
+``python tools/importgraph.py`` prints the package cycles and the module cycles (strongly connected
+components of more than one node; "top-level" when module-level imports alone make them, else a
+function-level import hides them), the imports inside functions that go upward (against the layers of
+``tests/packaging/test_import_graph.py``), and the count of function-level imports per package.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -52,22 +55,30 @@ def _function_nodes(tree: ast.AST) -> set[int]:
     return out
 
 
+@functools.cache
+def _parsed(path: Path, mtime_ns: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def _parse(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per file version (the tests read the package many times)."""
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+def _version(root: Path) -> tuple[tuple[str, int], ...]:
+    return tuple((str(p), p.stat().st_mtime_ns) for p in sorted(root.rglob("*.py")))
+
+
 def imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
-    """Every import of another package: (importing module, line, imported module, inside a function)."""
-    out: list[tuple[str, int, str, bool]] = []
-    for path in sorted(root.rglob("*.py")):
-        module = _module_name(path, root)
-        src = package_of(module)
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        skip = _type_checking_nodes(tree)
-        inner = _function_nodes(tree)
-        for node in ast.walk(tree):
-            if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
-                continue
-            for name in _imported(node, module):
-                if name.startswith("gazala_tools.") and package_of(name) != src:
-                    out.append((module, node.lineno, name, id(node) in inner))
-    return out
+    """Every import of another package: (importing module, line, imported module, inside a function),
+    as :func:`module_imports` reads them (``from gazala_tools import fileio`` imports ``gazala_tools.fileio``)."""
+    return list(_imports(root, _version(root)))
+
+
+@functools.cache
+def _imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, str, bool], ...]:
+    return tuple((m, line, name, inside) for m, line, name, inside in module_imports(root)
+                 if package_of(name) != package_of(m))
 
 
 def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[str]], Counter[str]]:
@@ -77,7 +88,7 @@ def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[
     local: Counter[str] = Counter()
     for path in sorted(root.rglob("*.py")):
         src = package_of(_module_name(path, root))
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = _parse(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 local[src] += sum(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node))
@@ -85,6 +96,50 @@ def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[
         if not (top_level and inside):
             edges[package_of(module)].add(package_of(name))
     return edges, local
+
+
+def _modules(root: Path) -> set[str]:
+    return {_module_name(path, root) for path in root.rglob("*.py")}
+
+
+def module_imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
+    """Every import of another module of the package: (importing module, line, imported module, inside a
+    function). ``from pkg import sub`` imports the module ``pkg.sub`` when there is one, else ``pkg``;
+    a name that is no module of the package stands for the nearest package above it."""
+    return list(_module_imports(root, _version(root)))
+
+
+@functools.cache
+def _module_imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, str, bool], ...]:
+    known = _modules(root)
+    out: list[tuple[str, int, str, bool]] = []
+    for path in sorted(root.rglob("*.py")):
+        module = _module_name(path, root)
+        tree = _parse(path)
+        skip = _type_checking_nodes(tree)
+        inner = _function_nodes(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for base in _imported(node, module):
+                names = [base]
+                if isinstance(node, ast.ImportFrom):
+                    names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+                for name in dict.fromkeys(names):
+                    while name not in known and "." in name:
+                        name = name.rsplit(".", 1)[0]
+                    if name in known and name != module:
+                        out.append((module, node.lineno, name, id(node) in inner))
+    return tuple(out)
+
+
+def module_graph(root: Path = ROOT, *, top_level: bool = False) -> dict[str, set[str]]:
+    """Module -> modules of the package it imports (only at module level when ``top_level``)."""
+    edges: dict[str, set[str]] = defaultdict(set)
+    for module, _line, name, inside in module_imports(root):
+        if not (top_level and inside):
+            edges[module].add(name)
+    return edges
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -127,9 +182,15 @@ def main() -> int:
     top, _ = graph(top_level=True)
     found = cycles(edges)
     for comp in cycles(top):
-        print("cycle of top-level imports:", " ".join(comp))
+        print("package cycle of top-level imports:", " ".join(comp))
     for comp in found:
-        print("cycle:", " ".join(comp))
+        print("package cycle:", " ".join(comp))
+    top_modules = cycles(module_graph(top_level=True))
+    for comp in top_modules:
+        print("module cycle of top-level imports:", " ".join(comp))
+    for comp in cycles(module_graph()):
+        if comp not in top_modules:
+            print("module cycle hidden by a function-level import:", " ".join(comp))
     print("function-level imports:", sum(local.values()), dict(local.most_common()))
     return 1 if found else 0
 

@@ -21,17 +21,18 @@ from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
 from gazala_tools.games import default_game_id
 from gazala_tools.referee.detect import game_for_module_name, game_of_module_file
 from gazala_tools.vassal.buildfile import open_source, parse_xml
+from gazala_tools.vassal.importer.reader import expand_prototypes
 from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.commands import Node, to_text
-from gazala_tools.vassal.saves.container import (
+from gazala_tools.vsav.commands import Node, to_text
+from gazala_tools.vsav.container import (
     MODULEDATA_ENTRY,
     SAVEDATA_ENTRY,
     SAVEFILE_ENTRY,
     read_container,
 )
-from gazala_tools.vassal.saves.sequence import ESC, TAB
-from gazala_tools.vassal.saves.traits import BasicState, PieceDef, Trait, decode_piece, join_chain
-from gazala_tools.vassal.saves.writer import SlotPiece, build_zip, encode_savefile, metadata_xml
+from gazala_tools.vsav.sequence import ESC, TAB
+from gazala_tools.vsav.traits import BasicState, PieceDef, decode_piece, join_chain
+from gazala_tools.vsav.writer import SlotPiece, build_zip, encode_savefile, metadata_xml
 
 UNIT_TRAITS = [
     "emb2;Flip;128;A;;128;;;128;;;;1;false;0;0;{img}-r.png;;true;Flip;;;false;;1;1;false;70,130;;;Flip;1.0;;true",
@@ -178,29 +179,6 @@ def _slot_text(text: str, file: str, what: str) -> tuple[str, str]:
     if len(t) < 3:
         raise VassalFormatError(f"{what} body has {len(t)} fields", file=file, expected="+/null/TYPE/STATE")
     return t[1], t[2]
-
-
-def expand_prototypes(definition: PieceDef, prototypes: dict[str, PieceDef], *, depth: int = 0) -> PieceDef:
-    """Every ``prototype;Name`` replaced in place by that prototype's traits (its BasicPiece dropped)."""
-    if depth > 50:
-        raise VassalFormatError("prototypes nest more than 50 deep (a cycle?)", expected="acyclic prototypes")
-    out: list[Trait] = []
-    for t in definition.traits:
-        if t.id == "prototype;":
-            name = t.type[len("prototype;") :].split(";", 1)[0]
-            proto = prototypes.get(name)
-            if proto is None:
-                out.append(t)  # VASSAL keeps an unknown prototype as an empty trait
-                continue
-            inner = expand_prototypes(PieceDef([*proto.traits[:-1], definition.basic]), prototypes, depth=depth + 1)
-            out.extend(Trait(x.id, x.type, x.state) for x in inner.traits[:-1])
-        elif t.id == "cmt;":
-            continue
-        else:
-            out.append(Trait(t.id, t.type, t.state))
-    if not out or out[-1].id != definition.basic.id:
-        out.append(Trait(definition.basic.id, definition.basic.type, definition.basic.state))
-    return PieceDef(out)
 
 
 def _text(el: Any) -> str:

@@ -6,6 +6,11 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.hexgrid import MapLayout
 
 
 def game_help(extra: str = "") -> str:
@@ -40,3 +45,11 @@ def on_terminal() -> bool:
     """Whether stderr is a terminal (progress bars are drawn only there)."""
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
+
+
+def read_layouts(module: str | Path) -> list[MapLayout]:
+    """A module's map layouts, for the referee (which imports no edge: it is given this reader).
+    The module reader (lxml) is imported when a module is given, not when the CLI starts."""
+    from gazala_tools.vassal.buildfile import read_layouts as read
+
+    return read(module)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gazala_tools.cli._common import read_layouts
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
 
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                           expected="--format text, json or html")
     if args.output:
         refuse_overwrite(args.output, [args.input])
-    rep, replay = check_log(args.input, game=args.game, module=args.module, mapping=args.mapping, turn=args.turn,
+    rep, replay = check_log(args.input, game=args.game, module=args.module, read_layouts=read_layouts, mapping=args.mapping, turn=args.turn,
                             position_checks=not args.no_position, paths=args.paths)
     data = render(rep, replay, fmt, args.dpi)
     if args.output:
@@ -70,7 +71,7 @@ def log_reports(path: Path, args: argparse.Namespace, fmt: str) -> tuple[bytes, 
     ``--out-dir`` (PNG: the text report), its file extension, and the text (or JSON) to print."""
     from gazala_tools.referee.logcheck import check_log
 
-    rep, replay = check_log(path, game=args.game, module=args.module, mapping=args.mapping, turn=args.turn)
+    rep, replay = check_log(path, game=args.game, module=args.module, read_layouts=read_layouts, mapping=args.mapping, turn=args.turn)
     out_fmt = fmt if fmt in LOG_FORMATS else "text"
     ext = {"text": "txt"}.get(out_fmt, out_fmt)
     shown = render(rep, replay, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")

@@ -133,9 +133,9 @@ def _stage_printer() -> Callable[[str], None]:
 # --- verbs ---------------------------------------------------------------------------------------
 def _calibrate(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import calibrate, parse_ref, ref_on_image
-    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid
+    from gazala_tools.mapdata.gridfile import numbering_from, spec_for, write_yaml
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     refs = [parse_ref(r) for r in args.ref]
@@ -167,9 +167,9 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _detect(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.calibrate import parse_ref, ref_on_image
-    from gazala_tools.digitize.gridfile import numbering_from, spec_for, write_yaml
     from gazala_tools.digitize.image import image_dpi, open_image
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
+    from gazala_tools.mapdata.gridfile import numbering_from, spec_for, write_yaml
 
     numbering, name = numbering_from(args.numbering, place="--numbering", allow_path=True)
     ref = parse_ref(args.ref) if args.ref else None
@@ -219,9 +219,9 @@ def _deskew(args: argparse.Namespace) -> int:
 
 def _classify(args: argparse.Namespace) -> int:
     from gazala_tools.digitize.classify import classify_hexes, detect_hexsides, read_legend
-    from gazala_tools.digitize.gridfile import read_grid_file, write_yaml
     from gazala_tools.digitize.image import RgbRegions, open_image
     from gazala_tools.digitize.mapyaml import hexside_kinds_data, hexsides_data, terrain_data
+    from gazala_tools.mapdata.gridfile import read_grid_file, write_yaml
 
     if not (0.05 <= args.radius <= 0.5):
         raise GazalaError(f"--radius {args.radius} out of range", place="--radius", expected="0.05 to 0.5")
@@ -273,9 +273,9 @@ def _classify(args: argparse.Namespace) -> int:
 
 
 def _overlay(args: argparse.Namespace) -> int:
-    from gazala_tools.digitize.gridfile import read_grid_file
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.overlay import draw_overlay
+    from gazala_tools.mapdata.gridfile import read_grid_file
 
     if bool(args.map) == bool(args.grid):
         raise GazalaError("give --map MAPDIR or --grid GRID.yaml", expected="exactly one of them")

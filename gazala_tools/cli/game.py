@@ -186,7 +186,8 @@ def _position_yaml(game_arg: str, save: bytes, vmod: bytes) -> str:
     with tempfile.TemporaryDirectory(prefix="gazala-scenario-") as tmp:
         (Path(tmp) / "setup.vsav").write_bytes(save)
         (Path(tmp) / "module.vmod").write_bytes(vmod)
-        position, rules = load_position(Path(tmp) / "setup.vsav", game=game_arg, module=str(Path(tmp) / "module.vmod"))
+        position, rules = load_position(Path(tmp) / "setup.vsav", game=game_arg, module=str(Path(tmp) / "module.vmod"),
+                                         read_layouts=_common.read_layouts)
     data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
@@ -204,12 +205,12 @@ def _new(args: argparse.Namespace) -> int:
         corner_labels,
         fit_scan,
         folder_files,
-        slug,
         write_folder,
         write_overlay,
     )  # fmt: skip
     from gazala_tools.errors import GazalaError
     from gazala_tools.fileio import note_input
+    from gazala_tools.games.writing import slug
 
     folder, image = Path(args.folder), Path(args.image)
     sides = tuple(s.strip() for s in args.sides.split(","))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError, VassalFormatError
-from gazala_tools.vassal.grid import MapLayout
+from gazala_tools.hexgrid import MapLayout
 
 NOUN = "grid"
 HELP = "Pixel <-> hex for a VASSAL map: location names and hex centres, VASSAL-exact."
@@ -72,7 +72,7 @@ def load_layout(source: str, map_name: str | None, boards: str | None = None) ->
 
 def with_boards(layout: MapLayout, spec: str, source: str) -> MapLayout:
     """``layout`` with the boards of ``--boards BOARD[:COLUMN:ROW],...`` laid out (a SetBoards command)."""
-    from gazala_tools.vassal.buildfile import layout_with_boards
+    from gazala_tools.hexgrid import layout_with_boards
 
     placements: list[tuple[str, int, int]] = []
     for item in (x.strip() for x in spec.split(",")):

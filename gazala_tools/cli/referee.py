@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gazala_tools.cli import check_stop
-from gazala_tools.cli._common import DPI, number_in
+from gazala_tools.cli._common import DPI, number_in, read_layouts
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, command_scope, refuse_overwrite
 
@@ -103,7 +103,7 @@ def _check(args: argparse.Namespace) -> int:
         raise GazalaError("PNG output needs -o FILE.png")
     if args.output:
         refuse_overwrite(args.output, [args.input, *([args.before] if args.before else [])])
-    checked = check_file(args.input, before=args.before, game=args.game, turn=args.turn, module=args.module,
+    checked = check_file(args.input, before=args.before, game=args.game, turn=args.turn, module=args.module, read_layouts=read_layouts,
                          mapping=args.mapping, strict=args.strict, scenario=args.scenario)
     if args.fix:
         from gazala_tools.referee.saves import fix_save
@@ -130,7 +130,7 @@ def _position(args: argparse.Namespace) -> int:
     from gazala_tools.referee.api import load_position
     from gazala_tools.referee.position import position_to_data
 
-    position, rules = load_position(args.input, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+    position, rules = load_position(args.input, game=args.game, turn=args.turn, module=args.module, read_layouts=read_layouts, mapping=args.mapping)
     data = position_to_data(position, labels=rules.map.grid, state_writers=rules.state_writers())
     text = json.dumps(data, indent=1) + "\n" if args.json else yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     if args.output:
@@ -155,7 +155,7 @@ def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None
 
                 report, ext, out = log_reports(p, args, fmt)
             else:
-                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, mapping=args.mapping)
+                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, read_layouts=read_layouts, mapping=args.mapping)
                 ext = {"text": "txt"}.get(fmt, fmt)
                 report = _render(checked, fmt, args.dpi) if out_dir is not None else b""
                 out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")

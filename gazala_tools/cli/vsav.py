@@ -61,7 +61,7 @@ def _dump(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from gazala_tools.vassal.saves import read_save
-    from gazala_tools.vassal.saves.diff import diff_positions
+    from gazala_tools.vsav.diff import diff_positions
 
     a = read_save(args.a, module=args.module)
     b = read_save(args.b, module=args.module)

@@ -5,5 +5,5 @@
 * :mod:`.calibrate` - ``calibrate``: least-squares grid from reference hexes;
 * :mod:`.classify` - terrain per hex (and optional hexside lines) against a colour legend;
 * :mod:`.overlay` - the fitted grid, labels and terrain drawn over the scan;
-* :mod:`.gridfile` - the grid section of a map YAML, read and written.
+* :mod:`gazala_tools.mapdata.gridfile` (in the core since issue 22) - the grid section of a map YAML, read and written.
 """

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from gazala_tools.errors import GazalaError, HexNameError
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering, java_odd
-from gazala_tools.vassal.grid import HexGridGeometry
 
 REGULAR = math.sqrt(3) / 2
 

@@ -39,7 +39,7 @@ from gazala_tools.digitize.image import RgbRegions, tiles
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.yamlnodes import load_plain
 
 RGB = tuple[int, int, int]

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gazala_tools.digitize.classify import HexResult, Legend, SideResult
-from gazala_tools.digitize.gridfile import GridSpec
 from gazala_tools.hexes import Hex
+from gazala_tools.mapdata.gridfile import GridSpec
 from gazala_tools.mapdata.loader import compress
 
 

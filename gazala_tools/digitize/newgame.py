@@ -17,30 +17,28 @@ into place; an existing non-empty folder is refused.
 from __future__ import annotations
 
 import math
-import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import yaml
-
-from gazala_tools.digitize.gridfile import GridSpec
 from gazala_tools.digitize.image import image_format
 from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import write_new_folder
+from gazala_tools.games.writing import SIDE_COLORS, slug
+from gazala_tools.games.writing import dump_yaml as _dump
+from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexes import Hex
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES
+from gazala_tools.mapdata.gridfile import GridSpec
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: the board image suffixes VASSAL shows (and the module builder copies as they are)
 BOARD_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 UNITS_PER_SIDE: Final = 3
-SIDE_COLORS: Final = ("#c03030", "#3050c0")
 COUNTER_COLORS: Final = (("#e8a0a0", "#f6dede"), ("#a0b4e8", "#dee5f6"))
 
 
@@ -56,12 +54,6 @@ class NewGame:
     provenance: str = "digitized"
     terrain: dict[str, Any] | None = None  #: a classify ``terrain`` section, else one default terrain
     notes: tuple[str, ...] = field(default=())  #: lines for map.yaml's header (how the grid was found)
-
-
-def slug(text: str) -> str:
-    """A game id from a folder or game name: lower case, digits and single hyphens."""
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s or "my-game"
 
 
 @dataclass(frozen=True)
@@ -87,9 +79,9 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
     With no reference the names start at the detected top-left hex.
     """
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
-    from gazala_tools.digitize.gridfile import numbering_from, read_grid_file, spec_for
     from gazala_tools.digitize.image import image_dpi
     from gazala_tools.digitize.lattice import detect_grid, number_lattice
+    from gazala_tools.mapdata.gridfile import numbering_from, read_grid_file, spec_for
 
     size = image.size
     dpi = image_dpi(image)
@@ -335,17 +327,6 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
     }
 
 
-def _numbering_data(numbering: Numbering) -> dict[str, Any]:
-    """The attributes that differ from VASSAL's defaults, typed as game.yaml writes them."""
-    base = Numbering().vassal_attrs()
-    out: dict[str, Any] = {}
-    for k, v in numbering.vassal_attrs().items():
-        if base[k] == v:
-            continue
-        out[k] = v == "true" if v in ("true", "false") else int(v) if k in ("hLeading", "vLeading", "hOff", "vOff") else v
-    return out
-
-
 OVERLAY: Final = "overlay.png"
 
 
@@ -381,10 +362,6 @@ def _commented(text: str, notes: dict[str, str]) -> str:
     return "".join(lines)
 
 
-def _dump(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=110, allow_unicode=True)
-
-
 def board_name_for(image: Path) -> str:
     """The board's file name in the new folder, by the scan's real format (its bytes, not its name):
     what ``module build`` refuses (TIFF, BMP or WEBP data, whatever the name; a file too large) is
@@ -412,33 +389,4 @@ def write_folder(
 ) -> None:
     """Create ``folder`` with ``files`` and the board (a copy of the scan, or its bytes), all or nothing;
     ``more`` writes further files into the folder being assembled (the overlay)."""
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
-    target = folder.resolve()
-    for src in inputs:
-        with_parents = [src.resolve(), *src.resolve().parents]
-        if target in with_parents:
-            raise GazalaError("the game folder would hold an input of this command", file=folder, expected="a new folder")
-    parent = target.parent
-    if not parent.is_dir():
-        raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new game")
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    except OSError as exc:
-        raise GazalaError(f"cannot write here ({exc.strerror})", file=parent, expected="a writable folder") from None
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        if isinstance(board, bytes):
-            (tmp / board_name).write_bytes(board)
-        else:
-            shutil.copyfile(board, tmp / board_name)
-        if more is not None:
-            more(tmp)
-        os.chmod(tmp, 0o755)
-        os.rename(tmp, target)  # atomic; an empty target folder is replaced
-    except OSError as exc:
-        raise GazalaError(f"cannot write the game folder ({exc.strerror})", file=folder) from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    write_new_folder(folder, {**files, board_name: board}, inputs, more=more)

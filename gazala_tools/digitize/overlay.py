@@ -13,8 +13,8 @@ from PIL import Image, ImageDraw
 
 from gazala_tools.digitize.image import STRIP_ROWS
 from gazala_tools.hexes import Hex
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.render.board import font, hex_polygon, hex_size, terrain_colour
-from gazala_tools.vassal.grid import HexGridGeometry
 
 #: how far the scan is faded to white under the overlay
 FADE = 0.35

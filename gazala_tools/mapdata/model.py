@@ -44,7 +44,7 @@ from gazala_tools.hexes import Hex, Hexside, Orientation
 from gazala_tools.numbering import Numbering
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.grid import HexGridGeometry
+    from gazala_tools.hexgrid import HexGridGeometry
 
 
 class HexsideKind(str):
@@ -216,8 +216,8 @@ class PixelGrid:
     dpi: int = 100  #: pixels per inch of the board image at VASSAL scale 1.0
 
     def geometry(self, orientation: Orientation, numbering: Numbering | None = None) -> HexGridGeometry:
-        """The :class:`~gazala_tools.vassal.grid.HexGridGeometry` (pure Python) for this board."""
-        from gazala_tools.vassal.grid import HexGridGeometry
+        """The :class:`~gazala_tools.hexgrid.HexGridGeometry` (pure Python) for this board."""
+        from gazala_tools.hexgrid import HexGridGeometry
 
         return HexGridGeometry(
             dx=self.dx,

@@ -9,7 +9,7 @@ same ``Save``. A game is a built-in id, a game folder or a :class:`~gazala_tools
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,17 +18,18 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.games.scenarios import Scenario
+from gazala_tools.hexgrid import MapLayout
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
+from gazala_tools.vsav import Save, read_save
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.vassal.saves import Save
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,18 @@ YAML_SUFFIXES = (".yaml", ".yml")
 SAVE_SUFFIXES = (".vsav", ".vlog")
 
 GameRef = str | Path | Game
+#: reads a module's map layouts (``gazala_tools.vassal.buildfile.read_layouts``): the edge that knows
+#: the module format gives it to the referee, which imports no edge (issue 22 item 3)
+LayoutReader = Callable[[str | Path], list[MapLayout]]
+
+
+def module_layouts(module: str | Path | None, read_layouts: LayoutReader | None) -> list[MapLayout] | None:
+    """The layouts of ``module`` read by the injected reader (None without a module)."""
+    if module is None:
+        return None
+    if read_layouts is None:
+        raise TypeError("a module was given without read_layouts (gazala_tools.vassal.buildfile.read_layouts)")
+    return read_layouts(module)
 
 
 @dataclass
@@ -115,16 +128,17 @@ def load(
     turn: str | None = None,
     module: str | Path | None = None,
     mapping: str | Path | None = None,
+    read_layouts: LayoutReader | None = None,
 ) -> Loaded:
-    """Read a position YAML or a VASSAL save (once); ``game``/``turn`` override what the input says."""
+    """Read a position YAML or a VASSAL save (once); ``game``/``turn`` override what the input says.
+    ``module``: the save's module (.vmod), whose map layouts ``read_layouts`` reads (the module reader
+    is an edge, ``gazala_tools.vassal.buildfile.read_layouts``, passed in by the caller)."""
     p = Path(path)
     suffix = p.suffix.lower()
     save: Save | None = None
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
-        from gazala_tools.vassal.saves import read_save
-
-        save = read_save(p, module=module)
+        save = read_save(p, layouts=module_layouts(module, read_layouts))
         g = (find_game(game) if game is not None else game_of_view(save.view())
              or (game_of_module_file(Path(module)) if module is not None else None))
         if g is None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.games import Game
 from gazala_tools.games import game_for_module_name as _game_named
+from gazala_tools.inputs import ZipInput
+from gazala_tools.vsav.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metadata
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.saves import SaveView
+    from gazala_tools.vsav import SaveView
 
 
 def game_for_module_name(name: str | None) -> str | None:
@@ -24,10 +27,6 @@ def game_for_module_name(name: str | None) -> str | None:
 
 
 def _module_name_of_vmod(path: Path) -> str | None:
-    from gazala_tools.errors import GazalaError
-    from gazala_tools.inputs import ZipInput
-    from gazala_tools.vassal.saves.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metadata
-
     try:
         with ZipInput(path, what="module") as zf:
             data = zf.read(MODULEDATA_ENTRY, MAX_META_BYTES) if MODULEDATA_ENTRY in zf.names() else None

@@ -39,7 +39,7 @@ from gazala_tools.referee.zoc import zoc_map
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.vassal.saves import PieceView
+    from gazala_tools.vsav import PieceView
 
 log = logging.getLogger(__name__)
 

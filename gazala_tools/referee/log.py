@@ -28,7 +28,7 @@ from gazala_tools.referee.saves import (
     position_from_pieces,
     turn_label,
 )
-from gazala_tools.vassal.saves.commands import (
+from gazala_tools.vsav.commands import (
     AddPiece,
     ChangePiece,
     Group,
@@ -40,14 +40,14 @@ from gazala_tools.vassal.saves.commands import (
     Undo,
     walk,
 )
-from gazala_tools.vassal.saves.pieces import Replayer
-from gazala_tools.vassal.saves.view import piece_view, turn_of
+from gazala_tools.vsav.pieces import Replayer
+from gazala_tools.vsav.view import piece_view, turn_of
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.hexgrid import MapLayout
     from gazala_tools.referee.engine import RulesPlugin
-    from gazala_tools.vassal.grid import MapLayout
-    from gazala_tools.vassal.saves import PieceView, Save
-    from gazala_tools.vassal.saves.pieces import Piece
+    from gazala_tools.vsav import PieceView, Save
+    from gazala_tools.vsav.pieces import Piece
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +171,8 @@ class LogReplay:
         return turn_label(got, self.rules) if got is not None else None
 
     def _locate(self, pieces: list[Piece]) -> None:
-        from gazala_tools.vassal.saves import locate_pieces
-        from gazala_tools.vassal.saves.pieces import Position as VPosition
+        from gazala_tools.vsav import locate_pieces
+        from gazala_tools.vsav.pieces import Position as VPosition
 
         assert self.layouts is not None
         sub = VPosition(pieces={p.id: p for p in pieces}, boards=self._replayer.position.boards)

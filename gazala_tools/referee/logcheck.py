@@ -33,8 +33,9 @@ from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
+    from gazala_tools.referee.api import LayoutReader
     from gazala_tools.referee.position import Position, Unit
-    from gazala_tools.vassal.saves import Save
+    from gazala_tools.vsav import Save
 
 log = logging.getLogger(__name__)
 
@@ -307,14 +308,16 @@ def check_log(
     turn: str | None = None,
     position_checks: bool = True,
     paths: str = "legal",
+    read_layouts: LayoutReader | None = None,
 ) -> tuple[LogReport, LogReplay]:
-    """Read a ``.vlog`` and check every move of it (``gazala referee log``)."""
+    """Read a ``.vlog`` and check every move of it (``gazala referee log``); ``module`` and its
+    ``read_layouts`` as :func:`gazala_tools.referee.api.load`."""
     from gazala_tools.games import default_game_id, find_game
-    from gazala_tools.referee.api import manifest_specs, rules_for_game
+    from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.plugins import plugin_note
     from gazala_tools.referee.saves import PieceMapping
-    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vsav import read_save
 
     p = Path(path)
     if p.suffix.lower() != ".vlog":
@@ -328,11 +331,7 @@ def check_log(
     if g is None:
         g = find_game(default_game_id())
     rules = rules_for_game(g)
-    layouts = None
-    if module is not None:
-        from gazala_tools.vassal.buildfile import read_layouts
-
-        layouts = read_layouts(module)
+    layouts = module_layouts(module, read_layouts)
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
                        module_layouts=layouts, turn=turn)

@@ -1,4 +1,4 @@
-"""Positions from VASSAL saves: the save reader's typed view (:class:`~gazala_tools.vassal.saves.SaveView`)
+"""Positions from VASSAL saves: the save reader's typed view (:class:`~gazala_tools.vsav.SaveView`)
 turned into units, status markers, the rules plugin's own state pieces and the turn.
 
 Every piece of our modules carries a ``Marker`` trait with ``UnitId``, ``Kind`` (unit / marker /
@@ -39,8 +39,8 @@ from gazala_tools.referee.position import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.saves import PieceView, Save, TurnView
-    from gazala_tools.vassal.saves.commands import Node
+    from gazala_tools.vsav import PieceView, Save, TurnView
+    from gazala_tools.vsav.commands import Node
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +273,7 @@ def turn_from_tree(tree: Node, turns: tuple[str, ...]) -> str | None:
 
     Kept for callers that hold a command tree; the referee reads ``save.view().turn``.
     """
-    from gazala_tools.vassal.saves.view import turn_of
+    from gazala_tools.vsav.view import turn_of
 
     got = turn_of(tree)
     return got.label(turns) if got is not None else None
@@ -302,9 +302,9 @@ def fix_save(save: Save, out: Path, *, markers: Iterable[Any], inputs: Iterable[
     """Write a copy of the save at ``out`` with the supply markers changed as ``markers`` require
     (``MarkerChange`` values): one ChangePiece command per unit just before ``end_save``.
     Returns the number of pieces changed."""
-    from gazala_tools.vassal.saves.commands import ChangePiece
-    from gazala_tools.vassal.saves.view import layer_change
-    from gazala_tools.vassal.saves.writer import SaveEditor, write_copy
+    from gazala_tools.vsav.commands import ChangePiece
+    from gazala_tools.vsav.view import layer_change
+    from gazala_tools.vsav.writer import SaveEditor, write_copy
 
     by_unit = {p.properties.get("UnitId"): p.id for p in save.view().pieces if p.properties.get("Kind") == "unit"}
     layer_of = {v: k for k, v in LAYER_MARKERS.items()}

@@ -5,7 +5,7 @@ options. It works in two layers:
 
 * :func:`scene_from_map` turns the map model into a :class:`BoardScene`: plain data (terrain per hex,
   hexside features, paths through hex centres, place names, boxes), with the grid as a
-  :class:`~gazala_tools.vassal.grid.HexGridGeometry`;
+  :class:`~gazala_tools.hexgrid.HexGridGeometry`;
 * :func:`draw_scene` paints a scene. The digitizer's synthetic test boards are scenes too.
 
 Pixel geometry. Every hex polygon has its corners at ``geometry.lattice_to_pixel(X, Y)`` for the
@@ -38,8 +38,8 @@ from PIL.PngImagePlugin import PngInfo
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.inputs import MAX_IMAGE_PIXELS
-from gazala_tools.vassal.grid import HexGridGeometry
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap

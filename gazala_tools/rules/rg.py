@@ -45,7 +45,7 @@ from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_se
 from gazala_tools.referee.units import manifest_units
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.saves import PieceView
+    from gazala_tools.vsav import PieceView
 
 SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
 BREACHES: Final = "breaches"  #: the position state key of the breach markers (14.1)

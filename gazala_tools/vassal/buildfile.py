@@ -20,6 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import VassalFormatError
+from gazala_tools.hexgrid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
 from gazala_tools.inputs import (
     ZipInput,
     image_header_size,
@@ -31,9 +32,8 @@ from gazala_tools.inputs import (
     refuse_dtd,
 )
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.sequence import TAB
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.sequence import TAB
 
 log = logging.getLogger(__name__)
 
@@ -377,18 +377,6 @@ def _board(el: etree._Element, src: ModuleSource) -> Board:
         reversible=(el.get("reversible", "false").lower() == "true"),
         image=image,
     )
-
-
-def layout_with_boards(layout: MapLayout, placements: list[tuple[str, int, int]]) -> MapLayout:
-    """The same map with the boards a save's SetBoards command names, at its columns and rows."""
-    by_name = {b.name: b for b in (layout.all_boards or tuple(b for b, _c, _r in layout.boards))}
-    placed: list[tuple[Board, int, int]] = []
-    for name, col, row in placements:
-        base = name[:-4] if name.endswith("/rev") else name
-        if base not in by_name:
-            raise VassalFormatError(f"board {base!r} is not a board of map {layout.name!r}")
-        placed.append((by_name[base], col, row))
-    return MapLayout(layout.name, layout.edge_width, layout.edge_height, tuple(placed), layout.all_boards)
 
 
 def find_layout(layouts: list[MapLayout], name: str | None, file: str | Path) -> MapLayout:

@@ -1,6 +1,6 @@
 """The VASSAL map layout of a game (built-in or a game folder): the same grid the module export writes.
 
-``layout_for_game(game)`` (a built-in id or a game folder) gives a :class:`~gazala_tools.vassal.grid.MapLayout`
+``layout_for_game(game)`` (a built-in id or a game folder) gives a :class:`~gazala_tools.hexgrid.MapLayout`
 whose single board carries the game's HexGrid and HexGridNumbering, so ``gazala grid locate GAME X Y``
 answers exactly what VASSAL will answer for our module.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import Game
-from gazala_tools.vassal.grid import Board, MapLayout
+from gazala_tools.hexgrid import Board, MapLayout
 
 #: The names the module exporter gives the main map and its board.
 MAIN_MAP = "Main Map"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

@@ -26,6 +26,7 @@ from typing import Any
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid, layout_with_boards
 from gazala_tools.vassal.buildfile import (
     HEXGRID,
     MAP_CLASSES,
@@ -34,14 +35,12 @@ from gazala_tools.vassal.buildfile import (
     ZONE,
     ZONEDGRID,
     ModuleSource,
-    layout_with_boards,
     layouts_from_xml,
     open_source,
     parse_xml,
 )
-from gazala_tools.vassal.grid import Board, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
-from gazala_tools.vassal.saves.traits import Trait, decode_piece
+from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024

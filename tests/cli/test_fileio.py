@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import atomic_open, atomic_write_text, refuse_overwrite
+from gazala_tools.fileio import atomic_open, atomic_write_text, refuse_overwrite, write_new_folder
 
 
 def test_atomic_write_uses_the_umask_mode(tmp_path: Path) -> None:
@@ -103,3 +103,46 @@ def test_a_killed_writer_leaves_the_old_file_and_no_temporary(tmp_path: Path) ->
     time.sleep(0.05)
     assert out.read_bytes() == b"old"
     assert [q.name for q in tmp_path.iterdir()] == ["out.bin"]
+
+
+def test_a_new_folder_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """``write_new_folder`` (``game new``, ``game import``): text, bytes and copied files land together,
+    subfolders included; a write that fails half-way leaves no folder and no temporary beside it."""
+    scan = tmp_path / "scan.png"
+    scan.write_bytes(b"png")
+    write_new_folder(tmp_path / "game", {"game.yaml": "id: g\n", "art/a.png": b"\x89", "board.png": scan}, [scan])
+    assert sorted(str(p.relative_to(tmp_path / "game")) for p in (tmp_path / "game").rglob("*")) == \
+        ["art", "art/a.png", "board.png", "game.yaml"]
+    assert (tmp_path / "game" / "board.png").read_bytes() == b"png"
+
+    def fail(folder: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(GazalaError, match="cannot write the game folder"):
+        write_new_folder(tmp_path / "other", {"game.yaml": "id: o\n"}, more=fail)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game", "scan.png"]
+
+
+@pytest.mark.parametrize("case", ["not empty", "is the input", "holds the input", "no parent", "leaves"])
+def test_a_new_folder_refuses_what_it_would_harm(tmp_path: Path, case: str) -> None:
+    """Refused with one clean error, nothing written: a folder that is not empty, one that is or holds an
+    input of the command, a missing parent, a file name that leaves the folder."""
+    src = tmp_path / "in" / "module.vmod"
+    src.parent.mkdir()
+    src.write_bytes(b"zip")
+    target, files = tmp_path / "new", {"game.yaml": "id: g\n"}
+    if case == "not empty":
+        target.mkdir()
+        (target / "keep.txt").write_text("mine")
+    elif case == "is the input":
+        target = src
+    elif case == "holds the input":
+        target = src.parent
+    elif case == "no parent":
+        target = tmp_path / "missing" / "new"
+    else:
+        files = {"../escaped.yaml": "id: g\n"}
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    with pytest.raises(GazalaError):
+        write_new_folder(target, files, [src])
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from gazala_tools.digitize.calibrate import Ref, calibrate, parse_ref
 from gazala_tools.errors import GazalaError
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 from tools.scans.synthetic import SyntheticBoard
 
 RG = Numbering()  # VASSAL's default, also RG's

@@ -15,8 +15,8 @@ import pytest
 
 from gazala_tools.digitize.calibrate import Ref, calibrate
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 from tools.scans.harsh import HarshScan, harsh_scan
 
 RG = Numbering()  # VASSAL's default, also RG's

@@ -160,8 +160,8 @@ def test_cli_errors_exit_2(scan: Path, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_numbering_is_a_game_id_a_game_folder_or_vassal_attributes() -> None:
-    from gazala_tools.digitize.gridfile import numbering_from
     from gazala_tools.games.registry import find_game, mapdata_root
+    from gazala_tools.mapdata.gridfile import numbering_from
 
     bg = find_game("batalha").numbering
     assert bg.h_type == "A"
@@ -289,8 +289,8 @@ def test_cli_overlay_equals_the_overlay_drawn_in_memory(scan: Path, flat_board: 
     draw_overlay, which leaves its input unchanged."""
     import numpy as np
 
-    from gazala_tools.digitize.gridfile import spec_for, write_yaml
     from gazala_tools.digitize.overlay import draw_overlay
+    from gazala_tools.mapdata.gridfile import spec_for, write_yaml
 
     g = flat_board.geometry
     spec = spec_for(g, g.numbering, "vassal-default", flat_board.image.size)

@@ -17,8 +17,8 @@ from gazala_tools.digitize.lattice import LatticeFit, Params, Reducer, detect_gr
 from gazala_tools.digitize.lattice.numbering import _nearest_centre
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import hex_to_raw
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 from tests.hexes.test_numbering import numberings
 from tools.scans import synthetic as syn
 

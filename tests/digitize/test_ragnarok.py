@@ -16,7 +16,7 @@ import random
 import pytest
 
 from gazala_tools.digitize.lattice import LatticeFit, detect_grid, number_lattice
-from gazala_tools.vassal.grid import HexGridGeometry, MapLayout
+from gazala_tools.hexgrid import HexGridGeometry, MapLayout
 from tests.conftest import shared_path
 
 RAGNAROK = ("corpus", "hex-n-counters-template", "ragnarok")

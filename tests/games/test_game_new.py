@@ -40,8 +40,8 @@ def tree_digest(folder: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def scan(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     """A harsh printed scan (flat hexes, VASSAL's default numbering) and the module grid that fits it."""
+    from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.numbering import Numbering
-    from gazala_tools.vassal.grid import HexGridGeometry
     from tools.scans.harsh import harsh_scan
 
     s = harsh_scan(113, sideways=False, hex_px=66.1, rotation=0.0, integer_origin=True)

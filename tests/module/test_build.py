@@ -94,7 +94,7 @@ def test_2_1_every_referenced_image_is_in_the_archive(small_vmod: Path) -> None:
 
 
 def test_every_palette_piece_carries_our_id_and_data(small_vmod: Path, small_spec: ModuleSpec) -> None:
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     pieces = {p.name: p for p in module_pieces(small_vmod)}
     assert set(pieces) == {p.name for p in small_spec.pieces}
@@ -109,7 +109,7 @@ def test_every_palette_piece_carries_our_id_and_data(small_vmod: Path, small_spe
 
 
 def test_11_0_step_layer_names_the_reduced_unit(small_vmod: Path) -> None:
-    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+    from gazala_tools.vsav.traits import decode_piece, join_chain
 
     armor = next(p for p in module_pieces(small_vmod) if p.name == "5/1 (21 PZ)")
     d = decode_piece(armor.type, armor.state)

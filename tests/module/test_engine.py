@@ -18,10 +18,10 @@ import pytest
 
 from gazala_tools.cli import main
 from gazala_tools.games import find_game
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.mapdata import load_map
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
-from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.vassal.saves import read_save
 from tools.vassal_oracle.engine import is_routine
 

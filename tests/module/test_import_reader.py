@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gazala_tools.vassal.importer import read_module
-from gazala_tools.vassal.saves.traits import decode_piece
+from gazala_tools.vsav.traits import decode_piece
 
 
 @pytest.fixture(scope="module")

@@ -260,8 +260,8 @@ def test_a_setup_save_piece_moved_off_the_board_is_found(batalha: Path, tmp_path
     """A copy of batalha whose set-up save has one hex's pieces moved right of the board: each is found,
     as a warning of check 'save', and nothing else."""
     from gazala_tools.vassal.saves import read_save
-    from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.writer import build_zip, encode_savefile
+    from gazala_tools.vsav.container import read_container
+    from gazala_tools.vsav.writer import build_zip, encode_savefile
 
     with zipfile.ZipFile(batalha) as z:
         member = next(n for n in z.namelist() if n.endswith(".vsav"))

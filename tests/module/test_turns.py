@@ -11,7 +11,7 @@ from gazala_tools.referee.saves import turn_from_tree
 from gazala_tools.rules.rg import TURNS
 from gazala_tools.vassal.module.spec import PRE_GAME_TURN, turn_labels, turn_state
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import Turn, walk
+from gazala_tools.vsav.commands import Turn, walk
 
 
 def test_turn_list_starts_with_the_pre_game_entry() -> None:
@@ -46,7 +46,7 @@ def test_rg_module_turn_tracker_and_setups(tmp_path: Path) -> None:
 
 
 def test_referee_reads_turn_lists_with_and_without_the_pre_game_entry() -> None:
-    from gazala_tools.vassal.saves.commands import Group
+    from gazala_tools.vsav.commands import Group
 
     turns = ("May 27 AM", "May 27 PM", "May 28")
     with_pre = Group([Turn("TURNTurnTracker0\t" + turn_state(turns, "May 28"))])
@@ -58,7 +58,7 @@ def test_referee_reads_turn_lists_with_and_without_the_pre_game_entry() -> None:
 
 
 def test_referee_reads_numbered_turn_levels() -> None:
-    from gazala_tools.vassal.saves.commands import Group
+    from gazala_tools.vsav.commands import Group
 
     turns = tuple(str(n) for n in range(1, 11))
     # VASSAL CounterTurnLevel state: current;currentSubLevel;loop;loopLimit (vassal-format.md 4.4)
@@ -72,7 +72,7 @@ def test_numbered_turn_state_for_games_without_labels() -> None:
 
 
 def test_numbered_turns_read_without_a_turn_list() -> None:
-    from gazala_tools.vassal.saves.commands import Group
+    from gazala_tools.vsav.commands import Group
 
     assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|5;0;false;-1")]), ()) == "5"
     assert turn_from_tree(Group([Turn("TURNTurnTracker0\t0|1;0;0;true,true")]), ()) is None

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.buildfile import find_layout, read_layouts
-from gazala_tools.vassal.grid import MapLayout
 
 Fixture = Callable[[str], dict[str, Any]]
 CASES = [("jzhex-template", "Main Map"), ("jzhex-template", "TurnTrack"), ("ragnarok", "Main Map")]

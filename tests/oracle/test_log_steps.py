@@ -12,8 +12,8 @@ import pytest
 
 from gazala_tools.referee.log import log_entries
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import Chat, Log, MovePiece, Turn, walk
-from gazala_tools.vassal.saves.view import turn_of
+from gazala_tools.vsav.commands import Chat, Log, MovePiece, Turn, walk
+from gazala_tools.vsav.view import turn_of
 from tools.vassal_oracle.engine import Engine, EngineError, is_routine
 from tools.vassal_oracle.harness import Harness
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.referee.api import check_file
+from gazala_tools.vassal.buildfile import read_layouts
 
 #: unit id -> hex: an over-stacked hex, enemies sharing a hex, an Axis unit cut off by a ring
 POSITION = {
@@ -22,8 +23,8 @@ POSITION = {
 @pytest.mark.vassal
 def test_engine_save_gives_the_same_report_as_the_yaml(vassal_engine, rg_map, tmp_path: Path) -> None:
     from gazala_tools.counters import load_manifest
+    from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.numbering import Numbering
-    from gazala_tools.vassal.grid import HexGridGeometry
     from gazala_tools.vassal.module import build_game_module
 
     unit_ids = {c.unit_id for c in load_manifest("gazala-rg").units}
@@ -44,7 +45,7 @@ def test_engine_save_gives_the_same_report_as_the_yaml(vassal_engine, rg_map, tm
     yaml_file = tmp_path / "same.yaml"
     yaml_file.write_text("game: gazala-rg\nturn: May 29\nunits:\n"
                          + "".join(f'  - {{id: {u}, hex: "{h}"}}\n' for u, h in units.items()))
-    from_save = check_file(save, module=vmod, turn="May 29")
+    from_save = check_file(save, module=vmod, read_layouts=read_layouts, turn="May 29")
     from_yaml = check_file(yaml_file)
     assert sorted(from_save.position.units, key=lambda u: u.id) == sorted(from_yaml.position.units, key=lambda u: u.id)
     a, b = from_save.report.to_dict(), from_yaml.report.to_dict()
@@ -55,4 +56,4 @@ def test_engine_save_gives_the_same_report_as_the_yaml(vassal_engine, rg_map, tm
     # The Turn Tracker of the engine's new game: VASSAL (3.6 and 3.7.26) leaves a ListTurnLevel at its field
     # default current = 1 (TurnLevel.current) until the tracker is reset. Our list starts with a
     # pre-game "Set-up" entry, so that index is the first turn of the record.
-    assert check_file(save, module=vmod).position.turn == "May 27 AM"
+    assert check_file(save, module=vmod, read_layouts=read_layouts).position.turn == "May 27 AM"

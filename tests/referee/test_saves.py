@@ -11,6 +11,7 @@ import pytest
 
 from gazala_tools.referee.api import check_file
 from gazala_tools.rules.rg import breaches_of
+from gazala_tools.vassal.buildfile import read_layouts
 from tests.referee_rules import rg_rules
 
 #: (unit id, hex, active layers, step level) and the same as position YAML
@@ -33,7 +34,7 @@ def module_file(tmp_path_factory):
 
 
 def _slot_by_unit_id(module_file):
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
     from tools.saves import module_pieces
 
     out = {}
@@ -45,7 +46,7 @@ def _slot_by_unit_id(module_file):
 
 
 def _set_layers(sp, layers, level, rotation=None):
-    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+    from gazala_tools.vsav.traits import decode_piece, join_chain
 
     d = decode_piece(sp.type, sp.state)
     states = []
@@ -64,7 +65,7 @@ def _set_layers(sp, layers, level, rotation=None):
 
 def _placement(slots, rg_map, uid, label, state=None):
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vassal.saves.writer import Placement
+    from gazala_tools.vsav.writer import Placement
 
     sp, _ = slots[uid]
     x, y = board_geometry(rg_map, dpi=20).hex_center(rg_map.hex(label))
@@ -72,7 +73,7 @@ def _placement(slots, rg_map, uid, label, state=None):
 
 
 def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -96,7 +97,7 @@ def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
         '  - {id: allied-3ind-2-lcr, hex: "1520", markers: [out-of-supply]}\n'
         'breaches: [{hexside: "1216/1315", state: breached}]\n'
     )
-    from_save = check_file(save, module=module_file, turn="May 29")
+    from_save = check_file(save, module=module_file, read_layouts=read_layouts, turn="May 29")
     from_yaml = check_file(yaml_pos)
     assert from_save.position.units == from_yaml.position.units
     assert [b.hexside for b in breaches_of(from_save.position)] == [b.hexside for b in breaches_of(from_yaml.position)]
@@ -107,7 +108,7 @@ def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
 
 def test_fix_writes_the_supply_markers_the_supply_phase_requires(module_file, rg_map, tmp_path):
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -120,11 +121,11 @@ def test_fix_writes_the_supply_markers_the_supply_phase_requires(module_file, rg
         placements.append(_placement(slots, rg_map, uid, h, state))
     save, fixed = tmp_path / "in.vsav", tmp_path / "fixed.vsav"
     write_new_save(save, new_save_tree(placements, first_id=1000), module_name="Gazala: The Cauldron")
-    before = check_file(save, module=module_file)
+    before = check_file(save, module=module_file, read_layouts=read_layouts)
     assert before.report.supply["axis-21pz-5-1"].value == "isolated"
     assert len(before.report.markers) == 2
     assert main(["referee", "check", str(save), "--module", str(module_file), "--fix", "-o", str(fixed)]) == 0
-    after = check_file(fixed, module=module_file)
+    after = check_file(fixed, module=module_file, read_layouts=read_layouts)
     u = {x.id: x for x in after.position.units}
     assert u["axis-21pz-5-1"].markers == {"isolated"} and u[allied[0]].markers == frozenset()
     assert after.report.markers == []  # nothing left to change
@@ -134,7 +135,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
     """Pieces named only by their names (as in another module of the game) through --mapping: a
     regex per unit, marker pieces marking the units of their stack."""
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -150,7 +151,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
         "markers:\n"
         '  - {match: "^Out Of", marker: out-of-supply}\n'
     )
-    checked = check_file(save, module=module_file, mapping=mapping, turn="May 28")
+    checked = check_file(save, module=module_file, read_layouts=read_layouts, mapping=mapping, turn="May 28")
     units = {u.id: u for u in checked.position.units}
     assert set(units) == {"axis-21pz-5-1", "2 Lcr"}
     assert units["axis-21pz-5-1"].steps == 3 and units["axis-21pz-5-1"].formation == "21 PZ"
@@ -183,8 +184,8 @@ def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
 
 
 def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
-    from gazala_tools.vassal.saves.commands import Group, Turn
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.commands import Group, Turn
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)
@@ -193,17 +194,17 @@ def test_the_turn_comes_from_the_turn_tracker(module_file, rg_map, tmp_path):
     tree.items.insert(-1, Turn("TURNTurn0\t0|3;0;0;" + ",".join(["true"] * 13)))
     save = tmp_path / "turn.vsav"
     write_new_save(save, tree, module_name="Gazala: The Cauldron")
-    assert check_file(save, module=module_file).position.turn == "May 29"
-    assert check_file(save, module=module_file, turn="June 1-2").position.turn == "June 1-2"
+    assert check_file(save, module=module_file, read_layouts=read_layouts).position.turn == "May 29"
+    assert check_file(save, module=module_file, read_layouts=read_layouts, turn="June 1-2").position.turn == "June 1-2"
 
 
 def test_a_save_is_read_once_per_command(module_file, rg_map, tmp_path, monkeypatch):
     """Game detection, the position and --fix all use the one ``read_save`` of the command (issue 15,
     part 7): the container is opened and the commands decoded once."""
-    import gazala_tools.vassal.saves as saves
-    import gazala_tools.vassal.saves.container as container
+    import gazala_tools.vsav as saves
+    import gazala_tools.vsav.container as container
     from gazala_tools.cli import main
-    from gazala_tools.vassal.saves.writer import new_save_tree
+    from gazala_tools.vsav.writer import new_save_tree
     from tools.saves import write_new_save
 
     slots = _slot_by_unit_id(module_file)

@@ -12,6 +12,7 @@ import pytest
 from gazala_tools.cli import main
 from gazala_tools.mapdata import load_map
 from gazala_tools.referee.api import check_file
+from gazala_tools.vassal.buildfile import read_layouts
 
 #: per game: the turn, and the hexes for the first two Axis and first two Allied palette units
 CASES = {
@@ -23,7 +24,7 @@ MODULE_NAMES = {"cauldron-dg": "Cauldron", "cauldron-spi": "Cauldron", "batalha"
 
 
 def palette(module_file):
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
     from tools.saves import module_pieces
 
     out = {}
@@ -54,7 +55,7 @@ def placed(u):
 def write_save(game, module_file, placed, path):
     """A save of ``game`` with palette pieces ``[(unit id, slot piece, hex label)]`` on the map."""
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vassal.saves.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import Placement, new_save_tree
     from tools.saves import write_new_save
 
     game_map = load_map(game)
@@ -78,7 +79,7 @@ def test_save_and_yaml_give_the_same_report(game, modules, tmp_path):
     yaml_pos.write_text(f'game: {game}\nturn: "{turn}"\nunits:\n'
                         + "".join(f'  - {{id: {uid}, hex: "{h}"}}\n' for uid, _sp, h in chosen))
 
-    from_save = check_file(save, game=game, module=module_file, turn=turn)
+    from_save = check_file(save, game=game, module=module_file, read_layouts=read_layouts, turn=turn)
     from_yaml = check_file(yaml_pos)
     # steps too: a DG/BG counter with a depleted/reduced back is a two-step unit in both inputs
     assert sorted(map(placed, from_save.position.units)) == sorted(map(placed, from_yaml.position.units))
@@ -111,7 +112,7 @@ def at_step(sp, level):
     """The palette piece ``sp`` with its Step layer at ``level`` (1 full strength, 2 the reduced back)."""
     import dataclasses
 
-    from gazala_tools.vassal.saves.traits import decode_piece, join_chain
+    from gazala_tools.vsav.traits import decode_piece, join_chain
 
     traits = decode_piece(sp.type, sp.state).traits
     states = [str(level) if t.id == "emb2;" and t.fields()[18:19] == ["Step"] else t.state for t in traits]
@@ -123,16 +124,16 @@ def at_step(sp, level):
 def test_a_reduced_unit_is_one_step_of_two_in_save_and_yaml(game, modules, tmp_path):
     """A DG/BG unit is two steps: full strength 2, its depleted / reduced back 1 (the Step layer's
     second level in a save, ``steps: 1`` in a position YAML)."""
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     module_file = modules[game]
     uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
                    if decode_piece(sp.type, sp.state).properties().get("Steps") == "2")
     where = CASES[game][1][2]
     full = check_file(write_save(game, module_file, [(uid, sp, where)], tmp_path / "full.vsav"), game=game,
-                      module=module_file).position.unit(uid)
+                      module=module_file, read_layouts=read_layouts).position.unit(uid)
     save = write_save(game, module_file, [(uid, at_step(sp, 2), where)], tmp_path / "reduced.vsav")
-    from_save = check_file(save, game=game, module=module_file).position.unit(uid)
+    from_save = check_file(save, game=game, module=module_file, read_layouts=read_layouts).position.unit(uid)
     yaml_pos = tmp_path / "reduced.yaml"
     yaml_pos.write_text(f'game: {game}\nunits:\n  - {{id: {uid}, hex: "{where}", steps: 1}}\n')
     from_yaml = check_file(yaml_pos).position.unit(uid)
@@ -145,7 +146,7 @@ def test_bg_7_0_recovery_of_a_reduced_unit_from_a_save_through_the_cli(modules, 
     """BG 7.0 reads the reduced side from the save's Step layer (no ``reduced`` key) and draws the line."""
     import json
 
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     game, module_file = "batalha", modules["batalha"]
     uid, sp = next((u, sp) for u, sp in palette(module_file)["Allied"]
@@ -164,7 +165,7 @@ def test_every_module_unit_has_the_steps_the_referee_reads_from_the_manifest(gam
     """The module's Step layer (``Steps``) and the referee's manifest reading agree for every unit:
     two steps for a counter with a depleted / reduced back, one otherwise."""
     from gazala_tools.referee.api import manifest_specs
-    from gazala_tools.vassal.saves.traits import decode_piece
+    from gazala_tools.vsav.traits import decode_piece
 
     specs = manifest_specs(game)
     assert specs is not None

@@ -14,6 +14,7 @@ from logmoves import EXPECT, LOGS
 
 from gazala_tools.cli import main as gazala
 from gazala_tools.referee.logcheck import check_log
+from gazala_tools.vassal.buildfile import read_layouts
 from tools.vassal_oracle.logs import write_log
 
 
@@ -34,7 +35,7 @@ def test_engine_written_log_each_illegal_move_at_its_step(name: str, vassal_harn
     game, steps = LOGS[name]
     vlog = tmp_path / f"{name}.vlog"
     written = write_log(vmods[game], "#0", vlog, steps, harness=vassal_harness, engine=vassal_engine)
-    rep, _ = check_log(vlog, module=vmods[game])
+    rep, _ = check_log(vlog, module=vmods[game], read_layouts=read_layouts)
     assert rep.steps == len(steps)
     got = {(f.step, f.kind, f.finding.rule, f.unit) for f in rep.findings}
     want = EXPECT.get(name, set())

@@ -13,6 +13,7 @@ from logmoves import EXPECT, LEGAL_WITH_WARNINGS, LOGS
 from gazala_tools.cli import main as gazala
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.logcheck import READ_CHITS, READ_WHOLE, LogReport, check_log
+from gazala_tools.vassal.buildfile import read_layouts
 
 
 def found(rep: LogReport) -> set[tuple[int, str, str, str]]:
@@ -154,7 +155,7 @@ def test_with_the_module_locations_are_the_same(log_dir: Path, tmp_path: Path) -
     vmod = tmp_path / "rg.vmod"
     assert gazala(["module", "build", "gazala-rg", "-o", str(vmod)]) == 0
     a, _ = check_log(log_dir / "rg-illegal.vlog")
-    b, _ = check_log(log_dir / "rg-illegal.vlog", module=vmod)
+    b, _ = check_log(log_dir / "rg-illegal.vlog", module=vmod, read_layouts=read_layouts)
     assert found(a) == found(b) and [m.to_dict() for m in a.moves] == [m.to_dict() for m in b.moves]
 
 

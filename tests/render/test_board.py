@@ -11,6 +11,7 @@ from PIL import Image
 
 from gazala_tools.games import find_game
 from gazala_tools.hexes import Orientation
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.render.board import (
     board_geometry,
@@ -22,7 +23,6 @@ from gazala_tools.render.board import (
     scene_from_map,
     terrain_colour,
 )
-from gazala_tools.vassal.grid import HexGridGeometry
 
 from .conftest import small_map
 

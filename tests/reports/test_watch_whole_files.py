@@ -20,8 +20,8 @@ LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 def two_parts() -> tuple[bytes, bytes]:
     """``rg-illegal.vlog`` as a bare (unzipped) log, cut after its first step: the first part alone
     is a legal one-step log; the whole is ILLEGAL."""
-    from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.writer import encode_savefile
+    from gazala_tools.vsav.container import read_container
+    from gazala_tools.vsav.writer import encode_savefile
 
     c = read_container(LOGS / "rg-illegal.vlog")
     cut = c.text.index("\x1bLOG", c.text.index("\x1bLOG") + 1)

@@ -9,7 +9,7 @@ import pytest
 
 from gazala_tools.cli import main
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.writer import Placement, SaveEditor, write_copy
+from gazala_tools.vsav.writer import Placement, SaveEditor, write_copy
 
 
 def test_dump_json_has_the_documented_keys(ragnarok_save: Path, ragnarok_buildfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,7 +36,7 @@ def test_diff_reports_moves_hex_to_hex_and_additions(
     odin = save.position.pieces["1711658022991"]
     editor = SaveEditor(save.tree)
     editor.add([Placement(odin.type, odin.state, "Main Map", 80, 1682, id="m1")])
-    from gazala_tools.vassal.saves.commands import MoveFields, MovePiece
+    from gazala_tools.vsav.commands import MoveFields, MovePiece
 
     group, at = editor._end_save()
     group.items.insert(at, MovePiece(MoveFields("1711658022991", "Main Map", 80, 1682, None, "Main Map", 3196, 190, None, "u")))

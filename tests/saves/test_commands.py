@@ -8,7 +8,7 @@ import pytest
 
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.vassal.saves import commands
-from gazala_tools.vassal.saves.commands import (
+from gazala_tools.vsav.commands import (
     AddPiece,
     ChangePiece,
     GlobalProperty,
@@ -21,7 +21,7 @@ from gazala_tools.vassal.saves.commands import (
     to_text,
     walk,
 )
-from gazala_tools.vassal.saves.container import read_container
+from gazala_tools.vsav.container import read_container
 
 
 def test_4_3_corpus_round_trip_is_byte_identical(ragnarok_save: Path) -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from gazala_tools.errors import UnsupportedFormatError, VassalFormatError
 from gazala_tools.vassal.saves import container
-from gazala_tools.vassal.saves.container import decode_savefile, read_container
-from gazala_tools.vassal.saves.writer import build_zip, encode_savefile
+from gazala_tools.vsav.container import decode_savefile, read_container
+from gazala_tools.vsav.writer import build_zip, encode_savefile
 from tools.saves import FORMS
 from tools.saves import sample_file as save_bytes
 

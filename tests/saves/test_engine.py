@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.writer import Placement, new_save_tree
+from gazala_tools.vsav.writer import Placement, new_save_tree
 from tools.saves import module_pieces, write_new_save
 
 pytestmark = pytest.mark.vassal
@@ -93,7 +93,7 @@ def test_a_save_we_write_loads_with_exactly_our_pieces(vassal_engine: Any, templ
 def test_4_8_a_vlog_loads_at_its_start_position_equal_to_ours_without_replay(
     vassal_engine: Any, template_vmod: Path, tmp_path: Path
 ) -> None:
-    from gazala_tools.vassal.saves.commands import Log, MoveFields, MovePiece
+    from gazala_tools.vsav.commands import Log, MoveFields, MovePiece
 
     tree = new_save_tree(_our_placements(template_vmod), setup_stack=True, first_id=7100000)
     tree.items.append(Log(MovePiece(MoveFields("7000001", "Main Map", 400, 400, None, "Main Map", 200, 300, "7100000", "u"))))

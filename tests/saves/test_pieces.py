@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import parse
-from gazala_tools.vassal.saves.pieces import execute
+from gazala_tools.vsav.commands import parse
+from gazala_tools.vsav.pieces import execute
 from tools.saves import sample_commands
 
 ESC = "\x1b"
@@ -185,7 +185,7 @@ def test_execution_keeps_stacks_consistent(lines: list[str]) -> None:
 
 def test_4_7_chits_in_a_deck_are_located_by_the_deck_name_as_vassal_does() -> None:
     """``Map.locationName`` names a point inside a Deck's bounds by the deck (vassal-format.md §4.7)."""
-    from gazala_tools.vassal.grid import MapLayout
+    from gazala_tools.hexgrid import MapLayout
     from gazala_tools.vassal.saves import locate_pieces
 
     deck = "deck;true;0,0,0;100;60;;;;;;;;;Axis tactical chits;"

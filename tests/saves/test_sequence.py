@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.traits import decode_piece, split_chain
+from gazala_tools.vsav.traits import decode_piece, split_chain
 
 
 def java_decoder(value: str | None, delim: str) -> list[str]:
@@ -127,7 +127,7 @@ def test_java_int_is_strict() -> None:
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet="a;\\\t'", max_size=40))
 def test_3_2_fast_chain_split_equals_the_level_by_level_decode(full: str) -> None:
-    from gazala_tools.vassal.saves.traits import _split_chain_exact
+    from gazala_tools.vsav.traits import _split_chain_exact
 
     assert split_chain(full) == _split_chain_exact(full)
 
@@ -135,7 +135,7 @@ def test_3_2_fast_chain_split_equals_the_level_by_level_decode(full: str) -> Non
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(st.text(alphabet="ab;\\\t", max_size=10).filter(lambda t: not t.endswith("\\")), min_size=1, max_size=8))
 def test_3_2_chain_join_then_split_gives_the_traits_back(traits: list[str]) -> None:
-    from gazala_tools.vassal.saves.traits import join_chain
+    from gazala_tools.vsav.traits import join_chain
 
     # the innermost trait is not escaped at any level (as in VASSAL): it must hold no TAB
     traits[-1] = traits[-1].replace("\t", "")

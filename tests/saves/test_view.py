@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import ChangePiece, Group, Turn
-from gazala_tools.vassal.saves.view import TurnView, layer_change, turn_of
+from gazala_tools.vsav.commands import ChangePiece, Group, Turn
+from gazala_tools.vsav.view import TurnView, layer_change, turn_of
 from tools.saves import sample_commands, sample_file
 
 
@@ -30,14 +30,14 @@ def test_pieces_carry_layers_rotation_and_properties(save) -> None:  # type: ign
 
 
 def test_layer_change_shows_a_layer_and_the_view_reads_it_back(save) -> None:  # type: ignore[no-untyped-def]
-    from gazala_tools.vassal.saves.pieces import execute
+    from gazala_tools.vsav.pieces import execute
 
     pid = save.view().pieces[0].id
     change = layer_change(save, pid, {"Flip": True})
     assert isinstance(change, ChangePiece) and change.id == pid
     assert layer_change(save, pid, {"Flip": False}) is None  # already hidden: nothing to change
     pos = execute(Group([*save.tree.items[:-1], change, save.tree.items[-1]]))
-    from gazala_tools.vassal.saves.view import piece_view
+    from gazala_tools.vsav.view import piece_view
 
     assert piece_view(pos.pieces[pid]).layer_active("Flip")
 

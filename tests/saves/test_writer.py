@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.saves import read_save
-from gazala_tools.vassal.saves.commands import to_text
-from gazala_tools.vassal.saves.container import read_container
-from gazala_tools.vassal.saves.traits import join_chain
-from gazala_tools.vassal.saves.writer import Placement, SaveEditor, new_save_tree, stacks_allowed, write_copy
+from gazala_tools.vsav.commands import to_text
+from gazala_tools.vsav.container import read_container
+from gazala_tools.vsav.traits import join_chain
+from gazala_tools.vsav.writer import Placement, SaveEditor, new_save_tree, stacks_allowed, write_copy
 from tools.saves import module_pieces, sample_commands, sample_file, write_new_save
 
 T = "mark;Side\tpiece;;;a.png;Marker"
@@ -136,7 +136,7 @@ def test_3_5_module_pieces_have_prototypes_expanded(template_vmod: Path) -> None
 
 
 def test_insert_change_piece_in_a_copy_flips_a_layer(ragnarok_save: Path, tmp_path: Path) -> None:
-    from gazala_tools.vassal.saves.commands import ChangePiece
+    from gazala_tools.vsav.commands import ChangePiece
 
     save = read_save(ragnarok_save)
     odin = save.position.pieces["1711658022991"]

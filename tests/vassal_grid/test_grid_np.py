@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gazala_tools.vassal.grid import HexGridGeometry
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.vassal.grid_np import name_raw_at_many, raw_at_many
 
 

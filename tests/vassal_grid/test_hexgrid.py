@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.hexes import Hex
+from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, polygon_contains
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import Board, HexGridGeometry, MapLayout, polygon_contains
 
 GRID_A = HexGridGeometry(dx=56.0, dy=64.0, x0=40, y0=40, numbering=Numbering())
 

@@ -68,9 +68,9 @@ def hostile_log(src: Path, name: str) -> bytes:
     going to a map called ``name``: the move's to-box, the next move's from-box and a finding's
     "off the map in ..." all print that name."""
     from gazala_tools.vassal.saves import sequence
-    from gazala_tools.vassal.saves.commands import AddPiece, MovePiece, parse, to_text, walk
-    from gazala_tools.vassal.saves.container import read_container
-    from gazala_tools.vassal.saves.writer import build_zip, encode_savefile
+    from gazala_tools.vsav.commands import AddPiece, MovePiece, parse, to_text, walk
+    from gazala_tools.vsav.container import read_container
+    from gazala_tools.vsav.writer import build_zip, encode_savefile
 
     c = read_container(src)
     tree = parse(c.text)
@@ -149,7 +149,7 @@ def hostile_save(name: str, *, pieces: int = 6) -> bytes:
     """A ``.vsav`` (``tools.saves``) whose pieces are named ``unit-0000N<name>`` and stand
     on a map called ``name``: read with :data:`MAPPING_YAML`, they are units whose ids, and the box
     they stand in, carry ``name``; the pieces no pattern matches are reported by name."""
-    from gazala_tools.vassal.saves.traits import join_chain
+    from gazala_tools.vsav.traits import join_chain
     from tools import saves as sample
 
     plain = sample.unit

@@ -67,7 +67,7 @@ def _save_seeds() -> tuple[bytes, ...]:
 
 
 def _mutate_save(rng: random.Random, seed: bytes) -> bytes:
-    from gazala_tools.vassal.saves.container import read_container
+    from gazala_tools.vsav.container import read_container
     from tools.saves import sample_file
 
     op = rng.randrange(3)

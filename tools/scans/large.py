@@ -20,9 +20,9 @@ from PIL import Image
 
 from gazala_tools.grid import raw_to_hex
 from gazala_tools.hexes import Hex
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import SCHEMES
 from gazala_tools.render.board import BoardScene, draw_scene, exact_center, grid_bounds
-from gazala_tools.vassal.grid import HexGridGeometry
 from tools.scans.synthetic import DEFAULT_KINDS
 
 #: a 300 dpi scan of a board with 0.4 inch hexes: 120 px high

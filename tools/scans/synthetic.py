@@ -15,9 +15,9 @@ from PIL import Image
 
 from gazala_tools.grid import raw_to_hex
 from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import SCHEMES, Numbering
 from gazala_tools.render.board import BoardScene, Path, SideFeature, draw_scene, grid_bounds, terrain_colour
-from gazala_tools.vassal.grid import HexGridGeometry
 
 DEFAULT_KINDS: tuple[str, ...] = ("clear", "rough", "town", "sea", "ridge")
 

@@ -32,8 +32,8 @@ from gazala_tools.digitize.lattice.params import DEFAULT, Params, Progress, Vec
 from gazala_tools.digitize.lattice.readings import Reading, fold_score, readings
 from gazala_tools.digitize.lattice.tiles import Refine, tiled
 from gazala_tools.errors import GazalaError
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ import math
 
 from gazala_tools.digitize.lattice.detect import LatticeFit
 from gazala_tools.errors import GazalaError
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 
 
 def number_lattice(

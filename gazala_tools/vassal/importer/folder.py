@@ -9,22 +9,22 @@ traits kept verbatim, what was not understood). All or nothing: assembled beside
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from gazala_tools.digitize.gridfile import spec_for
-from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
 from gazala_tools.errors import GazalaError
+from gazala_tools.fileio import write_new_folder
+from gazala_tools.games.writing import SIDE_COLORS, slug
+from gazala_tools.games.writing import dump_yaml as _dump
+from gazala_tools.games.writing import numbering_data as _numbering_data
+from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.inputs import open_image
+from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.vassal.buildfile import ModuleSource, open_source
-from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
 
 #: largest image copied into the folder
@@ -171,39 +171,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     files = {"game.yaml": head + _dump(game_doc), "map.yaml": head + _dump(map_doc),
              "counters.yaml": head + _dump(counters_doc), "module.yaml": head + _dump(module_doc),
              "import-report.yaml": head + _dump(report)}
-    _write(Path(folder), {**{k: v.encode("utf-8") for k, v in files.items()}, **binary}, Path(source))
+    write_new_folder(Path(folder), {**files, **binary}, [Path(source)])
     return report
-
-
-def _write(folder: Path, files: dict[str, bytes], source: Path) -> None:
-    """Create ``folder`` holding ``files`` (relative names, ``art/`` at most one level), all or nothing:
-    assembled in a temporary folder beside it and renamed into place; a non-empty folder is refused."""
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
-    target = folder.resolve()
-    if target in (source.resolve(), *source.resolve().parents):
-        raise GazalaError("the game folder would hold the module", file=folder, expected="a new folder")
-    parent = target.parent
-    if not parent.is_dir():
-        raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new game")
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    except OSError as exc:
-        raise GazalaError(f"cannot write here ({exc.strerror})", file=parent, expected="a writable folder") from None
-    try:
-        for name, data in files.items():
-            path = tmp / name
-            if path.resolve().parent not in (tmp.resolve(), (tmp / "art").resolve()):
-                raise GazalaError(f"file name {name!r} would leave the game folder", file=folder)
-            path.parent.mkdir(exist_ok=True)
-            path.write_bytes(data)
-        os.chmod(tmp, 0o755)
-        os.rename(tmp, target)  # atomic; an empty target folder is replaced
-    except OSError as exc:
-        raise GazalaError(f"cannot write the game folder ({exc.strerror})", file=folder) from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _piece_id(p: ImportedPiece, used: set[str]) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
-from gazala_tools.vassal.grid import MapLayout
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
     PIECE_SLOT,
@@ -19,7 +19,7 @@ from gazala_tools.vassal.lint import (
     element_path,
 )
 from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
-from gazala_tools.vassal.saves.traits import PieceDef, Trait, decode_piece
+from gazala_tools.vsav.traits import PieceDef, Trait, decode_piece
 
 #: bytes read from one set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
-from gazala_tools.vassal.saves.writer import metadata_xml
+from gazala_tools.vsav.writer import metadata_xml
 
 
 def _build_epoch() -> int:

@@ -14,18 +14,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
-from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.build import Built
 from gazala_tools.vassal.module.package import BUILD_DATE_MS, zip_bytes
 from gazala_tools.vassal.module.pieces import expanded_traits, prototypes
 from gazala_tools.vassal.module.spec import ModuleSpec, ScenarioSpec, turn_state
-from gazala_tools.vassal.saves.commands import Turn, to_text
-from gazala_tools.vassal.saves.container import MODULEDATA_ENTRY, SAVEDATA_ENTRY, SAVEFILE_ENTRY
-from gazala_tools.vassal.saves.traits import decode_piece, join_chain
-from gazala_tools.vassal.saves.writer import (
+from gazala_tools.vsav.commands import Turn, to_text
+from gazala_tools.vsav.container import MODULEDATA_ENTRY, SAVEDATA_ENTRY, SAVEFILE_ENTRY
+from gazala_tools.vsav.traits import decode_piece, join_chain
+from gazala_tools.vsav.writer import (
     Placement,
     SaveEditor,
     SlotPiece,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.sequence import TAB
+from gazala_tools.vsav.sequence import TAB
 
 #: KeyStroke modifier bits as Java's ``KeyStroke.getModifiers()`` reports them (§1.2).
 CTRL = 130

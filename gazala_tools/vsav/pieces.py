@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.commands import (
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.commands import (
     AddPiece,
     BeginSave,
     ChangePiece,
@@ -28,7 +28,7 @@ from gazala_tools.vassal.saves.commands import (
     Turn,
     walk,
 )
-from gazala_tools.vassal.saves.traits import (
+from gazala_tools.vsav.traits import (
     BasicState,
     PieceDef,
     join_chain,

@@ -19,9 +19,9 @@ import yaml
 from gazala_tools.errors import GazalaError
 from gazala_tools.grid import GameGrid, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
+from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.mapdata.loader import MAX_PIXEL
 from gazala_tools.numbering import Numbering
-from gazala_tools.vassal.grid import HexGridGeometry
 from gazala_tools.yamlnodes import load_plain
 
 

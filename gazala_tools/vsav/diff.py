@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gazala_tools.vassal.saves.pieces import Piece, Position
+from gazala_tools.vsav.pieces import Piece, Position
 
 
 def _where(p: Piece) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape
 
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.commands import (
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.commands import (
     AddPiece,
     BeginSave,
     Empty,
@@ -35,11 +35,11 @@ from gazala_tools.vassal.saves.commands import (
     SetupStack,
     to_text,
 )
-from gazala_tools.vassal.saves.container import (
+from gazala_tools.vsav.container import (
     SAVEFILE_ENTRY,
     SaveContainer,
 )
-from gazala_tools.vassal.saves.traits import BasicState, decode_piece, join_chain
+from gazala_tools.vsav.traits import BasicState, decode_piece, join_chain
 
 #: characters a piece id must not contain (§4.5)
 _BAD_ID_CHARS = set("/;,\t\x1b\\")
@@ -258,7 +258,7 @@ class SaveEditor:
         visit(self.tree)
 
     def piece_ids(self) -> set[str]:
-        from gazala_tools.vassal.saves.commands import walk
+        from gazala_tools.vsav.commands import walk
 
         return {n.id for n in walk(self.tree) if isinstance(n, AddPiece) and n.id is not None}
 

@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.commands import ChangePiece, Node, Turn, walk
-from gazala_tools.vassal.saves.traits import join_chain
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.commands import ChangePiece, Node, Turn, walk
+from gazala_tools.vsav.traits import join_chain
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vassal.saves import Save
-    from gazala_tools.vassal.saves.pieces import Piece
+    from gazala_tools.vsav import Save
+    from gazala_tools.vsav.pieces import Piece
 
 
 @dataclass(frozen=True, slots=True)

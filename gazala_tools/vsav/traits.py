@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.sequence import TAB
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.sequence import TAB
 
 #: deepest trait chain accepted
 MAX_TRAITS = 500

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import sequence
-from gazala_tools.vassal.saves.sequence import ESC, TAB
+from gazala_tools.vsav import sequence
+from gazala_tools.vsav.sequence import ESC, TAB
 
 #: deepest nesting of command chains (and LOG wrappers) accepted
 MAX_DEPTH = 200
