@@ -51,8 +51,8 @@ def render_json(report: Report) -> str:
 
 def render_text(report: Report) -> str:
     lines = [f"{report.game}  turn {report.turn or '?'}  {report.source}".rstrip()]
-    if report.unchecked:
-        lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
+    for why, rules in report.unchecked_by_reason().items():
+        lines.append(f"not checked ({why}): " + "; ".join(rules))
     if report.unmatched is not None:
         lines.append(f"--mapping: {len(report.unmatched)} unit-like piece(s) matched no pattern"
                      + (f": {', '.join(report.unmatched)}" if report.unmatched else ""))
@@ -309,6 +309,9 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
         loc += ("<h2>Paths</h2><ul id='paths'>"
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
                 + "</ul>")
+    if report.unchecked:
+        loc += ("<h2>Not checked</h2><ul id='unchecked'>"
+                + "".join(f"<li>{e(u)}</li>" for u in report.unchecked_reasons()) + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
     return head(f"Referee: {report.game} {report.turn or ''}", style=PAGE_STYLE) + f"""<body>
 <h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
