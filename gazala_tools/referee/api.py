@@ -143,7 +143,13 @@ def load(
             if mapping is None:
                 _refuse_other_sides(save, g, p)
         rules = rules_for_game(g)
-        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn)
+        box_at = None
+        if module is None:  # the game folder's own holding boxes name the units in them (VASSAL's zones)
+            from gazala_tools.vassal.gamelayout import holding_box_at
+
+            box_at = holding_box_at(g)
+        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn,
+                                 box_at=box_at)
     elif suffix in YAML_SUFFIXES:
         node = read_node(p)
         g = find_game(game) if game is not None else _yaml_game(node, p)
