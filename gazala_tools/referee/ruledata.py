@@ -283,6 +283,19 @@ class RulesReader:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
         return map_edges(self.map).get(name, frozenset())
 
+    def path_kind(self, node: yaml.Node, what: str, text: str | None = None) -> PathKind:
+        """A path kind of the map (``path-kinds:`` of map.yaml, or one its paths use): ``node``'s
+        text, or ``text`` (a key, ``node`` its value: where an error points)."""
+        text = self.doc.scalar(node, what) if text is None else text
+        kinds = self.map.path_kind_names()
+        if text not in kinds:
+            if not self.strict and ID_RE.match(text):
+                self.missing(node, "path kind", text, list(kinds))  # another map: no paths of it
+            else:
+                raise self.doc.err(node, f"{what}: {text!r} is not a path kind of the map{did_you_mean(text, kinds)}",
+                                   expected="one of " + (", ".join(kinds) or "none (map.yaml path-kinds)"))
+        return PathKind(text)
+
     def missing(self, node: yaml.Node, what: str, name: str, have: list[str]) -> None:
         """A name the map lacks: an error on the game's own map, nothing (logged) on another map."""
         if self.strict:
@@ -537,9 +550,11 @@ class Section:
         return tuple(out)
 
     def path_kinds(self, key: str) -> tuple[PathKind, ...]:
+        """Path kinds of the map (``path-kinds:`` of map.yaml), with "did you mean"; on another map
+        (not strict) a kind it lacks is no path."""
         out = []
         for i, n in enumerate(self._nodes(key)):
-            out.append(PathKind(self.r.doc.choice(n, f"{self.what(key)}[{i}]", tuple(k.value for k in PathKind))))
+            out.append(self.r.path_kind(n, f"{self.what(key)}[{i}]"))
         return tuple(out)
 
     def _nodes(self, key: str) -> list[yaml.Node]:
