@@ -27,7 +27,7 @@ BAD = [
     ("limit: {red: 2, blue: 3}", "limit: {red: 0, blue: 3}", "rules.stacking.limit.red: 0 is out of range"),
     ("types: {hq: 1}", "types: {tank: 1}", "'tank' is not a unit type of the game"),
     ("cross: [river]", "cross: [rivers]", "'rivers' is not a hexside kind of the map (did you mean 'river'?)"),
-    ("cross: [river], except-along: [road]", "cross: [river], except-along: [railway]", "'railway' is not allowed"),
+    ("cross: [river], except-along: [road]", "cross: [river], except-along: [raod]", "'raod' is not a path kind of the map (did you mean 'road'?)"),
     ("zones: [red-base]", "zones: [red-bas]", "zone 'red-bas' is not on the map of river-war"),
     ("places: [Ford Town]", "places: [Nowhere]", "place 'Nowhere' is not on the map of river-war"),
     ("terrain: [marsh]", "terrain: [swamp]", "terrain 'swamp' is not on the map of river-war"),
