@@ -411,15 +411,16 @@ class GameMap:
         return self._box_hexes.get(h, ())
 
     def minefield_hexes(self, owner: str | None = None) -> frozenset[Hex]:
-        return frozenset(
-            h
-            for b in self.boxes
-            if b.kind == MINEFIELD and (owner is None or b.owner == owner)
-            for h in b.hexes
-        )
+        return self.box_kind_hexes(MINEFIELD, owner)
 
     def fortified_hexes(self) -> frozenset[Hex]:
-        return frozenset(h for b in self.boxes if b.kind == FORTIFIED for h in b.hexes)
+        return self.box_kind_hexes(FORTIFIED)
+
+    def box_kind_hexes(self, kind: str, owner: str | None = None) -> frozenset[Hex]:
+        """The hexes of the map's boxes of a hexside kind (their outline's), of ``owner`` if given
+        (the rules data's ``box-kinds: [fortified]``)."""
+        return frozenset(h for b in self.boxes if b.kind == kind and (owner is None or b.owner == owner)
+                         for h in b.hexes)
 
     def box(self, name: str) -> Box:
         for b in self.boxes:

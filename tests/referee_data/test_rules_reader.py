@@ -172,3 +172,22 @@ def test_the_documented_example_is_the_test_games_rules_section() -> None:
     assert GAME_TEXT[GAME_TEXT.index("rules:\n"):] in doc
     table = doc[doc.index("### The schema"):]
     assert all(f"| `{key}" in table for key in GENERIC_KEYS)
+
+
+def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
+    """A hex set's ``box-kinds`` are the map's words (Highland's palisade box is Fort William): no
+    box kind is special to the core, and a misspelt one says which was meant."""
+    game = tmp_path / "highland"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
+    text = (game / "game.yaml").read_text()
+    fort = 'enter: {box-kinds: [palisade]}, what: "the fort"}\n'
+    (game / "game.yaml").write_text(text.replace('enter: {terrain: [bog]}, what: "the bog"}\n',
+                                                 'enter: {terrain: [bog]}, what: "the bog"}\n'
+                                                 f'    - {{rule: "H9", units: {{sides: [clans]}}, {fort}'))
+    g = find_game(game)
+    m = g.map()
+    [_bog, held] = read_rules(g, m, strict=True)[0].prohibited
+    assert {m.label(h) for h in held.enter.hexes} == {"0602"} and held.enter.text == "palisade hexes"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[palisade]", "[palisade-s]"))
+    with pytest.raises(GameDataError, match=r"'palisade-s' is not a hexside kind of the map \(did you mean 'palisade'\?\)"):
+        read_rules(find_game(game), find_game(game).map(), strict=True)
