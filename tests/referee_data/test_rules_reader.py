@@ -191,3 +191,20 @@ def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
     (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[palisade]", "[palisade-s]"))
     with pytest.raises(GameDataError, match=r"'palisade-s' is not a hexside kind of the map \(did you mean 'palisade'\?\)"):
         read_rules(find_game(game), find_game(game).map(), strict=True)
+
+
+def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
+    """movement.yaml prices the path kinds the map declares (Highland's ``road``); a misspelt kind
+    is an error at its line and column with "did you mean"."""
+    from gazala_tools.referee.movement import read_movement
+
+    game = tmp_path / "highland"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
+    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {road: 0.5}}\n')
+    rules = rules_for(find_game(game), find_game(game).map())
+    points = read_movement(rules).points
+    assert points is not None and dict(points.along) == {"road": (0.5, 0.5)}
+    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {raod: 0.5}}\n')
+    with pytest.raises(GameDataError, match=r"movement.yaml:1:\d+: .*'raod' is not a path kind of the map "
+                                            r"\(did you mean 'road'\?\)"):
+        read_movement(rules_for(find_game(game), find_game(game).map()))
