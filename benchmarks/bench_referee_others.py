@@ -61,7 +61,8 @@ def synthetic_map(seed: int = 3) -> GameMap:
         ("Tobruk", 350, 20), ("Bir Hacheim", 200, 230), ("El Adem", 360, 120), ("Knightsbridge", 260, 120),
         ("Belhamed", 400, 125), ("Tobruk airfield", 351, 20), ("British supply 1201", 399, 125)))
     entries = ", ".join(f'"{cell(1, r)}"' for r in (6, 18))
-    more = f"""paths:
+    more = f"""path-kinds: {{road: {{}}, track: {{}}}}
+paths:
 {chr(10).join(roads)}
 places:
 {places}

@@ -47,7 +47,8 @@ def show(node: yaml.Node) -> str:
 
 
 def place_of(node: yaml.Node | None) -> str | None:
-    if node is None:
+    """``line:column`` of a node (None for a node built from Python data: it has no place)."""
+    if node is None or node.start_mark is None:
         return None
     m = node.start_mark
     return f"{m.line + 1}:{m.column + 1}"

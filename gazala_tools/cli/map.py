@@ -66,7 +66,7 @@ def _info(args: argparse.Namespace) -> int:
     print(f"  hexes     {info['hexes']}   hexsides {info['hexsides']}")
     print("  terrain   " + ", ".join(f"{k} {v}" for k, v in info["terrain"].items()))
     print("  hexsides  " + ", ".join(f"{k} {v}" for k, v in info["hexside_features"].items() if v))
-    print(f"  paths     roads {info['roads']}, tracks {info['tracks']}   places {info['places']}")
+    print("  paths     " + ", ".join(f"{k} {v}" for k, v in info["paths"].items()) + f"   places {info['places']}")
     print("  zones     " + ", ".join(info["zones"]))
     b = info["board"]
     print(

@@ -37,6 +37,7 @@ from gazala_tools.mapdata.model import (
     HexsideKindType,
     MapPath,
     PathKind,
+    PathKindType,
     PixelGrid,
     Place,
     TerrainType,
@@ -52,7 +53,7 @@ MAX_PIXEL: Final = 1_000_000
 _KIND: Final = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
 TOP_KEYS: Final = frozenset(
-    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", "hexside-kinds",
+    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", "hexside-kinds", "path-kinds",
      *LIST_SECTIONS}
 )
 
@@ -309,6 +310,7 @@ class _Builder:
         self.grid = grid
         default, types, overrides, tsources = self.read_terrain()
         self.kinds = self.read_hexside_kinds()
+        self.path_kinds = self.read_path_kinds()
         self.impassable = {h for h, t in overrides.items() if types[t].impassable}
         if types[default].impassable:
             self.impassable |= {h for h in grid.hexes() if h not in overrides}
@@ -337,7 +339,31 @@ class _Builder:
             source_dir=self.file.parent,
             minefield_colours=self.read_style(),
             hexside_kinds=self.kinds,
+            path_kinds=self.path_kinds,
         )
+
+    def read_path_kinds(self) -> dict[str, PathKindType]:
+        """``path-kinds: {name: {description}}``: the map's own words for its roads, tracks, railways."""
+        if "path-kinds" not in self.s:
+            return {}
+        d, node = self.s["path-kinds"]
+        out: dict[str, PathKindType] = {}
+        for k, v in d.mapping(node, "path-kinds").items():
+            if not _KIND.fullmatch(k):
+                raise d.err(v, f"path-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
+            m = d.mapping(v, f"path-kinds.{k}", frozenset({"description"})) \
+                if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
+            out[k] = PathKindType(PathKind(k), d.opt(m, "description", f"path-kinds.{k}") or "")
+        return out
+
+    def path_kind(self, d: _Doc, node: yaml.Node, what: str) -> PathKind:
+        """A path kind the map declares (``path-kinds``), with "did you mean"."""
+        name = d.scalar(node, what)
+        if name not in self.path_kinds:
+            declared = ", ".join(self.path_kinds) or "none: declare it under path-kinds"
+            raise d.err(node, f"{what}: {name!r} is not a path kind of this map{did_you_mean(name, self.path_kinds)}",
+                        expected=f"one of path-kinds ({declared})")
+        return PathKind(name)
 
     def read_hexside_kinds(self) -> dict[str, HexsideKindType]:
         """``hexside-kinds: {name: {description, directed, owned, impassable}}``: the map's own words."""
@@ -644,7 +670,7 @@ class _Builder:
         out: list[MapPath] = []
         keys = frozenset({"name", "kind", "hexes", "source", "note"})
         for ed, _entry, em, name in _named(d, node, "paths", keys, ("kind", "hexes", "source")):
-            kind = PathKind(ed.choice(em["kind"], f"path {name}.kind", tuple(k.value for k in PathKind)))
+            kind = self.path_kind(ed, em["kind"], f"path {name}.kind")
             nodes = ed.seq(em["hexes"], f"path {name}.hexes")
             hexes = [self.hex_at(ed, n, f"path {name}.hexes") for n in nodes]
             if len(hexes) < 2:
@@ -806,6 +832,9 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
         "grid": grid_data,
         "terrain": terrain,
     }
+    if m.path_kinds:
+        data["path-kinds"] = {k: ({"description": t.description} if t.description else {})
+                              for k, t in m.path_kinds.items()}
     if m.hexside_kinds:
         data["hexside-kinds"] = {
             k: ({"description": t.description} if t.description else {})

@@ -31,7 +31,6 @@ Pure Python: no shapely, Pillow, lxml or numpy here.
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -86,11 +85,26 @@ MINEFIELD: Final = HexsideKind("minefield")
 FORTIFIED: Final = HexsideKind("fortified")
 
 
-class PathKind(enum.Enum):
-    """Linear hex-to-hex features. Values are the YAML spellings."""
+class PathKind(str):
+    """A kind of linear hex-to-hex feature, a word of the map's own (``path-kinds:``: a road, a
+    track, a railway ...): the name itself, as the YAML spells it."""
 
-    ROAD = "road"
-    TRACK = "track"  #: RG "track", DG/SPI "trail", BG "trilha"
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        """The YAML spelling (the name itself)."""
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PathKindType:
+    """A path kind the map declares (``path-kinds:``). What it does is rules data: movement costs
+    along it (``movement.yaml`` ``points.along``), crossings it allows (``except-along``), a supply
+    network (``rules.supply`` ``network``)."""
+
+    name: PathKind
+    description: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +272,8 @@ class GameMap:
     minefield_colours: str = "plain"
     #: the hexside kinds the map declares (``hexside-kinds:``), in data order
     hexside_kinds: Mapping[str, HexsideKindType] = field(default_factory=dict)
+    #: the path kinds the map declares (``path-kinds:``), in data order
+    path_kinds: Mapping[str, PathKindType] = field(default_factory=dict)
     # --- indexes (built in __post_init__) ---
     _features: dict[Hexside, tuple[HexsideFeature, ...]] = field(init=False, repr=False, compare=False)
     _path_sides: dict[PathKind, frozenset[Hexside]] = field(init=False, repr=False, compare=False)
@@ -273,11 +289,11 @@ class GameMap:
         for f in self.all_features():
             feats.setdefault(f.side, []).append(f)
         object.__setattr__(self, "_features", {k: tuple(v) for k, v in feats.items()})
-        psides: dict[PathKind, set[Hexside]] = {k: set() for k in PathKind}
-        phexes: dict[PathKind, set[Hex]] = {k: set() for k in PathKind}
+        psides: dict[PathKind, set[Hexside]] = {PathKind(k): set() for k in self.path_kinds}
+        phexes: dict[PathKind, set[Hex]] = {PathKind(k): set() for k in self.path_kinds}
         for p in self.paths:
-            psides[p.kind].update(p.sides())
-            phexes[p.kind].update(p.hexes)
+            psides.setdefault(p.kind, set()).update(p.sides())
+            phexes.setdefault(p.kind, set()).update(p.hexes)
         object.__setattr__(self, "_path_sides", {k: frozenset(v) for k, v in psides.items()})
         object.__setattr__(self, "_path_hexes", {k: frozenset(v) for k, v in phexes.items()})
         object.__setattr__(self, "_zones", {z.name: z for z in self.zones})
@@ -395,15 +411,16 @@ class GameMap:
         return self._box_hexes.get(h, ())
 
     def minefield_hexes(self, owner: str | None = None) -> frozenset[Hex]:
-        return frozenset(
-            h
-            for b in self.boxes
-            if b.kind == MINEFIELD and (owner is None or b.owner == owner)
-            for h in b.hexes
-        )
+        return self.box_kind_hexes(MINEFIELD, owner)
 
     def fortified_hexes(self) -> frozenset[Hex]:
-        return frozenset(h for b in self.boxes if b.kind == FORTIFIED for h in b.hexes)
+        return self.box_kind_hexes(FORTIFIED)
+
+    def box_kind_hexes(self, kind: str, owner: str | None = None) -> frozenset[Hex]:
+        """The hexes of the map's boxes of a hexside kind (their outline's), of ``owner`` if given
+        (the rules data's ``box-kinds: [fortified]``)."""
+        return frozenset(h for b in self.boxes if b.kind == kind and (owner is None or b.owner == owner)
+                         for h in b.hexes)
 
     def box(self, name: str) -> Box:
         for b in self.boxes:
@@ -414,20 +431,24 @@ class GameMap:
     # --- roads and tracks ------------------------------------------------------------------------
     def path_sides(self, *kinds: PathKind | str) -> frozenset[Hexside]:
         """Hexsides crossed by paths of the given kinds (all kinds if none given)."""
-        ks = [PathKind(k) for k in kinds] if kinds else list(PathKind)
+        ks = [PathKind(k) for k in kinds] if kinds else list(self._path_sides)
         if len(ks) == 1:
-            return self._path_sides[ks[0]]
-        return frozenset().union(*(self._path_sides[k] for k in ks))
+            return self._path_sides.get(ks[0], frozenset())
+        return frozenset().union(*(self._path_sides.get(k, frozenset()) for k in ks))
 
     def path_hexes(self, *kinds: PathKind | str) -> frozenset[Hex]:
-        ks = [PathKind(k) for k in kinds] if kinds else list(PathKind)
-        return frozenset().union(*(self._path_hexes[k] for k in ks))
+        ks = [PathKind(k) for k in kinds] if kinds else list(self._path_hexes)
+        return frozenset().union(*(self._path_hexes.get(k, frozenset()) for k in ks))
+
+    def path_kind_names(self) -> tuple[str, ...]:
+        """The map's path kinds: those it declares (``path-kinds:``), then any its paths use."""
+        return tuple(dict.fromkeys([*self.path_kinds, *(p.kind.value for p in self.paths)]))
 
     def crosses_path(self, a: Hex, b: Hex, *kinds: PathKind | str) -> bool:
         """True if moving between adjacent ``a`` and ``b`` follows a road/track of those kinds."""
         side = Hexside.between(a, b)
-        ks = [PathKind(k) for k in kinds] if kinds else list(PathKind)
-        return any(side in self._path_sides[k] for k in ks)
+        ks = [PathKind(k) for k in kinds] if kinds else list(self._path_sides)
+        return any(side in self._path_sides.get(k, ()) for k in ks)
 
     def path(self, name: str) -> MapPath:
         for p in self.paths:
@@ -487,8 +508,7 @@ class GameMap:
             "provenance": self.provenance,
             "terrain": {t: len(self.hexes_of_terrain(t)) for t in self.terrain_types},
             "hexside_features": {k: len(self.feature_sides(k)) for k in self.hexside_kinds},
-            "roads": len([p for p in self.paths if p.kind is PathKind.ROAD]),
-            "tracks": len([p for p in self.paths if p.kind is PathKind.TRACK]),
+            "paths": {k: len([p for p in self.paths if p.kind == k]) for k in self.path_kind_names()},
             "places": len(self.places),
             "zones": [z.name for z in self.zones],
             "board": {

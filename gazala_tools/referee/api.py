@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
@@ -23,7 +25,14 @@ from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
-from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
+from gazala_tools.referee.position import (
+    Position,
+    Vocabulary,
+    game_named,
+    parse_position,
+    read_node,
+    unit_specs,
+)
 from gazala_tools.referee.report import Report
 from gazala_tools.vsav import Save, read_save
 from gazala_tools.yamlnodes import did_you_mean
@@ -96,29 +105,31 @@ def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
 
 def position_from_data(
     rules: RulesPlugin,
-    data: Mapping[str, Any],
+    data: Mapping[str, Any] | yaml.Node,
     *,
     manifest: Mapping[str, object] | None = None,
     file: str | Path | None = None,
+    game: str | None = None,
 ) -> Position:
-    """A position-YAML mapping read for ``rules``' game: the common keys and the keys the plugin
-    declares (its state, ``state_readers``, and ``extra_keys`` / ``extra_hex_keys``, kept in
-    ``Position.extra``); any other key is refused."""
+    """A position YAML (its nodes, :func:`~gazala_tools.referee.position.read_node`, or the same data
+    as a mapping) read for ``rules``' game: the common keys and the keys the plugin declares (its
+    state, ``state_readers``, and ``extra_keys`` / ``extra_hex_keys``, kept in ``Position.extra``);
+    any other key is refused. ``game``: the game id in place of the YAML's ``game:``."""
     return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
                           extra_hex_keys=rules.extra_hex_keys, sides=rules.sides, extra_names=rules.extra_names(),
                           vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same),
-                          state_readers=rules.state_readers())
+                          state_readers=rules.state_readers(), game=game)
 
 
-def _yaml_game(data: Mapping[str, Any], file: Path) -> Game:
+def _yaml_game(node: yaml.Node, file: Path) -> Game:
     """The game a position YAML names: a built-in id only (never a path)."""
-    name = data.get("game")
+    name, place = game_named(node)
     if not name:
-        raise GazalaError("no game given", file=file, expected="'game:' in the YAML or --game")
+        raise GazalaError("no game given", file=file, place=place, expected="'game:' in the YAML or --game")
     try:
-        return find_game(str(name), allow_path=False)
+        return find_game(name, allow_path=False)
     except GazalaError as exc:
-        raise GazalaError(exc.problem, file=file, place="game", expected=exc.expected) from None
+        raise GazalaError(f"game: {exc.problem}", file=file, place=place, expected=exc.expected) from None
 
 
 def load(
@@ -146,13 +157,18 @@ def load(
             if mapping is None:
                 _refuse_other_sides(save, g, p)
         rules = rules_for_game(g)
-        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn)
+        box_at = None
+        if module is None:  # the game folder's own holding boxes name the units in them (VASSAL's zones)
+            from gazala_tools.vassal.gamelayout import holding_box_at
+
+            box_at = holding_box_at(g)
+        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn,
+                                 box_at=box_at)
     elif suffix in YAML_SUFFIXES:
-        data = read_yaml(p)
-        g = find_game(game) if game is not None else _yaml_game(data, p)
-        data = {**data, "game": g.id}
+        node = read_node(p)
+        g = find_game(game) if game is not None else _yaml_game(node, p)
         rules = rules_for_game(g)
-        pos = position_from_data(rules, data, manifest=manifest_specs(g), file=p)
+        pos = position_from_data(rules, node, manifest=manifest_specs(g), file=p, game=g.id)
     else:
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:

@@ -133,6 +133,18 @@ class RulesPlugin:
                 out.append(f"{'/'.join(auto)} automatic supply")
         return tuple(out)
 
+    def move_rules(self) -> tuple[tuple[str, str], ...]:
+        """The rules only a move shows, as ``(rule, what)``: a report on positions lists them as not
+        checked (``referee log`` checks them). The data's (:func:`generic.move_rules`); a plugin adds
+        the rules of its ``check_move``."""
+        return generic.move_rules(self)
+
+    def before_rules(self) -> tuple[tuple[str, str], ...]:
+        """The rules judged between two positions, as ``(rule, what)``: a report on one position
+        without ``--before`` lists them as not checked. The data's (:func:`generic.before_rules`); a
+        plugin adds the rules of its :meth:`compare`."""
+        return generic.before_rules(self)
+
     def extra_names(self) -> Mapping[str, Collection[str]]:
         """Extra keys that map *names* of the game's data to a side (BG ``held: {Tobruk: axis}``),
         with the names each accepts (the position reader refuses any other name or a non-side value)."""
@@ -333,6 +345,12 @@ class Referee:
                         side_colours={s.id: s.color for s in self.rules.game.sides if s.color})
         if ctx.turn_index is None:
             report.unchecked = list(self.rules.turn_rules())
+        for (rule, what), why in [*((r, generic.NEEDS_BEFORE) for r in (self.rules.before_rules() if before is None
+                                                                         else ())),
+                                  *((r, generic.MOVES_UNSEEN) for r in sorted(
+                                      self.rules.move_rules(), key=lambda rw: (rule_key(rw[0]), rw[0])))]:
+            report.unchecked.append(f"{rule} {what}")
+            report.unchecked_why[f"{rule} {what}"] = why
         findings: list[Finding] = []
         if position.unmatched is not None:
             report.unmatched = list(position.unmatched)

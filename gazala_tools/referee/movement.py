@@ -179,12 +179,9 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
         al = p.sub("along")
-        kinds = {x.value for x in PathKind}
         along: dict[PathKind, tuple[float, float]] = {}
-        for k in al:
-            if k not in kinds:
-                raise al.err(k, f"{k!r} is not a path kind", expected=", ".join(sorted(kinds)))
-            along[PathKind(k)] = _pair(al, k)
+        for k in al:  # the map's own path kinds (path-kinds: of map.yaml), with "did you mean"
+            along[r.path_kind(al.m[k], al.what(k), k)] = _pair(al, k)
         fm = p.sub("friendly-minefield", frozenset({"cost", "add"})) if "friendly-minefield" in p else None
         if fm is not None:
             fm.require("cost")

@@ -33,8 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import yaml
+
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.yamlnodes import Doc, compose_text, did_you_mean, place_of, plain, read_text, show
 
 #: Marker names the referee understands (position YAML spellings).
 OUT_OF_SUPPLY = "out-of-supply"
@@ -99,17 +102,22 @@ class Vocabulary:
     formations: frozenset[str] = frozenset()
     same: Callable[[str, str], bool] | None = None
 
-    def check(self, uid: str, type_: str, formation: str, file: str | Path | None, place: str) -> None:
+    def type_error(self, type_: str) -> tuple[str, str] | None:
+        """``(problem, expected)`` when ``type_`` is not a unit type of the game, else None."""
         base = re.sub(r"\s*\d+(?:-\d+)+\s*$", "", type_)  # "armor 4-5-15": printed values in the type (units.py)
         if self.types and base and base not in self.types:
-            raise GazalaError(f"unit {uid!r}: unknown type {type_!r}{_did_you_mean(type_, self.types)}", file=file,
-                              place=place, expected="one of " + ", ".join(sorted(self.types)))
+            return (f"unknown type {type_!r}{did_you_mean(type_, self.types)}",
+                    "one of " + ", ".join(sorted(self.types)))
+        return None
+
+    def formation_error(self, formation: str) -> tuple[str, str] | None:
+        """``(problem, expected)`` when ``formation`` is not a formation of the game, else None."""
         if formation and self.formations:
             same = self.same or (lambda a, b: a.strip().lower() == b.strip().lower())
             if not any(same(formation, f) for f in self.formations):
-                raise GazalaError(f"unit {uid!r}: unknown formation {formation!r}"
-                                  f"{_did_you_mean(formation, self.formations)}", file=file, place=place,
-                                  expected="one of " + ", ".join(sorted(self.formations)))
+                return (f"unknown formation {formation!r}{did_you_mean(formation, self.formations)}",
+                        "one of " + ", ".join(sorted(self.formations)))
+        return None
 
 
 class Labels(Protocol):
@@ -120,16 +128,35 @@ class Labels(Protocol):
     def hexside(self, label: str) -> Hexside: ...
 
 
+def read_node(path: str | Path) -> yaml.Node:
+    """Read a position YAML as YAML nodes (size, UTF-8, nesting and aliases capped:
+    :mod:`gazala_tools.yamlnodes`), for :func:`parse_position` to name line and column."""
+    p = Path(path)
+    node = compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError)
+    if not isinstance(node, yaml.MappingNode):
+        raise GazalaError(f"position YAML must be a mapping, got {show(node)}", file=p, place=place_of(node),
+                          expected="keys game, turn, units")
+    return node
+
+
 def read_yaml(path: str | Path) -> dict[str, Any]:
     """Read a position YAML (or ``--mapping``) file into a mapping (no interpretation yet), through
     the capped data reader (size, UTF-8, nesting: :mod:`gazala_tools.yamlnodes`)."""
-    from gazala_tools.yamlnodes import compose_text, plain, read_text
-
     p = Path(path)
-    data = plain(compose_text(read_text(p, "position", GazalaError), p, "position", GazalaError), file=p)
-    if not isinstance(data, dict):
-        raise GazalaError("position YAML must be a mapping", file=p, expected="keys game, turn, units")
+    data = plain(read_node(p), file=p)
+    assert isinstance(data, dict)
     return data
+
+
+def game_named(node: yaml.Node, file: str | Path | None = None) -> tuple[str | None, str | None]:
+    """The ``game:`` a position YAML's nodes name (None: none) and its line:column."""
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == "game":
+                if isinstance(v, yaml.ScalarNode) and v.tag != _NULL and v.value:
+                    return str(v.value), place_of(v)
+                return None, place_of(v)
+    return None, None
 
 
 def _spec_get(spec: object, key: str) -> Any:
@@ -168,19 +195,29 @@ def unit_specs(manifest: object) -> dict[str, dict[str, Any]]:
     return out
 
 
-_UNIT_KEYS = {"id", "side", "type", "formation", "hex", "box", "steps", "full_steps", "markers"}
+_UNIT_KEYS = ("id", "hex", "box", "side", "type", "formation", "steps", "full_steps", "markers")
 _CORE_KEYS = ("game", "turn", "units")
+_NULL = "tag:yaml.org,2002:null"
 
 
 class StateReader(Protocol):
     """How a rules plugin reads one of its own top-level keys of a position YAML into its typed state
-    (``place``: the key, for errors)."""
+    (``place``: the key, for errors). It is given the key's value as plain data; an error it raises
+    whose place is a path under the key (``breaches[2]``) is re-raised at that value's line:column."""
 
     def __call__(self, value: object, labels: Labels, file: str | Path | None, place: str) -> object: ...
 
 
+def _as_node(data: Mapping[str, Any] | yaml.Node) -> yaml.Node:
+    """Nodes for position data given as Python data (a test's dict, a save's ``--mapping``): no line
+    and column to name, so errors name the path alone."""
+    if isinstance(data, yaml.Node):
+        return data
+    return yaml.representer.SafeRepresenter(sort_keys=False).represent_data(dict(data))
+
+
 def parse_position(
-    data: Mapping[str, Any],
+    data: Mapping[str, Any] | yaml.Node,
     *,
     labels: Labels,
     manifest: Mapping[str, object] | None = None,
@@ -191,206 +228,277 @@ def parse_position(
     extra_names: Mapping[str, Collection[str]] | None = None,
     vocabulary: Vocabulary | None = None,
     state_readers: Mapping[str, StateReader] | None = None,
+    game: str | None = None,
 ) -> Position:
-    """Build a :class:`Position` from position-YAML data, every label parsed against ``labels``.
+    """Build a :class:`Position` from a position YAML's nodes (:func:`read_node`) or the same data as
+    Python data, every label parsed against ``labels``; every error names ``file:line:column`` (for
+    nodes read from a file), the path (``units[3].hex``) and the bad value.
 
     ``extra_keys``: the game's own top-level keys (its rules plugin declares them), kept in
     :attr:`Position.extra` once checked: those in ``extra_hex_keys`` are lists of hex labels (kept
     as a frozenset of hexes), the others lists of unit ids or mappings of unit ids / ``sides`` to
     scalars, or scalars. ``state_readers``: the plugin's own state keys, each read by its reader
-    (absent keys are not read: the plugin's default). Any other key is refused.
+    (absent keys are not read: the plugin's default). Any other key is refused. ``game``: the game
+    the position is read for (``--game``), in place of its ``game:``.
     """
-    readers = dict(state_readers or {})
-    known = (*_CORE_KEYS, *readers, *sorted(set(extra_keys) - set(_CORE_KEYS) - set(readers)))
-    unknown = set(data) - set(known)
-    if unknown:
-        raise GazalaError(
-            f"unknown key(s) {', '.join(sorted(map(str, unknown)))}",
-            file=file,
-            place=", ".join(sorted(map(str, unknown))),
-            expected=f"{', '.join(known)} (game {data.get('game')!s})",
-        )
-    game = data.get("game")
-    if not isinstance(game, str):
-        raise GazalaError("missing 'game'", file=file, expected="a built-in game id, or --game")
-    turn = data.get("turn")
-    if turn is not None and not isinstance(turn, str):
-        turn = str(turn)
-    raw_units = data.get("units")
-    if not isinstance(raw_units, list):
-        raise GazalaError("missing 'units' list", file=file, expected="units: [{id: ..., hex: ...}, ...]")
-    units: list[Unit] = []
-    seen: set[str] = set()
-    for i, ru in enumerate(raw_units):
-        place = f"units[{i}]"
-        if not isinstance(ru, Mapping):
-            raise GazalaError("unit must be a mapping", file=file, place=place, expected="{id: ..., hex: ...}")
-        units.append(_parse_unit(ru, labels, manifest, file, place))
-        if vocabulary is not None and (manifest is None or ru.get("id") not in manifest):
-            vocabulary.check(units[-1].id, units[-1].type, units[-1].formation, file, place)
-        if units[-1].id in seen:
-            raise GazalaError(f"duplicate unit id {units[-1].id!r}", file=file, place=place, expected="unique ids")
-        seen.add(units[-1].id)
-    extra: dict[str, Any] = {}
-    for key, reader in readers.items():  # the plugin's state (a reader's None: nothing to keep)
-        got = reader(data[key], labels, file, key) if key in data else None
-        if got is not None:
-            extra[key] = got
-    for key in sorted(set(data) & set(extra_keys) - set(_CORE_KEYS) - set(readers)):
-        if key in extra_hex_keys:
-            extra[key] = _hex_list(key, data[key], labels, file)
-        elif extra_names and key in extra_names:
-            extra[key] = _named_sides(key, data[key], extra_names[key], sides, file)
+    return _PositionReader(Doc(file if file is not None else "", GazalaError), labels=labels,
+                           manifest=manifest, extra_keys=extra_keys, extra_hex_keys=extra_hex_keys, sides=sides,
+                           extra_names=extra_names or {}, vocabulary=vocabulary,
+                           state_readers=state_readers or {}).read(_as_node(data), game)
+
+
+@dataclass
+class _PositionReader:
+    doc: Doc
+    labels: Labels
+    manifest: Mapping[str, object] | None
+    extra_keys: Collection[str]
+    extra_hex_keys: Collection[str]
+    sides: Collection[str]
+    extra_names: Mapping[str, Collection[str]]
+    vocabulary: Vocabulary | None
+    state_readers: Mapping[str, StateReader]
+
+    @property
+    def file(self) -> str | None:
+        return str(self.doc.file) if self.doc.file else None
+
+    def fields(self, node: yaml.Node, what: str, allowed: Collection[str]) -> dict[str, yaml.Node]:
+        """A mapping's values by key, null values left out; an unknown key is an error naming it, its
+        place and the closest allowed key."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.doc.err(node, f"{what} must be a mapping, got {show(node)}", expected=", ".join(allowed))
+        for k, _v in node.value:
+            name = k.value if isinstance(k, yaml.ScalarNode) else None
+            if name not in allowed:
+                shown = show(k)
+                raise self.doc.err(k, f"{what}: unknown key {shown}{did_you_mean(str(name), allowed) if name else ''}",
+                                   expected=", ".join(allowed))
+        m = self.doc.mapping(node, what)
+        return {k: v for k, v in m.items() if not _is_null(v)}
+
+    def text(self, node: yaml.Node, what: str) -> str:
+        return self.doc.scalar(node, what)
+
+    def hex(self, node: yaml.Node, what: str) -> Hex:
+        text = self.text(node, what)
+        try:
+            return self.labels.parse(text)
+        except HexNameError as exc:
+            raise self.doc.err(node, f"{what}: {exc.problem}", exc.expected) from None
+
+    # --- the document ------------------------------------------------------------------------------
+    def read(self, root: yaml.Node, game: str | None) -> Position:
+        readers = self.state_readers
+        known = (*_CORE_KEYS, *readers, *sorted(set(self.extra_keys) - set(_CORE_KEYS) - set(readers)))
+        if not isinstance(root, yaml.MappingNode):
+            raise self.doc.err(root, f"position YAML must be a mapping, got {show(root)}",
+                               expected="keys " + ", ".join(known))
+        for k, _v in root.value:
+            name = k.value if isinstance(k, yaml.ScalarNode) else None
+            if name not in known:
+                raise self.doc.err(k, f"unknown key {show(k)}{did_you_mean(str(name), known) if name else ''}",
+                                   expected=", ".join(known) + (f" (game {game})" if game else ""))
+        top = self.fields(root, "position", known)
+        if game is None:
+            if "game" not in top:
+                raise self.doc.err(root, "missing 'game'", expected="a built-in game id, or --game")
+            game = self.text(top["game"], "game")
+        turn = self.text(top["turn"], "turn") if "turn" in top else None
+        if "units" not in top:
+            raise self.doc.err(root, "missing 'units' list", expected="units: [{id: ..., hex: ...}, ...]")
+        units: list[Unit] = []
+        seen: dict[str, yaml.Node] = {}
+        for i, node in enumerate(self.doc.seq(top["units"], "units")):
+            what = f"units[{i}]"
+            unit = self.unit(node, what)
+            if unit.id in seen:
+                raise self.doc.err(node, f"{what}: duplicate unit id {unit.id!r} (first at line "
+                                   f"{(place_of(seen[unit.id]) or '?').split(':')[0]})", expected="unique ids")
+            seen[unit.id] = node
+            units.append(unit)
+        extra: dict[str, Any] = {}
+        for key, reader in readers.items():  # the plugin's state (a reader's None: nothing to keep)
+            if key in top:
+                got = self.state(key, reader, top[key])
+                if got is not None:
+                    extra[key] = got
+        ids = set(seen)
+        for key in sorted(set(top) & set(self.extra_keys) - set(_CORE_KEYS) - set(readers)):
+            if key in self.extra_hex_keys:
+                extra[key] = self.hex_list(key, top[key])
+            elif key in self.extra_names:
+                extra[key] = self.named_sides(key, top[key], self.extra_names[key])
+            else:
+                extra[key] = self.extra_value(key, top[key], ids)
+        return Position(game=game, units=tuple(units), turn=turn, source=self.file or "", extra=extra)
+
+    def state(self, key: str, reader: StateReader, node: yaml.Node) -> object:
+        """The plugin reads its key from plain data; its error's place (a path under ``key``) is
+        turned into that value's line:column."""
+        try:
+            return reader(plain(node, file=self.file), self.labels, self.file, key)
+        except GazalaError as exc:
+            path = exc.place if exc.place and exc.place.startswith(key) else key
+            at = _node_at(node, path[len(key):])
+            problem = exc.problem if exc.problem.startswith(path) else f"{path}: {exc.problem}"
+            raise self.doc.err(at, problem, exc.expected) from None
+
+    # --- a unit ------------------------------------------------------------------------------------
+    def unit(self, node: yaml.Node, what: str) -> Unit:
+        m = self.fields(node, what, _UNIT_KEYS)
+        if "id" not in m:
+            raise self.doc.err(node, f"{what}: unit without an id", expected="id: <unit id>")
+        uid = self.text(m["id"], f"{what}.id")
+        if not uid:
+            raise self.doc.err(m["id"], f"{what}.id is empty", expected="id: <unit id>")
+        spec = self.manifest.get(uid) if self.manifest is not None else None
+        if spec is not None and _spec_get(spec, "unit_id"):
+            uid = str(_spec_get(spec, "unit_id"))  # a step counter id names its unit
+        fields: dict[str, str | None] = {}
+        for key in ("side", "type", "formation"):
+            mine = self.text(m[key], f"{what}.{key}") if key in m else None
+            theirs = _spec_get(spec, key) if spec is not None else None
+            if mine is not None and theirs is not None and mine != str(theirs):
+                raise self.doc.err(m[key], f"{what}.{key}: unit {uid!r}: {mine!r} disagrees with the manifest",
+                                   expected=f"{str(theirs)!r} or nothing")
+            fields[key] = mine if mine is not None else (str(theirs) if theirs is not None else None)
+        side, type_, formation = fields["side"], fields["type"], fields["formation"] or ""
+        if side is None or type_ is None:
+            hint = did_you_mean(uid, self.manifest) if self.manifest else ""
+            raise self.doc.err(m["id"], f"{what}.id: unit {uid!r} is not in the manifest{hint} and has no side/type",
+                               expected="a manifest unit id, or inline side: and type:")
+        if self.vocabulary is not None and spec is None:
+            for key, bad in (("type", self.vocabulary.type_error(type_)),
+                             ("formation", self.vocabulary.formation_error(formation))):
+                if bad is not None:
+                    raise self.doc.err(m[key], f"{what}.{key}: unit {uid!r}: {bad[0]}", expected=bad[1])
+        hx = self.hex(m["hex"], f"{what}.hex") if "hex" in m else None
+        box = self.text(m["box"], f"{what}.box") if "box" in m else None
+        if (hx is None) == (box is None):
+            raise self.doc.err(m.get("box", node), f"{what}: unit {uid!r} needs exactly one of hex/box",
+                               expected='hex: "0104" or box: NAME')
+        markers: list[str] = []
+        for i, mk in enumerate(self.doc.seq(m["markers"], f"{what}.markers") if "markers" in m else ()):
+            text = self.text(mk, f"{what}.markers[{i}]")
+            if text not in MARKERS:
+                raise self.doc.err(mk, f"{what}.markers[{i}]: unit {uid!r}: unknown marker {text!r}"
+                                   f"{did_you_mean(text, MARKERS)}", expected=" / ".join(MARKERS))
+            markers.append(text)
+        full = _spec_get(spec, "steps") if spec is not None else None
+        full = full if isinstance(full, int) else None
+        if "full_steps" in m:
+            given = self.doc.integer(m["full_steps"], f"{what}.full_steps", lo=1)
+            if full is not None and given != full:
+                raise self.doc.err(m["full_steps"], f"{what}.full_steps: unit {uid!r}: {given} disagrees with "
+                                   "the manifest", expected=f"{full} (the manifest's) or nothing")
+            full = given
+        if "steps" in m:
+            steps = self.doc.integer(m["steps"], f"{what}.steps")
+            if steps < 1 or (full is not None and steps > full):
+                raise self.doc.err(m["steps"], f"{what}.steps: unit {uid!r}: {steps} steps is out of range",
+                                   expected=f"1..{full if full is not None else 'its full steps'}")
         else:
-            _check_extra(key, data[key], seen, sides, file)
-            extra[key] = data[key]
-    return Position(
-        game=game,
-        units=tuple(units),
-        turn=turn,
-        source=str(file) if file is not None else "",
-        extra=extra,
-    )
-
-
-def _hex_list(key: str, value: object, labels: Labels, file: str | Path | None) -> frozenset[Hex]:
-    """An extra key's list of hex labels."""
-    if not isinstance(value, list):
-        raise GazalaError(f"{key}: not a list", file=file, place=key, expected='a list of hex labels like ["0608"]')
-    out: set[Hex] = set()
-    for i, label in enumerate(value):
-        try:
-            h = labels.parse(str(label))
-        except HexNameError as exc:
-            raise GazalaError(f"{key}: {exc.problem}", file=file, place=f"{key}[{i}]", expected=exc.expected) from None
-        if isinstance(labels, Container) and h not in labels:
-            raise GazalaError(f"{key}: {label!r} is off the map", file=file, place=f"{key}[{i}]",
-                              expected="a hex of the map")
-        out.add(h)
-    return frozenset(out)
-
-
-def _named_sides(key: str, value: object, names: Collection[str], sides: Collection[str],
-                 file: str | Path | None) -> dict[str, str]:
-    """An extra key mapping names of the game's data to a side: ``held: {Tobruk: axis}``."""
-    if not isinstance(value, Mapping):
-        raise GazalaError(f"{key}: not a mapping", file=file, place=key,
-                          expected=f"{{NAME: SIDE}} with NAME one of {', '.join(names)}")
-    by_lower = {n.lower(): n for n in names}
-    out: dict[str, str] = {}
-    for k, v in value.items():
-        name = by_lower.get(str(k).strip().lower())
-        if name is None:
-            raise GazalaError(f"{key}: unknown name {k!r}{_did_you_mean(str(k), names)}", file=file,
-                              place=f"{key}.{k}", expected=", ".join(names))
-        if str(v) not in sides:
-            raise GazalaError(f"{key}.{k}: {v!r} is not a side", file=file, place=f"{key}.{k}",
-                              expected=" or ".join(sides))
-        out[name] = str(v)
-    return out
-
-
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """``" (did you mean 'Pavia'?)"`` for a close choice, else ``""``."""
-    import difflib
-
-    by_lower = {c.lower(): c for c in choices}
-    got = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
-    return f" (did you mean {by_lower[got[0]]!r}?)" if got else ""
-
-
-def _check_extra(key: str, value: object, ids: Collection[str], sides: Collection[str], file: str | Path | None) -> None:
-    """An extra key's value: unit ids, a mapping of unit ids / side names to scalars, or a scalar."""
-    if isinstance(value, list):
-        unknown = [v for v in value if v not in ids]
-        if unknown:
-            raise GazalaError(f"{key}: unknown unit id(s) {', '.join(map(str, unknown))}", file=file, place=key,
-                              expected="ids of units in 'units'")
-    elif isinstance(value, Mapping):
-        unknown = [k for k in value if k not in ids and k not in sides]
-        if unknown:
-            raise GazalaError(f"{key}: unknown key(s) {', '.join(map(str, unknown))}", file=file, place=key,
-                              expected=f"unit ids or {'/'.join(sides) or 'side names'}")
-        bad = [k for k, v in value.items() if not isinstance(v, str | int)]
-        if bad:
-            raise GazalaError(f"{key}: bad value for {', '.join(map(str, bad))}", file=file, place=key,
-                              expected="a number or a name")
-    elif not isinstance(value, str | int):
-        raise GazalaError(f"{key}: bad value {value!r}", file=file, place=key, expected="a list, mapping or scalar")
-
-
-def _parse_unit(
-    ru: Mapping[str, Any], labels: Labels, manifest: Mapping[str, object] | None, file: str | Path | None, place: str
-) -> Unit:
-    extra = set(ru) - _UNIT_KEYS
-    if extra:
-        raise GazalaError(
-            f"unknown unit key(s) {', '.join(sorted(map(str, extra)))}",
-            file=file,
-            place=place,
-            expected=", ".join(sorted(_UNIT_KEYS)),
+            step = _spec_get(spec, "step") if spec is not None else None
+            steps = step if isinstance(step, int) else full if full is not None else 1
+        return Unit(
+            id=uid,
+            side=side.lower(),
+            type=type_.lower(),
+            formation=formation,
+            hex=hx,
+            box=box,
+            steps=steps,
+            markers=frozenset(markers),
+            full_steps=full or 0,
         )
-    uid = ru.get("id")
-    if not isinstance(uid, str) or not uid:
-        raise GazalaError("unit without an id", file=file, place=place, expected="id: <unit id>")
-    spec = manifest.get(uid) if manifest is not None else None
-    if spec is not None and _spec_get(spec, "unit_id"):
-        uid = str(_spec_get(spec, "unit_id"))  # a step counter id names its unit
-    fields: dict[str, Any] = {}
-    for key in ("side", "type", "formation"):
-        mine, theirs = ru.get(key), _spec_get(spec, key) if spec is not None else None
-        if mine is not None and theirs is not None and str(mine) != str(theirs):
-            raise GazalaError(
-                f"unit {uid!r}: {key} {mine!r} disagrees with the manifest",
-                file=file,
-                place=place,
-                expected=f"{theirs!r} or nothing",
-            )
-        fields[key] = mine if mine is not None else theirs
-    if fields["side"] is None or fields["type"] is None:
-        raise GazalaError(
-            f"unit {uid!r} is not in the manifest and has no side/type",
-            file=file,
-            place=place,
-            expected="a manifest unit id, or inline side: and type:",
-        )
-    hx: Hex | None = None
-    if ru.get("hex") is not None:
-        try:
-            hx = labels.parse(str(ru["hex"]))
-        except HexNameError as exc:
-            raise GazalaError(f"unit {uid!r}: {exc.problem}", file=file, place=place, expected=exc.expected) from None
-    box = ru.get("box")
-    if (hx is None) == (box is None):
-        raise GazalaError(f"unit {uid!r} needs exactly one of hex/box", file=file, place=place, expected='hex: "0104" or box: NAME')
-    markers = ru.get("markers") or []
-    if not isinstance(markers, list) or any(m not in MARKERS for m in markers):
-        raise GazalaError(f"unit {uid!r}: bad markers {markers!r}", file=file, place=place, expected=" / ".join(MARKERS))
-    full = _spec_get(spec, "steps") if spec is not None else None
-    given_full = ru.get("full_steps")
-    if given_full is not None:
-        if not isinstance(given_full, int) or given_full < 1 or (isinstance(full, int) and given_full != full):
-            raise GazalaError(f"unit {uid!r}: bad full_steps {given_full!r}", file=file, place=place,
-                              expected=f"{full} (the manifest's)" if isinstance(full, int) else "an integer >= 1")
-        full = given_full
-    steps = ru.get("steps")
-    if steps is None:
-        steps = _spec_get(spec, "step") if spec is not None else None
-    steps = steps if steps is not None else full if full is not None else 1
-    if not isinstance(steps, int) or steps < 1 or (isinstance(full, int) and steps > full):
-        raise GazalaError(f"unit {uid!r}: bad steps {steps!r}", file=file, place=place,
-                          expected=f"an integer from 1 to {full if isinstance(full, int) else 'the unit steps'}")
-    return Unit(
-        id=uid,
-        side=str(fields["side"]).lower(),
-        type=str(fields["type"]).lower(),
-        formation=str(fields["formation"] or ""),
-        hex=hx,
-        box=str(box) if box is not None else None,
-        steps=steps,
-        markers=frozenset(markers),
-        full_steps=full if isinstance(full, int) else 0,
-    )
+
+    # --- the plugin's plain keys -------------------------------------------------------------------
+    def hex_list(self, key: str, node: yaml.Node) -> frozenset[Hex]:
+        """An extra key's list of hex labels."""
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.doc.err(node, f"{key} must be a list, got {show(node)}",
+                               expected='a list of hex labels like ["0608"]')
+        out: set[Hex] = set()
+        for i, n in enumerate(node.value):
+            h = self.hex(n, f"{key}[{i}]")
+            if isinstance(self.labels, Container) and h not in self.labels:
+                raise self.doc.err(n, f"{key}[{i}]: {n.value!r} is off the map", expected="a hex of the map")
+            out.add(h)
+        return frozenset(out)
+
+    def named_sides(self, key: str, node: yaml.Node, names: Collection[str]) -> dict[str, str]:
+        """An extra key mapping names of the game's data to a side: ``held: {Tobruk: axis}``."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.doc.err(node, f"{key} must be a mapping, got {show(node)}",
+                               expected=f"{{NAME: SIDE}} with NAME one of {', '.join(names)}")
+        by_lower = {n.lower(): n for n in names}
+        out: dict[str, str] = {}
+        for k, v in node.value:
+            text = self.text(k, f"{key} key")
+            name = by_lower.get(text.strip().lower())
+            if name is None:
+                raise self.doc.err(k, f"{key}: unknown name {text!r}{did_you_mean(text, names)}",
+                                   expected=", ".join(names))
+            side = self.text(v, f"{key}.{text}")
+            if side not in self.sides:
+                raise self.doc.err(v, f"{key}.{text}: {side!r} is not a side{did_you_mean(side, self.sides)}",
+                                   expected=" or ".join(self.sides))
+            out[name] = side
+        return out
+
+    def extra_value(self, key: str, node: yaml.Node, ids: Collection[str]) -> object:
+        """An extra key's value: unit ids, a mapping of unit ids / side names to scalars, or a scalar."""
+        if isinstance(node, yaml.SequenceNode):
+            out: list[str] = []
+            for i, n in enumerate(node.value):
+                text = self.text(n, f"{key}[{i}]")
+                if text not in ids:
+                    raise self.doc.err(n, f"{key}[{i}]: unknown unit id {text!r}{did_you_mean(text, ids)}",
+                                       expected="ids of units in 'units'")
+                out.append(text)
+            return out
+        if isinstance(node, yaml.MappingNode):
+            got: dict[str, object] = {}
+            for k, v in node.value:
+                text = self.text(k, f"{key} key")
+                if text not in ids and text not in self.sides:
+                    raise self.doc.err(k, f"{key}: unknown key {text!r}{did_you_mean(text, [*ids, *self.sides])}",
+                                       expected=f"unit ids or {'/'.join(self.sides) or 'side names'}")
+                value = plain(v, file=self.file)
+                if not isinstance(value, str | int):
+                    raise self.doc.err(v, f"{key}.{text}: bad value {show(v)}", expected="a number or a name")
+                got[text] = value
+            return got
+        value = plain(node, file=self.file)
+        if not isinstance(value, str | int):
+            raise self.doc.err(node, f"{key}: bad value {show(node)}", expected="a list, mapping or scalar")
+        return value
+
+
+def _is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag == _NULL
+
+
+_STEP = re.compile(r"\[(\d+)\]|\.([^.\[]+)")
+
+
+def _node_at(node: yaml.Node, path: str) -> yaml.Node:
+    """The node a path like ``[2].hexside`` names under ``node``, as far as it goes."""
+    for m in _STEP.finditer(path):
+        if m.group(1) is not None and isinstance(node, yaml.SequenceNode):
+            i = int(m.group(1))
+            if i >= len(node.value):
+                break
+            node = node.value[i]
+        elif m.group(2) is not None and isinstance(node, yaml.MappingNode):
+            found = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == m.group(2)), None)
+            if found is None:
+                break
+            node = found
+        else:
+            break
+    return node
 
 
 def units_by_hex(units: Iterable[Unit]) -> dict[Hex, list[Unit]]:

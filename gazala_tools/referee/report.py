@@ -97,8 +97,11 @@ class Report:
     zoc_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
     label: Callable[[Hex], str] | None = None
     source: str = ""
-    #: rules that could not be checked (no turn given): what the header lists
+    #: rules that could not be checked: what the header lists ("RULE what")
     unchecked: list[str] = field(default_factory=list)
+    #: why an ``unchecked`` entry was not checked, when not for want of a turn (a position shows no
+    #: moves; a two-position rule without ``--before``)
+    unchecked_why: dict[str, str] = field(default_factory=dict)
     #: the VP as sentences (the plugin's ``vp_sentences``; empty: the renderer's generic ones)
     vp_text: list[str] = field(default_factory=list)
     #: the section of the game's supply rule (None: the game has none, so no supply line is printed)
@@ -131,6 +134,18 @@ class Report:
         """Findings citing ``rule`` exactly or a sub-section of it (``"14"`` matches ``"14.1"``)."""
         return [f for f in self.findings if f.rule == rule or f.rule.startswith(rule + ".")]
 
+    def unchecked_reasons(self) -> list[str]:
+        """Each unchecked rule with why (``"8.0 movement points (move allowance): a position shows no
+        moves ..."``); a rule unchecked for want of a turn as it is."""
+        return [f"{u}: {self.unchecked_why[u]}" if u in self.unchecked_why else u for u in self.unchecked]
+
+    def unchecked_by_reason(self) -> dict[str, list[str]]:
+        """The unchecked rules grouped by why, ``"no turn given"`` first (the text header's lines)."""
+        out: dict[str, list[str]] = {}
+        for u in self.unchecked:
+            out.setdefault(self.unchecked_why.get(u, "no turn given"), []).append(u)
+        return out
+
     def section_path_kinds(self) -> frozenset[str]:
         """The kinds of paths the plugin's sections list themselves."""
         return frozenset(k for s in self.sections.values() for k in s.path_kinds)
@@ -142,7 +157,7 @@ class Report:
             "turn": self.turn,
             "source": self.source,
             "legal": self.legal,
-            "unchecked": list(self.unchecked),
+            "unchecked": self.unchecked_reasons(),
             "unmatched_pieces": self.unmatched,
             "findings": [f.to_dict() for f in self.findings],
             "supply": {k: v.value for k, v in self.supply.items()},

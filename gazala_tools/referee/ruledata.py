@@ -46,7 +46,7 @@ GENERIC_KEYS: Final = frozenset({
     "unit-types", "type-groups", "formation-words", "boxes", "stacking", "prohibited", "zoc", "supply",
     "reinforcements",
 })
-HEXSET_KEYS: Final = frozenset({"hexes", "zones", "places", "boxes", "edges", "terrain", "fortified", "minefields"})
+HEXSET_KEYS: Final = frozenset({"hexes", "zones", "places", "boxes", "box-kinds", "edges", "terrain"})
 EDGES: Final = ("N", "E", "S", "W")
 MARKER_NAMES: Final = ("out-of-supply", "isolated", "disrupted", "used")
 TRACE_BLOCKS: Final = ("enemy-units", "enemy-zoc", "impassable")
@@ -282,6 +282,19 @@ class RulesReader:
     def edge(self, name: str) -> frozenset[Hex]:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
         return map_edges(self.map).get(name, frozenset())
+
+    def path_kind(self, node: yaml.Node, what: str, text: str | None = None) -> PathKind:
+        """A path kind of the map (``path-kinds:`` of map.yaml, or one its paths use): ``node``'s
+        text, or ``text`` (a key, ``node`` its value: where an error points)."""
+        text = self.doc.scalar(node, what) if text is None else text
+        kinds = self.map.path_kind_names()
+        if text not in kinds:
+            if not self.strict and ID_RE.match(text):
+                self.missing(node, "path kind", text, list(kinds))  # another map: no paths of it
+            else:
+                raise self.doc.err(node, f"{what}: {text!r} is not a path kind of the map{did_you_mean(text, kinds)}",
+                                   expected="one of " + (", ".join(kinds) or "none (map.yaml path-kinds)"))
+        return PathKind(text)
 
     def missing(self, node: yaml.Node, what: str, name: str, have: list[str]) -> None:
         """A name the map lacks: an error on the game's own map, nothing (logged) on another map."""
@@ -519,13 +532,16 @@ class Section:
         words = [*(sorted(sides) if sides else []), *(forms or []), *(sorted(types) if types else [])]
         return UnitFilter(sides, types, forms, " ".join(words) + " units" if words else "units")
 
-    def hexside_kinds(self, key: str, *, directed: bool = False) -> tuple[HexsideKind, ...]:
+    def hexside_kinds(self, key: str, *, directed: bool = False, node: yaml.Node | None = None
+                      ) -> tuple[HexsideKind, ...]:
         """Hexside kinds the map declares (``hexside-kinds`` of map.yaml); ``directed``: only those
-        with an up side."""
+        with an up side; ``node``: the list (default: ``key``'s value in this section)."""
         kinds = self.r.map.hexside_kinds
         options = tuple(k for k, t in kinds.items() if t.directed or not directed)
         out = []
-        for i, n in enumerate(self._nodes(key)):
+        nodes = self._nodes(key) if node is None else (
+            [node] if isinstance(node, yaml.ScalarNode) else self.r.doc.seq(node, self.what(key)))
+        for i, n in enumerate(nodes):
             text = self.r.doc.scalar(n, f"{self.what(key)}[{i}]")
             if text not in kinds and not self.r.strict and ID_RE.match(text):
                 self.r.missing(n, "hexside kind", text, list(options))  # another map: no hexsides of it
@@ -537,9 +553,11 @@ class Section:
         return tuple(out)
 
     def path_kinds(self, key: str) -> tuple[PathKind, ...]:
+        """Path kinds of the map (``path-kinds:`` of map.yaml), with "did you mean"; on another map
+        (not strict) a kind it lacks is no path."""
         out = []
         for i, n in enumerate(self._nodes(key)):
-            out.append(PathKind(self.r.doc.choice(n, f"{self.what(key)}[{i}]", tuple(k.value for k in PathKind))))
+            out.append(self.r.path_kind(n, f"{self.what(key)}[{i}]"))
         return tuple(out)
 
     def _nodes(self, key: str) -> list[yaml.Node]:
@@ -559,8 +577,9 @@ class Section:
         return sides - m.path_sides(*along) if along else sides
 
     def hexset(self, key: str) -> HexSet:
-        """A hex set: ``{hexes, zones, places, boxes, edges, terrain, fortified, minefields}`` (a union;
-        ``edges`` are the passable hexes of those compass map edges, as a zone's ``edges`` in map.yaml)."""
+        """A hex set: ``{hexes, zones, places, boxes, box-kinds, edges, terrain}`` (a union; ``edges``
+        are the passable hexes of those compass map edges, as a zone's ``edges`` in map.yaml;
+        ``box-kinds``: the hexes of the map's boxes of those hexside kinds, ``[fortified]``)."""
         if key not in self.m:
             return HexSet(frozenset())
         return self.hexset_of(self.m[key], self.what(key))
@@ -572,10 +591,10 @@ class Section:
         words: list[str] = []
         for key, sub in spec.items():
             w = f"{what}.{key}"
-            if key in ("fortified", "minefields"):
-                if doc.boolean(sub, w):
-                    out |= m.fortified_hexes() if key == "fortified" else m.minefield_hexes()
-                    words.append(f"{key} hexes")
+            if key == "box-kinds":
+                for kind in self.hexside_kinds(key, node=sub):
+                    out |= m.box_kind_hexes(kind)
+                    words.append(f"{kind} hexes")
                 continue
             nodes = [sub] if isinstance(sub, yaml.ScalarNode) else doc.seq(sub, w)
             if len(nodes) > MAX_LIST:

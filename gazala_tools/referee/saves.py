@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,12 +64,18 @@ def _piece_hex(p: PieceView, rules: RulesPlugin) -> Hex | None:
     return h if h in grid else None
 
 
-def _box_of(map_name: str | None, location: str | None = None) -> str:
+#: which box of a map (its name) a point lies in, None: none (the game folder's holding boxes)
+BoxAt = Callable[[str, int, int], str | None]
+
+
+def _box_of(p: PieceView, box_at: BoxAt | None = None) -> str:
     """The off-map box of a piece that is on a map but off its hex grid: on another map, the box
-    (zone) it stands in when the module named it, else that map."""
-    if map_name == MAIN_MAP:
+    (zone) it stands in when the module named it (``--module``) or the game folder's boxes do
+    (``box_at``), else that map."""
+    if p.map == MAIN_MAP:
         return "turn-record"
-    return location or str(map_name)
+    named = p.location or (box_at(p.map, p.x, p.y) if box_at is not None and p.map is not None else None)
+    return named or str(p.map)
 
 
 def _steps(value: object, p: PieceView, source: str) -> int:
@@ -89,8 +95,10 @@ def position_from_pieces(
     manifest: Mapping[str, Mapping[str, Any]] | None = None,
     turn: str | None = None,
     source: str = "<save>",
+    box_at: BoxAt | None = None,
 ) -> Position:
-    """Units and the plugin's state pieces of our module's pieces (their ``Marker`` properties and layers)."""
+    """Units and the plugin's state pieces of our module's pieces (their ``Marker`` properties and
+    layers); ``box_at``: the game folder's holding boxes, for a save read without its module."""
     units: list[Unit] = []
     state_pieces: list[tuple[PieceView, Hex]] = []
     for p in pieces:
@@ -114,7 +122,7 @@ def position_from_pieces(
             type=(props.get("Type") or (spec or {}).get("type") or "").lower(),
             formation=props.get("Formation") or (spec or {}).get("formation") or "",
             hex=where,
-            box=None if where is not None else _box_of(p.map, p.location),
+            box=None if where is not None else _box_of(p, box_at),
             steps=max(1, full - (level - 1)),
             markers=markers,
             full_steps=full,
@@ -225,7 +233,7 @@ def position_from_mapped_pieces(
             type=str(spec.get("type") or ms.get("type") or "").lower(),
             formation=str(spec.get("formation") or ms.get("formation") or ""),
             hex=where,
-            box=None if where is not None else _box_of(p.map),
+            box=None if where is not None else _box_of(p),
             steps=_steps(spec.get("steps") or ms.get("step") or ms.get("steps") or 1, p, source),
             markers=frozenset(markers),
             full_steps=int(ms.get("steps") or 0),
@@ -286,16 +294,18 @@ def position_from_save(
     manifest: Mapping[str, Mapping[str, Any]] | None,
     mapping: str | Path | None = None,
     turn: str | None = None,
+    box_at: BoxAt | None = None,
 ) -> Position:
     """The position of a save already read (``read_save``): our module's pieces, or another
-    module's through a ``mapping`` file."""
+    module's through a ``mapping`` file; ``box_at``: see :func:`position_from_pieces`."""
     view = save.view()
     if turn is None:
         turn = turn_label(view.turn, rules)
     if mapping is not None:
         return position_from_mapped_pieces(view.pieces, rules=rules, mapping=PieceMapping.read(mapping),
                                            manifest=manifest, turn=turn, source=view.file)
-    return position_from_pieces(view.pieces, rules=rules, manifest=manifest, turn=turn, source=view.file)
+    return position_from_pieces(view.pieces, rules=rules, manifest=manifest, turn=turn, source=view.file,
+                                box_at=box_at)
 
 
 def fix_save(save: Save, out: Path, *, markers: Iterable[Any], inputs: Iterable[str | Path] = ()) -> int:

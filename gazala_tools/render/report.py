@@ -52,8 +52,8 @@ def render_json(report: Report) -> str:
 def render_text(report: Report) -> str:
     scenario = f"  {report.scenario}" if report.scenario else ""
     lines = [f"{report.game}{scenario}  turn {report.turn or '?'}  {report.source}".rstrip()]
-    if report.unchecked:
-        lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
+    for why, rules in report.unchecked_by_reason().items():
+        lines.append(f"not checked ({why}): " + "; ".join(rules))
     if report.unmatched is not None:
         lines.append(f"--mapping: {len(report.unmatched)} unit-like piece(s) matched no pattern"
                      + (f": {', '.join(report.unmatched)}" if report.unmatched else ""))
@@ -310,6 +310,9 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
         loc += ("<h2>Paths</h2><ul id='paths'>"
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
                 + "</ul>")
+    if report.unchecked:
+        loc += ("<h2>Not checked</h2><ul id='unchecked'>"
+                + "".join(f"<li>{e(u)}</li>" for u in report.unchecked_reasons()) + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
     scenario = f" &mdash; <span id=\"scenario\">{e(report.scenario)}</span>" if report.scenario else ""
     return head(" ".join(filter(None, ("Referee:", report.game, report.scenario, report.turn))), style=PAGE_STYLE) + f"""<body>

@@ -111,6 +111,9 @@ class BatalhaDeGazala(RulesPlugin):
                 return key
         return None
 
+    def move_rules(self) -> tuple[tuple[str, str], ...]:
+        return (*super().move_rules(), (self.range_rule, "no move of a motorized unit out of range"))
+
     # --- legality ------------------------------------------------------------------------------------
     def checks(self) -> Sequence[Check]:
         return (*super().checks(), self.check_4_1_2_engaged, self.check_4_1_motorized_range, self.check_7_0_recovery)

@@ -130,6 +130,10 @@ class CauldronDG(RulesPlugin):
                                   f"box ({', '.join(boxed)})", file=position.source or None, place=f"losses.{side}",
                                   expected=f"at least {len(boxed)} (the units eliminated so far, those in the box included)")
 
+    def before_rules(self) -> tuple[tuple[str, str], ...]:
+        return (*super().before_rules(), *(((self.feint_rule, "Rommel's feint (who moved on the first turn)"),)
+                                           if self.feint_rule else ()))
+
     def turn_rules(self) -> tuple[str, ...]:
         r = self.data.reinforcements
         return (*super().turn_rules(), *((f"{r.entry_rule} reinforcement hexes",) if r is not None else ()),

@@ -394,6 +394,9 @@ class GazalaRG(RulesPlugin):
         return (*super().turn_rules(), f"{self.mf_rule.split('.')[0]}.0 dated minefields",
                 f"{self.mf_rule} breach timing", f"{self.loc_rule} LOC", f"{self.act_rule} first-turn activation limits")
 
+    def move_rules(self) -> tuple[tuple[str, str], ...]:
+        return (*super().move_rules(), (self.act_rule, "the units each action chit activates"))
+
     # --- the plugin's position state ------------------------------------------------------------------
     state_piece_kinds: ClassVar[frozenset[str]] = frozenset({"breach"})
 

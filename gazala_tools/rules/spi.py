@@ -101,6 +101,9 @@ class CauldronSPI(RulesPlugin):
     def game_turn(self, ctx: Context) -> int | None:
         return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
+    def before_rules(self) -> tuple[tuple[str, str], ...]:
+        return (*super().before_rules(), (self.cc_rule, "command control (who moved on the first turn)"))
+
     def turn_rules(self) -> tuple[str, ...]:
         return (*super().turn_rules(), f"{self.cc_rule} command control", f"{self.exit_wait_rule} exits of reinforcements")
 

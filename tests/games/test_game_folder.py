@@ -58,7 +58,6 @@ def test_schema_documents_every_top_level_key_the_loader_accepts() -> None:
 
 
 def test_schema_of_the_rules_section_names_what_the_reader_reads() -> None:
-    from gazala_tools.mapdata.model import PathKind
     from gazala_tools.referee import ruledata as rd
 
     defs = SCHEMA["$defs"]
@@ -66,14 +65,14 @@ def test_schema_of_the_rules_section_names_what_the_reader_reads() -> None:
     assert set(defs["hexes"]["properties"]) == rd.HEXSET_KEYS and defs["edge"]["enum"] == list(rd.EDGES)
     assert set(defs["trace"]["properties"]) == rd.TRACE_KEYS and defs["trace-block"]["enum"] == list(rd.TRACE_BLOCKS)
     assert defs["marker"]["enum"] == list(rd.MARKER_NAMES)
-    assert "enum" not in defs["hexside-kind"] and defs["path-kind"]["enum"] == [k.value for k in PathKind]
+    assert "enum" not in defs["hexside-kind"] and "enum" not in defs["path-kind"]  # the map's own words
 
 
 #: (River War's game.yaml text, a bad replacement, where the schema says so): the schema refuses what the reader does
 BAD_RULES = [
     ("  stacking:", "  stackin:", "rules"),
     ("limit: {red: 2, blue: 3}", "limit: {red: 0, blue: 3}", "rules.stacking.limit"),
-    ("except-along: [road], what", "except-along: [railway], what", "rules.prohibited.1.except-along"),
+    ("except-along: [road], what", "except-along: [Road], what", "rules.prohibited.1.except-along"),
     ("unless-markers: [disrupted]", "unless-markers: [tired]", "rules.zoc"),
     ("blocked-by: [enemy-units,", "blocked-by: [enemies,", "rules.supply.trace.blocked-by"),
     ("max-length: 6", "max-length: -1", "rules.supply.trace.max-length"),

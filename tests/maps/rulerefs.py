@@ -308,7 +308,7 @@ def rg_8_0_roads_cross_escarpments_somewhere(m: GameMap) -> list[str]:
     esc = m.feature_sides("escarpment")
     if not esc:
         return ["no escarpment hexsides"]
-    crossing = esc & m.path_sides(PathKind.ROAD, PathKind.TRACK)
+    crossing = esc & m.path_sides(PathKind("road"), PathKind("track"))
     return [] if crossing else ["no road or track crosses an escarpment (8.0: the only way across)"]
 
 
@@ -552,9 +552,9 @@ BG_TERRAIN_MP_MOTORIZED = {"open": 1.0, "town": 1.0, "ridge": 3.0, "sea-inlet": 
 def bg_motorized_cost(m: GameMap, a: Hex, b: Hex) -> float:
     """BG terrain chart, motorized column: road 0.5, track 1, else terrain; +1 entering a minefield hex."""
     side = Hexside.between(a, b)
-    if side in m.path_sides(PathKind.ROAD):
+    if side in m.path_sides(PathKind("road")):
         cost = 0.5
-    elif side in m.path_sides(PathKind.TRACK):
+    elif side in m.path_sides(PathKind("track")):
         cost = 1.0
     else:
         cost = BG_TERRAIN_MP_MOTORIZED[m.terrain(b)]
@@ -602,7 +602,7 @@ def bg_4_0_movement_example_costs_16_points(m: GameMap) -> list[str]:
 @check(BG, "BG 4.1")
 def bg_4_1_two_west_edge_road_hexes(m: GameMap) -> list[str]:
     z = m.zone("axis-road-entries").hexes
-    roads = m.path_hexes(PathKind.ROAD)
+    roads = m.path_hexes(PathKind("road"))
     west_roads = {h for h in roads if "W" in m.edges(h)}
     out = []
     if len(z) != 2:

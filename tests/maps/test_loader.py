@@ -104,8 +104,22 @@ def test_malformed_label_is_quoted() -> None:
 
 
 def test_path_hexes_must_be_adjacent() -> None:
-    err = _error(MINIMAL + "paths:\n  - {name: R, kind: road, source: s, hexes: ['0101', '0103']}\n")
-    assert "not adjacent" in str(err) and err.place is not None and err.place.startswith("13:")
+    err = _error(MINIMAL + "path-kinds: {road: {}}\npaths:\n  - {name: R, kind: road, source: s, hexes: ['0101', '0103']}\n")
+    assert "not adjacent" in str(err) and err.place is not None and err.place.startswith("14:")
+
+
+def test_path_kinds_are_the_maps_own_words() -> None:
+    """A path names a kind the map declares (``path-kinds:``), like a hexside names a hexside kind:
+    a railway is as good as a road, and a typo says which kind was meant."""
+    rail = "path-kinds: {railway: {description: the line}}\n"
+    m = load_map_text(MINIMAL + rail + "paths:\n  - {name: L, kind: railway, source: s, hexes: ['0101', '0102']}\n")
+    assert [p.kind.value for p in m.paths] == ["railway"] and m.path_sides("railway") == m.path_sides()
+    assert m.info()["paths"] == {"railway": 1}
+    err = _error(MINIMAL + rail + "paths:\n  - {name: L, kind: railwya, source: s, hexes: ['0101', '0102']}\n")
+    assert str(err).startswith("bad.yaml:14:21: path L.kind: 'railwya' is not a path kind of this map "
+                               "(did you mean 'railway'?)")
+    err = _error(MINIMAL + "paths:\n  - {name: R, kind: road, source: s, hexes: ['0101', '0102']}\n")
+    assert "'road' is not a path kind of this map" in str(err) and "declare it under path-kinds" in str(err)
 
 
 def test_escarpment_needs_an_up_side() -> None:

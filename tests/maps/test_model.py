@@ -19,7 +19,7 @@ def test_roads_and_tracks_give_crossed_hexsides(rg: GameMap) -> None:
     road = rg.path("El Adem-Tobruk road")
     for a, b in zip(road.hexes, road.hexes[1:], strict=False):
         assert rg.crosses_path(a, b, "road")
-        assert Hexside.between(a, b) in rg.path_sides(PathKind.ROAD)
+        assert Hexside.between(a, b) in rg.path_sides(PathKind("road"))
     assert rg.hex("2803") in rg.path_hexes("road")
     assert not rg.crosses_path(rg.hex("0110"), rg.hex("0111"), "road")
 

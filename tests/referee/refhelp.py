@@ -33,6 +33,7 @@ grid:
   columns: [1, 29]
   rows: [1, 22]
   pixels: {dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 2200, board_height: 1700}
+path-kinds: {road: {}, track: {}}
 hexside-kinds:
   minefield: {owned: true}
   escarpment: {directed: true}

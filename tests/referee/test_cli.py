@@ -47,7 +47,7 @@ def test_bad_input_exits_2(files, capsys):
     (files / "bad.yaml").write_text("game: gazala-rg\nunits: [{id: q, hex: '0101'}]\n")
     assert main(["referee", "check", str(files / "bad.yaml")]) == 2
     err = capsys.readouterr().err
-    assert "bad.yaml:units[0]" in err and "not in the manifest" in err
+    assert "bad.yaml:2:14: units[0].id: unit 'q' is not in the manifest" in err
 
 
 def test_refuses_to_overwrite_the_input(files):

@@ -55,21 +55,76 @@ def test_issue_example_loads(tmp_path, rg_map):
     [
         ({"units": []}, "missing 'game'"),
         ({"game": "gazala-rg"}, "missing 'units'"),
-        ({"game": "gazala-rg", "units": [{"id": "nope", "hex": "0101"}]}, "not in the manifest"),
-        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "side": "allied", "hex": "0101"}]}, "disagrees"),
+        ({"game": "gazala-rg", "units": [{"id": "nope", "hex": "0101"}]}, "units[0].id: unit 'nope' is not in the manifest"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "side": "allied", "hex": "0101"}]},
+         "units[0].side: unit 'axis-21pz-5-1': 'allied' disagrees with the manifest"),
         ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1"}]}, "exactly one of hex/box"),
-        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "01x4"}]}, "units[0]"),
-        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101", "markers": ["drunk"]}]}, "markers"),
-        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101"}] * 2}, "duplicate"),
-        ({"game": "gazala-rg", "units": [], "breaches": [{"hexside": "0101/0303"}]}, "not adjacent"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "01x4"}]}, "units[0].hex"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101", "markers": ["drunk"]}]},
+         "units[0].markers[0]: unit 'axis-21pz-5-1': unknown marker 'drunk'"),
+        ({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "0101"}] * 2}, "units[1]: duplicate"),
+        ({"game": "gazala-rg", "units": [], "breaches": [{"hexside": "0101/0303"}]}, "breaches[0]: "),
         ({"game": "gazala-rg", "units": [], "breaches": [{"hexside": "0101/0102", "state": "x"}]}, "breach state"),
-        ({"game": "gazala-rg", "units": [], "colour": "red"}, "unknown key"),
+        ({"game": "gazala-rg", "units": [], "colour": "red"}, "unknown key 'colour'"),
     ],
 )
 def test_bad_positions_name_file_and_place(rg_map, data, words):
     with pytest.raises(GazalaError) as exc:
         parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml", state_readers=RG_STATE)
     assert words in str(exc.value) and str(exc.value).startswith("pos.yaml")
+
+
+#: each bad position YAML, the text its error must point at (its first occurrence), and what it says
+BAD_TEXT = [
+    ('game: gazala-rg\nunits:\n  - {id: nope, hex: "0101"}\n', "nope",
+     "units[0].id: unit 'nope' is not in the manifest"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-l, hex: "0101"}\n', "axis-21pz-5-l",
+     "(did you mean 'axis-21pz-5-1'?)"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, side: allied, hex: "0101"}\n', "allied",
+     "units[0].side: unit 'axis-21pz-5-1': 'allied' disagrees with the manifest (expected 'axis' or nothing)"),
+    ('game: gazala-rg\nunits:\n  - id: axis-21pz-5-1\n    hex: "01x4"\n', '"01x4"', "units[0].hex: '01x4'"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, hexx: "0101"}\n', "hexx",
+     "units[0]: unknown key 'hexx' (did you mean 'hex'?)"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, hex: "0101", markers: [out-of-suply]}\n', "out-of-suply",
+     "unknown marker 'out-of-suply' (did you mean 'out-of-supply'?)"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, hex: "0101", steps: 4}\n', "4}",
+     "units[0].steps: unit 'axis-21pz-5-1': 4 steps is out of range (expected 1..3)"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, hex: "0101", steps: two}\n', "two",
+     "units[0].steps must be an integer, got 'two'"),
+    ('game: gazala-rg\nunits:\n  - {id: axis-21pz-5-1, hex: [1, 2]}\n', "[1, 2]",
+     "units[0].hex must be a single value, got a list"),
+    ('game: gazala-rg\nunits:\n  - {id: x1, side: axis, type: armor, hex: "0101"}\n'
+     '  - {id: x2, side: axis, type: armor, hex: "0102"}\n  - {id: x1, side: axis, type: armor, box: B}\n',
+     "{id: x1, side: axis, type: armor, box", "units[2]: duplicate unit id 'x1' (first at line 3)"),
+    ('game: gazala-rg\nunits: []\nbreaches:\n  - {hexside: "0101/0102"}\n  - {hexside: "0101/0303"}\n',
+     '{hexside: "0101/0303"}', "breaches[1]: "),
+    ('game: gazala-rg\nunits: []\nbreache: []\n', "breache", "unknown key 'breache' (did you mean 'breaches'?)"),
+    ('game: gazala-rg\nunits: {id: x}\n', "{id: x}", "units must be a list, got a mapping"),
+    ('game: gazala-rg\nunits:\n  - just-an-id\n', "just-an-id", "units[0] must be a mapping, got 'just-an-id'"),
+]
+
+
+@pytest.mark.parametrize(("text", "bad", "words"), BAD_TEXT)
+def test_each_error_names_line_column_and_the_bad_text(tmp_path, rg_map, text, bad, words):
+    from gazala_tools.referee.position import read_node
+
+    f = tmp_path / "pos.yaml"
+    f.write_text(text)
+    at = text.index(bad)
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    with pytest.raises(GazalaError) as exc:
+        parse_position(read_node(f), labels=rg_map.grid, manifest=MANIFEST, file=f, state_readers=RG_STATE)
+    assert str(exc.value).startswith(f"{f}:{line}:{column}: ") and words in str(exc.value)
+
+
+def test_an_inline_unit_of_an_unknown_type_is_named_where_it_is_written(tmp_path, rg_map):
+    from gazala_tools.referee.position import Vocabulary, read_node
+
+    f = tmp_path / "pos.yaml"
+    f.write_text("game: gazala-rg\nunits:\n  - {id: x1, side: axis, type: armour, hex: '0101'}\n")
+    with pytest.raises(GazalaError, match=r"pos.yaml:3:32: units\[0\].type: unit 'x1': unknown type 'armour' "
+                                          r"\(did you mean 'armor'\?\)"):
+        parse_position(read_node(f), labels=rg_map.grid, file=f, vocabulary=Vocabulary(frozenset({"armor"})))
 
 
 def test_bad_yaml_names_the_line(tmp_path):
@@ -93,7 +148,7 @@ def test_manifest_units_and_step_counters(rg_map):
     assert (a.id, a.steps, a.formation, a.type) == ("axis-21pz-5-1", 3, "21 PZ", "armor")
     assert (b.id, b.steps) == ("axis-21pz-5-2", 2)
     assert c.id in rules_for_game("gazala-rg").restricted_units() and c.formation == "69 Inf"
-    with pytest.raises(GazalaError, match="bad steps"):
+    with pytest.raises(GazalaError, match="4 steps is out of range"):
         parse_position({"game": "gazala-rg", "units": [{"id": "axis-21pz-5-1", "hex": "1621", "steps": 4}]},
                        labels=rg_map.grid, manifest=specs)
 

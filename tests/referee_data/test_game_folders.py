@@ -83,7 +83,7 @@ def test_a_position_naming_a_system_file_is_one_line_that_shows_nothing_of_it(
     assert main(["referee", "check", str(pos)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "root:" not in err
-    assert "pos.yaml:game: no game '../../../../etc/passwd'" in err
+    assert "pos.yaml:1:7: game: no game '../../../../etc/passwd'" in err
 
 
 def test_position_and_watch_take_a_game_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -27,7 +27,7 @@ BAD = [
     ("limit: {red: 2, blue: 3}", "limit: {red: 0, blue: 3}", "rules.stacking.limit.red: 0 is out of range"),
     ("types: {hq: 1}", "types: {tank: 1}", "'tank' is not a unit type of the game"),
     ("cross: [river]", "cross: [rivers]", "'rivers' is not a hexside kind of the map (did you mean 'river'?)"),
-    ("cross: [river], except-along: [road]", "cross: [river], except-along: [railway]", "'railway' is not allowed"),
+    ("cross: [river], except-along: [road]", "cross: [river], except-along: [raod]", "'raod' is not a path kind of the map (did you mean 'road'?)"),
     ("zones: [red-base]", "zones: [red-bas]", "zone 'red-bas' is not on the map of river-war"),
     ("places: [Ford Town]", "places: [Nowhere]", "place 'Nowhere' is not on the map of river-war"),
     ("terrain: [marsh]", "terrain: [swamp]", "terrain 'swamp' is not on the map of river-war"),
@@ -172,3 +172,39 @@ def test_the_documented_example_is_the_test_games_rules_section() -> None:
     assert GAME_TEXT[GAME_TEXT.index("rules:\n"):] in doc
     table = doc[doc.index("### The schema"):]
     assert all(f"| `{key}" in table for key in GENERIC_KEYS)
+
+
+def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
+    """A hex set's ``box-kinds`` are the map's words (Highland's palisade box is Fort William): no
+    box kind is special to the core, and a misspelt one says which was meant."""
+    game = tmp_path / "highland"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
+    text = (game / "game.yaml").read_text()
+    fort = 'enter: {box-kinds: [palisade]}, what: "the fort"}\n'
+    (game / "game.yaml").write_text(text.replace('enter: {terrain: [bog]}, what: "the bog"}\n',
+                                                 'enter: {terrain: [bog]}, what: "the bog"}\n'
+                                                 f'    - {{rule: "H9", units: {{sides: [clans]}}, {fort}'))
+    g = find_game(game)
+    m = g.map()
+    [_bog, held] = read_rules(g, m, strict=True)[0].prohibited
+    assert {m.label(h) for h in held.enter.hexes} == {"0602"} and held.enter.text == "palisade hexes"
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[palisade]", "[palisade-s]"))
+    with pytest.raises(GameDataError, match=r"'palisade-s' is not a hexside kind of the map \(did you mean 'palisade'\?\)"):
+        read_rules(find_game(game), find_game(game).map(), strict=True)
+
+
+def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
+    """movement.yaml prices the path kinds the map declares (Highland's ``road``); a misspelt kind
+    is an error at its line and column with "did you mean"."""
+    from gazala_tools.referee.movement import read_movement
+
+    game = tmp_path / "highland"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
+    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {road: 0.5}}\n')
+    rules = rules_for(find_game(game), find_game(game).map())
+    points = read_movement(rules).points
+    assert points is not None and dict(points.along) == {"road": (0.5, 0.5)}
+    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {raod: 0.5}}\n')
+    with pytest.raises(GameDataError, match=r"movement.yaml:1:\d+: .*'raod' is not a path kind of the map "
+                                            r"\(did you mean 'road'\?\)"):
+        read_movement(rules_for(find_game(game), find_game(game).map()))

@@ -20,7 +20,7 @@ def test_extras_land_in_position_extra(open_map):
 
 
 def test_extras_must_name_units_of_the_position(open_map):
-    with pytest.raises(GazalaError, match="attacked: unknown unit id"):
+    with pytest.raises(GazalaError, match=r"attacked\[0\]: unknown unit id 'zz'"):
         position_from_data(spi_rules(open_map), {"game": "cauldron-spi", "units": UNITS, "attacked": ["zz"]})
 
 

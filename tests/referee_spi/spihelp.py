@@ -25,6 +25,7 @@ grid:
   rows: [1, 34]
   north: left
   pixels: {dx: 54.56, dy: 63.0, x0: 50, y0: 75, board_width: 1700, board_height: 2200}
+path-kinds: {road: {}, track: {}}
 hexside-kinds:
   minefield: {owned: true}
   escarpment: {directed: true}

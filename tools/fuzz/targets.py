@@ -145,9 +145,10 @@ def _mutate_image(rng: random.Random, seed: bytes) -> bytes:
 GRID_YAML = ("orientation: flat\nnumbering: vassal-default\ncolumns: [1, 4]\nrows: [1, 4]\n"
              "pixels: {dx: 40, dy: 46, x0: 10, y0: 10}\n")
 LEGEND_YAML = "terrain: {clear: '#ffffff', rough: [200, 180, 120]}\ndefault: clear\nhexsides: {river: '#0000ff'}\n"
+#: a legal River War position (no RG ``breaches``: River War's plugin-less rules refuse that key, and
+#: a seed refused at its first key never reaches the units)
 POSITION_YAML = ("turn: '1'\nunits:\n  - {id: r1, side: red, type: infantry, hex: D-4}\n"
-                 "  - {id: b1, side: blue, type: armor, hex: D-7, markers: [out-of-supply]}\n"
-                 "breaches: []\n")
+                 "  - {id: b1, side: blue, type: armor, hex: D-7, markers: [out-of-supply]}\n")
 MAPPING_YAML = ("units:\n  - {match: '^(?P<id>[A-Z].*)', side: axis, type: infantry}\n"
                 "markers:\n  - {match: 'Supply', marker: out-of-supply}\n"
                 "properties:\n  - {property: OOS, value: 'true', marker: isolated}\n")

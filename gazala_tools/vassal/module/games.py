@@ -33,6 +33,7 @@ from gazala_tools.escape import text as escape  # the one escaping helper of eve
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
+from gazala_tools.vassal.gamelayout import HOLDING_BOX, HOLDING_COLUMNS
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (
@@ -336,11 +337,16 @@ def _track(info: TrackConfig, game: Game, sides: _Sides, pieces: list[PieceSpec]
     return track
 
 
+def holding_track(info: BoxesConfig) -> TrackSpec:
+    """The layout of the named holding boxes on their map (a box per name, the name as its location;
+    :func:`~gazala_tools.vassal.gamelayout.holding_box_at` finds a box in a save by it)."""
+    return TrackSpec(info.map, info.title, info.names, info.names, image=f"{slug(info.map)}.png",
+                     columns=min(HOLDING_COLUMNS, len(info.names)), box=HOLDING_BOX, id="boxes")
+
+
 def _holding(info: BoxesConfig, images: dict[str, bytes]) -> TrackSpec:
-    """Named holding boxes on a map of their own (a box per name, the name as its location)."""
-    columns = min(5, len(info.names))
-    boxes = TrackSpec(info.map, info.title, info.names, info.names, image=f"{slug(info.map)}.png", columns=columns,
-                      box=160, id="boxes")
+    """Named holding boxes on a map of their own, with their board image."""
+    boxes = holding_track(info)
     images["images/" + boxes.image] = faces.png_bytes(faces.track_board(
         boxes.title, [(boxes.rect(i), n) for i, n in enumerate(boxes.numbers)], boxes.width, boxes.height))
     return boxes

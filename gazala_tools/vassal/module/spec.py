@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gazala_tools.games.tables import slug
+from gazala_tools.vassal.gamelayout import TRACK_MARGIN, TRACK_TOP, box_rect
 
 #: What a palette piece is; decides its prototype and behaviour. A marker that faces a hexside
 #: (:class:`FacingSpec`) is of kind MARKER with ``facing`` set; its ``Kind`` property is its type.
@@ -140,8 +141,8 @@ class TrackSpec:
     columns: int = 10
     box: int = 72  #: box side (pixels)
     id: str = ""  #: the track's id (scenarios' track start values name it)
-    margin: int = 20
-    top: int = 56  #: room for the title
+    margin: int = TRACK_MARGIN
+    top: int = TRACK_TOP  #: room for the title
 
     @property
     def rows(self) -> int:
@@ -157,9 +158,7 @@ class TrackSpec:
 
     def rect(self, i: int) -> tuple[int, int, int, int]:
         """Box ``i``: left, top, right, bottom (right/bottom exclusive)."""
-        r, c = divmod(i, self.columns)
-        x, y = self.margin + c * self.box, self.top + r * self.box
-        return x, y, x + self.box, y + self.box
+        return box_rect(i, columns=self.columns, box=self.box, margin=self.margin, top=self.top)
 
     def centre(self, i: int) -> tuple[int, int]:
         x0, y0, x1, y1 = self.rect(i)
