@@ -40,3 +40,12 @@ def on_terminal() -> bool:
     """Whether stderr is a terminal (progress bars are drawn only there)."""
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
+
+
+#: what a module argument may be (``module lint``, ``game import``)
+MODULE_SOURCE_HELP = "a .vmod, a module folder, or a buildFile.xml"
+
+
+def add_module_source(parser: argparse.ArgumentParser) -> None:
+    """The ``MODULE`` argument of the verbs that read any VASSAL module (``module lint``, ``game import``)."""
+    parser.add_argument("module", metavar="MODULE", help=MODULE_SOURCE_HELP)

@@ -22,9 +22,10 @@ from PIL import Image
 from gazala_tools.digitize.gridfile import spec_for
 from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import open_image
-from gazala_tools.vassal.buildfile import ModuleSource, open_source
+from gazala_tools.inputs import MAX_MEMBERS, open_image
+from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
+from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
 
 #: largest image copied into the folder
@@ -62,17 +63,17 @@ def main_grid(mod: ImportedModule) -> MainGrid:
                       expected="a module whose map has a HexGrid with HexGridNumbering")
 
 
-def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str]) -> tuple[bytes, str, tuple[int, int]] | None:
-    """One image of a face: the single layer's bytes, or the layers drawn centred on one another."""
+def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str]) -> tuple[bytes | str, str, tuple[int, int]] | None:
+    """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
+    centred on one another (a new PNG's bytes)."""
     layers = tuple(x for x in layers if x in present)
     if not layers:
         return None
     if len(layers) == 1:
-        data = src.read_member(f"images/{layers[0]}", MAX_IMAGE_BYTES)
         size = src.image_size(layers[0])
         if size is None:
             return None
-        return data, Path(layers[0]).suffix.lower() or ".png", size
+        return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
     images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image").convert("RGBA")
               for x in layers]
     w, h = max(i.width for i in images), max(i.height for i in images)
@@ -89,19 +90,30 @@ def _square(size: tuple[int, int]) -> bool:
     return abs(w - h) <= SQUARE * max(w, h)
 
 
+def _members(src: ModuleSource) -> list[str]:
+    """The module's files other than its buildFile, sorted; within the input caps."""
+    names = sorted(m for m in src.member_names(limit=MAX_MEMBERS + 1) if m != src.buildfile_name)
+    if len(names) > MAX_MEMBERS:
+        raise GazalaError(f"the module holds more than {MAX_MEMBERS:,} files", file=src.path,
+                          expected=f"at most {MAX_MEMBERS:,}")
+    return [m for m in names if not m.endswith("/")]
+
+
 def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
     src = open_source(source, budget=MAX_MODULE_BYTES)
-    mod = read_module(source)
+    mod = read_module(src)
     main = main_grid(mod)
     numbering = main.geometry.numbering
     assert numbering is not None
-    present = {m[len("images/"):] for m in src.member_names() if m.startswith("images/")}
+    members = _members(src)
+    present = {m[len("images/"):] for m in members if m.startswith("images/")}
+    title = mod.name or Path(source).stem
     sides = mod.sides[:] if len(mod.sides) >= 2 else [*mod.sides, *("Side 1", "Side 2")][:2]
     side_ids = {name: slug(name) for name in sides}
     game_doc: dict[str, Any] = {
-        "id": slug(mod.name or Path(source).stem), "name": mod.name or Path(source).stem, "provenance": "imported",
-        "sources": [f"imported from {Path(source).name} (version {mod.version})"],
+        "id": slug(title), "name": title, "provenance": "imported",
+        "sources": [f"imported from the VASSAL module {title!r} (version {mod.version})"],
         "sides": [{"id": side_ids[s], "name": s, "color": SIDE_COLORS[i % 2]} for i, s in enumerate(sides)],
         "numbering": _numbering_data(numbering),
     }
@@ -116,72 +128,114 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     map_doc = {"title": mod.name, "provenance": "imported", "grid": grid,
                "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
     binary: dict[str, bytes] = {}
-    board_name = ""
-    if main.board.image:
-        board_name = "board" + (Path(main.board.image).suffix.lower() or ".png")
-        binary[board_name] = src.read_member(f"images/{main.board.image}", MAX_IMAGE_BYTES)
     markers: list[dict[str, Any]] = []
     drawn: list[str] = []
     used: set[str] = set()
     sizes: list[int] = []
+    slot_counter: dict[int, str] = {}
     for p in mod.pieces:
         pid = _piece_id(p, used)
+        slot_counter[p.slot] = pid
         entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": p.name[:60] or pid},
                                  "provenance": f"gpid {p.gpid}: {p.element}"[:300]}
         if p.side is not None:
             entry["side"] = side_ids[p.side]
-        art = {}
+        art: dict[str, str] = {}
+        made: list[str] = []
         for face, layers in (("front", p.front), ("back", p.back)):
             got = _face(src, layers, present)
             if got is None or not _square(got[2]):
                 break
             data, suffix, size = got
-            name = f"art/{pid}-{face}{suffix}"
-            binary[name] = data
-            art[face] = name
+            if isinstance(data, str):  # the module's own image, copied with the module's files
+                art[face] = f"{FILES}/{data}"
+            else:
+                name = f"art/{pid}-{face}{suffix}"
+                binary[name] = data
+                art[face] = name
+                made.append(name)
             sizes.append(size[0])
         if "front" in art and ("back" in art or p.back == p.front):
             entry["art"] = {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
         else:
-            for name in art.values():
+            for name in made:
                 binary.pop(name, None)
             drawn.append(pid)
+        entry["vassal"] = {"slot": p.text}
         markers.append(entry)
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
-    counters_doc = {"provenance": "imported", "sources": [f"the piece slots of {Path(source).name}"],
+    counters_doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {title!r}"],
                     "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
+    root = parse_xml(src.xml, src.path)
+    data = module_data(root, mod.layouts, slot_counter)
+    by_gpid: dict[str, str] = {}
+    for p in mod.pieces:
+        by_gpid.setdefault(p.gpid, slot_counter[p.slot])
+    setups = _setups(mod, data.get("set-ups", []), by_gpid)
+    if setups:
+        data["set-ups"] = setups
+    kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
                                   "counters": {"art": "render"}}
-    if board_name:
-        module_doc["board"] = {"art": board_name, "dpi": DPI}
+    if main.board.image and main.board.image in present:
+        module_doc["board"] = {"art": f"{FILES}/images/{main.board.image}", "dpi": DPI}
+    module_doc["vassal"] = {
+        "buildfile": src.buildfile_name, "files": FILES, **({"newline": "crlf"} if newline(src.xml) != "\n" else {}),
+        "root": {"tag": str(root.tag), "attributes": {str(k): str(v) for k, v in root.attrib.items()}},
+        **data,
+        "components": components(root, slot_counter),
+    }
+    imported = {"maps": len(data.get("maps", [])),
+                "boards": sum(len(m["boards"]) for m in data.get("maps", [])),
+                "zones": sum(len(b.get("grid", {}).get("zones", [])) for m in data.get("maps", []) for b in m["boards"]),
+                "regions": sum(len(b.get("grid", {}).get("regions", [])) for m in data.get("maps", [])
+                               for b in m["boards"]),
+                "counters": len(markers), "counters with own art": len(markers) - len(drawn),
+                "counters drawn": len(drawn), "placements": len(mod.placements),
+                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers", "charts", "help")},
+                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", []))}
+    kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
+            "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
     report = {
-        "module": str(Path(source).name),
-        "counts": {**mod.counts(), "counters with own art": len(markers) - len(drawn), "counters drawn": len(drawn)},
+        "module": title,
+        "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
         "main grid": {"map": main.map, "board": main.board.name},
+        "kept verbatim only": sorted(set(kept_only)),
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
         "kept verbatim": {p.gpid: list(p.verbatim) for p in mod.pieces if p.verbatim},
         "not understood": mod.not_understood,
-        "not imported yet": ["set-ups as scenarios (scenarios.yaml places units only)", "other maps and boards",
-                             "zones and regions", "decks, dice, turn tracker, charts, help pages",
-                             "a rebuild that keeps the verbatim traits"],
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
     files = {"game.yaml": head + _dump(game_doc), "map.yaml": head + _dump(map_doc),
-             "counters.yaml": head + _dump(counters_doc), "module.yaml": head + _dump(module_doc),
+             "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              "import-report.yaml": head + _dump(report)}
-    _write(Path(folder), {**{k: v.encode("utf-8") for k, v in files.items()}, **binary}, Path(source))
+    copies = [(m, f"{FILES}/{m}") for m in members]
+    _write(Path(folder), {k: v.encode("utf-8") for k, v in files.items()} | binary, copies, src)
     return report
 
 
-def _write(folder: Path, files: dict[str, bytes], source: Path) -> None:
-    """Create ``folder`` holding ``files`` (relative names, ``art/`` at most one level), all or nothing:
-    assembled in a temporary folder beside it and renamed into place; a non-empty folder is refused."""
+def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[str, str]) -> list[dict[str, Any]]:
+    """Each predefined set-up with the pieces its save places (counter, map, board, location, point)."""
+    out = []
+    for s in declared:
+        pieces = [{"counter": by_gpid.get(pl.gpid, ""), "name": pl.name, "map": pl.map, "board": pl.board,
+                   "location": pl.location, "x": pl.x, "y": pl.y}
+                  for pl in mod.placements if pl.file and pl.file == s.get("file") and pl.setup == s.get("name")]
+        out.append({**s, **({"pieces": pieces} if pieces else {})})
+    return out
+
+
+def _write(folder: Path, files: dict[str, bytes], copies: list[tuple[str, str]], src: ModuleSource) -> None:
+    """Create ``folder`` holding ``files`` (relative names) and the module members ``copies`` (member,
+    name), streamed; all or nothing: assembled in a temporary folder beside it and renamed into place;
+    a non-empty folder is refused, and no name may lead out of it."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
     target = folder.resolve()
-    if target in (source.resolve(), *source.resolve().parents):
+    source = src.path.resolve()
+    if target in (source, *source.parents) or source.is_relative_to(target):
         raise GazalaError("the game folder would hold the module", file=folder, expected="a new folder")
     parent = target.parent
     if not parent.is_dir():
@@ -190,13 +244,25 @@ def _write(folder: Path, files: dict[str, bytes], source: Path) -> None:
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
         raise GazalaError(f"cannot write here ({exc.strerror})", file=parent, expected="a writable folder") from None
+    total = 0
     try:
-        for name, data in files.items():
+        base = tmp.resolve()
+
+        def place(name: str) -> Path:
             path = tmp / name
-            if path.resolve().parent not in (tmp.resolve(), (tmp / "art").resolve()):
+            if not path.resolve().is_relative_to(base) or path.resolve() == base:
                 raise GazalaError(f"file name {name!r} would leave the game folder", file=folder)
-            path.parent.mkdir(exist_ok=True)
-            path.write_bytes(data)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return path
+
+        for name, data in files.items():
+            place(name).write_bytes(data)
+        for member, name in copies:
+            with open(place(name), "xb") as fh:
+                total += src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
+            if total > MAX_MODULE_BYTES:
+                raise GazalaError("the module's files pass the import's size budget", file=src.path,
+                                  expected=f"at most {MAX_MODULE_BYTES:,} bytes in all")
         os.chmod(tmp, 0o755)
         os.rename(tmp, target)  # atomic; an empty target folder is replaced
     except OSError as exc:

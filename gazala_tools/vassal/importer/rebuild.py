@@ -1,0 +1,124 @@
+"""``gazala module build DIR`` of an imported folder (issue 25 item 2): the module again.
+
+The buildFile is put back together from ``module.yaml``'s kept components and each counter's kept slot
+definition (:func:`.kept.assemble`); every file under ``vmod/`` goes into the zip by its member name,
+streamed (never held whole). Entries are in a fixed order (the buildFile, ``moduledata``, then by name) with
+one timestamp, so the same folder gives the same bytes, and importing the result gives the same folder.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.fileio import atomic_open, refuse_overwrite
+from gazala_tools.inputs import MAX_MEMBERS, inside_folder, open_file, read_text
+from gazala_tools.vassal.buildfile import MAX_BUILDFILE_BYTES
+from gazala_tools.vassal.importer.kept import assemble
+from gazala_tools.vassal.module.package import STORED, ZIP_DATE
+
+#: largest data file of an imported folder read (module.yaml holds the whole component tree)
+MAX_YAML_BYTES = 4 * MAX_BUILDFILE_BYTES
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    output: Path
+    name: str
+    version: str
+    counters: int
+    files: int
+    bytes: int
+
+
+def is_imported(folder: str | Path) -> bool:
+    """Whether ``folder`` is a game folder written by ``game import`` (its module.yaml keeps ``vassal:``)."""
+    cfg = Path(folder) / "module.yaml"
+    if not Path(folder).is_dir() or not cfg.is_file():
+        return False
+    with open_file(cfg, what="module.yaml", cap=MAX_YAML_BYTES) as fh:
+        for raw in fh:
+            if raw.startswith(b"vassal:"):
+                return True
+    return False
+
+
+def _yaml(folder: Path, name: str) -> dict[str, Any]:
+    path = inside_folder(folder / name, folder, name=name, what="data file")
+    try:
+        data = yaml.load(read_text(path, what=name, cap=MAX_YAML_BYTES), Loader=_Loader)
+    except yaml.YAMLError as exc:
+        raise GazalaError(f"not YAML ({str(exc).splitlines()[0]})", file=path) from None
+    if not isinstance(data, dict):
+        raise GazalaError("not a mapping", file=path, expected="the YAML mapping `game import` writes")
+    return data
+
+
+def _slots(counters: dict[str, Any], file: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for section in ("markers", "chits"):
+        for c in counters.get(section) or []:
+            v = c.get("vassal") if isinstance(c, dict) else None
+            if isinstance(v, dict) and isinstance(v.get("slot"), str):
+                out[str(c.get("id"))] = v["slot"]
+    return out
+
+
+def _members(folder: Path, files: str) -> list[tuple[str, Path]]:
+    folder = folder.resolve()
+    base = inside_folder(folder / files, folder, name=files, what="module files folder")
+    out: list[tuple[str, Path]] = []
+    for dirpath, dirs, names in os.walk(base):
+        dirs.sort()
+        for n in names:
+            p = Path(dirpath) / n
+            inside_folder(p, folder, name=p.relative_to(base), what="module file")  # no symlink out
+            out.append((p.relative_to(base).as_posix(), p))
+            if len(out) > MAX_MEMBERS:
+                raise GazalaError(f"more than {MAX_MEMBERS:,} module files", file=base)
+    return sorted(out)
+
+
+def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
+    """Write the module of imported ``folder`` to ``out`` (atomically, never over one of its files)."""
+    folder = Path(folder)
+    cfg_file = folder / "module.yaml"
+    cfg = _yaml(folder, "module.yaml")
+    kept = cfg.get("vassal")
+    if not isinstance(kept, dict) or not isinstance(kept.get("components"), list):
+        raise VassalFormatError("module.yaml keeps no module (vassal: components)", file=cfg_file,
+                                expected="a folder written by `gazala game import`")
+    counters = _yaml(folder, "counters.yaml")
+    slots = _slots(counters, folder / "counters.yaml")
+    root = kept.get("root") or {}
+    xml = assemble(str(root.get("tag", "VASSAL.build.GameModule")), root.get("attributes") or {},
+                   [str(c) for c in kept["components"]], slots, file=str(cfg_file),
+                   eol="\r\n" if kept.get("newline") == "crlf" else "\n")
+    buildfile = str(kept.get("buildfile") or "buildFile.xml")
+    members = [(n, p) for n, p in _members(folder, str(kept.get("files") or "vmod")) if n != buildfile]
+    order = sorted(members, key=lambda m: (m[0] != "moduledata", m[0]))
+    refuse_overwrite(out, [cfg_file, folder / "counters.yaml", *(p for _n, p in members)])
+    with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(_info(buildfile), xml)
+        for name, path in order:
+            with open_file(path, what="module file", cap=1 << 40) as src, zf.open(_info(name), "w") as dst:
+                while chunk := src.read(1 << 20):
+                    dst.write(chunk)
+    attrs = root.get("attributes") or {}
+    return Rebuilt(Path(out), str(attrs.get("name", "")), str(attrs.get("version", "")), len(slots),
+                   len(members) + 1, Path(out).stat().st_size)
+
+
+def _info(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+    info.compress_type = zipfile.ZIP_STORED if name.lower().endswith(STORED) else zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    info.create_system = 3
+    return info
