@@ -25,7 +25,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.inputs import MAX_MEMBERS, open_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline
+from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
 
 #: largest image copied into the folder
@@ -193,7 +193,9 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                                for b in m["boards"]),
                 "counters": len(markers), "counters with own art": len(markers) - len(drawn),
                 "counters drawn": len(drawn), "placements": len(mod.placements),
-                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers", "charts", "help")},
+                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
+                "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
+                "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
                 "decks": sum(len(m.get("decks", [])) for m in data.get("maps", []))}
     kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
             "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}

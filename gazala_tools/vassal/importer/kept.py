@@ -154,7 +154,8 @@ def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[i
 
 def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Mapping[int, str]) -> dict[str, Any]:
     """What :data:`DESCRIBED` names, as data, by section; with the component classes kept verbatim only."""
-    counter_of = {id(el): slot_counter.get(i, "") for i, el in enumerate(root.iter(PIECE_SLOT))}
+    slots = list(root.iter(PIECE_SLOT))  # held: an lxml element's id() is stable only while it lives
+    counter_of = {id(el): slot_counter.get(i, "") for i, el in enumerate(slots)}
     by_name = {lay.name: lay for lay in layouts}
     out: dict[str, Any] = {}
     verbatim: list[str] = []
@@ -176,6 +177,7 @@ def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Ma
         elif section is None:
             verbatim.append(kind)
     out["kept verbatim only"] = verbatim
+    del slots
     return out
 
 

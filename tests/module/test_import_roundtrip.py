@@ -1,0 +1,154 @@
+"""Issue 25 items 1 and 2 (docs/module.md, "Importing a module"): an imported folder keeps the whole module
+(maps, boards, grids, zones, decks, dice, turn tracker, charts, help pages, set-ups as data; every component
+as written; each piece's definition on its counter), `module build` gives the module back, and importing
+that module again gives the same folder, byte for byte (a fixed point)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gazala_tools.cli import main
+
+
+def _import(module: Path, out: Path) -> Path:
+    assert main(["game", "import", str(module), str(out)]) == 0
+    return out
+
+
+def _build(folder: Path, out: Path) -> Path:
+    assert main(["module", "build", str(folder), "-o", str(out)]) == 0
+    return out
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _members(module: Path) -> dict[str, bytes]:
+    if module.is_dir():
+        return _files(module)
+    with zipfile.ZipFile(module) as z:
+        return {i.filename: z.read(i) for i in z.infolist() if not i.is_dir()}
+
+
+@pytest.fixture(scope="module")
+def imported(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _import(ragnarok, tmp_path_factory.mktemp("rt") / "ragnarok")
+
+
+@pytest.fixture(scope="module")
+def kept(imported: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((imported / "module.yaml").read_text(encoding="utf-8"))["vassal"]
+    return data
+
+
+@pytest.mark.parametrize("which", ["ragnarok", "ragnarok_vmod", "jzhex"])
+def test_import_of_the_rebuilt_module_is_the_same_folder(which: str, request: pytest.FixtureRequest,
+                                                          tmp_path: Path) -> None:
+    """import -> build -> import: every file of the folder the same bytes; and the rebuilt module holds the
+    original's buildFile and every other file of it, byte for byte."""
+    original: Path = request.getfixturevalue(which)
+    first = _import(original, tmp_path / "first")
+    rebuilt = _build(first, tmp_path / "rebuilt.vmod")
+    second = _import(rebuilt, tmp_path / "second")
+    assert _files(first) == _files(second)
+    assert _members(rebuilt) == _members(original)
+    assert _build(second, tmp_path / "again.vmod").read_bytes() == rebuilt.read_bytes()
+
+
+def test_maps_boards_grids_and_zones_are_data(kept: dict[str, Any]) -> None:
+    maps = {m["name"]: m for m in kept["maps"]}
+    assert list(maps) == ["Main Map", "deployment", "DeadPile"]
+    board = maps["Main Map"]["boards"][0]
+    assert (board["name"], board["image"], board["position"]) == ("Map", "map.jpg", [0, 0])
+    grid = board["grid"]
+    assert grid["kind"] == "ZonedGrid"
+    zones = {z["name"]: z for z in grid["zones"]}
+    assert list(zones) == ["map", "endurance", "rainbow", "warrior"]
+    assert zones["map"]["grid"]["kind"] == "HexGrid" and zones["map"]["grid"]["numbering"]["vDescend"] == "true"
+    assert zones["endurance"]["grid"]["kind"] == "SquareGrid"
+    assert zones["map"]["path"] == [[12, 34], [3081, 34], [3074, 1760], [17, 1757]]
+
+
+def test_dice_turns_charts_help_and_setups_are_data(kept: dict[str, Any], imported: Path) -> None:
+    assert [d["name"] for d in kept["dice"]] == ["1d6", "2d6"]
+    assert [t["name"] for t in kept["turn trackers"]] == ["Turn"]
+    assert [c["title"] for c in kept["help"][0]["children"]] == ["About Module", "Quick Start", "ReadMe", "Guide"]
+    setups = {s["name"]: s for s in kept["set-ups"]}
+    assert setups["At Start"]["file"] == "ragnarok-start.vsav" and len(setups["At Start"]["pieces"]) == 99
+    counters = yaml.safe_load((imported / "counters.yaml").read_text(encoding="utf-8"))["markers"]
+    ids = {c["id"] for c in counters}
+    assert {p["counter"] for p in setups["At Start"]["pieces"]} <= ids
+    freyr = next(p for p in setups["At Start"]["pieces"] if p["name"] == "en-freyr")
+    assert freyr["map"] == "Main Map" and freyr["location"]
+    assert "pieces" not in setups["Free Setup"]  # its save is not in the module (lint says so too)
+    report = yaml.safe_load((imported / "import-report.yaml").read_text(encoding="utf-8"))
+    assert report["counts"]["imported"]["charts"] == 8 and report["counts"]["imported"]["help pages"] == 4
+    assert "PrototypesContainer" in report["kept verbatim only"]
+    assert report["counts"]["kept verbatim"]["traits"] > 0
+
+
+def test_a_counters_kept_definition_is_what_the_rebuild_writes(imported: Path, tmp_path: Path) -> None:
+    """The piece slots are not in module.yaml: each is its counter's `vassal: slot`, so an edit there is in
+    the rebuilt module."""
+    folder = tmp_path / "edited"
+    shutil.copytree(imported, folder)
+    counters = folder / "counters.yaml"
+    text = counters.read_text(encoding="utf-8")
+    assert "hero-odin.png" in text and "hero-odin.png" not in (folder / "module.yaml").read_text(encoding="utf-8")
+    counters.write_text(text.replace("hero-odin.png;", "hero-odin-r.png;", 1), encoding="utf-8")
+    with zipfile.ZipFile(_build(folder, tmp_path / "e.vmod")) as z:
+        xml = z.read("buildFile.xml").decode("utf-8")
+    assert "hero-odin-r.png;" in xml and xml.count("hero-odin.png;") == 0
+
+
+def test_a_symlink_out_of_the_module_is_refused_and_nothing_written(ragnarok: Path, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not copy")
+    module = tmp_path / "mod"
+    shutil.copytree(ragnarok, module)
+    os.symlink(secret, module / "images" / "evil.png")
+    assert main(["game", "import", str(module), str(tmp_path / "out")]) == 2
+    assert "leaves" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_rebuild_reads_nothing_outside_the_folder(imported: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "f"
+    shutil.copytree(imported, folder)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not copy")
+    os.symlink(secret, folder / "vmod" / "stolen.txt")
+    assert main(["module", "build", str(folder), "-o", str(tmp_path / "x.vmod")]) == 2
+    assert "leaves" in capsys.readouterr().err and not (tmp_path / "x.vmod").exists()
+
+
+@pytest.mark.vassal
+def test_the_engine_opens_the_rebuilt_set_up_with_every_piece_where_it_was(
+        vassal_harness: Any, ragnarok_vmod: Path, imported: Path, tmp_path: Path) -> None:
+    """VASSAL 3.7.26 loads the rebuilt module with no problem beyond the original's, and opens its "At
+    Start" set-up with every piece of the original's on the same map, at the same point, with the same
+    location name, name and definition (images, key commands: the type) and state."""
+    from tools.vassal_oracle.engine import problems
+
+    rebuilt = _build(imported, tmp_path / "r.vmod")
+
+    def opened(vmod: Path, out: Path) -> tuple[list[str], list[tuple[str, ...]]]:
+        result: dict[str, Any] = vassal_harness.run("setup", vmod, "At Start", out)
+        pieces = sorted((p["id"], p["name"], p["map"], str(p["x"]), str(p["y"]), p["board"] or "", p["location"],
+                         p["type"], p["state"]) for p in result["pieces"])
+        return problems(result), pieces
+
+    want_problems, want = opened(ragnarok_vmod, tmp_path / "original")
+    got_problems, got = opened(rebuilt, tmp_path / "rebuilt")
+    assert len(want) == 99 and got == want
+    assert got_problems == want_problems == []
