@@ -146,12 +146,12 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
             got = _face(src, layers, present)
             if got is None or not _square(got[2]):
                 break
-            data, suffix, size = got
-            if isinstance(data, str):  # the module's own image, copied with the module's files
-                art[face] = f"{FILES}/{data}"
+            image, suffix, size = got
+            if isinstance(image, str):  # the module's own image, copied with the module's files
+                art[face] = f"{FILES}/{image}"
             else:
                 name = f"art/{pid}-{face}{suffix}"
-                binary[name] = data
+                binary[name] = image
                 art[face] = name
                 made.append(name)
             sizes.append(size[0])

@@ -146,7 +146,8 @@ def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[i
         out["boards"].append(b)
     for st in el.iter(SETUP_STACK, DRAW_PILE):
         what = "decks" if st.tag == DRAW_PILE else "at-start stacks"
-        entry = {k: st.get(k) for k in ("name", "owningBoard", "location", "x", "y") if st.get(k) is not None}
+        entry: dict[str, Any] = {k: st.get(k) for k in ("name", "owningBoard", "location", "x", "y")
+                                 if st.get(k) is not None}
         entry["counters"] = [counter_of.get(id(s), "") for s in st.iter(PIECE_SLOT)]
         out.setdefault(what, []).append(entry)
     return out
@@ -189,7 +190,7 @@ def all_setups(root: etree._Element) -> list[etree._Element]:
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class KeptDumper(_Dumper):  # type: ignore[misc, valid-type]
+class KeptDumper(_Dumper):  # type: ignore[misc]
     """Block style for multi-line strings (kept XML reads and diffs line by line)."""
 
 
