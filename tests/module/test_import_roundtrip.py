@@ -61,6 +61,13 @@ def test_import_of_the_rebuilt_module_is_the_same_folder(which: str, request: py
     assert _files(first) == _files(second)
     assert _members(rebuilt) == _members(original)
     assert _build(second, tmp_path / "again.vmod").read_bytes() == rebuilt.read_bytes()
+    assert _lint(rebuilt) == _lint(original)
+
+
+def _lint(module: Path) -> list[tuple[str, str, str]]:
+    from gazala_tools.vassal.lint import lint_module
+
+    return [(f.level, f.check, f.element) for f in lint_module(module).findings]
 
 
 def test_maps_boards_grids_and_zones_are_data(kept: dict[str, Any]) -> None:

@@ -1,9 +1,11 @@
 """``gazala game import``: a game folder from a module (docs/module.md, "Importing a module").
 
 Writes game.yaml (name, the roster's sides, the main grid's numbering), map.yaml (the main board's hex
-grid), the board image, counters.yaml (every piece slot as a marker with its own front and back art,
-its name and side), module.yaml (board art) and import-report.yaml (counts, the set-up placements, the
-traits kept verbatim, what was not understood). All or nothing: assembled beside the folder and renamed.
+grid), counters.yaml (every piece slot as a marker with its own front and back art, its name and side, and
+its definition kept as written), module.yaml (board art; the module's maps, decks, dice, turn trackers,
+charts, help pages and set-ups as data and its components as written: :mod:`.kept`), vmod/ (the module's
+other files, streamed byte for byte) and import-report.yaml (counts: imported, kept verbatim, not
+understood). All or nothing: assembled beside the folder and renamed. :mod:`.rebuild` gives the module back.
 """
 
 from __future__ import annotations
@@ -204,6 +206,10 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
         "main grid": {"map": main.map, "board": main.board.name},
         "kept verbatim only": sorted(set(kept_only)),
+        "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
+                                   f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
+                                   for m in data.get("maps", []) for b in m["boards"]
+                                   if (m["name"], b["name"]) != (main.map, main.board.name)],
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
         "kept verbatim": {p.gpid: list(p.verbatim) for p in mod.pieces if p.verbatim},
