@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,7 +221,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              "import-report.yaml": head + _dump(report)}
     copies = [(m, f"{FILES}/{m}") for m in members]
-    _write(Path(folder), {k: v.encode("utf-8") for k, v in files.items()} | binary, copies, src)
+    _write(Path(folder), {k: v.encode("utf-8") for k, v in files.items()} | binary, [src.path],
+           more=_copier(src, copies))
     return report
 
 
@@ -235,16 +237,38 @@ def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[s
     return out
 
 
-def _write(folder: Path, files: dict[str, bytes], copies: list[tuple[str, str]], src: ModuleSource) -> None:
-    """Create ``folder`` holding ``files`` (relative names) and the module members ``copies`` (member,
-    name), streamed; all or nothing: assembled in a temporary folder beside it and renamed into place;
-    a non-empty folder is refused, and no name may lead out of it."""
+def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path], None]:
+    """What copies the module members ``copies`` (member, name in the folder) into the folder being
+    assembled, each streamed (never held whole), within :data:`MAX_IMAGE_BYTES` each and
+    :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder."""
+
+    def more(tmp: Path) -> None:
+        base = tmp.resolve()
+        total = 0
+        for member, name in copies:
+            path = tmp / name
+            if not path.resolve().is_relative_to(base) or path.resolve() == base:
+                raise GazalaError(f"file name {name!r} would leave the game folder", file=src.path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "xb") as fh:
+                total += src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
+            if total > MAX_MODULE_BYTES:
+                raise GazalaError("the module's files pass the import's size budget", file=src.path,
+                                  expected=f"at most {MAX_MODULE_BYTES:,} bytes in all")
+
+    return more
+
+
+def _write(folder: Path, files: dict[str, bytes], inputs: list[Path], *, more: Callable[[Path], None]) -> None:
+    """Create ``folder`` holding ``files`` (relative names) and what ``more`` writes, all or nothing:
+    assembled in a temporary folder beside it and renamed into place; a non-empty folder, or one that is or
+    holds an input, is refused, and no name may lead out of it."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise GazalaError("the game folder exists and is not empty", file=folder, expected="a new or empty folder")
     target = folder.resolve()
-    source = src.path.resolve()
-    if target in (source, *source.parents) or source.is_relative_to(target):
-        raise GazalaError("the game folder would hold the module", file=folder, expected="a new folder")
+    for source in (p.resolve() for p in inputs):
+        if target in (source, *source.parents):
+            raise GazalaError("the game folder would hold the module", file=folder, expected="a new folder")
     parent = target.parent
     if not parent.is_dir():
         raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new game")
@@ -252,25 +276,15 @@ def _write(folder: Path, files: dict[str, bytes], copies: list[tuple[str, str]],
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
         raise GazalaError(f"cannot write here ({exc.strerror})", file=parent, expected="a writable folder") from None
-    total = 0
     try:
         base = tmp.resolve()
-
-        def place(name: str) -> Path:
+        for name, data in files.items():
             path = tmp / name
             if not path.resolve().is_relative_to(base) or path.resolve() == base:
                 raise GazalaError(f"file name {name!r} would leave the game folder", file=folder)
             path.parent.mkdir(parents=True, exist_ok=True)
-            return path
-
-        for name, data in files.items():
-            place(name).write_bytes(data)
-        for member, name in copies:
-            with open(place(name), "xb") as fh:
-                total += src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
-            if total > MAX_MODULE_BYTES:
-                raise GazalaError("the module's files pass the import's size budget", file=src.path,
-                                  expected=f"at most {MAX_MODULE_BYTES:,} bytes in all")
+            path.write_bytes(data)
+        more(tmp)
         os.chmod(tmp, 0o755)
         os.rename(tmp, target)  # atomic; an empty target folder is replaced
     except OSError as exc:
