@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import re
 import shutil
 import tempfile
@@ -25,7 +26,7 @@ from PIL import Image
 from gazala_tools.digitize.gridfile import spec_for
 from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import MAX_MEMBERS, open_image
+from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.grid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
@@ -66,14 +67,17 @@ def main_grid(mod: ImportedModule) -> MainGrid:
                       expected="a module whose map has a HexGrid with HexGridNumbering")
 
 
-def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str]) -> tuple[bytes | str, str, tuple[int, int]] | None:
+def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
+          sizes: dict[str, tuple[int, int] | None]) -> tuple[bytes | str, str, tuple[int, int]] | None:
     """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
-    centred on one another (a new PNG's bytes)."""
+    centred on one another (a new PNG's bytes). ``sizes``: the image sizes read so far (from headers)."""
     layers = tuple(x for x in layers if x in present)
     if not layers:
         return None
     if len(layers) == 1:
-        size = src.image_size(layers[0])
+        if layers[0] not in sizes:  # a piece's faces share their images: each header is read once
+            sizes[layers[0]] = src.image_size(layers[0])
+        size = sizes[layers[0]]
         if size is None:
             return None
         return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
@@ -136,6 +140,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     used: set[str] = set()
     sizes: list[int] = []
     slot_counter: dict[int, str] = {}
+    header_sizes: dict[str, tuple[int, int] | None] = {}
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
@@ -146,7 +151,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         art: dict[str, str] = {}
         made: list[str] = []
         for face, layers in (("front", p.front), ("back", p.back)):
-            got = _face(src, layers, present)
+            got = _face(src, layers, present, header_sizes)
             if got is None or not _square(got[2]):
                 break
             image, suffix, size = got
@@ -213,7 +218,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                                    if (m["name"], b["name"]) != (main.map, main.board.name)],
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
-        "kept verbatim": {p.gpid: list(p.verbatim) for p in mod.pieces if p.verbatim},
+        "traits kept verbatim": _trait_counts(mod),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
@@ -224,6 +229,17 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     _write(Path(folder), {k: v.encode("utf-8") for k, v in files.items()} | binary, [src.path],
            more=_copier(src, copies))
     return report
+
+
+def _trait_counts(mod: ImportedModule) -> dict[str, int]:
+    """How many of the pieces' traits this toolkit does not model, by trait (each is kept, as written, in
+    its counter's ``vassal: slot``)."""
+    counts: dict[str, int] = {}
+    for p in mod.pieces:
+        for t in p.verbatim:
+            key = t.split(";", 1)[0].split("\t", 1)[0] + ";"
+            counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[str, str]) -> list[dict[str, Any]]:
@@ -243,13 +259,16 @@ def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path]
     :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder."""
 
     def more(tmp: Path) -> None:
-        base = tmp.resolve()
         total = 0
+        made: set[Path] = set()
         for member, name in copies:
-            path = tmp / name
-            if not path.resolve().is_relative_to(base) or path.resolve() == base:
+            # the folder being assembled is new (no symlink in it): a name that stays inside stays inside
+            if not safe_member_name(name) or posixpath.normpath(name) in (".", "") or "\\" in name:
                 raise GazalaError(f"file name {name!r} would leave the game folder", file=src.path)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path = tmp / name
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
             with open(path, "xb") as fh:
                 total += src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
             if total > MAX_MODULE_BYTES:
