@@ -159,3 +159,17 @@ def test_the_engine_opens_the_rebuilt_set_up_with_every_piece_where_it_was(
     got_problems, got = opened(rebuilt, tmp_path / "rebuilt")
     assert len(want) == 99 and got == want
     assert got_problems == want_problems == []
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("which", ["ragnarok_vmod", "jzhex"])
+def test_the_engine_loads_the_rebuilt_module_as_the_original(which: str, request: pytest.FixtureRequest,
+                                                            vassal_engine: Any, tmp_path: Path) -> None:
+    """Loaded in VASSAL 3.7.26: no problem, and the same piece slots (name, gpid, valid) as the original."""
+    from tools.vassal_oracle.engine import problems
+
+    original: Path = request.getfixturevalue(which)
+    rebuilt = _build(_import(original, tmp_path / "folder"), tmp_path / "r.vmod")
+    want, got = vassal_engine.module(original), vassal_engine.module(rebuilt)
+    assert problems(got) == problems(want) == []
+    assert got["piece_slots"] == want["piece_slots"] and len(got["piece_slots"]) > 0
