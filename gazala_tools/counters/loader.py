@@ -79,7 +79,9 @@ ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
 #: characters a counter's drawn text may not hold: controls (C0 with TAB, CR and newline, DEL, C1),
 #: lone surrogates and the non-characters U+FFFE/U+FFFF (XML, the text layout and VASSAL refuse them)
-_NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: characters a counter's text may not hold (control characters, surrogates, non-characters)
+NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NOT_DRAWN: Final = NOT_DRAWN
 _CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
                       "\x1b": "an ESC"}
 

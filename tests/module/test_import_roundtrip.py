@@ -173,3 +173,21 @@ def test_the_engine_loads_the_rebuilt_module_as_the_original(which: str, request
     want, got = vassal_engine.module(original), vassal_engine.module(rebuilt)
     assert problems(got) == problems(want) == []
     assert got["piece_slots"] == want["piece_slots"] and len(got["piece_slots"]) > 0
+
+
+def test_names_our_files_cannot_hold_are_tidied_and_kept_as_written(ragnarok: Path, tmp_path: Path) -> None:
+    """A piece named with a line break and a final backslash: its counter's title is one clean line (so
+    counters.yaml loads), its name stays as written in the kept definition, and the round trip holds."""
+    from gazala_tools.counters.loader import load_manifest
+
+    module = tmp_path / "mod"
+    shutil.copytree(ragnarok, module)
+    xml = module / "buildFile.xml"
+    xml.write_text(xml.read_text(encoding="utf-8").replace('entryName="en-freyr"', 'entryName="en&#10;freyr\\"', 1),
+                   encoding="utf-8")
+    first = _import(module, tmp_path / "first")
+    titles = {c.front.title for c in load_manifest(first).counters}
+    assert "en freyr" in titles
+    rebuilt = _build(first, tmp_path / "r.vmod")
+    assert _members(rebuilt)["buildFile.xml"] == xml.read_bytes()
+    assert _files(_import(rebuilt, tmp_path / "second")) == _files(first)

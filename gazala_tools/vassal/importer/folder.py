@@ -16,6 +16,7 @@ import posixpath
 import re
 import shutil
 import tempfile
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from PIL import Image
 
 from gazala_tools.digitize.gridfile import spec_for
 from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
+from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
 from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
@@ -81,8 +83,10 @@ def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
         if size is None:
             return None
         return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
-    images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image").convert("RGBA")
-              for x in layers]
+    with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
+        warnings.simplefilter("ignore", UserWarning)
+        images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
+                  .convert("RGBA") for x in layers]
     w, h = max(i.width for i in images), max(i.height for i in images)
     canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     for im in images:
@@ -144,7 +148,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
-        entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": p.name[:60] or pid},
+        entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": _title(p.name) or pid},
                                  "provenance": f"gpid {p.gpid}: {p.element}"[:300]}
         if p.side is not None:
             entry["side"] = side_ids[p.side]
@@ -311,6 +315,13 @@ def _write(folder: Path, files: dict[str, bytes], inputs: list[Path], *, more: C
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _title(name: str) -> str:
+    """A counter's title from a piece's name: one line of printable characters, at most 60, not ending in a
+    backslash (what counters.yaml accepts; the name itself stays in the kept definition)."""
+    text = NOT_DRAWN.sub(" ", name)[:60].rstrip("\\ ")
+    return text
 
 
 def _piece_id(p: ImportedPiece, used: set[str]) -> str:
