@@ -24,9 +24,9 @@ from typing import Any
 
 from PIL import Image
 
+from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.digitize.gridfile import spec_for
 from gazala_tools.digitize.newgame import SIDE_COLORS, _dump, _numbering_data, slug
-from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
 from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml

@@ -72,15 +72,22 @@ def _slots(counters: dict[str, Any], file: Path) -> dict[str, str]:
 
 
 def _members(folder: Path, files: str) -> list[tuple[str, Path]]:
+    """Every file under ``files`` (member name, path), sorted. A symlink is followed only when it stays in
+    the game folder (the sandbox: docs/games.md); a symlinked folder is refused (not walked)."""
     folder = folder.resolve()
     base = inside_folder(folder / files, folder, name=files, what="module files folder")
     out: list[tuple[str, Path]] = []
-    for dirpath, dirs, names in os.walk(base):
-        dirs.sort()
+    for dirpath, dirs, names in os.walk(base):  # symlinked folders are listed in dirs, never entered
+        for d in dirs:
+            if os.path.islink(os.path.join(dirpath, d)):
+                raise GazalaError("a symlinked folder among the module's files", file=Path(dirpath) / d,
+                                  expected="plain folders under " + files)
         for n in names:
-            p = Path(dirpath) / n
-            inside_folder(p, folder, name=p.relative_to(base), what="module file")  # no symlink out
-            out.append((p.relative_to(base).as_posix(), p))
+            p = Path(dirpath, n)
+            rel = p.relative_to(base)
+            if os.path.islink(p):  # only a link can lead out of the (resolved) folder
+                inside_folder(p, folder, name=Path(files) / rel, what="module file")
+            out.append((rel.as_posix(), p))
             if len(out) > MAX_MEMBERS:
                 raise GazalaError(f"more than {MAX_MEMBERS:,} module files", file=base)
     return sorted(out)
@@ -104,7 +111,11 @@ def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
     buildfile = str(kept.get("buildfile") or "buildFile.xml")
     members = [(n, p) for n, p in _members(folder, str(kept.get("files") or "vmod")) if n != buildfile]
     order = sorted(members, key=lambda m: (m[0] != "moduledata", m[0]))
-    refuse_overwrite(out, [cfg_file, folder / "counters.yaml", *(p for _n, p in members)])
+    target = Path(out).resolve()
+    if target.is_relative_to((folder / str(kept.get("files") or "vmod")).resolve()):
+        raise GazalaError("the module would be written among the module's files of the folder", file=out,
+                          expected="a file outside the folder's vmod/")
+    refuse_overwrite(out, [cfg_file, folder / "counters.yaml"])
     with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(_info(buildfile), xml)
         for name, path in order:
