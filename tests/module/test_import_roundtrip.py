@@ -191,3 +191,63 @@ def test_names_our_files_cannot_hold_are_tidied_and_kept_as_written(ragnarok: Pa
     rebuilt = _build(first, tmp_path / "r.vmod")
     assert _members(rebuilt)["buildFile.xml"] == xml.read_bytes()
     assert _files(_import(rebuilt, tmp_path / "second")) == _files(first)
+
+
+SYNTHETIC = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<VASSAL.build.GameModule name="Two Boards" version="2.0" VassalVersion="3.7.9" nextPieceSlotId="10">
+    <VASSAL.build.module.BasicCommandEncoder/>
+    <VASSAL.build.module.Map mapName="Front">
+        <VASSAL.build.module.map.BoardPicker>
+            <VASSAL.build.module.map.boardPicker.Board name="West" width="400" height="300">
+                <VASSAL.build.module.map.boardPicker.board.HexGrid dx="40" dy="46" x0="0" y0="0">
+                    <VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering/>
+                </VASSAL.build.module.map.boardPicker.board.HexGrid>
+            </VASSAL.build.module.map.boardPicker.Board>
+            <VASSAL.build.module.map.boardPicker.Board name="East" width="400" height="300">
+                <VASSAL.build.module.map.boardPicker.board.SquareGrid dx="50" dy="50" x0="0" y0="0">
+                    <VASSAL.build.module.map.boardPicker.board.mapgrid.SquareGridNumbering/>
+                </VASSAL.build.module.map.boardPicker.board.SquareGrid>
+            </VASSAL.build.module.map.boardPicker.Board>
+            <setup>FrontBoardPicker\tWest\t0\t0\tEast\t1\t0</setup>
+        </VASSAL.build.module.map.BoardPicker>
+        <VASSAL.build.module.map.DrawPile name="Cards" owningBoard="West" x="50" y="50">
+            <VASSAL.build.widget.PieceSlot entryName="card" gpid="3" height="40" width="40">+/null/piece;;;;card/null;0;0;3;0</VASSAL.build.widget.PieceSlot>
+        </VASSAL.build.module.map.DrawPile>
+    </VASSAL.build.module.Map>
+    <VASSAL.build.module.Map mapName="Areas">
+        <VASSAL.build.module.map.BoardPicker>
+            <VASSAL.build.module.map.boardPicker.Board name="Areas" width="300" height="300">
+                <VASSAL.build.module.map.boardPicker.board.RegionGrid snapto="true">
+                    <VASSAL.build.module.map.boardPicker.board.Region name="Town" originx="40" originy="60"/>
+                    <VASSAL.build.module.map.boardPicker.board.Region name="Port" originx="200" originy="90"/>
+                </VASSAL.build.module.map.boardPicker.board.RegionGrid>
+            </VASSAL.build.module.map.boardPicker.Board>
+        </VASSAL.build.module.map.BoardPicker>
+    </VASSAL.build.module.Map>
+    <VASSAL.build.module.DiceButton name="2d6" nDice="2" nSides="6"/>
+</VASSAL.build.GameModule>
+"""
+
+
+def test_several_boards_square_grids_regions_and_decks(tmp_path: Path) -> None:
+    """Boards placed by the BoardPicker's default layout, a square grid, a region grid, a deck and a die
+    are data in module.yaml; the other board is reported as not in map.yaml; the round trip holds."""
+    module = tmp_path / "mod"
+    module.mkdir()
+    (module / "buildFile.xml").write_text(SYNTHETIC, encoding="utf-8")
+    first = _import(module, tmp_path / "first")
+    kept = yaml.safe_load((first / "module.yaml").read_text(encoding="utf-8"))["vassal"]
+    front, areas = kept["maps"]
+    assert [(b["name"], b["position"], b["grid"]["kind"]) for b in front["boards"]] == [
+        ("West", [0, 0], "HexGrid"), ("East", [1, 0], "SquareGrid")]
+    assert front["boards"][1]["grid"]["numbering"]["kind"] == "SquareGridNumbering"
+    assert front["decks"] == [{"name": "Cards", "owningBoard": "West", "x": "50", "y": "50", "counters": ["card-3"]}]
+    assert areas["boards"][0]["grid"]["regions"] == [{"name": "Town", "x": "40", "y": "60"},
+                                                     {"name": "Port", "x": "200", "y": "90"}]
+    assert kept["dice"] == [{"class": "DiceButton", "name": "2d6", "nDice": "2", "nSides": "6"}]
+    report = yaml.safe_load((first / "import-report.yaml").read_text(encoding="utf-8"))
+    assert [b.split(":")[0] for b in report["boards not in map.yaml"]] == ["Front / East", "Areas / Areas"]
+    assert report["counts"]["imported"]["regions"] == 2 and report["counts"]["imported"]["decks"] == 1
+    rebuilt = _build(first, tmp_path / "r.vmod")
+    assert _members(rebuilt)["buildFile.xml"] == SYNTHETIC.encode("utf-8")
+    assert _files(_import(rebuilt, tmp_path / "second")) == _files(first)

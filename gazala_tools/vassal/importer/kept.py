@@ -132,6 +132,9 @@ def grid_data(el: etree._Element) -> dict[str, Any]:
 def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[int, str]) -> dict[str, Any]:
     """A map: its boards (image, size, place in the map's board layout, grid), decks and at-start stacks."""
     placed = {b.name: (col, row) for b, col, row in layout.boards} if layout is not None else {}
+    default = default_boards(el)
+    if default:  # the BoardPicker's default layout (SetBoards syntax) places the boards
+        placed = {name: (col, row) for name, col, row in default}
     out: dict[str, Any] = {"name": el.get("mapName", ""), "class": short(el.tag), "boards": []}
     for board in el.iter("VASSAL.build.module.map.boardPicker.Board"):
         b: dict[str, Any] = {"name": board.get("name", "")}
@@ -151,6 +154,25 @@ def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[i
         entry["counters"] = [counter_of.get(id(s), "") for s in st.iter(PIECE_SLOT)]
         out.setdefault(what, []).append(entry)
     return out
+
+
+def default_boards(map_el: etree._Element) -> list[tuple[str, int, int]]:
+    """A map's default board layout: its BoardPicker's ``<setup>`` (``MAPBoardPicker\tBOARD\tCOL\tROW...``,
+    vassal-format.md 2.5 and 4.5), as (board, col, row); a reversed board's name ends in ``|rev``."""
+    for picker in map_el:
+        if short(picker.tag) != "BoardPicker":
+            continue
+        for setup in picker:
+            if setup.tag == "setup" and setup.text:
+                tokens = setup.text.split("\t")[1:]
+                out: list[tuple[str, int, int]] = []
+                for i in range(0, len(tokens) - 2, 3):
+                    try:
+                        out.append((tokens[i].removesuffix("|rev"), int(tokens[i + 1]), int(tokens[i + 2])))
+                    except ValueError:
+                        return []
+                return out
+    return []
 
 
 def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Mapping[int, str]) -> dict[str, Any]:
