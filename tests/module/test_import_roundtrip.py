@@ -251,3 +251,20 @@ def test_several_boards_square_grids_regions_and_decks(tmp_path: Path) -> None:
     rebuilt = _build(first, tmp_path / "r.vmod")
     assert _members(rebuilt)["buildFile.xml"] == SYNTHETIC.encode("utf-8")
     assert _files(_import(rebuilt, tmp_path / "second")) == _files(first)
+
+
+RIVER_WAR = Path(__file__).resolve().parents[1] / "games" / "river-war"
+
+
+@pytest.mark.parametrize("game", ["batalha", "cauldron-dg", "cauldron-spi", "gazala-rg", "river-war"])
+def test_our_modules_import_and_rebuild_to_the_same_bytes(game: str, game_module: Any, tmp_path: Path) -> None:
+    """Our own modules (the four built-in games and River War): built, imported and rebuilt, the same bytes."""
+    if game == "river-war":
+        from gazala_tools.vassal.module import build_game_module
+
+        built = tmp_path / "river-war.vmod"
+        build_game_module(RIVER_WAR, built)
+    else:
+        built = game_module(game)[0]
+    rebuilt = _build(_import(built, tmp_path / "folder"), tmp_path / "rebuilt.vmod")
+    assert rebuilt.read_bytes() == built.read_bytes()
