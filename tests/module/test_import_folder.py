@@ -86,12 +86,16 @@ def test_import_refuses_a_folder_that_is_not_empty(ragnarok: Path, tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["x"]
 
 
-def test_import_of_a_module_without_a_hex_grid_says_so(corpus_dir: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_module_without_a_hex_grid_imports_without_a_map(corpus_dir: Path, tmp_path: Path) -> None:
+    """The engine's test module has a map with no board: no map.yaml and no numbering (our map model holds
+    a hex grid); its map is data in module.yaml, and the report says there is no main grid."""
+    out = tmp_path / "t"
     assert main(["game", "import", str(corpus_dir / "vassal-test-fixture" / "test-predefined-setups.vmod"),
-                 str(tmp_path / "t")]) == 2
-    assert "no board with a numbered hex grid" in capsys.readouterr().err
-    assert not (tmp_path / "t").exists()
+                 str(out)]) == 0
+    assert not (out / "map.yaml").exists() and "numbering" not in (out / "game.yaml").read_text(encoding="utf-8")
+    report = yaml.safe_load((out / "import-report.yaml").read_text(encoding="utf-8"))
+    assert report["main grid"] is None and report["counts"]["imported"]["maps"] == 1
+    assert main(["game", "show", str(out)]) == 0
 
 
 @pytest.mark.parametrize("which", ["ragnarok", "jzhex"])

@@ -52,8 +52,9 @@ class MainGrid:
     size: tuple[int, int]  #: what the numbering is sized by: the board, or the zone's bounds
 
 
-def main_grid(mod: ImportedModule) -> MainGrid:
-    """The first board (in map order) with a numbered hex grid, directly or in a zone."""
+def main_grid(mod: ImportedModule) -> MainGrid | None:
+    """The first board (in map order) with a numbered hex grid, directly or in a zone; None when no board
+    has one (then the folder has no map.yaml: the maps are data in module.yaml only)."""
     for lay in mod.layouts:
         for board in lay.all_boards:
             grid = board.grid
@@ -65,8 +66,23 @@ def main_grid(mod: ImportedModule) -> MainGrid:
                 for zone in grid.zones:
                     if isinstance(zone.grid, HexGridGeometry) and zone.grid.numbering is not None:
                         return MainGrid(lay.name, board, zone.grid, zone.bounds_size())
-    raise GazalaError("the module has no board with a numbered hex grid", file=None,
-                      expected="a module whose map has a HexGrid with HexGridNumbering")
+    return None
+
+
+def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | None:
+    """map.yaml: the main grid (every hex whose centre is on the board, one terrain), or None."""
+    if main is None or main.geometry.numbering is None:
+        return None
+    spec = spec_for(main.geometry, main.geometry.numbering, "custom", main.size, dpi=DPI)
+    grid = spec.to_data()
+    grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
+    del grid["numbering"]
+    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
+        grid["max_rows"] = spec.grid.max_rows
+    if spec.grid.max_columns:
+        grid["max_columns"] = spec.grid.max_columns
+    return {"title": mod.name, "provenance": "imported", "grid": grid,
+            "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
 
 
 def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
@@ -115,8 +131,6 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     src = open_source(source, budget=MAX_MODULE_BYTES)
     mod = read_module(src)
     main = main_grid(mod)
-    numbering = main.geometry.numbering
-    assert numbering is not None
     members = _members(src)
     present = {m[len("images/"):] for m in members if m.startswith("images/")}
     title = mod.name or Path(source).stem
@@ -126,18 +140,10 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         "id": slug(title), "name": title, "provenance": "imported",
         "sources": [f"imported from the VASSAL module {title!r} (version {mod.version})"],
         "sides": [{"id": side_ids[s], "name": s, "color": SIDE_COLORS[i % 2]} for i, s in enumerate(sides)],
-        "numbering": _numbering_data(numbering),
     }
-    spec = spec_for(main.geometry, numbering, "custom", main.size, dpi=DPI)
-    grid = spec.to_data()
-    grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
-    del grid["numbering"]
-    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
-        grid["max_rows"] = spec.grid.max_rows
-    if spec.grid.max_columns:
-        grid["max_columns"] = spec.grid.max_columns
-    map_doc = {"title": mod.name, "provenance": "imported", "grid": grid,
-               "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
+    map_doc = _map_doc(mod, main)
+    if main is not None and main.geometry.numbering is not None:
+        game_doc["numbering"] = _numbering_data(main.geometry.numbering)
     binary: dict[str, bytes] = {}
     markers: list[dict[str, Any]] = []
     drawn: list[str] = []
@@ -190,7 +196,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
                                   "counters": {"art": "render"}}
-    if main.board.image and main.board.image in present:
+    if main is not None and main.board.image and main.board.image in present:
         module_doc["board"] = {"art": f"{FILES}/images/{main.board.image}", "dpi": DPI}
     module_doc["vassal"] = {
         "buildfile": src.buildfile_name, "files": FILES, **({"newline": "crlf"} if newline(src.xml) != "\n" else {}),
@@ -214,19 +220,19 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     report = {
         "module": title,
         "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
-        "main grid": {"map": main.map, "board": main.board.name},
+        "main grid": {"map": main.map, "board": main.board.name} if main is not None else None,
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
                                    f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
                                    for m in data.get("maps", []) for b in m["boards"]
-                                   if (m["name"], b["name"]) != (main.map, main.board.name)],
+                                   if main is None or (m["name"], b["name"]) != (main.map, main.board.name)],
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
         "traits kept verbatim": _trait_counts(mod),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    files = {"game.yaml": head + _dump(game_doc), "map.yaml": head + _dump(map_doc),
+    files = {"game.yaml": head + _dump(game_doc), **({"map.yaml": head + _dump(map_doc)} if map_doc else {}),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              "import-report.yaml": head + _dump(report)}
     copies = [(m, f"{FILES}/{m}") for m in members]
