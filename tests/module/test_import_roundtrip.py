@@ -6,6 +6,7 @@ that module again gives the same folder, byte for byte (a fixed point)."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import zipfile
 from pathlib import Path
@@ -268,3 +269,21 @@ def test_our_modules_import_and_rebuild_to_the_same_bytes(game: str, game_module
         built = game_module(game)[0]
     rebuilt = _build(_import(built, tmp_path / "folder"), tmp_path / "rebuilt.vmod")
     assert rebuilt.read_bytes() == built.read_bytes()
+
+
+def test_a_member_is_streamed_and_stops_at_its_cap(tmp_path: Path) -> None:
+    """ZipInput.copy hands a member over in chunks and stops at the cap (never holding it whole)."""
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.inputs import ZipInput
+
+    path = tmp_path / "m.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("images/big.png", random.Random(25).randbytes(3_000_000))  # incompressible, as an image
+    chunks: list[int] = []
+    with ZipInput(path) as zf:
+        assert zf.copy("images/big.png", lambda b: chunks.append(len(b)), cap=4_000_000) == 3_000_000
+    assert sum(chunks) == 3_000_000 and max(chunks) < 3_000_000
+    written: list[int] = []
+    with ZipInput(path) as zf, pytest.raises(GazalaError, match="size cap"):
+        zf.copy("images/big.png", lambda b: written.append(len(b)), cap=1_000_000)
+    assert sum(written) <= 1_000_000
