@@ -287,3 +287,14 @@ def test_a_member_is_streamed_and_stops_at_its_cap(tmp_path: Path) -> None:
     with ZipInput(path) as zf, pytest.raises(GazalaError, match="size cap"):
         zf.copy("images/big.png", lambda b: written.append(len(b)), cap=1_000_000)
     assert sum(written) <= 1_000_000
+
+
+def test_a_rebuild_refuses_yaml_aliases(imported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`game import` writes no alias; the rebuild reads its files without YAML's constructors and refuses
+    any alias (so no "billion laughs" document can expand)."""
+    folder = tmp_path / "f"
+    shutil.copytree(imported, folder)
+    counters = folder / "counters.yaml"
+    counters.write_text(counters.read_text(encoding="utf-8") + "extra: &a [*a]\n", encoding="utf-8")
+    assert main(["module", "build", str(folder), "-o", str(tmp_path / "x.vmod")]) == 2
+    assert "alias" in capsys.readouterr().err and not (tmp_path / "x.vmod").exists()

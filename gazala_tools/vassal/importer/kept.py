@@ -21,7 +21,7 @@ from lxml import etree
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.vassal.buildfile import MAP_CLASSES, parse_xml
 from gazala_tools.vassal.grid import MapLayout
-from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, PREDEFINED_SETUP, SETUP_STACK
+from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, SETUP_STACK
 
 #: the attribute a kept piece slot names its counter by (removed again by the rebuild)
 COUNTER_ATTR = "gazala.counter"
@@ -204,16 +204,16 @@ def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Ma
     return out
 
 
-def all_setups(root: etree._Element) -> list[etree._Element]:
-    return list(root.iter(PREDEFINED_SETUP))
-
-
 # --- YAML ------------------------------------------------------------------------------------------------
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class KeptDumper(_Dumper):  # type: ignore[misc]
-    """Block style for multi-line strings (kept XML reads and diffs line by line)."""
+    """Block style for multi-line strings (kept XML reads and diffs line by line); never an alias (the
+    rebuild refuses them)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _str(dumper: Any, value: str) -> Any:
