@@ -28,6 +28,7 @@ import os
 import posixpath
 import stat
 import struct
+import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -205,6 +206,7 @@ class ZipInput:
         self.error = error
         self.budget = budget
         self.used = 0
+        self._used_lock = threading.Lock()  # members may be copied from several threads at once
         self._owned: IO[bytes] | None = None
         if isinstance(source, bytes):
             self.file = str(file or "<bytes>")
@@ -293,7 +295,8 @@ class ZipInput:
         except _ZIP_ERRORS as exc:
             raise self.error(f"cannot read zip entry ({type(exc).__name__}: {exc})", file=self.file, place=place,
                              expected="a readable zip entry (deflate or stored, good CRC)") from None
-        self.used += n
+        with self._used_lock:
+            self.used += n
         if n > limit:
             raise self.error(problem, file=self.file, place=place, expected=f"at most {limit:,} bytes")
         return n

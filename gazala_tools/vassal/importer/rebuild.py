@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,10 @@ from gazala_tools.yamlnodes import MAX_DEPTH
 
 #: largest data file of an imported folder read (module.yaml holds the whole component tree)
 MAX_YAML_BYTES = 4 * MAX_BUILDFILE_BYTES
+#: files read ahead at once while the zip is written, in batches of READ_BATCH; each at most SMALL_FILE
+READ_THREADS = 8
+READ_BATCH = 256
+SMALL_FILE = 1 << 20
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -152,15 +157,30 @@ def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
         raise GazalaError("the module would be written among the module's files of the folder", file=out,
                           expected="a file outside the folder's vmod/")
     refuse_overwrite(out, [cfg_file, folder / "counters.yaml"])
-    with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
+    with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf, \
+            ThreadPoolExecutor(READ_THREADS) as pool:
         zf.writestr(_info(buildfile), xml)
-        for name, path in order:
-            with open_file(path, what="module file", cap=1 << 40) as src, zf.open(_info(name), "w") as dst:
-                while chunk := src.read(1 << 20):
-                    dst.write(chunk)
+        for start in range(0, len(order), READ_BATCH):
+            batch = order[start:start + READ_BATCH]
+            # small files are read ahead by several threads (reading waits on the disk); the others streamed
+            for (name, path), data in zip(batch, pool.map(_small, [p for _n, p in batch]), strict=True):
+                with zf.open(_info(name), "w") as dst:
+                    if data is not None:
+                        dst.write(data)
+                        continue
+                    with open_file(path, what="module file", cap=1 << 40) as src:
+                        while chunk := src.read(1 << 20):
+                            dst.write(chunk)
     attrs = root.get("attributes") or {}
     return Rebuilt(Path(out), str(attrs.get("name", "")), str(attrs.get("version", "")), len(slots),
                    len(members) + 1, Path(out).stat().st_size)
+
+
+def _small(path: Path) -> bytes | None:
+    """The bytes of a file of at most :data:`SMALL_FILE` bytes, else None (it is streamed)."""
+    with open_file(path, what="module file", cap=1 << 40) as fh:
+        data = fh.read(SMALL_FILE + 1)
+    return data if len(data) <= SMALL_FILE else None
 
 
 def _info(name: str) -> zipfile.ZipInfo:
