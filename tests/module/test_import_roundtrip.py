@@ -298,3 +298,21 @@ def test_a_rebuild_refuses_yaml_aliases(imported: Path, tmp_path: Path, capsys: 
     counters.write_text(counters.read_text(encoding="utf-8") + "extra: &a [*a]\n", encoding="utf-8")
     assert main(["module", "build", str(folder), "-o", str(tmp_path / "x.vmod")]) == 2
     assert "alias" in capsys.readouterr().err and not (tmp_path / "x.vmod").exists()
+
+
+@pytest.mark.parametrize("edit", [("tag: VASSAL.build.GameModule", "tag: 'not a tag'"),
+                                  ("- <VASSAL.build.module.BasicCommandEncoder/>", "- <unclosed>"),
+                                  ("- <VASSAL.build.module.BasicCommandEncoder/>",
+                                   "- <!DOCTYPE x [<!ENTITY a 'b'>]><x/>")])
+def test_a_broken_kept_module_is_one_line_exit_2(edit: tuple[str, str], imported: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "f"
+    shutil.copytree(imported, folder)
+    cfg = folder / "module.yaml"
+    text = cfg.read_text(encoding="utf-8")
+    assert edit[0] in text
+    cfg.write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
+    assert main(["module", "build", str(folder), "-o", str(tmp_path / "x.vmod")]) == 2
+    err = capsys.readouterr().err
+    assert "module.yaml" in err and "internal error" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.vmod").exists()

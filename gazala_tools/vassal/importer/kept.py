@@ -67,9 +67,13 @@ def assemble(tag: str, attributes: Mapping[str, str], kept: Iterable[str], slots
     names a counter given back the counter's definition (``slots``: counter id -> slot text)."""
     wrapper = "<c>" + "".join(kept) + "</c>"
     holder = parse_xml(wrapper.encode("utf-8"), file)
-    root = etree.Element(tag)
-    for k, v in attributes.items():
-        root.set(str(k), str(v))
+    try:
+        root = etree.Element(tag)
+        for k, v in attributes.items():
+            root.set(str(k), str(v))
+    except (ValueError, TypeError) as exc:
+        raise VassalFormatError(f"the kept module root is not an XML element ({exc})", file=file,
+                                place="vassal.root", expected="an element name and attributes") from None
     children = [c for c in holder if isinstance(c.tag, str)]
     root.text = "\n    " if children else None
     for i, child in enumerate(children):
