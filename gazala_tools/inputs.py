@@ -28,9 +28,10 @@ import os
 import posixpath
 import stat
 import struct
+import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
 from xml.etree import ElementTree
@@ -205,6 +206,7 @@ class ZipInput:
         self.error = error
         self.budget = budget
         self.used = 0
+        self._used_lock = threading.Lock()  # members may be copied from several threads at once
         self._owned: IO[bytes] | None = None
         if isinstance(source, bytes):
             self.file = str(file or "<bytes>")
@@ -231,6 +233,7 @@ class ZipInput:
                 raise error(f"zip member name {info.filename!r} points outside the archive", file=self.file,
                             place=f"zip entry {info.filename!r}", expected="relative member names without '..'")
         self.infos = infos
+        self._by_name = {i.filename: i for i in reversed(infos)}  # the first of a repeated name, as before
 
     def __enter__(self) -> ZipInput:
         return self
@@ -249,7 +252,7 @@ class ZipInput:
         return [i.filename for i in self.infos]
 
     def info(self, name: str) -> zipfile.ZipInfo | None:
-        return next((i for i in self.infos if i.filename == name), None)
+        return self._by_name.get(name)
 
     def read(self, member: str | zipfile.ZipInfo, cap: int = MAX_MEMBER_BYTES) -> bytes:
         """A member's bytes, decompressed in chunks: refused as soon as the bytes that come out pass
@@ -257,26 +260,46 @@ class ZipInput:
         info = self.info(member) if isinstance(member, str) else member
         if info is None:
             raise self.error(f"zip has no member {member!r}", file=self.file)
-        place = f"zip entry {info.filename!r}"
         limits = [(cap, "entry expands beyond the size cap"),
                   (self.budget - self.used, "the archive expands beyond its total size budget"),
                   (max(info.compress_size, 1024) * MAX_RATIO, "entry compression ratio looks like a zip bomb")]
         limit, problem = min(limits, key=lambda t: t[0])
         limit = max(limit, 0)
         out = bytearray()
+        self._copy(info, out.extend, limit, problem)
+        return bytes(out)
+
+    def copy(self, member: str | zipfile.ZipInfo, write: Callable[[bytes], object],
+             cap: int = MAX_MEMBER_BYTES) -> int:
+        """Stream a member to ``write`` in chunks (never held whole), within the same limits as
+        :meth:`read`; returns the bytes copied. A refused member may have been written in part."""
+        info = self.info(member) if isinstance(member, str) else member
+        if info is None:
+            raise self.error(f"zip has no member {member!r}", file=self.file)
+        limits = [(cap, "entry expands beyond the size cap"),
+                  (self.budget - self.used, "the archive expands beyond its total size budget"),
+                  (max(info.compress_size, 1024) * MAX_RATIO, "entry compression ratio looks like a zip bomb")]
+        limit, problem = min(limits, key=lambda t: t[0])
+        return self._copy(info, write, max(limit, 0), problem)
+
+    def _copy(self, info: zipfile.ZipInfo, write: Callable[[bytes], object], limit: int, problem: str) -> int:
+        place = f"zip entry {info.filename!r}"
+        n = 0
         try:
             with self.zip.open(info) as fh:
-                while chunk := fh.read(min(_CHUNK, limit + 1 - len(out))):
-                    out += chunk
-                    if len(out) > limit:
+                while chunk := fh.read(min(_CHUNK, limit + 1 - n)):
+                    n += len(chunk)
+                    if n > limit:
                         break
+                    write(chunk)
         except _ZIP_ERRORS as exc:
             raise self.error(f"cannot read zip entry ({type(exc).__name__}: {exc})", file=self.file, place=place,
                              expected="a readable zip entry (deflate or stored, good CRC)") from None
-        self.used += len(out)
-        if len(out) > limit:
+        with self._used_lock:
+            self.used += n
+        if n > limit:
             raise self.error(problem, file=self.file, place=place, expected=f"at most {limit:,} bytes")
-        return bytes(out)
+        return n
 
     def read_head(self, member: str | zipfile.ZipInfo, n: int) -> bytes:
         """The first ``n`` bytes of a member (an image header), charged to the budget."""

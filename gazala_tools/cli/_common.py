@@ -53,3 +53,12 @@ def read_layouts(module: str | Path) -> list[MapLayout]:
     from gazala_tools.vassal.buildfile import read_layouts as read
 
     return read(module)
+
+
+#: what a module argument may be (``module lint``, ``game import``)
+MODULE_SOURCE_HELP = "a .vmod, a module folder, or a buildFile.xml"
+
+
+def add_module_source(parser: argparse.ArgumentParser) -> None:
+    """The ``MODULE`` argument of the verbs that read any VASSAL module (``module lint``, ``game import``)."""
+    parser.add_argument("module", metavar="MODULE", help=MODULE_SOURCE_HELP)

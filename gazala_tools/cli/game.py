@@ -71,11 +71,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="a game folder from a VASSAL module",
         description="Write a game folder from a VASSAL module (.vmod, an unzipped module folder, or a buildFile): "
         "game.yaml (name, the roster's sides, the numbering), map.yaml (the first board with a numbered hex grid), "
-        "the board image, counters.yaml (every piece slot as a counter with its own front and back art), "
-        "module.yaml, and import-report.yaml (counts, set-up placements, traits kept verbatim, what was not "
-        "understood). Read-only on the module; the folder is written all or nothing (`gazala help module`).",
+        "counters.yaml (every piece slot as a counter with its own front and back art and its definition kept), "
+        "module.yaml (every map with its boards, grids, zones and regions, decks, dice, turn trackers, charts, help "
+        "pages and set-ups as data, and the module's components as written), vmod/ (the module's files, byte for "
+        "byte) and import-report.yaml (counts: imported, kept verbatim, not understood). `gazala module build DIR` "
+        "gives the module back. Read-only on the module; the folder is written all or nothing "
+        "(`gazala help module`).",
     )
-    imp.add_argument("module", metavar="MODULE", help="a .vmod, a module folder, or a buildFile.xml")
+    _common.add_module_source(imp)
     imp.add_argument("folder", metavar="DIR", help="the new game folder (must not exist, or be empty)")
     imp.add_argument("--json", action="store_true", help="print the import report's counts as JSON")
     imp.set_defaults(func=_import)
@@ -287,6 +290,6 @@ def _import(args: argparse.Namespace) -> int:
         json.dump({"folder": args.folder, **report["counts"]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        counted = ", ".join(f"{n} {k}" for k, n in report["counts"].items())
+        counted = ", ".join(f"{n} {k}" for k, n in report["counts"]["imported"].items())
         print(f"{args.folder}: imported from {args.module} ({counted}); see import-report.yaml")
     return 0

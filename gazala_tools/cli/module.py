@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    from gazala_tools.cli._common import DPI, game_help
+    from gazala_tools.cli._common import DPI, add_module_source, game_help
 
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     b = verbs.add_parser(
@@ -46,14 +46,28 @@ def register(parser: argparse.ArgumentParser) -> None:
         "that do not fit their board image, hex numberings that repeat names, set-up saves the module cannot "
         "read. Each finding names the element's path in the buildFile and what to do. Exit 1 on an error.",
     )
-    lint.add_argument("module", metavar="MODULE", help="a .vmod, a module folder, or a buildFile.xml")
+    add_module_source(lint)
     lint.add_argument("--json", action="store_true", help="print the findings as JSON")
     lint.set_defaults(func=_lint)
 
 
 def _build(args: argparse.Namespace) -> int:
+    from gazala_tools.vassal.importer.rebuild import is_imported, rebuild
     from gazala_tools.vassal.module import build_game_module
     from gazala_tools.wording import count
+
+    if is_imported(args.game):  # a folder of `game import`: the module it came from, again
+        if args.dpi is not None:
+            log.warning("--dpi changes nothing for an imported module (its images are used as they are)")
+        done = rebuild(args.game, args.output)
+        if args.json:
+            json.dump({"output": args.output, "name": done.name, "version": done.version, "imported": True,
+                       "counters": done.counters, "files": done.files, "bytes": done.bytes}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print(f"{args.output}: {done.name} v{done.version} rebuilt from the imported folder, "
+                  f"{count(done.counters, 'counter')}, {count(done.files, 'file')}, {done.bytes / 1e6:.1f} MB")
+        return 0
 
     result = build_game_module(args.game, args.output, dpi=args.dpi)
     summary = result.summary()

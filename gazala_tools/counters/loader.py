@@ -65,7 +65,11 @@ UNIT_KEYS: Final = frozenset(
         "provenance", "restricted", "one_sided", "roles", "art",
     }
 )  # fmt: skip
-TOKEN_KEYS: Final = frozenset({"id", "side", "nationality", "type", "count", "front", "back", "provenance", "art"})
+TOKEN_KEYS: Final = frozenset(
+    {"id", "side", "nationality", "type", "count", "front", "back", "provenance", "art", "vassal"}
+)
+#: ``vassal:`` of a marker or chit: what an imported module's piece keeps for its rebuild (docs/module.md)
+VASSAL_KEYS: Final = frozenset({"slot"})
 FACE_KEYS: Final = frozenset({"title", "subtitle", "icon", "color", "text_color"})
 INK_KEYS: Final = frozenset({"role", "types", "ink"})
 ART_KEYS: Final = frozenset({"folder", "required"})
@@ -75,7 +79,9 @@ ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
 #: characters a counter's drawn text may not hold: controls (C0 with TAB, CR and newline, DEL, C1),
 #: lone surrogates and the non-characters U+FFFE/U+FFFF (XML, the text layout and VASSAL refuse them)
-_NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: characters a counter's text may not hold (control characters, surrogates, non-characters)
+NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NOT_DRAWN: Final = NOT_DRAWN
 _CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
                       "\x1b": "an ESC"}
 
@@ -717,6 +723,9 @@ class _Reader:
         back = self.face(t.get("back"), t, kind) if "back" in t else front
         ids = [tid] if count == 1 else [f"{tid}-{i}" for i in range(1, count + 1)]
         given = self.given_art(t, t.get("art"), "art")
+        if "vassal" in t:  # kept for the rebuild of an imported module; no command here reads it
+            v = self.check_keys(t["vassal"], VASSAL_KEYS, f"a {kind}'s vassal")
+            self.text(v, "slot")
         counters = [
             Counter(
                 id=i,

@@ -13,7 +13,7 @@ import importlib
 import io
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,6 +100,23 @@ class ModuleSource:
         root = self._dir if self._dir is not None else self.path.parent
         p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
         return read_file(p, what="module file", cap=cap, error=VassalFormatError)
+
+    def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
+        """Stream a module member to ``write`` in chunks, never held whole (capped as :meth:`read_member`);
+        returns the bytes copied."""
+        if self._zip is not None:
+            return self._zip.copy(name, write, cap)
+        root = self._dir if self._dir is not None else self.path.parent
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        n = 0
+        with open_file(p, what="module file", cap=cap, error=VassalFormatError) as fh:
+            while chunk := fh.read(1 << 20):
+                n += len(chunk)
+                if n > cap:
+                    raise VassalFormatError("module file is larger than the size cap", file=p,
+                                            expected=f"at most {cap:,} bytes")
+                write(chunk)
+        return n
 
     def image_size(self, name: str) -> tuple[int, int] | None:
         """Width and height of ``images/<name>`` from its header (at most :data:`IMAGE_HEADER_BYTES`

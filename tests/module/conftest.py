@@ -127,3 +127,29 @@ def game_module(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], tup
         return cache[game]
 
     return get
+
+
+# --- the modules of the shared corpus (CC0; read in place, never copied into the repository) ------------
+@pytest.fixture(scope="session")
+def ragnarok(corpus_dir: Path) -> Path:
+    """The Ragnarok module, unzipped (a module folder)."""
+    return corpus_dir / "hex-n-counters-template" / "ragnarok"
+
+
+@pytest.fixture(scope="session")
+def jzhex(corpus_dir: Path) -> Path:
+    """The jzhex "Hex'n'Counters" template module (.vmod)."""
+    return corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod"
+
+
+@pytest.fixture(scope="session")
+def ragnarok_vmod(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Ragnarok zipped as a .vmod (in a temporary folder)."""
+    import zipfile
+
+    out = tmp_path_factory.mktemp("ragnarok") / "ragnarok.vmod"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(ragnarok.rglob("*")):
+            if p.is_file():
+                z.write(p, p.relative_to(ragnarok).as_posix())
+    return out

@@ -13,11 +13,6 @@ from gazala_tools.vassal.importer import read_module
 from gazala_tools.vsav.traits import decode_piece
 
 
-@pytest.fixture(scope="module")
-def ragnarok(corpus_dir: Path) -> Path:
-    return corpus_dir / "hex-n-counters-template" / "ragnarok"
-
-
 @pytest.mark.parametrize("game", ["batalha", "gazala-rg"])
 def test_our_setups_come_back_at_their_hexes(game: str, game_module: Callable[[str], tuple[Path, Any]]) -> None:
     """Every piece of our built module's set-up saves is read back at the hex its scenario names."""

@@ -43,21 +43,6 @@ def _keys(result: LintResult) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def ragnarok(corpus_dir: Path) -> Path:
-    return corpus_dir / "hex-n-counters-template" / "ragnarok"
-
-
-@pytest.fixture(scope="module")
-def ragnarok_vmod(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("ragnarok") / "ragnarok.vmod"
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for p in sorted(ragnarok.rglob("*")):
-            if p.is_file():
-                z.write(p, p.relative_to(ragnarok).as_posix())
-    return out
-
-
-@pytest.fixture(scope="module")
 def batalha(game_module: Callable[[str], tuple[Path, object]]) -> Path:
     return game_module("batalha")[0]
 
@@ -100,8 +85,8 @@ def test_ragnarok_finds_only_its_real_problems(which: str, ragnarok: Path, ragna
     assert result.counts["set-up pieces"] == 99
 
 
-def test_jzhex_template_finds_only_its_missing_images(corpus_dir: Path) -> None:
-    result = lint_module(corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod")
+def test_jzhex_template_finds_only_its_missing_images(jzhex: Path) -> None:
+    result = lint_module(jzhex)
     assert _keys(result) == [("warning", "image")] * 3
 
 

@@ -5,7 +5,8 @@ its name, its art (front and back as image layers), its side when a marker names
 sides, and every set-up placement (at-start stacks and the predefined set-up saves inside the module)
 with its map, board and location name as VASSAL names it. Read-only, through the input boundary.
 
-Writing a game folder from this is not done yet (docs/module.md, "Importing a module").
+:mod:`.folder` writes the game folder from it, :mod:`.kept` keeps the rest of the module as written, and
+:mod:`.rebuild` builds the module again from the folder (docs/module.md, "Importing a module").
 """
 
 from gazala_tools.vassal.importer.reader import (

@@ -1,36 +1,46 @@
 """``gazala game import``: a game folder from a module (docs/module.md, "Importing a module").
 
 Writes game.yaml (name, the roster's sides, the main grid's numbering), map.yaml (the main board's hex
-grid), the board image, counters.yaml (every piece slot as a marker with its own front and back art,
-its name and side), module.yaml (board art) and import-report.yaml (counts, the set-up placements, the
-traits kept verbatim, what was not understood). All or nothing: assembled beside the folder and renamed.
+grid), counters.yaml (every piece slot as a marker with its own front and back art, its name and side, and
+its definition kept as written), module.yaml (board art; the module's maps, decks, dice, turn trackers,
+charts, help pages and set-ups as data and its components as written: :mod:`.kept`), vmod/ (the module's
+other files, streamed byte for byte) and import-report.yaml (counts: imported, kept verbatim, not
+understood). All or nothing: assembled beside the folder and renamed. :mod:`.rebuild` gives the module back.
 """
 
 from __future__ import annotations
 
 import io
+import posixpath
 import re
+import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import write_new_folder
 from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import open_image
+from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
 from gazala_tools.mapdata.gridfile import spec_for
-from gazala_tools.vassal.buildfile import ModuleSource, open_source
+from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
+from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
 
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, the board and every piece image copied)
 MAX_MODULE_BYTES = 4 * 1024 * 1024 * 1024
+#: module files copied at once (the copies wait on the disk)
+COPY_THREADS = 8
 #: the dpi the board and counter sizes are given at (module pixels are taken as 100 per inch)
 DPI = 100
 #: counter art must be square within this ratio (docs/counters.md "Your own art")
@@ -45,8 +55,9 @@ class MainGrid:
     size: tuple[int, int]  #: what the numbering is sized by: the board, or the zone's bounds
 
 
-def main_grid(mod: ImportedModule) -> MainGrid:
-    """The first board (in map order) with a numbered hex grid, directly or in a zone."""
+def main_grid(mod: ImportedModule) -> MainGrid | None:
+    """The first board (in map order) with a numbered hex grid, directly or in a zone; None when no board
+    has one (then the folder has no map.yaml: the maps are data in module.yaml only)."""
     for lay in mod.layouts:
         for board in lay.all_boards:
             grid = board.grid
@@ -58,23 +69,43 @@ def main_grid(mod: ImportedModule) -> MainGrid:
                 for zone in grid.zones:
                     if isinstance(zone.grid, HexGridGeometry) and zone.grid.numbering is not None:
                         return MainGrid(lay.name, board, zone.grid, zone.bounds_size())
-    raise GazalaError("the module has no board with a numbered hex grid", file=None,
-                      expected="a module whose map has a HexGrid with HexGridNumbering")
+    return None
 
 
-def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str]) -> tuple[bytes, str, tuple[int, int]] | None:
-    """One image of a face: the single layer's bytes, or the layers drawn centred on one another."""
+def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | None:
+    """map.yaml: the main grid (every hex whose centre is on the board, one terrain), or None."""
+    if main is None or main.geometry.numbering is None:
+        return None
+    spec = spec_for(main.geometry, main.geometry.numbering, "custom", main.size, dpi=DPI)
+    grid = spec.to_data()
+    grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
+    del grid["numbering"]
+    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
+        grid["max_rows"] = spec.grid.max_rows
+    if spec.grid.max_columns:
+        grid["max_columns"] = spec.grid.max_columns
+    return {"title": mod.name, "provenance": "imported", "grid": grid,
+            "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
+
+
+def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
+          sizes: dict[str, tuple[int, int] | None]) -> tuple[bytes | str, str, tuple[int, int]] | None:
+    """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
+    centred on one another (a new PNG's bytes). ``sizes``: the image sizes read so far (from headers)."""
     layers = tuple(x for x in layers if x in present)
     if not layers:
         return None
     if len(layers) == 1:
-        data = src.read_member(f"images/{layers[0]}", MAX_IMAGE_BYTES)
-        size = src.image_size(layers[0])
+        if layers[0] not in sizes:  # a piece's faces share their images: each header is read once
+            sizes[layers[0]] = src.image_size(layers[0])
+        size = sizes[layers[0]]
         if size is None:
             return None
-        return data, Path(layers[0]).suffix.lower() or ".png", size
-    images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image").convert("RGBA")
-              for x in layers]
+        return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
+    with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
+        warnings.simplefilter("ignore", UserWarning)
+        images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
+                  .convert("RGBA") for x in layers]
     w, h = max(i.width for i in images), max(i.height for i in images)
     canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     for im in images:
@@ -89,90 +120,195 @@ def _square(size: tuple[int, int]) -> bool:
     return abs(w - h) <= SQUARE * max(w, h)
 
 
+def _members(src: ModuleSource) -> list[str]:
+    """The module's files other than its buildFile, sorted; within the input caps."""
+    names = sorted(m for m in src.member_names(limit=MAX_MEMBERS + 1) if m != src.buildfile_name)
+    if len(names) > MAX_MEMBERS:
+        raise GazalaError(f"the module holds more than {MAX_MEMBERS:,} files", file=src.path,
+                          expected=f"at most {MAX_MEMBERS:,}")
+    return [m for m in names if not m.endswith("/")]
+
+
 def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
     src = open_source(source, budget=MAX_MODULE_BYTES)
-    mod = read_module(source)
+    mod = read_module(src)
     main = main_grid(mod)
-    numbering = main.geometry.numbering
-    assert numbering is not None
-    present = {m[len("images/"):] for m in src.member_names() if m.startswith("images/")}
+    members = _members(src)
+    present = {m[len("images/"):] for m in members if m.startswith("images/")}
+    title = mod.name or Path(source).stem
     sides = mod.sides[:] if len(mod.sides) >= 2 else [*mod.sides, *("Side 1", "Side 2")][:2]
     side_ids = {name: slug(name) for name in sides}
     game_doc: dict[str, Any] = {
-        "id": slug(mod.name or Path(source).stem), "name": mod.name or Path(source).stem, "provenance": "imported",
-        "sources": [f"imported from {Path(source).name} (version {mod.version})"],
+        "id": slug(title), "name": title, "provenance": "imported",
+        "sources": [f"imported from the VASSAL module {title!r} (version {mod.version})"],
         "sides": [{"id": side_ids[s], "name": s, "color": SIDE_COLORS[i % 2]} for i, s in enumerate(sides)],
-        "numbering": _numbering_data(numbering),
     }
-    spec = spec_for(main.geometry, numbering, "custom", main.size, dpi=DPI)
-    grid = spec.to_data()
-    grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
-    del grid["numbering"]
-    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
-        grid["max_rows"] = spec.grid.max_rows
-    if spec.grid.max_columns:
-        grid["max_columns"] = spec.grid.max_columns
-    map_doc = {"title": mod.name, "provenance": "imported", "grid": grid,
-               "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
+    map_doc = _map_doc(mod, main)
+    if main is not None and main.geometry.numbering is not None:
+        game_doc["numbering"] = _numbering_data(main.geometry.numbering)
     binary: dict[str, bytes] = {}
-    board_name = ""
-    if main.board.image:
-        board_name = "board" + (Path(main.board.image).suffix.lower() or ".png")
-        binary[board_name] = src.read_member(f"images/{main.board.image}", MAX_IMAGE_BYTES)
     markers: list[dict[str, Any]] = []
     drawn: list[str] = []
     used: set[str] = set()
     sizes: list[int] = []
+    slot_counter: dict[int, str] = {}
+    header_sizes: dict[str, tuple[int, int] | None] = {}
     for p in mod.pieces:
         pid = _piece_id(p, used)
-        entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": p.name[:60] or pid},
+        slot_counter[p.slot] = pid
+        entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": _title(p.name) or pid},
                                  "provenance": f"gpid {p.gpid}: {p.element}"[:300]}
         if p.side is not None:
             entry["side"] = side_ids[p.side]
-        art = {}
+        art: dict[str, str] = {}
+        made: list[str] = []
         for face, layers in (("front", p.front), ("back", p.back)):
-            got = _face(src, layers, present)
+            got = _face(src, layers, present, header_sizes)
             if got is None or not _square(got[2]):
                 break
-            data, suffix, size = got
-            name = f"art/{pid}-{face}{suffix}"
-            binary[name] = data
-            art[face] = name
+            image, suffix, size = got
+            if isinstance(image, str):  # the module's own image, copied with the module's files
+                art[face] = f"{FILES}/{image}"
+            else:
+                name = f"art/{pid}-{face}{suffix}"
+                binary[name] = image
+                art[face] = name
+                made.append(name)
             sizes.append(size[0])
         if "front" in art and ("back" in art or p.back == p.front):
             entry["art"] = {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
         else:
-            for name in art.values():
+            for name in made:
                 binary.pop(name, None)
             drawn.append(pid)
+        entry["vassal"] = {"slot": p.text}
         markers.append(entry)
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
-    counters_doc = {"provenance": "imported", "sources": [f"the piece slots of {Path(source).name}"],
+    counters_doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {title!r}"],
                     "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
+    root = parse_xml(src.xml, src.path)
+    data = module_data(root, mod.layouts, slot_counter)
+    by_gpid: dict[str, str] = {}
+    for p in mod.pieces:
+        by_gpid.setdefault(p.gpid, slot_counter[p.slot])
+    setups = _setups(mod, data.get("set-ups", []), by_gpid)
+    if setups:
+        data["set-ups"] = setups
+    kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
                                   "counters": {"art": "render"}}
-    if board_name:
-        module_doc["board"] = {"art": board_name, "dpi": DPI}
+    if main is not None and main.board.image and main.board.image in present:
+        module_doc["board"] = {"art": f"{FILES}/images/{main.board.image}", "dpi": DPI}
+    module_doc["vassal"] = {
+        "buildfile": src.buildfile_name, "files": FILES, **({"newline": "crlf"} if newline(src.xml) != "\n" else {}),
+        "root": {"tag": str(root.tag), "attributes": {str(k): str(v) for k, v in root.attrib.items()}},
+        **data,
+        "components": components(root, slot_counter),
+    }
+    imported = {"maps": len(data.get("maps", [])),
+                "boards": sum(len(m["boards"]) for m in data.get("maps", [])),
+                "zones": sum(len(b.get("grid", {}).get("zones", [])) for m in data.get("maps", []) for b in m["boards"]),
+                "regions": sum(len(b.get("grid", {}).get("regions", [])) for m in data.get("maps", [])
+                               for b in m["boards"]),
+                "counters": len(markers), "counters with own art": len(markers) - len(drawn),
+                "counters drawn": len(drawn), "placements": len(mod.placements),
+                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
+                "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
+                "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
+                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", []))}
+    kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
+            "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
     report = {
-        "module": str(Path(source).name),
-        "counts": {**mod.counts(), "counters with own art": len(markers) - len(drawn), "counters drawn": len(drawn)},
-        "main grid": {"map": main.map, "board": main.board.name},
+        "module": title,
+        "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
+        "main grid": {"map": main.map, "board": main.board.name} if main is not None else None,
+        "kept verbatim only": sorted(set(kept_only)),
+        "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
+                                   f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
+                                   for m in data.get("maps", []) for b in m["boards"]
+                                   if main is None or (m["name"], b["name"]) != (main.map, main.board.name)],
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
-        "kept verbatim": {p.gpid: list(p.verbatim) for p in mod.pieces if p.verbatim},
+        "traits kept verbatim": _trait_counts(mod),
         "not understood": mod.not_understood,
-        "not imported yet": ["set-ups as scenarios (scenarios.yaml places units only)", "other maps and boards",
-                             "zones and regions", "decks, dice, turn tracker, charts, help pages",
-                             "a rebuild that keeps the verbatim traits"],
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    files = {"game.yaml": head + _dump(game_doc), "map.yaml": head + _dump(map_doc),
-             "counters.yaml": head + _dump(counters_doc), "module.yaml": head + _dump(module_doc),
+    files = {"game.yaml": head + _dump(game_doc), **({"map.yaml": head + _dump(map_doc)} if map_doc else {}),
+             "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              "import-report.yaml": head + _dump(report)}
-    write_new_folder(Path(folder), {**files, **binary}, [Path(source)])
+    copies = [(m, f"{FILES}/{m}") for m in members]
+    write_new_folder(Path(folder), {**files, **binary}, [src.path], more=_copier(src, copies))
     return report
+
+
+def _trait_counts(mod: ImportedModule) -> dict[str, int]:
+    """How many of the pieces' traits this toolkit does not model, by trait (each is kept, as written, in
+    its counter's ``vassal: slot``)."""
+    counts: dict[str, int] = {}
+    for p in mod.pieces:
+        for t in p.verbatim:
+            key = t.split(";", 1)[0].split("\t", 1)[0] + ";"
+            counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[str, str]) -> list[dict[str, Any]]:
+    """Each predefined set-up with the pieces its save places (counter, map, board, location, point)."""
+    out = []
+    for s in declared:
+        pieces = [{"counter": by_gpid.get(pl.gpid, ""), "name": pl.name, "map": pl.map, "board": pl.board,
+                   "location": pl.location, "x": pl.x, "y": pl.y}
+                  for pl in mod.placements if pl.file and pl.file == s.get("file") and pl.setup == s.get("name")]
+        out.append({**s, **({"pieces": pieces} if pieces else {})})
+    return out
+
+
+def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path], None]:
+    """What copies the module members ``copies`` (member, name in the folder) into the folder being
+    assembled, each streamed (never held whole), within :data:`MAX_IMAGE_BYTES` each and
+    :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder."""
+
+    def more(tmp: Path) -> None:
+        made: set[Path] = set()
+        jobs: list[tuple[str, Path]] = []
+        for member, name in copies:
+            # the folder being assembled is new (no symlink in it): a name that stays inside stays inside
+            if not safe_member_name(name) or posixpath.normpath(name) in (".", "") or "\\" in name:
+                raise GazalaError(f"file name {name!r} would leave the game folder", file=src.path)
+            path = tmp / name
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
+            jobs.append((member, path))
+
+        def copy(job: tuple[str, Path]) -> int:
+            member, path = job
+            with open(path, "xb") as fh:
+                return src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
+
+        # creating a file waits on the disk, not the CPU: several at once (4x faster for 10,000 images)
+        total = 0
+        with ThreadPoolExecutor(COPY_THREADS) as pool:
+            try:
+                for n in pool.map(copy, jobs):
+                    total += n
+                    if total > MAX_MODULE_BYTES:
+                        raise GazalaError("the module's files pass the import's size budget", file=src.path,
+                                          expected=f"at most {MAX_MODULE_BYTES:,} bytes in all")
+            except BaseException:
+                pool.shutdown(cancel_futures=True)
+                raise
+
+    return more
+
+
+def _title(name: str) -> str:
+    """A counter's title from a piece's name: one line of printable characters, at most 60, not ending in a
+    backslash (what counters.yaml accepts; the name itself stays in the kept definition)."""
+    text = NOT_DRAWN.sub(" ", name)[:60].rstrip("\\ ")
+    return text
 
 
 def _piece_id(p: ImportedPiece, used: set[str]) -> str:

@@ -44,6 +44,8 @@ class ImportedPiece:
     verbatim: tuple[str, ...]  #: trait types this toolkit does not model, kept as written
     type: str  #: the slot's full type string (before prototypes were resolved)
     state: str
+    slot: int = -1  #: the slot's index among the buildFile's PieceSlot elements, in document order
+    text: str = ""  #: the slot's definition text exactly as written
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Placement:
     location: str | None
     x: int
     y: int
+    file: str = ""  #: the predefined set-up's save in the module ("" for an at-start stack or deck)
 
 
 @dataclass
@@ -143,9 +146,10 @@ def _decode_slot(el: etree._Element, file: str) -> PieceDef:
     return decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=file, place=element_path(el))
 
 
-def read_module(source: str | Path) -> ImportedModule:
-    """Everything :mod:`gazala_tools.vassal.importer` reads from a ``.vmod``, module folder or buildFile."""
-    src = open_source(source)
+def read_module(source: str | Path | ModuleSource) -> ImportedModule:
+    """Everything :mod:`gazala_tools.vassal.importer` reads from a ``.vmod``, module folder or buildFile
+    (or a module already opened, read within its own budget)."""
+    src = source if isinstance(source, ModuleSource) else open_source(source)
     file = str(src.path)
     root = parse_xml(src.xml, src.path)
     sides = [str(e.text or "").strip() for e in root.iter("entry")
@@ -158,7 +162,7 @@ def read_module(source: str | Path) -> ImportedModule:
             prototypes[el.get("name", "")] = _decode_slot(el, file)
         except GazalaError as exc:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
-    for el in root.iter(PIECE_SLOT):
+    for index, el in enumerate(root.iter(PIECE_SLOT)):
         try:
             piece = _decode_slot(el, file)
         except GazalaError as exc:
@@ -176,7 +180,7 @@ def read_module(source: str | Path) -> ImportedModule:
             gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
             back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
             verbatim=tuple(t.type for t in traits if t.id not in MODELLED_TRAITS),
-            type=piece.type_string(), state=piece.state_string())
+            type=piece.type_string(), state=piece.state_string(), slot=index, text=el.text or "")
         mod.pieces.append(imported)
     _stack_placements(root, mod)
     _save_placements(root, src, mod)
@@ -218,5 +222,5 @@ def _save_placements(root: etree._Element, src: ModuleSource, mod: ImportedModul
                 continue
             gpid = piece.definition.basic.state.split(";")[3] if piece.definition.basic.state.count(";") >= 3 else ""
             mod.placements.append(Placement(el.get("name", ""), gpid, piece.name, piece.map, piece.board,
-                                            piece.location, piece.x, piece.y))
+                                            piece.location, piece.x, piece.y, name))
 

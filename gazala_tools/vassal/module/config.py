@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 TOP_KEYS: Final = frozenset({
     "game", "name", "description", "version", "vassal_version", "board", "counters", "palette", "prototypes",
-    "cups", "dice", "track", "boxes", "charts", "help", "scenarios",
+    "cups", "dice", "track", "boxes", "charts", "help", "scenarios", "vassal",
 })  # fmt: skip
 BOARD_KEYS: Final = frozenset({"art", "dpi"})
 COUNTER_KEYS: Final = frozenset({"art", "size_px"})
