@@ -1,30 +1,40 @@
 """A log referee report (``gazala referee log --format html``) as one self-contained HTML page.
 
-Left: the list of steps (each move with its path, the phase boundaries), each finding under the step
-it belongs to and linked to it. Right: the board at the end of the log (units as in the position
-report) with every move's path drawn through hex centres (arrow at the end; red when the move has
-a finding). Selecting a step (a click, or the page's ``#step-N`` anchor) highlights its path.
+First the findings (each linked to its step), then the list of steps (each move with its path, the
+phase boundaries), each finding under the step it belongs to; beside it on a wide screen (below it on
+a narrow one), the board at the end of the log, the game's own art as in the position report (the
+part the units and moves cover; the whole board one click away), with every move's path drawn
+through hex centres (arrow at the end; red when the move has a finding). Selecting a step (a click,
+or the page's ``#step-N`` anchor) highlights its path.
 """
 
 from __future__ import annotations
 
-import io
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
+from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.boardart import report_art
 from gazala_tools.render.escape import head, text
-from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
+from gazala_tools.render.report import BOARD_STYLE, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
 #: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
-PAGE_STYLE = """
+PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
-#main { display: flex; gap: 12px; align-items: flex-start; }
-#steps { width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }
+#summary, #notes, #steps { overflow-wrap: anywhere; }
+#main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
+#steps { max-height: 60vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; margin: 0; min-width: 0; }
+#board-wrap { min-width: 0; }
+@media (min-width: 1500px) {
+  #main { grid-template-columns: minmax(24em, 34em) minmax(0, 1fr); align-items: start; }
+  #steps { max-height: 92vh; }
+}
 #steps li.step { margin: 4px 0; list-style: none; } #steps li.step.bad > a { color: #c00; font-weight: bold; }
 #steps li.phase { list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }
 li.finding.error { background: #fbd5d5; } li.finding.warning { background: #fde8c8; }
@@ -77,11 +87,21 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
     return "".join(parts)
 
 
+def _parsed(grid: Any, labels: Iterable[str]) -> list[Hex]:
+    out: list[Hex] = []
+    for label in labels:
+        try:
+            out.append(grid.parse(label))
+        except ValueError:
+            continue
+    return out
+
+
 def _where(m: StepMove) -> str:
     return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
 
-def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
+def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -> str:
     """The page: step list beside the board, findings linked to their steps, moves drawn."""
     from gazala_tools.referee.log import LogReplay
 
@@ -89,11 +109,14 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     e = text
     game_map = replay.rules.map
     position = rep.final if rep.final is not None else replay.position()
-    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source)
-    board = io.BytesIO()
-    board_image(game_map, dpi=dpi).save(board, format="PNG")
-    svg = svg_overlay(overlay(pos_report, game_map, position, dpi=dpi), board.getvalue())
-    svg = svg.replace("</svg>", _move_lines(rep, replay, dpi) + "</svg>")
+    game = replay.rules.game
+    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source,  # the findings' hexes outlined
+                        findings=[f.finding for f in rep.findings],
+                        side_colours={s.id: s.color for s in game.sides if s.color})
+    art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
+    moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
+    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved)
+    svg = svg_overlay(ov, art, _move_lines(rep, replay, art.dpi))
     by_step: dict[int, list[str]] = {}
     for m in rep.moves:
         by_step.setdefault(m.step, []).append(
@@ -101,12 +124,15 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
             + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
             + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
                if m.direct else "") + "</li>")
-    for f in rep.findings:
+    grid = game_map.grid
+    for i, f in enumerate(rep.findings):
         fd = f.finding
         who = "" if f.unit else "position at phase end: "
+        where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
+                         for h in _parsed(grid, fd.hexes))
         by_step.setdefault(f.step, []).append(
-            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a href="#step-{f.step}">'
-            f"[{e(fd.rule)}]</a> {who}{e(fd.message)}</li>")
+            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a id="finding-{i}" '
+            f'href="#step-{f.step}">[{e(fd.rule)}]</a> {who}{e(fd.message)}{" " + where if where else ""}</li>')
     starts = {p.first_step: p for p in rep.phases}
     rows: list[str] = []
     for n in range(1, rep.steps + 1):
@@ -124,12 +150,14 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
         f'<li class="{f.finding.severity.value}"><a href="#step-{f.step}">step {f.step}</a> '
         f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
     verdict = "legal" if rep.legal else f"ILLEGAL ({sum(f.finding.severity is Severity.ERROR for f in rep.findings)} error(s))"
+    summary = f'<ul id="summary">{summary}</ul>' if summary else ""  # empty lists are left out
     notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
+    notes = f'<ul id="notes">{notes}</ul>' if notes else ""
     return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE, script=PAGE_SCRIPT) + f"""<body>
 <h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
 <p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
-<ul id="summary">{summary}</ul>
-<ul id="notes">{notes}</ul>
+{summary}
+{notes}
 <div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
 <script>{PAGE_SCRIPT}</script>
 </body></html>
