@@ -375,8 +375,9 @@ def svg_overlay(ov: Overlay, art: ReportArt | None = None, extra: str = "") -> s
     e = text
     x0, y0, x1, y1 = ov.focus if ov.focus[2] > ov.focus[0] else (0.0, 0.0, float(ov.width), float(ov.height))
     w, h = x1 - x0, y1 - y0
+    dpi = f' data-dpi="{art.dpi:.6g}"' if art is not None else ""  # the board's resolution (pixels an inch)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="board" class="board" width="{w:.0f}" height="{h:.0f}" '
-             f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}">']
+             f'viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}"{dpi}>']
     if art is not None:
         part = art.board.crop((round(x0), round(y0), round(x1), round(y1)))
         parts.append(f'<image class="board-art" href="{data_uri(part, photo=art.photo, max_pixels=MAX_EMBED_PIXELS)}" '
