@@ -91,8 +91,9 @@ def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, d
     px = max(8, round(hex_size(board_geometry(game_map, dpi=at)) * COUNTER_OF_HEX))
     if scan is not None:
         board = reduced_board(scan, (game_map.pixels.board_width, game_map.pixels.board_height), size)
-    else:  # as the module shows it: hex numbers and place names where the counters leave them visible
-        board = render_board(game_map, dpi=at, counter_px=px).convert("RGB")
+    else:  # the module's board, hex numbers where the counters leave them visible; the places are the
+        # report's findings' business (and a name Pillow's layout engine cannot shape must not stop a report)
+        board = render_board(game_map, dpi=at, counter_px=px, show_places=False).convert("RGB")
     faces = unit_faces(game.counters() if game is not None else None, units, px)
     return ReportArt(board, at, scan is not None, faces, px)
 

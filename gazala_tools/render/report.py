@@ -271,9 +271,7 @@ def paint(img: Image.Image, ov: Overlay, faces: Mapping[str, Image.Image] | None
     """Paint an overlay on a copy of ``img`` (units with a face in ``faces`` drawn with it)."""
     out = img.copy()
     d = ImageDraw.Draw(out)
-    for o in ov.outlines:
-        d.polygon([tuple(map(round, p)) for p in o.points], outline=o.colour, width=4)
-    for line in ov.lines:  # over the outlines: a path's hexes are often a finding's too
+    for line in ov.lines:
         d.line([tuple(map(round, p)) for p in line.points], fill=line.colour, width=5, joint="curve")
     for c in ov.counters:
         x, y, s = c.centre[0], c.centre[1], c.size
@@ -293,6 +291,8 @@ def paint(img: Image.Image, ov: Overlay, faces: Mapping[str, Image.Image] | None
             mx, my = x + s / 2, y - s / 2
             d.ellipse([mx - r, my - r, mx + r, my + r], fill=c.mark, outline=(0, 0, 0))
             d.text((mx, my), c.mark_letter, fill=(0, 0, 0), font=font(max(int(r * 1.4), 6), True), anchor="mm")
+    for o in ov.outlines:  # over the units: a stack fills most of its hex
+        d.polygon([tuple(map(round, p)) for p in o.points], outline=o.colour, width=4)
     return out
 
 
@@ -311,18 +311,18 @@ def render_png(report: Report, game_map: GameMap, position: Position, *, dpi: fl
 #: the report pages' board style (shared by the log report): the board never wider than the page
 BOARD_STYLE = """
 svg.board { display: block; max-width: 100%; height: auto; }
-svg.board g.finding:target polygon { fill-opacity: 0.5; stroke-width: 8; }
+svg.board g.finding:target polygon { stroke-width: 8; }
 svg.board g.finding circle.marker { display: none; }
 svg.board g.finding:target circle.marker { display: inline; }
-svg.board g.finding:hover polygon { fill-opacity: 0.4; }
-svg.board g.unit.flagged rect.flag { stroke-width: 4; }
+svg.board g.finding:hover polygon { stroke-width: 7; }
 details#whole-board summary { cursor: pointer; color: #1e5adc; }
 """
 #: the page's one inline style (allowed by its hash: ``render.escape.head``)
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
 table { border-collapse: collapse; margin-bottom: 1em; max-width: 100%; }
-td, th { border: 1px solid #999; padding: 2px 6px; font-size: 13px; overflow-wrap: anywhere; }
+td, th { border: 1px solid #999; padding: 2px 6px; font-size: 13px; }
+td:last-child { overflow-wrap: anywhere; } #findings { width: 100%; }
 tr.error td { background: #fbd5d5; } tr.warning td { background: #fde8c8; } tr.info td { background: #dde8fb; }
 tr.finding:target td { outline: 2px solid #1e5adc; }
 #layout { display: grid; grid-template-columns: minmax(0, 1fr); grid-template-areas: "findings" "board" "more"; gap: 0 16px; }
@@ -396,24 +396,16 @@ def svg_overlay(ov: Overlay, art: ReportArt | None = None, extra: str = "") -> s
     by_hex: dict[str, list[Outline]] = {}
     for o in ov.outlines:
         by_hex.setdefault(o.hex, []).append(o)
-    for label, outs in by_hex.items():  # one anchor per hex; a link to its (first) finding's row
+    for outs in by_hex.values():  # a finding's hex tinted under the units (its units' side colour)
         o = outs[0]
-        cx = sum(p[0] for p in o.points) / len(o.points)
-        cy = sum(p[1] for p in o.points) / len(o.points)
-        r = max(math.dist(o.points[0], (cx, cy)), 4.0)
-        titles = "\n".join(x.title for x in outs)
-        parts.append(f'<g class="finding" id="{e(hex_id(label))}"><a href="#finding-{o.finding}">'
-                     f'<polygon class="finding" points="{_pts(o.points)}" fill="{_rgb(o.fill or o.colour)}" '
-                     f'fill-opacity="0.18" stroke="{_rgb(o.colour)}" stroke-width="4"><title>{e(titles)}</title>'
-                     f'</polygon><circle class="marker" cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 1.35:.1f}" fill="none" '
-                     f'stroke="{_rgb(o.colour)}" stroke-width="5" stroke-dasharray="8 5"/></a></g>')
-    for line in ov.lines:  # over the outlines, as in the PNG
+        parts.append(f'<polygon class="finding-fill" points="{_pts(o.points)}" fill="{_rgb(o.fill or o.colour)}" '
+                     'fill-opacity="0.22" stroke="none"/>')
+    for line in ov.lines:  # over the tints, under the units (as in the PNG)
         parts.append(f'<polyline class="path {e(line.kind)}" points="{_pts(line.points)}" fill="none" stroke="{_rgb(line.colour)}" '
                      f'stroke-width="5" stroke-linejoin="round"><title>{e(line.title)}</title></polyline>')
     for c in ov.counters:
         x, y, s = c.centre[0], c.centre[1], c.size
-        cls = "unit flagged" if c.flagged else "unit"
-        parts.append(f'<g class="{cls}" data-unit="{e(c.unit)}"><title>{e(c.title)}</title>')
+        parts.append(f'<g class="unit" data-unit="{e(c.unit)}"><title>{e(c.title)}</title>')
         if c.flagged:
             parts.append(f'<rect class="flag" x="{x - s / 2 - 3:.1f}" y="{y - s / 2 - 3:.1f}" width="{s + 6:.1f}" '
                          f'height="{s + 6:.1f}" fill="none" stroke="{_rgb(c.colour)}" stroke-width="3"/>')
@@ -433,6 +425,17 @@ def svg_overlay(ov: Overlay, art: ReportArt | None = None, extra: str = "") -> s
                          f'<text x="{x + s / 2:.1f}" y="{y - s / 2:.1f}" font-size="{r * 1.4:.1f}" font-weight="bold" '
                          f'text-anchor="middle" dominant-baseline="middle">{e(c.mark_letter)}</text>')
         parts.append("</g>")
+    for label, outs in by_hex.items():  # over the units: one anchor per hex, a link to its (first) finding's row
+        o = outs[0]
+        cx = sum(p[0] for p in o.points) / len(o.points)
+        cy = sum(p[1] for p in o.points) / len(o.points)
+        r = max(math.dist(o.points[0], (cx, cy)), 4.0)
+        titles = "\n".join(x.title for x in outs)
+        parts.append(f'<g class="finding" id="{e(hex_id(label))}"><a href="#finding-{o.finding}">'
+                     f'<polygon class="finding" points="{_pts(o.points)}" fill="none" stroke="{_rgb(o.colour)}" '
+                     f'stroke-width="4"><title>{e(titles)}</title></polygon><circle class="marker" cx="{cx:.1f}" '
+                     f'cy="{cy:.1f}" r="{r * 1.35:.1f}" fill="none" stroke="{_rgb(o.colour)}" stroke-width="5" '
+                     'stroke-dasharray="8 5"/></a></g>')
     parts.append(extra)
     parts.append("</svg>")
     whole = ""

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 from html import unescape
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ window.addEventListener('load', function () {
   var units = Array.prototype.map.call(b.querySelectorAll('g.unit'), function (g) {
     var u = g.querySelector('use');
     return [g.dataset.unit, u ? +u.getAttribute('x') : null, u ? +u.getAttribute('y') : null,
-            !!g.querySelector('circle') || g.classList.contains('flagged')];
+            !!g.querySelector('circle, rect.flag')];
   });
   var first = document.getElementById('findings') || document.getElementById('summary');
   var outlined = Array.prototype.map.call(b.querySelectorAll('g.finding'), function (g) { return g.id; });
@@ -156,7 +157,7 @@ def free_hexes(game_map: Any, geo: Any, p: dict[str, Any], taken: set[str]) -> l
         if h in near or f"hex-{grid.label(h)}" in outlined:
             continue
         c = exact_center(geo, h)
-        if any(_to_segment(c, a, b) < half for line in p["lines"] for a, b in zip(line, line[1:], strict=False)):
+        if any(_to_segment(c, a, b) < half for line in p["lines"] for a, b in pairwise(line)):
             continue
         out.append(c)
     return out
@@ -274,7 +275,7 @@ def rg_faces_checks(page: Path, work: Path, units: dict[str, str]) -> dict[str, 
     assert_no_sideways_scroll(p)
     shot = screenshot(page, work)
     geo = board_geometry(game_map, dpi=p["dpi"])
-    board = render_board(game_map, dpi=p["dpi"], counter_px=p["face"]).convert("RGB")
+    board = render_board(game_map, dpi=p["dpi"], counter_px=p["face"], show_places=False).convert("RGB")
     assert_board_is(shot, p, board, free_hexes(game_map, geo, p, set(units.values())))
     by_hex: dict[str, list[str]] = {}
     for u, h in units.items():
