@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
-from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.board import board_geometry
 from gazala_tools.render.boardart import report_art
 from gazala_tools.render.escape import head, text
-from gazala_tools.render.report import BOARD_STYLE, _pts, hex_id, overlay, svg_overlay
+from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
@@ -56,12 +56,7 @@ MOVE_BAD = "rgb(220,20,20)"
 MOVE_DIRECT = "rgb(230,140,0)"  #: the direct route of a detour (the route assumed is drawn dashed beside it)
 
 
-def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
-    from gazala_tools.referee.log import LogReplay
-
-    assert isinstance(replay, LogReplay)
-    game_map = replay.rules.map
-    geo = board_geometry(game_map, dpi=dpi)
+def _move_lines(rep: LogReport, at: HexPoints) -> str:
     bad = {(f.step, f.unit) for f in rep.findings if f.kind == "move" and f.finding.severity is Severity.ERROR}
     parts = ['<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
              'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>']
@@ -69,11 +64,11 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
         labels = m.path or tuple(x for x in (m.from_hex, m.to_hex) if x)
         if len(labels) < 2:
             continue
-        pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
+        pts = [at.centre_of(lab) for lab in labels]
         colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
         title = text(f"step {m.step}: {m.unit} {' '.join(labels)}")
         if m.direct:  # a detour: the direct route as dragged, and beside it the route assumed, dashed
-            dpts = [exact_center(geo, game_map.grid.parse(lab)) for lab in m.direct]
+            dpts = [at.centre_of(lab) for lab in m.direct]
             dtitle = text(f"step {m.step}: {m.unit} direct route {' '.join(m.direct)} (breaks a rule)")
             parts.append(f'<polyline class="direct" data-step="{m.step}" points="{_pts(dpts)}" fill="none" '
                          f'stroke="{MOVE_DIRECT}" stroke-width="3" stroke-opacity="0.75"><title>{dtitle}</title>'
@@ -115,8 +110,9 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
                         side_colours={s.id: s.color for s in game.sides if s.color})
     art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
     moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
-    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved)
-    svg = svg_overlay(ov, art, _move_lines(rep, replay, art.dpi))
+    at = HexPoints(game_map, board_geometry(game_map, dpi=art.dpi))  # each hex's points once
+    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at)
+    svg = svg_overlay(ov, art, _move_lines(rep, at))
     by_step: dict[int, list[str]] = {}
     for m in rep.moves:
         by_step.setdefault(m.step, []).append(

@@ -30,9 +30,7 @@ from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.report import Report, SupplyStatus
 from gazala_tools.render.board import (
     board_geometry,
-    exact_center,
     font,
-    grid_bounds,
     hex_polygon,
     hex_size,
 )
@@ -169,12 +167,49 @@ FOCUS_MARGIN = 1.5
 FOCUS_WHOLE = 0.6
 
 
+class HexPoints:
+    """The hexes of labels, their outlines and centres at one geometry: each worked out once per report
+    (a log's moves and findings name the same hexes hundreds of times)."""
+
+    def __init__(self, game_map: GameMap, geo: HexGridGeometry) -> None:
+        self.grid, self.geo = game_map.grid, geo
+        self._hexes: dict[str, Hex | None] = {}
+        self._polygons: dict[Hex, tuple[tuple[float, float], ...]] = {}
+
+    def hex(self, label: str) -> Hex | None:
+        """The hex of ``label``; None for a label of no hex of the grid."""
+        if label not in self._hexes:
+            try:
+                self._hexes[label] = self.grid.parse(label)
+            except ValueError:
+                self._hexes[label] = None
+        return self._hexes[label]
+
+    def polygon(self, h: Hex) -> tuple[tuple[float, float], ...]:
+        if h not in self._polygons:
+            self._polygons[h] = tuple(hex_polygon(self.geo, h))
+        return self._polygons[h]
+
+    def centre(self, h: Hex) -> tuple[float, float]:
+        """As :func:`~gazala_tools.render.board.exact_center`: the mean of the corners."""
+        corners = self.polygon(h)
+        return (sum(p[0] for p in corners) / 6.0, sum(p[1] for p in corners) / 6.0)
+
+    def centre_of(self, label: str) -> tuple[float, float]:
+        h = self.hex(label)
+        if h is None:
+            raise ValueError(f"no hex {label!r}")
+        return self.centre(h)
+
+
 def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float,
-            counter_px: float | None = None, extra_hexes: Sequence[str] = ()) -> Overlay:
+            counter_px: float | None = None, extra_hexes: Sequence[str] = (), points: HexPoints | None = None) -> Overlay:
     """The report's marks at ``dpi``: finding outlines, counters (fanned in stacks), paths.
     ``counter_px``: the counters' side (default: :data:`~gazala_tools.render.boardart.COUNTER_OF_HEX`
-    of the hex); ``extra_hexes``: more hexes the shown part of the board must hold (a log's moves)."""
-    geo = board_geometry(game_map, dpi=dpi)
+    of the hex); ``extra_hexes``: more hexes the shown part of the board must hold (a log's moves);
+    ``points``: the hexes' points at ``dpi``, shared with the caller."""
+    geo = board_geometry(game_map, dpi=dpi) if points is None else points.geo
+    at = points or HexPoints(game_map, geo)
     size = hex_size(geo)
     grid = game_map.grid
     colours = {side: _hex_rgb(c) for side, c in report.side_colours.items()}
@@ -187,12 +222,11 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         unit_sides = {sides[u] for u in f.units if u in sides}
         fill = colours.get(next(iter(unit_sides))) if len(unit_sides) == 1 else None
         for label in f.hexes:
-            try:
-                h = grid.parse(label)
-            except ValueError:
+            h = at.hex(label)
+            if h is None:
                 continue
             focus.append(h)
-            outlines.append(Outline(tuple(hex_polygon(geo, h)), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}",
+            outlines.append(Outline(at.polygon(h), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}",
                                     grid.label(h), i, fill))
     stacks: dict[Hex, list[Unit]] = {}
     for u in position.units:
@@ -202,7 +236,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     side = float(counter_px) if counter_px else max(8.0, round(size * COUNTER_OF_HEX))
     for h, stack in stacks.items():
         focus.append(h)
-        cx, cy = exact_center(geo, h)
+        cx, cy = at.centre(h)
         n = len(stack)
         step = 0.0 if n < 2 else min(side * 0.22, side * 0.6 / (n - 1))  # fanned: a strip of each shows
         for k, unit in enumerate(stack):
@@ -223,27 +257,25 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     for p in report.paths:  # LOCs, victory paths, recovery lines: one polyline through hex centres each
         hexes = [grid.parse(lab) for lab in p.hexes]
         focus.extend(hexes)
-        pts = tuple(exact_center(geo, h) for h in hexes)
+        pts = tuple(at.centre(h) for h in hexes)
         if len(pts) == 1:  # a path of one hex: a short stroke so that it shows
             pts = (pts[0], (pts[0][0] + size * 0.3, pts[0][1]))
         lines.append(Line(pts, PATH_COLOURS.get(p.kind, PATH_COLOUR), p.label, p.kind))
-    for label in set(extra_hexes):
-        try:
-            focus.append(grid.parse(label))
-        except ValueError:
-            continue
+    focus.extend(h for h in map(at.hex, set(extra_hexes)) if h is not None)
     img_w, img_h = board_size(game_map, dpi)
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines),
-                   _focus(geo, list(set(focus)), size, img_w, img_h))
+                   _focus(at, set(focus), size, img_w, img_h))
 
 
-def _focus(geo: HexGridGeometry, hexes: Sequence[Hex], size: float, w: int, h: int) -> tuple[float, float, float, float]:
+def _focus(at: HexPoints, hexes: set[Hex], size: float, w: int, h: int) -> tuple[float, float, float, float]:
     """The part of the board that holds ``hexes`` (and a margin); the whole board when that part is
     most of it, or when there is nothing to show."""
     whole = (0.0, 0.0, float(w), float(h))
     if not hexes:
         return whole
-    x0, y0, x1, y1 = grid_bounds(geo, hexes)
+    corners = [p for hx in hexes for p in at.polygon(hx)]
+    x0, y0 = min(p[0] for p in corners), min(p[1] for p in corners)
+    x1, y1 = max(p[0] for p in corners), max(p[1] for p in corners)
     m = size * FOCUS_MARGIN
     box = (max(0.0, x0 - m), max(0.0, y0 - m), min(float(w), x1 + m), min(float(h), y1 + m))
     if box[2] <= box[0] or box[3] <= box[1] or (box[2] - box[0]) * (box[3] - box[1]) > FOCUS_WHOLE * w * h:
