@@ -147,10 +147,17 @@ def _reduced(path: str, mtime_ns: int, file_bytes: int, expected: tuple[int, int
 
 
 # --- the units' faces ---------------------------------------------------------------------------
-def counter_of(manifest: Manifest, unit: Unit) -> tuple[Counter, str] | None:
-    """The counter (and its face) that shows ``unit`` at its strength: its step's counter, the
-    back of a one-counter unit that lost its step; None when the manifest has no counter for it."""
-    mine = [c for c in manifest.units if (c.unit_id or c.id) == unit.id]
+def counters_by_unit(manifest: Manifest) -> dict[str, list[Counter]]:
+    """The manifest's unit counters by unit id (a unit of several steps has one counter a step)."""
+    out: dict[str, list[Counter]] = {}
+    for c in manifest.units:
+        out.setdefault(c.unit_id or c.id, []).append(c)
+    return out
+
+
+def counter_of(mine: list[Counter], unit: Unit) -> tuple[Counter, str] | None:
+    """The counter (and its face) of ``mine`` (the unit's counters) that shows ``unit`` at its
+    strength: its step's counter, the back of a one-counter unit that lost its step; None: no counter."""
     if not mine:
         return None
     steps = unit.steps or 1
@@ -167,10 +174,11 @@ def unit_faces(manifest: Manifest | None, units: Iterable[Unit], px: int) -> dic
     if manifest is None:
         return {}
     out: dict[str, Image.Image] = {}
+    by_unit = counters_by_unit(manifest)
     for u in units:
         if u.hex is None or u.id in out:
             continue
-        found = counter_of(manifest, u)
+        found = counter_of(by_unit.get(u.id, []), u)
         if found is not None:
             out[u.id] = _face(*found, px)
     return out
