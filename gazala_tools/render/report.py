@@ -163,6 +163,8 @@ class Overlay:
 
 #: the margin of the board's shown part around what matters, in hexes
 FOCUS_MARGIN = 1.5
+#: the shown part of the board is at least this many hexes wide and high (some context around one unit)
+FOCUS_MIN = 8
 #: a part of the board larger than this fraction of it: the whole board is shown
 FOCUS_WHOLE = 0.6
 
@@ -277,6 +279,8 @@ def _focus(at: HexPoints, hexes: set[Hex], size: float, w: int, h: int) -> tuple
     x0, y0 = min(p[0] for p in corners), min(p[1] for p in corners)
     x1, y1 = max(p[0] for p in corners), max(p[1] for p in corners)
     m = size * FOCUS_MARGIN
+    grow_x, grow_y = (max(0.0, (FOCUS_MIN * size - (b - a)) / 2) for a, b in ((x0, x1), (y0, y1)))
+    x0, x1, y0, y1 = x0 - grow_x, x1 + grow_x, y0 - grow_y, y1 + grow_y  # at least FOCUS_MIN hexes each way
     box = (max(0.0, x0 - m), max(0.0, y0 - m), min(float(w), x1 + m), min(float(h), y1 + m))
     if box[2] <= box[0] or box[3] <= box[1] or (box[2] - box[0]) * (box[3] - box[1]) > FOCUS_WHOLE * w * h:
         return whole
@@ -361,7 +365,8 @@ tr.finding:target td { outline: 2px solid #1e5adc; }
 #findings-part { grid-area: findings; min-width: 0; } #board-part { grid-area: board; min-width: 0; }
 #more { grid-area: more; min-width: 0; }
 @media (min-width: 1500px) {
-  #layout { grid-template-columns: minmax(24em, 36em) minmax(0, 1fr); grid-template-areas: "findings board" "more board"; }
+  #layout { grid-template-columns: minmax(24em, 36em) minmax(0, 1fr); grid-template-rows: auto 1fr;
+            grid-template-areas: "findings board" "more board"; align-items: start; }
 }
 """
 #: largest embedded board part (pixels; larger parts are embedded scaled down, drawn at their size)
