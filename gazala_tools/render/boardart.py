@@ -143,7 +143,9 @@ def _reduced(path: str, mtime_ns: int, file_bytes: int, expected: tuple[int, int
     factor = min(out.width // size[0], out.height // size[1])
     if factor >= 2:  # box-average by a whole factor first: cheap, and frees the full-size pixels
         out = out.reduce(factor)
-    return out if out.size == size else out.resize(size, Image.Resampling.LANCZOS)
+    # a box average: a third of Lanczos' time on a scan, and as good for a picture shown smaller
+    return out if out.size == size else out.resize(size, Image.Resampling.BOX if out.width > size[0]
+                                                   else Image.Resampling.LANCZOS)
 
 
 # --- the units' faces ---------------------------------------------------------------------------

@@ -390,7 +390,7 @@ def data_uri(img: Image.Image, *, photo: bool, max_pixels: int) -> str:
     """``img`` as a ``data:`` URI of at most ``max_pixels`` pixels: JPEG for a scan, PNG for drawn art."""
     if img.width * img.height > max_pixels:
         f = math.sqrt(max_pixels / (img.width * img.height))
-        img = img.resize((max(1, int(img.width * f)), max(1, int(img.height * f))), Image.Resampling.LANCZOS)
+        img = img.resize((max(1, int(img.width * f)), max(1, int(img.height * f))), Image.Resampling.BOX)
     buf = io.BytesIO()
     if photo:
         img.save(buf, format="JPEG", quality=JPEG_QUALITY)
