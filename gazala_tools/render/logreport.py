@@ -10,10 +10,8 @@ or the page's ``#step-N`` anchor) highlights its path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry
@@ -82,16 +80,6 @@ def _move_lines(rep: LogReport, at: HexPoints) -> str:
     return "".join(parts)
 
 
-def _parsed(grid: Any, labels: Iterable[str]) -> list[Hex]:
-    out: list[Hex] = []
-    for label in labels:
-        try:
-            out.append(grid.parse(label))
-        except ValueError:
-            continue
-    return out
-
-
 def _where(m: StepMove) -> str:
     return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
@@ -125,7 +113,7 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
         fd = f.finding
         who = "" if f.unit else "position at phase end: "
         where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
-                         for h in _parsed(grid, fd.hexes))
+                         for h in map(at.hex, fd.hexes) if h is not None)
         by_step.setdefault(f.step, []).append(
             f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a id="finding-{i}" '
             f'href="#step-{f.step}">[{e(fd.rule)}]</a> {who}{e(fd.message)}{" " + where if where else ""}</li>')
