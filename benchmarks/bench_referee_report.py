@@ -4,7 +4,8 @@ fresh process whose wall time and peak RSS (``ru_maxrss`` from ``wait4``) are me
 
 The board is shown from a reduced copy (``render.boardart``: a JPEG decoded at 1/8 by libjpeg's draft
 mode; a PNG decoded within the board pixel cap and box-reduced), at most 16 Mpx for the whole board;
-the page embeds at most 6 Mpx of it (the part that matters) and a 1.5 Mpx whole board.
+the page embeds at most 6 Mpx of it (the part that matters: here units in its four corners, so the
+whole board, the largest page) and, when a part is shown, a 1.5 Mpx whole board.
 Budget: the page <= 10 MB; JPEG <= 15 s and <= 1 GB; PNG (decoded whole: about 4 bytes a pixel) <= 60 s
 and <= 2 GB. Baseline in the same run: the same report of the game with a 2.5 Mpx board. About 3
 minutes (``scripts/bench referee_report``), most of it drawing the scan.
@@ -46,7 +47,10 @@ text = (folder / "map.yaml").read_text()
 import re
 text = re.sub(r"board_width: \\d+, board_height: \\d+", f"board_width: {w}, board_height: {h}", text)
 (folder / "map.yaml").write_text(text)
-units = "".join(f'  - {{id: red-{i}, hex: "{chr(65 + 2 + i % 3)}{4 + i // 3:02d}"}}\\n' for i in range(6))
+from tools.synthgame import _label
+# the units in the four corners and the middle: the whole board is the part shown (the largest page)
+spots = [(2, 2), (columns - 3, 2), (2, rows - 1), (columns - 3, rows - 1), (columns // 2, rows // 2), (3, 3)]
+units = "".join(f'  - {{id: red-{i}, hex: "{_label(c, r)}"}}\\n' for i, (c, r) in enumerate(spots))
 (folder.parent / "position.yaml").write_text("game: synthetic-war\\nturn: Turn 2\\nunits:\\n" + units)
 """
 
