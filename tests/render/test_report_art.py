@@ -97,3 +97,31 @@ def test_embedded_images_are_bounded(tmp_path: Path) -> None:
     assert uri.startswith("data:image/jpeg;base64,")
     got = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     assert got.width * got.height <= 1_500_000 and abs(got.width / got.height - 4 / 3) < 0.01
+
+
+def test_the_part_that_matters_is_shown_and_the_whole_board_is_one_click_away(tmp_path: Path) -> None:
+    """Two RG units a few hexes apart: the board shown is a part around them (at least 8 hexes each way),
+    and the page holds the whole board behind a toggle; units spread over the board: the whole board."""
+    def page(units: dict[str, str], name: str) -> str:
+        pos = tmp_path / f"{name}.yaml"
+        pos.write_text("game: gazala-rg\nturn: May 27 AM\nunits:\n"
+                       + "".join(f'  - {{id: {u}, hex: "{h}"}}\n' for u, h in units.items()), encoding="utf-8")
+        out = tmp_path / f"{name}.html"
+        assert gazala(["referee", "check", str(pos), "--format", "html", "-o", str(out)]) in (0, 1)
+        return out.read_text(encoding="utf-8")
+
+    def view(html: str) -> list[float]:
+        m = re.search(r'<svg [^>]*id="board"[^>]*viewBox="([^"]+)"', html)
+        assert m is not None
+        return [float(v) for v in m.group(1).split()]
+
+    from gazala_tools.games import find_game
+    from gazala_tools.render.board import board_geometry, hex_size
+
+    hexes = hex_size(board_geometry(find_game("gazala-rg").map(), dpi=50))  # RG: 1100 x 850 px at 50 dpi
+    near = page({"allied-22arm-2-rgh": "1310", "axis-ariete-5-ber": "1412"}, "near")
+    x, y, w, h = view(near)
+    assert x > 0 and y > 0 and 8 * hexes <= w < 1100 and 8 * hexes <= h < 850
+    assert '<details id="whole-board">' in near and len(embedded(near)) >= 2
+    spread = page({"allied-22arm-2-rgh": "0102", "axis-ariete-5-ber": "2921"}, "spread")
+    assert view(spread) == [0, 0, 1100, 850] and '<details id="whole-board">' not in spread
