@@ -6,6 +6,9 @@ steps (15 action phases); many moves break a rule, which costs the most (a secon
 Budget: <= 2 s for the whole check (read, replay, a path and the movement rules per move, position
 checks at each phase end). Baselines measured in the same run: the same log replayed step by step
 without any check, and read to its final position in one go (``read_save``).
+
+The log's HTML report (``--format html``, issue 23 item 1: the board drawn once, the units' faces,
+every move's line): <= 1 s and <= 10 MB, against the check it reports on.
 """
 
 from __future__ import annotations
@@ -36,10 +39,24 @@ def run() -> list[Result]:
     check_s = cold_s if smoke() else best_of(lambda: check_log(LOG), repeat=3)
     replay_s = best_of(_replay_only, repeat=3)
     read_s = best_of(lambda: read_save(LOG), repeat=3)
+    html_s, html_mb = _html(rep)
     return [
         Result("RG 700-step log, every move checked", check_s, "s", budget="<= 2 s", ok=check_s <= 2.0,
                baseline="the same log replayed step by step without checks", baseline_value=replay_s,
                ratio=check_s / replay_s,
                note=f"{len(rep.moves)} moves, {len(rep.phases)} phases, {len(rep.findings)} findings; "
                f"read to the final position in one go: {read_s * 1000:.0f} ms"),
+        Result("its HTML report (board, counter faces, every move drawn)", html_s, "s", budget="<= 1 s and <= 10 MB",
+               ok=html_s <= 1.0 and html_mb <= 10, baseline="the check it reports on", baseline_value=check_s,
+               ratio=html_s / check_s, note=f"{html_mb:.2f} MB page"),
     ]
+
+
+def _html(rep: object) -> tuple[float, float]:
+    """The HTML report of a checked log, as ``referee log --format html`` renders it: seconds, MB."""
+    from gazala_tools.render.logreport import render_log_html
+
+    _, replay = check_log(LOG)
+    pages: list[str] = []
+    seconds = best_of(lambda: pages.append(render_log_html(rep, replay, dpi=50)), repeat=3)  # type: ignore[arg-type]
+    return seconds, len(pages[-1].encode("utf-8")) / 1e6

@@ -34,7 +34,7 @@ def add_verb(verbs: argparse._SubParsersAction[argparse.ArgumentParser],
     lg.set_defaults(func=run)
 
 
-def render(rep: object, replay: object, fmt: str, dpi: float) -> bytes:
+def render(rep: object, replay: object, fmt: str, dpi: float | None) -> bytes:
     from gazala_tools.referee.logcheck import LogReport, render_json, render_text
 
     assert isinstance(rep, LogReport)

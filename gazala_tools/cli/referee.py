@@ -73,12 +73,14 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--turn", help="turn label, overriding the input's")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="same as --format json")
-    p.add_argument("--dpi", type=DPI, default=50, help="board resolution for html/png (default 50)")
+    p.add_argument("--dpi", type=DPI, default=None,
+                   help="board resolution for html/png (default: a scan board's own, lowered to at most 16 Mpx for "
+                   "the whole board; 50 for a board drawn from the map data)")
     p.add_argument("--allow-plugin", action="store_true",
                    help="let the rules plugin file of the --game folder run (it is code: read it first; `gazala help games`)")
 
 
-def _render(checked: object, fmt: str, dpi: float) -> bytes:
+def _render(checked: object, fmt: str, dpi: float | None) -> bytes:
     from gazala_tools.referee.api import Checked
 
     assert isinstance(checked, Checked)
@@ -89,8 +91,9 @@ def _render(checked: object, fmt: str, dpi: float) -> bytes:
     from gazala_tools.render.report import render_html, render_png
 
     if fmt == "png":
-        return render_png(checked.report, checked.game_map, checked.position, dpi=dpi)
-    return render_html(checked.report, checked.game_map, checked.position, dpi=dpi).encode("utf-8")
+        return render_png(checked.report, checked.game_map, checked.position, dpi=dpi, game=checked.rules.game)
+    return render_html(checked.report, checked.game_map, checked.position, dpi=dpi,
+                       game=checked.rules.game).encode("utf-8")
 
 
 def _check(args: argparse.Namespace) -> int:

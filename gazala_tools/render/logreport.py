@@ -1,30 +1,38 @@
 """A log referee report (``gazala referee log --format html``) as one self-contained HTML page.
 
-Left: the list of steps (each move with its path, the phase boundaries), each finding under the step
-it belongs to and linked to it. Right: the board at the end of the log (units as in the position
-report) with every move's path drawn through hex centres (arrow at the end; red when the move has
-a finding). Selecting a step (a click, or the page's ``#step-N`` anchor) highlights its path.
+First the findings (each linked to its step), then the list of steps (each move with its path, the
+phase boundaries), each finding under the step it belongs to; beside it on a wide screen (below it on
+a narrow one), the board at the end of the log, the game's own art as in the position report (the
+part the units and moves cover; the whole board one click away), with every move's path drawn
+through hex centres (arrow at the end; red when the move has a finding). Selecting a step (a click,
+or the page's ``#step-N`` anchor) highlights its path.
 """
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
-from gazala_tools.render.board import board_geometry, exact_center
+from gazala_tools.render.board import board_geometry
+from gazala_tools.render.boardart import report_art
 from gazala_tools.render.escape import head, text
-from gazala_tools.render.report import _pts, board_image, overlay, svg_overlay
+from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
 #: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
-PAGE_STYLE = """
+PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
-#main { display: flex; gap: 12px; align-items: flex-start; }
-#steps { width: 34em; max-height: 92vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; }
+#summary, #notes, #steps { overflow-wrap: anywhere; }
+#main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
+#steps { max-height: 60vh; overflow-y: auto; font-size: 13px; padding-left: 1.2em; margin: 0; min-width: 0; }
+#board-wrap { min-width: 0; }
+@media (min-width: 1500px) {
+  #main { grid-template-columns: minmax(24em, 34em) minmax(0, 1fr); align-items: start; }
+  #steps { max-height: 92vh; }
+}
 #steps li.step { margin: 4px 0; list-style: none; } #steps li.step.bad > a { color: #c00; font-weight: bold; }
 #steps li.phase { list-style: none; margin: 8px 0 2px -1em; font-weight: bold; border-top: 1px solid #999; }
 li.finding.error { background: #fbd5d5; } li.finding.warning { background: #fde8c8; }
@@ -46,12 +54,7 @@ MOVE_BAD = "rgb(220,20,20)"
 MOVE_DIRECT = "rgb(230,140,0)"  #: the direct route of a detour (the route assumed is drawn dashed beside it)
 
 
-def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
-    from gazala_tools.referee.log import LogReplay
-
-    assert isinstance(replay, LogReplay)
-    game_map = replay.rules.map
-    geo = board_geometry(game_map, dpi=dpi)
+def _move_lines(rep: LogReport, at: HexPoints) -> str:
     bad = {(f.step, f.unit) for f in rep.findings if f.kind == "move" and f.finding.severity is Severity.ERROR}
     parts = ['<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" '
              'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>']
@@ -59,11 +62,11 @@ def _move_lines(rep: LogReport, replay: object, dpi: float) -> str:
         labels = m.path or tuple(x for x in (m.from_hex, m.to_hex) if x)
         if len(labels) < 2:
             continue
-        pts = [exact_center(geo, game_map.grid.parse(lab)) for lab in labels]
+        pts = [at.centre_of(lab) for lab in labels]
         colour = MOVE_BAD if (m.step, m.unit) in bad else MOVE_OK
         title = text(f"step {m.step}: {m.unit} {' '.join(labels)}")
         if m.direct:  # a detour: the direct route as dragged, and beside it the route assumed, dashed
-            dpts = [exact_center(geo, game_map.grid.parse(lab)) for lab in m.direct]
+            dpts = [at.centre_of(lab) for lab in m.direct]
             dtitle = text(f"step {m.step}: {m.unit} direct route {' '.join(m.direct)} (breaks a rule)")
             parts.append(f'<polyline class="direct" data-step="{m.step}" points="{_pts(dpts)}" fill="none" '
                          f'stroke="{MOVE_DIRECT}" stroke-width="3" stroke-opacity="0.75"><title>{dtitle}</title>'
@@ -81,7 +84,7 @@ def _where(m: StepMove) -> str:
     return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
 
-def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
+def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -> str:
     """The page: step list beside the board, findings linked to their steps, moves drawn."""
     from gazala_tools.referee.log import LogReplay
 
@@ -89,11 +92,15 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
     e = text
     game_map = replay.rules.map
     position = rep.final if rep.final is not None else replay.position()
-    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source)
-    board = io.BytesIO()
-    board_image(game_map, dpi=dpi).save(board, format="PNG")
-    svg = svg_overlay(overlay(pos_report, game_map, position, dpi=dpi), board.getvalue())
-    svg = svg.replace("</svg>", _move_lines(rep, replay, dpi) + "</svg>")
+    game = replay.rules.game
+    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source,  # the findings' hexes outlined
+                        findings=[f.finding for f in rep.findings],
+                        side_colours={s.id: s.color for s in game.sides if s.color})
+    art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
+    moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
+    at = HexPoints(game_map, board_geometry(game_map, dpi=art.dpi))  # each hex's points once
+    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at)
+    svg = svg_overlay(ov, art, _move_lines(rep, at))
     by_step: dict[int, list[str]] = {}
     for m in rep.moves:
         by_step.setdefault(m.step, []).append(
@@ -101,12 +108,15 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
             + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
             + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
                if m.direct else "") + "</li>")
-    for f in rep.findings:
+    grid = game_map.grid
+    for i, f in enumerate(rep.findings):
         fd = f.finding
         who = "" if f.unit else "position at phase end: "
+        where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
+                         for h in map(at.hex, fd.hexes) if h is not None)
         by_step.setdefault(f.step, []).append(
-            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a href="#step-{f.step}">'
-            f"[{e(fd.rule)}]</a> {who}{e(fd.message)}</li>")
+            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a id="finding-{i}" '
+            f'href="#step-{f.step}">[{e(fd.rule)}]</a> {who}{e(fd.message)}{" " + where if where else ""}</li>')
     starts = {p.first_step: p for p in rep.phases}
     rows: list[str] = []
     for n in range(1, rep.steps + 1):
@@ -124,12 +134,14 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float = 50) -> str:
         f'<li class="{f.finding.severity.value}"><a href="#step-{f.step}">step {f.step}</a> '
         f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
     verdict = "legal" if rep.legal else f"ILLEGAL ({sum(f.finding.severity is Severity.ERROR for f in rep.findings)} error(s))"
+    summary = f'<ul id="summary">{summary}</ul>' if summary else ""  # empty lists are left out
     notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
+    notes = f'<ul id="notes">{notes}</ul>' if notes else ""
     return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE, script=PAGE_SCRIPT) + f"""<body>
 <h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
 <p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
-<ul id="summary">{summary}</ul>
-<ul id="notes">{notes}</ul>
+{summary}
+{notes}
 <div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
 <script>{PAGE_SCRIPT}</script>
 </body></html>

@@ -66,10 +66,10 @@ def test_html_report_in_headless_chromium(checked, rg_map, tmp_path):
     page.write_text(render_html(r, rg_map, p, dpi=40), encoding="utf-8")
     shot = tmp_path / "shot.png"
     base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'prof'}"]
-    subprocess.run([*base, f"--screenshot={shot}", "--window-size=1000,900", page.as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run([*base, f"--screenshot={shot}", "--window-size=1000,1600", page.as_uri()],
+                   check=True, capture_output=True, timeout=120)  # the findings first, then the board
     img = Image.open(shot).convert("RGB")
-    assert img.size == (1000, 900)
+    assert img.size == (1000, 1600)
     assert colour_count(img, (220, 20, 20), tol=12) > 50  # finding outline / isolated mark rendered by SVG
     assert colour_count(img, (0, 150, 60), tol=12) > 50  # LOC polyline
     dom = subprocess.run([*base, "--dump-dom", page.as_uri()], check=True, capture_output=True, timeout=120,
