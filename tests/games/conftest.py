@@ -66,3 +66,33 @@ def moved(request: pytest.FixtureRequest, vassal_harness: Any, vmod: Path,
     """The set-up after the engine made ``MOVES``, saved by the engine."""
     return _setup_save(request, vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "moved",
                        request.module.MOVES)
+
+
+def engine_hex_names(engine: Any, vmod: Path, folder: Path) -> tuple[list[str], list[str]]:
+    """The engine's location names of every hex centre of ``folder``'s map, and the game's labels."""
+    from gazala_tools.games import find_game
+    from gazala_tools.vassal.gamelayout import MAIN_MAP
+
+    game_map = find_game(folder).map()
+    geometry, px = game_map.geometry(), game_map.pixels
+    hexes = game_map.hexes()
+    points = [(MAIN_MAP, x + px.edge_width, y + px.edge_height) for x, y in map(geometry.hex_center, hexes)]
+    return [loc.location for loc in engine.locate(vmod, points)], [game_map.label(h) for h in hexes]
+
+
+def placed_by_map(result: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """An engine save's pieces as ``{map: {piece id: location}}``, once the engine started the game
+    with no problem."""
+    from tools.vassal_oracle.engine import problems
+
+    assert result["game_started"] and problems(result) == []
+    out: dict[str, dict[str, str]] = {}
+    for p in result["pieces"]:
+        out.setdefault(p["map"], {})[p["id"]] = p["location"]
+    return out
+
+
+def referee_json(capsys: pytest.CaptureFixture[str], save: str, vmod: Path, folder: Path) -> tuple[int, Any]:
+    """``gazala referee check SAVE --module VMOD --game FOLDER --json``: exit status and report."""
+    code, out, _ = run(capsys, "referee", "check", save, "--module", str(vmod), "--game", str(folder), "--json")
+    return code, json.loads(out)

@@ -23,7 +23,7 @@ import pytest
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
 
-from .conftest import assert_loads_cleanly, run
+from .conftest import assert_loads_cleanly, engine_hex_names, placed_by_map, referee_json, run
 
 FOLDER = Path(__file__).resolve().parent / "river-war"
 SCENARIO = "The Ford (Turn 1 - Turn 8)"
@@ -138,35 +138,24 @@ def test_engine_loads_the_module_with_no_error_dialog_or_dropped_attribute(vassa
 
 @pytest.mark.vassal
 def test_engine_names_every_hex_centre_by_the_games_numbering(vassal_engine: Any, vmod: Path) -> None:
-    from gazala_tools.vassal.gamelayout import MAIN_MAP
-
-    game_map = find_game(FOLDER).map()
-    geometry, px = game_map.geometry(), game_map.pixels
-    hexes = game_map.hexes()
-    points = [(MAIN_MAP, x + px.edge_width, y + px.edge_height) for x, y in map(geometry.hex_center, hexes)]
-    located = vassal_engine.locate(vmod, points)
-    assert [loc.location for loc in located] == [game_map.label(h) for h in hexes]
-    assert {"A-1", "D-6", "H-10"} <= {loc.location for loc in located} and len(located) == 80
+    names, labels = engine_hex_names(vassal_engine, vmod, FOLDER)
+    assert names == labels
+    assert {"A-1", "D-6", "H-10"} <= set(names) and len(names) == 80
 
 
 @pytest.mark.vassal
 def test_engine_opens_the_set_up_with_every_unit_on_its_hex(opened: dict[str, Any]) -> None:
     from gazala_tools.vassal.gamelayout import MAIN_MAP
-    from tools.vassal_oracle.engine import problems
 
-    assert opened["game_started"] and problems(opened) == []
-    where = {p["id"]: (p["map"], p["location"]) for p in opened["pieces"]}
-    assert {pid: loc for pid, (m, loc) in where.items() if m == MAIN_MAP} == SETUP
-    assert {pid: loc for pid, (m, loc) in where.items() if m == "Holding Boxes"} == BOXED
-    assert {pid: loc for pid, (m, loc) in where.items() if m == "VP Track"} == {"red-vp": "VP 0", "blue-vp": "VP 1"}
+    placed = placed_by_map(opened)
+    assert placed[MAIN_MAP] == SETUP and placed["Holding Boxes"] == BOXED
+    assert placed["VP Track"] == {"red-vp": "VP 0", "blue-vp": "VP 1"}
 
 
 @pytest.mark.vassal
 def test_referee_finds_nothing_in_the_engines_save_of_the_set_up(opened: dict[str, Any], vmod: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "referee", "check", opened["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, opened["saved"], vmod, FOLDER)
     assert code == 0 and report["legal"] and report["findings"] == []
     assert report["game"] == "river-war" and report["turn"] == "1"
     assert set(report["supply"].values()) == {"in"} and len(report["supply"]) == 12
@@ -177,9 +166,7 @@ def test_referee_finds_S1_and_P1_in_a_save_the_engine_wrote_after_two_moves(
         moved: dict[str, Any], vmod: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(m["piece"], m["from"], m["to"]) for m in moved["moves"]] == [
         ("red-tank-1", "D-4", "E-2"), ("red-inf-1", "C-3", "B-6")]
-    code, out, _ = run(capsys, "referee", "check", moved["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, moved["saved"], vmod, FOLDER)
     assert code == 1 and not report["legal"]
     assert report["findings"] == FINDINGS
     assert {u: s for u, s in report["supply"].items() if s != "in"} == {"red-inf-1": "out"}
