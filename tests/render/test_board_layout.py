@@ -68,7 +68,7 @@ def test_title_block_covers_no_hex_and_stays_on_the_board(game: str) -> None:
     assert items and bottom <= height
     for _what, _obj, (x0, y0, x1, y1) in items:
         assert y0 > grid_bottom, "the title block covers a hex"
-        assert 0 <= x0 and x1 <= width and y1 <= height
+        assert x0 >= 0 and x1 <= width and y1 <= height
 
 
 def test_title_is_the_games_name_and_a_reconstruction_says_so() -> None:
