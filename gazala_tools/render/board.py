@@ -801,6 +801,13 @@ def render_board(
     return img
 
 
+def board_size(game_map: GameMap, *, dpi: float | None = None, turn_track: Sequence[str] = (),
+               title: str | None = None, legend: bool = True) -> tuple[int, int]:
+    """The size of ``render_board(game_map, ...)``'s image with the same options (it follows the
+    grid, not the map's ``board_width``/``board_height``), without drawing it."""
+    return scene_from_map(game_map, dpi=dpi, turn_track=turn_track, title=title, legend=legend).size
+
+
 def board_geometry(game_map: GameMap, *, dpi: float | None = None) -> HexGridGeometry:
     """The VASSAL grid of ``render_board(game_map, dpi=dpi)``'s image (with the map's numbering)."""
     native_dpi = float(getattr(game_map.pixels, "dpi", 0) or 100)

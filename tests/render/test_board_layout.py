@@ -5,6 +5,7 @@ in the map's words, and the drawing styles come from map.yaml."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from gazala_tools.mapdata import load_map
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.render.board import (
     BoardScene,
+    board_size,
     font,
     grid_bounds,
     hex_size,
@@ -191,3 +193,24 @@ def test_a_bad_style_is_one_line_naming_file_and_place(highland: Path, old: str,
         _restyle(highland, old, new)
     text = str(err.value)
     assert says in text and "map.yaml" in text and "\n" not in text
+
+
+def test_board_size_is_the_drawn_images_size() -> None:
+    m = _map("batalha")
+    assert board_size(m, dpi=72) == render_board(m, dpi=72).size
+
+
+# --- rows counted upward keep their names on the drawn board -------------------------------------
+def test_a_descending_numbering_keeps_every_hex_name_on_the_drawn_board() -> None:
+    from gazala_tools.vassal.module.games import numbering_for_size
+
+    m = _map("tests/games/highland")
+    geo = m.geometry()
+    measured, drawn = (m.pixels.board_width, m.pixels.board_height), render_board(m).size
+    assert geo.max_rows(drawn[1]) != geo.max_rows(measured[1])  # the drawn board counts other rows
+    numbering = numbering_for_size(m.grid.numbering, geo, measured, drawn)
+    named = replace(geo, numbering=numbering)
+    for h in m.hexes():
+        x, y = geo.hex_center(h)
+        assert named.name_at(x, y, *drawn) == m.label(h)
+    assert numbering_for_size(_map("gazala-rg").grid.numbering, geo, measured, drawn) == _map("gazala-rg").grid.numbering
