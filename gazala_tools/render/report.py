@@ -24,7 +24,15 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report, SupplyStatus
-from gazala_tools.render.board import board_geometry, exact_center, font, hex_polygon, hex_size, render_board
+from gazala_tools.render.board import (
+    board_geometry,
+    board_size,
+    exact_center,
+    font,
+    hex_polygon,
+    hex_size,
+    render_board,
+)
 from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,8 +188,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         if len(pts) == 1:  # a path of one hex: a short stroke so that it shows
             pts = (pts[0], (pts[0][0] + size * 0.3, pts[0][1]))
         lines.append(Line(pts, PATH_COLOURS.get(p.kind, PATH_COLOUR), p.label, p.kind))
-    img_w = round(game_map.pixels.board_width * dpi / (game_map.pixels.dpi or 100))
-    img_h = round(game_map.pixels.board_height * dpi / (game_map.pixels.dpi or 100))
+    img_w, img_h = board_size(game_map, dpi=dpi)  # the drawn board's size: it follows the grid
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines))
 
 
