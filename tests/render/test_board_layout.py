@@ -202,7 +202,7 @@ def test_board_size_is_the_drawn_images_size() -> None:
 
 # --- rows counted upward keep their names on the drawn board -------------------------------------
 def test_a_descending_numbering_keeps_every_hex_name_on_the_drawn_board() -> None:
-    from gazala_tools.vassal.module.games import numbering_for_size
+    from gazala_tools.vassal.gamelayout import numbering_for_size
 
     m = _map("tests/games/highland")
     geo = m.geometry()

@@ -33,6 +33,7 @@ from gazala_tools.escape import text as escape  # the one escaping helper of eve
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
+from gazala_tools.vassal.gamelayout import numbering_for_size
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (
@@ -64,8 +65,6 @@ from gazala_tools.wording import count
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.numbering import Numbering
-    from gazala_tools.vassal.grid import HexGridGeometry
 
 log = logging.getLogger(__name__)
 
@@ -469,22 +468,6 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
     board = BoardSpec(name, w, h, geometry.vassal_attrs(), game_map.grid.numbering.vassal_attrs(),
                       game_map.pixels.edge_width, game_map.pixels.edge_height)
     return board, board_dpi, picture
-
-
-def numbering_for_size(numbering: Numbering, geometry: HexGridGeometry, measured: tuple[int, int],
-                       drawn: tuple[int, int]) -> Numbering:
-    """The numbering that names every hex on a ``drawn``-sized board as ``numbering`` names it on the
-    ``measured`` one: VASSAL's descending numbering counts from the board's size (``max_rows``,
-    ``max_columns``), so a board of another size needs other offsets; others are returned as they are."""
-    if not (numbering.v_descend or numbering.h_descend) or measured == drawn:
-        return numbering
-
-    def numbers(size: tuple[int, int]) -> tuple[int, int]:
-        return numbering.column_row(0, 0, sideways=geometry.sideways, max_rows=geometry.max_rows(size[1]),
-                                    max_columns=geometry.max_columns(size[0]))
-
-    (c0, r0), (c1, r1) = numbers(measured), numbers(drawn)
-    return replace(numbering, h_off=numbering.h_off + c0 - c1, v_off=numbering.v_off + r0 - r1)
 
 
 def _board_dpi(game_map: GameMap, cfg: ModuleConfig, dpi: float | None) -> float:
