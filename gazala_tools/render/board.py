@@ -403,6 +403,8 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
         pf = font(name_px, bold=True)
         taken: list[Rect] = [draw.textbbox(xy, scene.labels[h], font=fnt, anchor="mm")
                              for h, xy in numbers.items()] if show_numbers else []
+        if scene.title_block is not None:  # names stay off the title block
+            taken += [box for _what, _obj, box in title_block_layout(scene, *scene.title_block)[0]]
         for place, at in place_labels(draw, scene, pf, down, taken):
             cx, cy = geo.hex_center(place.hex)
             _draw_marker(draw, cx, cy, style_of("marker", place.kind, styles), size)
