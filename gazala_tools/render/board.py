@@ -558,27 +558,53 @@ def _block_fonts(size: float) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageF
     return font(max(10, round(size * 0.34)), bold=True), font(max(8, round(size * 0.2))), font(max(8, round(size * 0.2)))
 
 
+def _fit(text: str, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: float) -> str:
+    """``text``, cut short with an ellipsis where it is wider than ``width`` pixels."""
+    if fnt.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid] + "\u2026") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "\u2026"
+
+
 def title_block_layout(scene: BoardScene, left: float, top: float, right: float) -> tuple[list[BlockItem], float]:
-    """Where the title block's items go: the title (and subtitle) on a line, then the legend's entries
-    in rows from ``left`` to ``right``; and the block's bottom. Each item has its box."""
+    """Where the title block's items go: the title and subtitle on a line (the subtitle on the next
+    one if it does not fit), then the legend's entries in rows from ``left`` to ``right``; and the
+    block's bottom. Each item has its box; words too long for the block are cut short."""
     size = hex_size(scene.geometry)
     title_font, sub_font, entry_font = _block_fonts(size)
+    room = max(1.0, right - left)
     items: list[BlockItem] = []
     y = top
     if scene.title:
-        tb = title_font.getbbox(scene.title)
-        items.append(("title", scene.title, (left, y, left + tb[2], y + tb[3])))
+        title = _fit(scene.title, title_font, room)
+        tb = title_font.getbbox(title)
+        items.append(("title", title, (left, y, left + tb[2], y + tb[3])))
         x = left + tb[2] + size * 0.3
         if scene.subtitle:
             sb = sub_font.getbbox(scene.subtitle)
-            sub_y = y + tb[3] - sb[3]  # on the title's baseline, about
-            items.append(("subtitle", scene.subtitle, (x, sub_y, x + sb[2], sub_y + sb[3])))
+            if x + sb[2] <= right:
+                sub_y = y + tb[3] - sb[3]  # on the title's baseline, about
+                items.append(("subtitle", scene.subtitle, (x, sub_y, x + sb[2], sub_y + sb[3])))
+            else:
+                y += tb[3] + size * 0.1
+                sub = _fit(scene.subtitle, sub_font, room)
+                sb = sub_font.getbbox(sub)
+                items.append(("subtitle", sub, (left, y, left + sb[2], y + sb[3])))
+                tb = sb
         y += tb[3] + size * 0.2
     swatch_w, row_h = size * 0.6, max(size * 0.36, entry_font.getbbox("Ag")[3] + 4)
     x = left
     for entry in scene.legend:
-        tw = entry_font.getlength(entry.words)
-        w = swatch_w + size * 0.15 + tw
+        words = _fit(entry.words, entry_font, room - swatch_w - size * 0.15)
+        if words != entry.words:
+            entry = replace(entry, words=words)
+        w = swatch_w + size * 0.15 + entry_font.getlength(words)
         if x > left and x + w > right:
             x, y = left, y + row_h
         items.append(("entry", entry, (x, y, x + w, y + row_h)))

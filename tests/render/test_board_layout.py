@@ -214,3 +214,14 @@ def test_a_descending_numbering_keeps_every_hex_name_on_the_drawn_board() -> Non
         x, y = geo.hex_center(h)
         assert named.name_at(x, y, *drawn) == m.label(h)
     assert numbering_for_size(_map("gazala-rg").grid.numbering, geo, measured, drawn) == _map("gazala-rg").grid.numbering
+
+
+def test_a_title_and_words_too_long_for_the_board_are_cut_short_on_it(highland: Path) -> None:
+    m = _restyle(highland, 'bog: {description: "bog: no horse, no guns"}', f'bog: {{description: "{"bog " * 400}"}}')
+    scene = scene_from_map(m, title="Highland " * 300)
+    assert scene.title_block is not None
+    items, bottom = title_block_layout(scene, *scene.title_block)
+    assert bottom <= scene.size[1]
+    for _what, obj, (x0, _y0, x1, _y1) in items:
+        assert x0 >= 0 and x1 <= scene.size[0], obj
+    assert any(what == "title" and str(obj).endswith("\u2026") for what, obj, _box in items)
