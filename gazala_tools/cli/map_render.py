@@ -53,6 +53,10 @@ def run_render(args: argparse.Namespace) -> int:
     if args.dpi is not None and not (1 <= args.dpi <= 1200):
         raise GazalaError(f"--dpi {args.dpi:g} is out of range", place="--dpi", expected="1 to 1200")
     game_map = load_map(args.game)
+    try:  # the title is the game's name (game.yaml); a stand-alone map has its own title
+        title: str | None = find_game(args.game).name
+    except GazalaError:
+        title = None
     t = time.perf_counter()
     img = render_board(
         game_map,
@@ -60,6 +64,7 @@ def run_render(args: argparse.Namespace) -> int:
         show_numbers=not args.no_numbers,
         show_places=not args.no_places,
         turn_track=find_game(args.game).turns if args.turn_track else (),
+        title=title,
     )
     geo = board_geometry(game_map, dpi=args.dpi)
     dpi = args.dpi or game_map.pixels.dpi

@@ -53,9 +53,44 @@ MAX_PIXEL: Final = 1_000_000
 _KIND: Final = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 LIST_SECTIONS: Final = ("boxes", "hexsides", "paths", "places", "zones")
 TOP_KEYS: Final = frozenset(
-    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", "hexside-kinds", "path-kinds",
-     *LIST_SECTIONS}
+    {"game", "title", "provenance", "notes", "extends", "remove", "grid", "terrain", "style", "hexside-kinds",
+     "path-kinds", *LIST_SECTIONS}
 )
+_COLOUR: Final = re.compile(r"#[0-9a-fA-F]{6}")
+#: the drawing styles the data may give (docs/render.md): per section, each key and its values
+#: (a tuple of choices, or "colour", "fraction" (0 < x <= 1), "integer", "owners" (side: colour))
+STYLE_KEYS: Final[Mapping[str, Mapping[str, tuple[str, ...] | str]]] = {
+    "terrain": {"fill": "colour", "symbol": ("none", "specks", "crest"), "symbol-colour": "colour"},
+    "hexside": {"colour": "colour", "line": ("solid", "heavy", "dots", "rings", "hatched", "ditch", "dashed"),
+                "width": "fraction", "pending": ("solid", "heavy", "dots", "rings", "hatched", "ditch", "dashed"),
+                "owners": "owners"},
+    "path": {"colour": "colour", "line": ("solid", "dashed", "cased"), "width": "fraction", "inner": "colour",
+             "layer": "integer"},
+    "marker": {"symbol": ("square", "dot"), "colour": "colour", "size": "fraction"},
+}
+
+
+def _style_out(m: GameMap, section: str, kind: str) -> dict[str, Any]:
+    """``{"style": {...}}`` of a kind as the data gave it (owners as a mapping), or nothing."""
+    got = m.styles.get(section, {}).get(kind)
+    if not got:
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in got.items():
+        head, _, side = key.partition(".")
+        if side:
+            out.setdefault(head, {})[side] = value
+        else:
+            out[key] = int(value) if key == "layer" else float(value) if key in ("width", "size") else value
+    return {"style": out}
+
+
+def _top_style_out(m: GameMap) -> dict[str, Any]:
+    style: dict[str, Any] = {"minefields": m.minefield_colours} if m.minefield_colours != "plain" else {}
+    markers = {k: _style_out(m, "marker", k)["style"] for k in m.styles.get("marker", {})}
+    if markers:
+        style["markers"] = markers
+    return {"style": style} if style else {}
 
 
 def map_file(game_or_dir: str | Path) -> Path:
@@ -308,6 +343,7 @@ class _Builder:
             notes = tuple(nd.scalar(n, "notes") for n in nd.seq(nn, "notes"))
         grid, numbering_name, pixels = self.read_grid()
         self.grid = grid
+        self.styles: dict[str, dict[str, dict[str, str]]] = {}
         default, types, overrides, tsources = self.read_terrain()
         self.kinds = self.read_hexside_kinds()
         self.path_kinds = self.read_path_kinds()
@@ -319,6 +355,7 @@ class _Builder:
         paths = self.read_paths()
         places = self.read_places()
         zones = self.read_zones()
+        minefield_colours = self.read_style()
         return GameMap(
             game=game,
             title=title,
@@ -337,13 +374,15 @@ class _Builder:
             zones=zones,
             notes=notes,
             source_dir=self.file.parent,
-            minefield_colours=self.read_style(),
+            minefield_colours=minefield_colours,
             hexside_kinds=self.kinds,
             path_kinds=self.path_kinds,
+            styles=self.styles,
         )
 
     def read_path_kinds(self) -> dict[str, PathKindType]:
-        """``path-kinds: {name: {description}}``: the map's own words for its roads, tracks, railways."""
+        """``path-kinds: {name: {description, style}}``: the map's own words for its roads, tracks, railways,
+        and how they are drawn."""
         if "path-kinds" not in self.s:
             return {}
         d, node = self.s["path-kinds"]
@@ -351,9 +390,11 @@ class _Builder:
         for k, v in d.mapping(node, "path-kinds").items():
             if not _KIND.fullmatch(k):
                 raise d.err(v, f"path-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
-            m = d.mapping(v, f"path-kinds.{k}", frozenset({"description"})) \
+            m = d.mapping(v, f"path-kinds.{k}", frozenset({"description", "style"})) \
                 if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
             out[k] = PathKindType(PathKind(k), d.opt(m, "description", f"path-kinds.{k}") or "")
+            if "style" in m:
+                self.read_drawing(d, m["style"], "path", k, f"path-kinds.{k}.style")
         return out
 
     def path_kind(self, d: _Doc, node: yaml.Node, what: str) -> PathKind:
@@ -375,8 +416,10 @@ class _Builder:
             what = f"hexside-kinds.{k}"
             if not _KIND.fullmatch(k):
                 raise d.err(v, f"hexside-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
-            m = d.mapping(v, what, frozenset({"description", "directed", "owned", "impassable"})) \
+            m = d.mapping(v, what, frozenset({"description", "directed", "owned", "impassable", "style"})) \
                 if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
+            if "style" in m:
+                self.read_drawing(d, m["style"], "hexside", k, f"{what}.style")
 
             def flag(key: str, m: Mapping[str, yaml.Node] = m, what: str = what) -> bool:
                 return d.boolean(m[key], f"{what}.{key}") if key in m else False
@@ -399,11 +442,43 @@ class _Builder:
                         expected=f"one of hexside-kinds ({declared})")
         return self.kinds[name]
 
+    def read_drawing(self, d: _Doc, node: yaml.Node, section: str, kind: str, what: str) -> None:
+        """One ``style:`` mapping (docs/render.md), checked and kept as strings in ``self.styles``."""
+        keys = STYLE_KEYS[section]
+        out: dict[str, str] = {}
+        for key, v in d.mapping(node, what, frozenset(keys)).items():
+            spec, at = keys[key], f"{what}.{key}"
+            if isinstance(spec, tuple):
+                out[key] = d.choice(v, at, spec)
+            elif spec == "colour":
+                out[key] = self.colour(d, v, at)
+            elif spec == "fraction":
+                x = d.number(v, at)
+                if not 0 < x <= 1:
+                    raise d.err(v, f"{at}: {x:g} is out of range", expected="a fraction of the hex size, 0 < x <= 1")
+                out[key] = f"{x:g}"
+            elif spec == "integer":
+                out[key] = str(d.integer(v, at, lo=-99, hi=99))
+            else:  # owners: side -> colour
+                for side, c in d.mapping(v, at).items():
+                    out[f"owners.{side}"] = self.colour(d, c, f"{at}.{side}")
+        self.styles.setdefault(section, {})[kind] = out
+
+    @staticmethod
+    def colour(d: _Doc, node: yaml.Node, what: str) -> str:
+        text = d.scalar(node, what)
+        if not _COLOUR.fullmatch(text):
+            raise d.err(node, f"{what}: {text!r} is not a colour", expected='"#rrggbb" (quoted: # starts a YAML comment)')
+        return text.lower()
+
     def read_style(self) -> str:
         if "style" not in self.s:
             return "plain"
         d, node = self.s["style"]
-        m = d.mapping(node, "style", frozenset({"minefields"}))
+        m = d.mapping(node, "style", frozenset({"minefields", "markers"}))
+        if "markers" in m:
+            for k, v in d.mapping(m["markers"], "style.markers").items():
+                self.read_drawing(d, v, "marker", k, f"style.markers.{k}")
         return d.choice(m["minefields"], "style.minefields", ("plain", "owner")) if "minefields" in m else "plain"
 
     # --- grid ----------------------------------------------------------------------------------------
@@ -565,7 +640,9 @@ class _Builder:
             raise d.err(node, "terrain: needs 'types' and 'default'")
         types: dict[str, TerrainType] = {}
         for k, v in d.mapping(m["types"], "terrain.types").items():
-            tm = d.mapping(v, f"terrain.types.{k}", frozenset({"description", "impassable"}))
+            tm = d.mapping(v, f"terrain.types.{k}", frozenset({"description", "impassable", "style"}))
+            if "style" in tm:
+                self.read_drawing(d, tm["style"], "terrain", k, f"terrain.types.{k}.style")
             types[k] = TerrainType(
                 name=k,
                 description=d.opt(tm, "description", f"terrain.types.{k}") or "",
@@ -816,7 +893,8 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
     terrain = {
         "default": m.terrain_default,
         "types": {
-            t.name: ({"description": t.description} | ({"impassable": True} if t.impassable else {}))
+            t.name: ({"description": t.description} | ({"impassable": True} if t.impassable else {})
+                     | _style_out(m, "terrain", t.name))
             for t in m.terrain_types.values()
         },
         "hexes": [
@@ -828,17 +906,18 @@ def map_to_data(m: GameMap) -> dict[str, Any]:
         "title": m.title,
         "provenance": m.provenance,
         "notes": list(m.notes),
-        **({"style": {"minefields": m.minefield_colours}} if m.minefield_colours != "plain" else {}),
+        **_top_style_out(m),
         "grid": grid_data,
         "terrain": terrain,
     }
     if m.path_kinds:
-        data["path-kinds"] = {k: ({"description": t.description} if t.description else {})
+        data["path-kinds"] = {k: ({"description": t.description} if t.description else {}) | _style_out(m, "path", k)
                               for k, t in m.path_kinds.items()}
     if m.hexside_kinds:
         data["hexside-kinds"] = {
             k: ({"description": t.description} if t.description else {})
             | {flag: True for flag in ("directed", "owned", "impassable") if getattr(t, flag)}
+            | _style_out(m, "hexside", k)
             for k, t in m.hexside_kinds.items()
         }
     boxes = []

@@ -274,6 +274,10 @@ class GameMap:
     hexside_kinds: Mapping[str, HexsideKindType] = field(default_factory=dict)
     #: the path kinds the map declares (``path-kinds:``), in data order
     path_kinds: Mapping[str, PathKindType] = field(default_factory=dict)
+    #: how the board is drawn, as the data says (``style:`` of terrain types, hexside kinds, path kinds
+    #: and ``style.markers``): section ("terrain", "hexside", "path", "marker") -> kind -> key -> value
+    #: (all strings; docs/render.md). Kinds without an entry are drawn with the renderer's defaults.
+    styles: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
     # --- indexes (built in __post_init__) ---
     _features: dict[Hexside, tuple[HexsideFeature, ...]] = field(init=False, repr=False, compare=False)
     _path_sides: dict[PathKind, frozenset[Hexside]] = field(init=False, repr=False, compare=False)

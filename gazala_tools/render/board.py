@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.resources
 import itertools
+import json
 import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,73 +50,80 @@ log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 
-#: Fill colours by terrain kind, in the muted palette of printed desert maps.
-TERRAIN_FILLS: dict[str, RGB] = {
-    "clear": (236, 222, 180),
-    "desert": (236, 222, 180),
-    "open": (236, 222, 180),
-    "rough": (198, 164, 112),
-    "broken": (198, 164, 112),
-    "town": (200, 200, 200),
-    "village": (200, 200, 200),
-    "sea": (128, 172, 214),
-    "sea-inlet": (160, 196, 226),
-    "inlet": (160, 196, 226),
-    "ridge": (176, 150, 104),
-    "salt-marsh": (196, 206, 190),
-    "marsh": (196, 206, 190),
-    "escarpment": (214, 190, 140),
-    "fortified": (222, 206, 168),
-    "airfield": (226, 222, 196),
-    "depression": (222, 200, 150),
+#: Drawing styles of the kinds a map does not style itself: ``default_styles.json`` (docs/render.md),
+#: in the format of map.yaml's ``style:`` keys (section -> kind -> key -> value, all strings).
+DEFAULT_STYLES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    k: v for k, v in json.loads((importlib.resources.files(__package__) / "default_styles.json").read_text("utf-8")).items()
+    if not k.startswith("_")
 }
-
-#: Line colours for hexside features and paths.
-FEATURE_COLOURS: dict[str, RGB] = {
-    "minefield": (204, 24, 24),
-    "minefield-axis": (40, 70, 200),
-    "minefield-allied": (140, 82, 30),
-    "escarpment": (110, 70, 30),
-    "fortification": (30, 30, 30),
-    "fortified": (30, 30, 30),
-    "anti-tank-ditch": (60, 60, 60),
-    "ridge": (120, 90, 50),
-    "wadi": (150, 110, 60),
-    "road": (40, 40, 40),
-    "track": (120, 72, 36),
-    "trail": (120, 72, 36),
-    "railway": (0, 0, 0),
-}
+#: the line styles a hexside kind may take and their default widths (a fraction of the hex size)
+SIDE_WIDTHS: Mapping[str, float] = {"solid": 1 / 14, "heavy": 1 / 9, "ditch": 1 / 9, "hatched": 1 / 16,
+                                    "dots": 1 / 11, "rings": 1 / 11, "dashed": 1 / 18}
+PATH_WIDTHS: Mapping[str, float] = {"solid": 1 / 11, "cased": 1 / 11, "dashed": 1 / 18}
+EDGE_COLOUR: RGB = (120, 110, 90)
 
 FONT_FILES = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 FONT_BOLD_FILES = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
+Styles = Mapping[str, Mapping[str, Mapping[str, str]]]
 
-def terrain_colour(kind: str) -> RGB:
-    """The fill for a terrain kind; unknown kinds get a stable pale colour of their own."""
-    got = TERRAIN_FILLS.get(kind) or TERRAIN_FILLS.get(kind.lower().replace("_", "-").replace(" ", "-"))
-    if got is not None:
-        return got
+
+def _norm(kind: str) -> str:
+    return kind.lower().replace("_", "-").replace(" ", "-")
+
+
+def style_of(section: str, kind: str, styles: Styles | None = None) -> dict[str, str]:
+    """The drawing style of a kind: the map's ``style:`` keys (``styles``) over the defaults of
+    :data:`DEFAULT_STYLES` for that kind's name."""
+    out = dict(DEFAULT_STYLES.get(section, {}).get(kind) or DEFAULT_STYLES.get(section, {}).get(_norm(kind)) or {})
+    out.update((styles or {}).get(section, {}).get(kind, {}))
+    return out
+
+
+def _rgb(text: str) -> RGB:
+    return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
+
+
+def _hashed(kind: str, lo: int, span: int) -> RGB:
     digest = hashlib.sha1(kind.encode("utf-8")).digest()
-    return (150 + digest[0] % 90, 150 + digest[1] % 90, 150 + digest[2] % 90)
+    return (lo + digest[0] % span, lo + digest[1] % span, lo + digest[2] % span)
 
 
-def feature_colour(kind: str) -> RGB:
-    got = FEATURE_COLOURS.get(kind) or FEATURE_COLOURS.get(kind.lower().replace("_", "-").replace(" ", "-"))
-    if got is not None:
-        return got
-    digest = hashlib.sha1(kind.encode("utf-8")).digest()
-    return (digest[0] % 160, digest[1] % 160, digest[2] % 160)
+def terrain_colour(kind: str, styles: Styles | None = None) -> RGB:
+    """The fill of a terrain kind (its ``style: fill``); unstyled kinds get a stable pale colour of their own."""
+    fill = style_of("terrain", kind, styles).get("fill")
+    return _rgb(fill) if fill else _hashed(kind, 150, 90)
+
+
+def feature_colour(kind: str, styles: Styles | None = None, section: str = "hexside") -> RGB:
+    """The line colour of a hexside (or ``section="path"``) kind; unstyled kinds get a stable dark colour."""
+    colour = style_of(section, kind, styles).get("colour")
+    return _rgb(colour) if colour else _hashed(kind, 0, 160)
 
 
 # --- the scene: plain data --------------------------------------------------------------------
 @dataclass(frozen=True)
 class SideFeature:
-    """A feature on one hexside. ``up`` is the high hex for an escarpment (hatches go down)."""
+    """A feature on one hexside. ``up`` is the high hex for an escarpment (hatches go down);
+    ``owner``: its side (drawn in that side's colour when the style names one); ``pending``: it takes
+    effect on a later turn (drawn with the style's ``pending`` line)."""
 
     kind: str
     up: Hex | None = None
     label: str = ""
+    owner: str | None = None
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of the legend: a symbol drawn as ``section``'s style of ``kind`` says, and its words."""
+
+    section: str  #: "terrain", "hexside", "path" or "marker"
+    kind: str
+    words: str
+    owner: str | None = None
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +168,13 @@ class BoardScene:
     title: str = ""
     background: RGB = (250, 246, 236)
     default_terrain: str = "clear"
+    #: drawing styles (map.yaml ``style:`` keys; :func:`style_of`), over :data:`DEFAULT_STYLES`
+    styles: Styles = field(default_factory=dict)
+    owner_colours: bool = False  #: features drawn in their owner's colour (map ``style.minefields: owner``)
+    subtitle: str = ""
+    legend: tuple[LegendEntry, ...] = ()
+    #: where the title block (title, subtitle, legend) starts: its left, top and right edge (None: no block)
+    title_block: tuple[float, float, float] | None = None
 
 
 # --- geometry helpers -------------------------------------------------------------------------
@@ -329,47 +345,41 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
     polys = {h: _round_pts(hex_polygon(geo, h)) for h in scene.hexes}
 
     # 1. terrain fills and hex edges
+    styles = scene.styles
     for h in scene.hexes:
         kind = scene.terrain.get(h, scene.default_terrain)
-        draw.polygon(polys[h], fill=terrain_colour(kind))
+        draw.polygon(polys[h], fill=terrain_colour(kind, styles))
     _draw_terrain_texture(draw, scene, polys, size)
     for h in scene.hexes:
         pts = polys[h]
         draw.line([*pts, pts[0]], fill=edge_colour, width=edge_width)
 
-    # 2. hex marks (fortified: heavy inner edge; minefield hex: red dotted ring)
+    # 2. hex marks: a ring inside the hex in the hexside style of the mark's kind (dots or a line)
     for h, marks in scene.hex_marks.items():
         if h not in polys:
             continue
         cx, cy = exact_center(geo, h)
         inner = [_lerp((cx, cy), p, 0.86) for p in polys[h]]
         for mark in marks:
-            if mark in ("fortified", "fortification", "box"):
-                draw.line([*inner, inner[0]], fill=feature_colour("fortified"), width=max(2, round(size / 14)))
-            elif mark.startswith("minefield"):
+            st = style_of("hexside", mark, styles)
+            colour = feature_colour(mark, styles)
+            if st.get("line") in ("dots", "rings"):
                 for a, b in zip(inner, inner[1:] + inner[:1], strict=True):
-                    _draw_dotted(draw, a, b, feature_colour(mark), max(1.0, size / 40), 3)
+                    _draw_dotted(draw, a, b, colour, max(1.0, size / 40), 3)
+            else:
+                draw.line([*inner, inner[0]], fill=colour, width=max(2, round(size / 14)))
 
-    # 3. paths through hex centres (tracks under roads)
-    order = {"track": 0, "trail": 0, "road": 1, "railway": 2}
-    for path in sorted(scene.paths, key=lambda p: order.get(p.kind, 1)):
+    # 3. paths through hex centres (lower layers first: tracks under roads)
+    for path in sorted(scene.paths, key=lambda p: int(style_of("path", p.kind, styles).get("layer", "1"))):
         pts = _round_pts([exact_center(geo, h) for h in path.hexes])
-        if len(pts) < 2:
-            continue
-        colour = feature_colour(path.kind)
-        if path.kind in ("track", "trail"):
-            _draw_dashed(draw, pts, colour, max(2, round(size / 18)), size / 8)
-        else:
-            w = max(2, round(size / 11))
-            draw.line(pts, fill=colour, width=w, joint="curve")
-            if path.kind == "road":
-                draw.line(pts, fill=(236, 226, 200), width=max(1, w // 3), joint="curve")
+        if len(pts) >= 2:
+            _draw_path(draw, pts, style_of("path", path.kind, styles), feature_colour(path.kind, styles, "path"), size)
 
     # 4. hexside features
     for side, feats in scene.sides.items():
         a, b = _round_pts(side_segment(geo, side))
         for feat in feats:
-            _draw_side_feature(draw, geo, side, a, b, feat, size)
+            _draw_side_feature(draw, geo, side, a, b, feat, size, scene)
 
     # 5. hex numbers and place names
     number_px, up = max(6, round(size * 0.2)), size * 0.34
@@ -393,11 +403,11 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
         pf = font(name_px, bold=True)
         taken: list[Rect] = [draw.textbbox(xy, scene.labels[h], font=fnt, anchor="mm")
                              for h, xy in numbers.items()] if show_numbers else []
+        if scene.title_block is not None:  # names stay off the title block
+            taken += [box for _what, _obj, box in title_block_layout(scene, *scene.title_block)[0]]
         for place, at in place_labels(draw, scene, pf, down, taken):
             cx, cy = geo.hex_center(place.hex)
-            if place.kind in ("town", "airfield", "supply", "village"):
-                r = size * 0.09
-                draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=(40, 40, 40))
+            _draw_marker(draw, cx, cy, style_of("marker", place.kind, styles), size)
             _text_centered(draw, at, place.name, pf, (20, 20, 20), *(((255, 255, 255), 2) if not beside else ()))
 
     # 6. boxes (turn track, holding boxes)
@@ -414,31 +424,66 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
                 draw.rectangle((ex, y + size * 0.4, ex + cell, y + hgt), outline=(80, 80, 80), width=1)
                 for j, line in enumerate(entry.split("\n")):
                     draw.text((ex + cell / 2, y + size * (0.62 + 0.22 * j)), line, font=ef, fill=(30, 30, 30), anchor="mm")
+
+    # 7. the title block: title, subtitle and the legend of the symbols on the board
+    if scene.title_block is not None:
+        left, top, right = scene.title_block
+        for item in title_block_layout(scene, left, top, right)[0]:
+            _draw_block_item(draw, scene, item, size)
     return img
 
 
 def _draw_terrain_texture(
     draw: ImageDraw.ImageDraw, scene: BoardScene, polys: Mapping[Hex, list[tuple[float, float]]], size: float
 ) -> None:
-    """Small symbols that tell terrain apart in grey scale too (rough: specks; ridge: a crest line)."""
+    """Small symbols that tell terrain apart in grey scale too (``symbol: specks``, ``crest``)."""
     geo = scene.geometry
     for h in scene.hexes:
-        kind = scene.terrain.get(h, scene.default_terrain)
-        if kind in ("rough", "broken"):
-            cx, cy = exact_center(geo, h)
-            r = max(1.0, size / 40)
-            for ox, oy in ((-0.2, 0.05), (0.15, 0.12), (0.0, 0.25), (0.22, -0.05), (-0.12, 0.28)):
-                x, y = cx + ox * size, cy + oy * size
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=(140, 106, 62))
-        elif kind == "ridge":
-            cx, cy = exact_center(geo, h)
-            draw.arc(
-                (cx - size * 0.3, cy - size * 0.05, cx + size * 0.3, cy + size * 0.4),
-                200,
-                340,
-                fill=(110, 80, 44),
-                width=max(1, round(size / 25)),
-            )
+        st = style_of("terrain", scene.terrain.get(h, scene.default_terrain), scene.styles)
+        if st.get("symbol", "none") != "none":
+            _draw_symbol(draw, exact_center(geo, h), st, size)
+
+
+def _draw_symbol(draw: ImageDraw.ImageDraw, at: tuple[float, float], st: Mapping[str, str], size: float) -> None:
+    cx, cy = at
+    colour = _rgb(st.get("symbol-colour", "#505050"))
+    if st.get("symbol") == "specks":
+        r = max(1.0, size / 40)
+        for ox, oy in ((-0.2, 0.05), (0.15, 0.12), (0.0, 0.25), (0.22, -0.05), (-0.12, 0.28)):
+            x, y = cx + ox * size, cy + oy * size
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+    elif st.get("symbol") == "crest":
+        draw.arc((cx - size * 0.3, cy - size * 0.05, cx + size * 0.3, cy + size * 0.4), 200, 340,
+                 fill=colour, width=max(1, round(size / 25)))
+
+
+def _draw_marker(draw: ImageDraw.ImageDraw, cx: float, cy: float, st: Mapping[str, str], size: float) -> None:
+    """A place's marker (``style.markers``): a square or a dot; nothing for unstyled kinds."""
+    if "symbol" not in st:
+        return
+    r = size * float(st.get("size", "0.09"))
+    colour = _rgb(st.get("colour", "#282828"))
+    if st["symbol"] == "square":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+
+
+def _width(st: Mapping[str, str], line: str, table: Mapping[str, float], size: float, least: int) -> int:
+    """A line's width in pixels: the style's ``width`` (a fraction of the hex size), else the line's default."""
+    return max(least, round(size * float(st["width"]) if "width" in st else size * table.get(line, 1 / 14)))
+
+
+def _draw_path(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], st: Mapping[str, str], colour: RGB,
+               size: float) -> None:
+    line = st.get("line", "solid")
+    w = _width(st, line, PATH_WIDTHS, size, 2)
+    if line == "dashed":
+        _draw_dashed(draw, pts, colour, w, size / 8)
+        return
+    draw.line(list(pts), fill=colour, width=w, joint="curve")
+    if line == "cased":
+        draw.line(list(pts), fill=_rgb(st.get("inner", "#ece2c8")), width=max(1, w // 3), joint="curve")
 
 
 def _draw_side_feature(
@@ -449,36 +494,155 @@ def _draw_side_feature(
     b: tuple[float, float],
     feat: SideFeature,
     size: float,
+    scene: BoardScene,
 ) -> None:
-    kind = feat.kind
-    colour = feature_colour(kind)
-    if kind.startswith("minefield") and kind != "minefield-dated":
-        _draw_dotted(draw, a, b, colour, max(1.5, size / 22), 4)
-    elif kind == "minefield-dated":
-        r = max(1.5, size / 22)
+    st = style_of("hexside", feat.kind, scene.styles)
+    # hatches (a directed kind's down side): towards the hex that is not up
+    down = side.other(feat.up) if feat.up is not None and feat.up in side.hexes else side.hexes[1]
+    _draw_side_line(draw, a, b, st, feat, size, exact_center(geo, down), scene)
+
+
+def _feature_colour(st: Mapping[str, str], feat: SideFeature, scene: BoardScene) -> RGB:
+    owner = f"owners.{feat.owner}"
+    if scene.owner_colours and feat.owner and not feat.pending and owner in st:
+        return _rgb(st[owner])
+    return _rgb(st["colour"]) if "colour" in st else _hashed(feat.kind, 0, 160)
+
+
+def _draw_side_line(
+    draw: ImageDraw.ImageDraw,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    st: Mapping[str, str],
+    feat: SideFeature,
+    size: float,
+    towards: tuple[float, float],
+    scene: BoardScene,
+) -> None:
+    """A hexside feature from ``a`` to ``b`` in its style; hatches point at ``towards``."""
+    line = st.get("pending", st.get("line", "solid")) if feat.pending else st.get("line", "solid")
+    colour = _feature_colour(st, feat, scene)
+    if line == "dots":
+        r = size * float(st["width"]) / 2 if "width" in st else max(1.5, size / 22)
+        _draw_dotted(draw, a, b, colour, r, 4)
+    elif line == "rings":
+        r = size * float(st["width"]) / 2 if "width" in st else max(1.5, size / 22)
         for i in range(4):
             x, y = _lerp(a, b, (i + 0.5) / 4)
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=feature_colour("minefield"), width=max(1, round(r / 2)))
-    elif kind == "escarpment":
-        draw.line([a, b], fill=colour, width=max(2, round(size / 16)))
-        # hatches: short ticks from the side into the down-side hex
-        down = side.other(feat.up) if feat.up is not None and feat.up in side.hexes else side.hexes[1]
-        dcx, dcy = exact_center(geo, down)
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=max(1, round(r / 2)))
+    elif line == "hatched":
+        draw.line([a, b], fill=colour, width=_width(st, line, SIDE_WIDTHS, size, 2))
         mx, my = _lerp(a, b, 0.5)
-        vx, vy = dcx - mx, dcy - my
+        vx, vy = towards[0] - mx, towards[1] - my
         norm = math.hypot(vx, vy) or 1.0
         tick = size * 0.16
         tx, ty = vx / norm * tick, vy / norm * tick
         for i in range(5):
             px, py = _lerp(a, b, (i + 0.5) / 5)
             draw.line([(px, py), (px + tx, py + ty)], fill=colour, width=max(1, round(size / 30)))
-    elif kind in ("fortification", "fortified", "anti-tank-ditch"):
-        w = max(3, round(size / 9))
-        draw.line([a, b], fill=colour, width=w)
-        if kind == "anti-tank-ditch":
+    elif line in ("heavy", "ditch"):
+        draw.line([a, b], fill=colour, width=_width(st, line, SIDE_WIDTHS, size, 3))
+        if line == "ditch":
             _draw_dotted(draw, a, b, (240, 240, 240), max(1.0, size / 40), 4)
+    elif line == "dashed":
+        _draw_dashed(draw, [a, b], colour, _width(st, line, SIDE_WIDTHS, size, 2), size / 8)
     else:
-        draw.line([a, b], fill=colour, width=max(2, round(size / 14)))
+        draw.line([a, b], fill=colour, width=_width(st, line, SIDE_WIDTHS, size, 2))
+
+
+# --- the title block --------------------------------------------------------------------------
+BlockItem = tuple[str, object, tuple[float, float, float, float]]  #: what, text or entry, box
+
+
+def _block_fonts(size: float) -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, ...]:
+    return font(max(10, round(size * 0.34)), bold=True), font(max(8, round(size * 0.2))), font(max(8, round(size * 0.2)))
+
+
+def _fit(text: str, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: float) -> str:
+    """``text``, cut short with an ellipsis where it is wider than ``width`` pixels."""
+    if fnt.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid] + "\u2026") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "\u2026"
+
+
+def title_block_layout(scene: BoardScene, left: float, top: float, right: float) -> tuple[list[BlockItem], float]:
+    """Where the title block's items go: the title and subtitle on a line (the subtitle on the next
+    one if it does not fit), then the legend's entries in rows from ``left`` to ``right``; and the
+    block's bottom. Each item has its box; words too long for the block are cut short."""
+    size = hex_size(scene.geometry)
+    title_font, sub_font, entry_font = _block_fonts(size)
+    room = max(1.0, right - left)
+    items: list[BlockItem] = []
+    y = top
+    if scene.title:
+        title = _fit(scene.title, title_font, room)
+        tb = title_font.getbbox(title)
+        items.append(("title", title, (left, y, left + tb[2], y + tb[3])))
+        x = left + tb[2] + size * 0.3
+        if scene.subtitle:
+            sb = sub_font.getbbox(scene.subtitle)
+            if x + sb[2] <= right:
+                sub_y = y + tb[3] - sb[3]  # on the title's baseline, about
+                items.append(("subtitle", scene.subtitle, (x, sub_y, x + sb[2], sub_y + sb[3])))
+            else:
+                y += tb[3] + size * 0.1
+                sub = _fit(scene.subtitle, sub_font, room)
+                sb = sub_font.getbbox(sub)
+                items.append(("subtitle", sub, (left, y, left + sb[2], y + sb[3])))
+                tb = sb
+        y += tb[3] + size * 0.2
+    swatch_w, row_h = size * 0.6, max(size * 0.36, entry_font.getbbox("Ag")[3] + 4)
+    x = left
+    for entry in scene.legend:
+        words = _fit(entry.words, entry_font, room - swatch_w - size * 0.15)
+        if words != entry.words:
+            entry = replace(entry, words=words)
+        w = swatch_w + size * 0.15 + entry_font.getlength(words)
+        if x > left and x + w > right:
+            x, y = left, y + row_h
+        items.append(("entry", entry, (x, y, x + w, y + row_h)))
+        x += w + size * 0.4
+    if scene.legend:
+        y += row_h
+    return items, y
+
+
+def _draw_block_item(draw: ImageDraw.ImageDraw, scene: BoardScene, item: BlockItem, size: float) -> None:
+    what, obj, (x0, y0, _x1, y1) = item
+    title_font, sub_font, entry_font = _block_fonts(size)
+    if what == "title":
+        draw.text((x0, y0), str(obj), font=title_font, fill=(20, 20, 20))
+        return
+    if what == "subtitle":
+        draw.text((x0, y0), str(obj), font=sub_font, fill=(60, 55, 45))
+        return
+    assert isinstance(obj, LegendEntry)
+    sw = size * 0.6
+    cy = (y0 + y1) / 2
+    sx0, sx1, sy0, sy1 = x0, x0 + sw, cy - size * 0.15, cy + size * 0.15
+    if obj.section == "terrain":
+        st = style_of("terrain", obj.kind, scene.styles)
+        draw.rectangle((sx0, sy0, sx1, sy1), fill=terrain_colour(obj.kind, scene.styles), outline=EDGE_COLOUR)
+        if st.get("symbol", "none") != "none":
+            _draw_symbol(draw, ((sx0 + sx1) / 2, cy - size * 0.12), st, size * 0.6)
+    elif obj.section == "hexside":
+        st = style_of("hexside", obj.kind, scene.styles)
+        feat = SideFeature(obj.kind, owner=obj.owner, pending=obj.pending)
+        a, b = _round_pts([(sx0, cy - size * 0.05), (sx1, cy - size * 0.05)])
+        _draw_side_line(draw, a, b, st, feat, size * 0.7, (a[0] + sw / 2, cy + size), scene)
+    elif obj.section == "path":
+        st = style_of("path", obj.kind, scene.styles)
+        _draw_path(draw, _round_pts([(sx0, cy), (sx1, cy)]), st, feature_colour(obj.kind, scene.styles, "path"), size * 0.8)
+    else:
+        _draw_marker(draw, (sx0 + sx1) / 2, cy, style_of("marker", obj.kind, scene.styles), size)
+    draw.text((x0 + sw + size * 0.15, cy), obj.words, font=entry_font, fill=(30, 30, 30), anchor="lm")
 
 
 def png_info(geometry: HexGridGeometry, *, dpi: float | None = None) -> PngInfo:
@@ -502,8 +666,16 @@ def scene_from_map(
     dpi: float | None = None,
     turn_track: Sequence[str] = (),
     boxes: bool = True,
+    title: str | None = None,
+    legend: bool = True,
 ) -> BoardScene:
-    """The scene of a :class:`~gazala_tools.mapdata.model.GameMap`, at ``dpi`` (default: native)."""
+    """The scene of a :class:`~gazala_tools.mapdata.model.GameMap`, at ``dpi`` (default: native).
+
+    The image follows the grid: the grid stays where the map's ``grid.pixels`` puts it (the VASSAL
+    geometry is the map's), the right margin is the left one, and below the grid come the turn track
+    (``turn_track``), then the title block (``title``, default the map's; a subtitle for a
+    reconstructed map; with ``legend``, the legend of the terrain, hexside, path and marker symbols
+    the board shows), then a bottom margin as high as the top one."""
     pixels = game_map.pixels
     native_dpi = float(getattr(pixels, "dpi", 0) or 100)
     factor = 1.0 if dpi is None else float(dpi) / native_dpi
@@ -516,41 +688,26 @@ def scene_from_map(
     owner_colours = game_map.minefield_colours == "owner"
     sides: dict[Hexside, list[SideFeature]] = {}
     for f in game_map.all_features():
-        kind = f.kind.value
-        if kind == "minefield":
-            if f.active_from:
-                kind = "minefield-dated"
-            elif owner_colours and f.owner:
-                kind = f"minefield-{f.owner}"
         feats = sides.setdefault(f.side, [])
-        feat = SideFeature(kind, up=f.up, label=f.active_from or "")
+        feat = SideFeature(f.kind.value, up=f.up, label=f.active_from or "", owner=f.owner, pending=bool(f.active_from))
         if feat not in feats:
             feats.append(feat)
     paths = tuple(Path(p.kind.value, tuple(p.hexes), p.name) for p in game_map.paths)
     places = tuple(Place(p.name, p.hex, p.kind) for p in game_map.places if p.hexes)
-    width = max(1, round(pixels.board_width * factor))
-    height = max(1, round(pixels.board_height * factor))
-    _x_min, _y_min, x_max, y_max = grid_bounds(geo, hexes)
-    if x_max > width or y_max > height:
-        log.warning(
-            "%s: the grid (to %.0f x %.0f px) overflows the board (%d x %d px); the image is enlarged",
-            game_map.game,
-            x_max,
-            y_max,
-            width,
-            height,
-        )
-        width, height = max(width, math.ceil(x_max) + 1), max(height, math.ceil(y_max) + 1)
-    if width * height > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated
-        raise GazalaError(f"the board would be {width:,} x {height:,} pixels at {factor * native_dpi:g} dpi",
-                          file=str(game_map.game), expected=f"at most {MAX_IMAGE_PIXELS:,} pixels (a lower --dpi)")
+    styles = game_map.styles
+    entries = _legend(game_map, terrain, sides, paths, places, owner_colours) if legend else ()
+    x_min, y_min, x_max, y_max = grid_bounds(geo, hexes)
+    left, top = max(0.0, x_min), max(0.0, y_min)
+    width = max(1, math.ceil(x_max + left))
+    bottom = y_max
     scene_boxes: list[Box] = []
     if turn_track:
         turns = tuple(_track_label(t) for t in turn_track)
-        scene_boxes, height = _track_boxes(geo, turns, y_max, width, height, boxes=boxes)
-    return BoardScene(
+        scene_boxes = _track_boxes(geo, turns, y_max, width, boxes=boxes)
+        bottom = max(b.rect[1] + b.rect[3] for b in scene_boxes)
+    scene = BoardScene(
         geometry=geo,
-        size=(width, height),
+        size=(width, 1),
         hexes=hexes,
         labels=labels,
         terrain=terrain,
@@ -558,22 +715,75 @@ def scene_from_map(
         paths=paths,
         places=places,
         boxes=tuple(scene_boxes),
-        title=game_map.title,
+        title=game_map.title if title is None else title,
         default_terrain=game_map.terrain_default,
+        styles=styles,
+        owner_colours=owner_colours,
+        subtitle=RECONSTRUCTED if game_map.provenance == "reconstructed" else "",
+        legend=entries,
     )
+    if scene.title or scene.legend:
+        block_top = bottom + hex_size(geo) * 0.3
+        block = (max(left, hex_size(geo) * 0.2), block_top, width - max(left, hex_size(geo) * 0.2))
+        bottom = title_block_layout(scene, *block)[1]
+        scene = replace(scene, title_block=block)
+    height = max(1, math.ceil(bottom + top))
+    if width * height > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated
+        raise GazalaError(f"the board would be {width:,} x {height:,} pixels at {factor * native_dpi:g} dpi",
+                          file=str(game_map.game), expected=f"at most {MAX_IMAGE_PIXELS:,} pixels (a lower --dpi)")
+    return replace(scene, size=(width, height))
+
+
+#: the subtitle of a reconstructed map (``provenance: reconstructed``)
+RECONSTRUCTED = "reconstruction: drawn from the rules text, not the publisher's map"
+
+
+def _legend(
+    game_map: GameMap,
+    terrain: Mapping[Hex, str],
+    sides: Mapping[Hexside, Sequence[SideFeature]],
+    paths: Sequence[Path],
+    places: Sequence[Place],
+    owner_colours: bool,
+) -> tuple[LegendEntry, ...]:
+    """The legend: exactly the kinds the board shows, in the map's order, in the map's words
+    (descriptions of terrain types, hexside kinds and path kinds; a marker's place kind)."""
+    out: list[LegendEntry] = []
+    used_terrain = set(terrain.values())
+    for name, t in game_map.terrain_types.items():
+        if name in used_terrain:
+            out.append(LegendEntry("terrain", name, t.description or name))
+    used = {(f.kind, f.owner if owner_colours and not f.pending and f"owners.{f.owner}" in style_of(
+        "hexside", f.kind, game_map.styles) else None, f.pending) for feats in sides.values() for f in feats}
+    kinds = list(game_map.hexside_kinds) + sorted({k for k, _o, _p in used} - set(game_map.hexside_kinds))
+    for kind in kinds:
+        decl = game_map.hexside_kinds.get(kind)
+        words = (decl.description if decl is not None else "") or kind
+        for k, owner, pending in sorted(used, key=lambda u: (u[2], u[1] or "")):
+            if k == kind:
+                text = words + (f" ({owner})" if owner else "") + (" (from a later turn)" if pending else "")
+                out.append(LegendEntry("hexside", kind, text, owner=owner, pending=pending))
+    used_paths = {p.kind for p in paths if len(p.hexes) >= 2}
+    order = list(game_map.path_kinds) + sorted(used_paths - set(game_map.path_kinds))
+    for kind in order:
+        if kind in used_paths:
+            out.append(LegendEntry("path", kind, (game_map.path_kinds[kind].description if kind in game_map.path_kinds else "") or kind))
+    marked = []
+    for p in places:
+        if p.kind not in marked and "symbol" in style_of("marker", p.kind, game_map.styles):
+            marked.append(p.kind)
+    out.extend(LegendEntry("marker", k, k) for k in marked)
+    return tuple(out)
 
 
 def _track_boxes(
-    geo: HexGridGeometry, turns: Sequence[str], grid_bottom: float, width: int, height: int, *, boxes: bool
-) -> tuple[list[Box], int]:
-    """Turn Record Track (and the Actions track) below the grid; the canvas grows downwards only,
-    so the grid, and with it the VASSAL geometry, stays where it is."""
+    geo: HexGridGeometry, turns: Sequence[str], grid_bottom: float, width: int, *, boxes: bool
+) -> list[Box]:
+    """Turn Record Track (and the Actions track) below the grid; the grid, and with it the VASSAL
+    geometry, stays where it is."""
     size = hex_size(geo)
     row_h = round(size * 1.3)
-    need = round(size * 0.3) + row_h * (2 if boxes else 1) + round(size * 0.5)
     top = math.ceil(grid_bottom) + round(size * 0.3)
-    if top + need > height:
-        height = top + need
     margin = round(size * 0.3)
     track_w = min(width - 2 * margin, round(size * 1.1 * len(turns)))
     out = [Box("Turn Record Track", (margin, top, track_w, row_h), tuple(turns))]
@@ -586,7 +796,7 @@ def _track_boxes(
                 actions,
             )
         )
-    return out, height
+    return out
 
 
 def render_board(
@@ -598,6 +808,8 @@ def render_board(
     turn_track: Sequence[str] = (),
     boxes: bool = True,
     counter_px: float | None = None,
+    title: str | None = None,
+    legend: bool = True,
 ) -> Image.Image:
     """Draw a game's board as an RGB image on the map's VASSAL grid.
 
@@ -607,12 +819,21 @@ def render_board(
     :func:`board_geometry` at the same dpi and is stored in ``image.info["vassal-hexgrid"]``.
     ``turn_track``: the game's turn labels (``Game.turns``) to draw as a Turn Record Track below
     the grid (and, with ``boxes``, an Actions track).
+    ``title``: the title drawn below the board (default: the map's title); ``legend``: the legend of
+    the symbols the board shows beside it. The image's size follows the grid (:func:`scene_from_map`).
     """
-    scene = scene_from_map(game_map, dpi=dpi, turn_track=turn_track, boxes=boxes)
+    scene = scene_from_map(game_map, dpi=dpi, turn_track=turn_track, boxes=boxes, title=title, legend=legend)
     img = draw_scene(scene, show_numbers=show_numbers, show_places=show_places, counter_px=counter_px)
     img.info["vassal-hexgrid"] = " ".join(f'{k}="{v}"' for k, v in scene.geometry.vassal_attrs().items())
     img.info["dpi"] = (dpi or game_map.pixels.dpi,) * 2
     return img
+
+
+def board_size(game_map: GameMap, *, dpi: float | None = None, turn_track: Sequence[str] = (),
+               title: str | None = None, legend: bool = True) -> tuple[int, int]:
+    """The size of ``render_board(game_map, ...)``'s image with the same options (it follows the
+    grid, not the map's ``board_width``/``board_height``), without drawing it."""
+    return scene_from_map(game_map, dpi=dpi, turn_track=turn_track, title=title, legend=legend).size
 
 
 def board_geometry(game_map: GameMap, *, dpi: float | None = None) -> HexGridGeometry:

@@ -66,7 +66,8 @@ def report_dpi(game_map: GameMap, dpi: float) -> float:
     return float(dpi) * math.sqrt(MAX_REPORT_PIXELS / (w * h))
 
 
-def board_size(game_map: GameMap, dpi: float) -> tuple[int, int]:
+def scan_size(game_map: GameMap, dpi: float) -> tuple[int, int]:
+    """The size of the scan board shown at ``dpi`` (the grid was measured on it at the map's dpi)."""
     native = float(game_map.pixels.dpi or 100)
     return (max(1, round(game_map.pixels.board_width * dpi / native)),
             max(1, round(game_map.pixels.board_height * dpi / native)))
@@ -87,10 +88,10 @@ def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, d
     to :data:`MAX_REPORT_PIXELS`)."""
     scan = given_board(game)
     at = report_dpi(game_map, dpi or (float(game_map.pixels.dpi or 100) if scan is not None else DEFAULT_DPI))
-    size = board_size(game_map, at)
     px = max(8, round(hex_size(board_geometry(game_map, dpi=at)) * COUNTER_OF_HEX))
     if scan is not None:
-        board = reduced_board(scan, (game_map.pixels.board_width, game_map.pixels.board_height), size)
+        board = reduced_board(scan, (game_map.pixels.board_width, game_map.pixels.board_height),
+                              scan_size(game_map, at))
     else:  # the module's board, hex numbers where the counters leave them visible; the places are the
         # report's findings' business (and a name Pillow's layout engine cannot shape must not stop a report)
         board = render_board(game_map, dpi=at, counter_px=px, show_places=False).convert("RGB")

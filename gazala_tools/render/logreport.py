@@ -99,7 +99,8 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
     art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
     moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
     at = HexPoints(game_map, board_geometry(game_map, dpi=art.dpi))  # each hex's points once
-    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at)
+    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at,
+                 board_px=art.board.size)
     svg = svg_overlay(ov, art, _move_lines(rep, at))
     by_step: dict[int, list[str]] = {}
     for m in rep.moves:

@@ -30,11 +30,12 @@ from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.report import Report, SupplyStatus
 from gazala_tools.render.board import (
     board_geometry,
+    board_size,
     font,
     hex_polygon,
     hex_size,
 )
-from gazala_tools.render.boardart import COUNTER_OF_HEX, ReportArt, board_size, report_art
+from gazala_tools.render.boardart import COUNTER_OF_HEX, ReportArt, report_art
 from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -205,8 +206,10 @@ class HexPoints:
 
 
 def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float,
-            counter_px: float | None = None, extra_hexes: Sequence[str] = (), points: HexPoints | None = None) -> Overlay:
-    """The report's marks at ``dpi``: finding outlines, counters (fanned in stacks), paths.
+            counter_px: float | None = None, extra_hexes: Sequence[str] = (), points: HexPoints | None = None,
+            board_px: tuple[int, int] | None = None) -> Overlay:
+    """The report's marks at ``dpi`` on a board image of ``board_px`` pixels (default: the board drawn from
+    the map at ``dpi``): finding outlines, counters (fanned in stacks), paths.
     ``counter_px``: the counters' side (default: :data:`~gazala_tools.render.boardart.COUNTER_OF_HEX`
     of the hex); ``extra_hexes``: more hexes the shown part of the board must hold (a log's moves);
     ``points``: the hexes' points at ``dpi``, shared with the caller."""
@@ -264,7 +267,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             pts = (pts[0], (pts[0][0] + size * 0.3, pts[0][1]))
         lines.append(Line(pts, PATH_COLOURS.get(p.kind, PATH_COLOUR), p.label, p.kind))
     focus.extend(h for h in map(at.hex, set(extra_hexes)) if h is not None)
-    img_w, img_h = board_size(game_map, dpi)
+    img_w, img_h = board_px or board_size(game_map, dpi=dpi)  # the drawn board's size: it follows the grid
     return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines),
                    _focus(at, set(focus), size, img_w, img_h))
 
@@ -337,7 +340,7 @@ def render_png(report: Report, game_map: GameMap, position: Position, *, dpi: fl
     """The whole board (the game's own art: ``game``'s scan or drawn board) at ``dpi`` with the
     units' faces, supply marks, paths and finding hexes, as PNG bytes."""
     art = report_art(game, game_map, position.units, dpi=dpi)
-    img = paint(art.board, overlay(report, game_map, position, dpi=art.dpi, counter_px=art.counter_px), art.faces)
+    img = paint(art.board, overlay(report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, board_px=art.board.size), art.faces)
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()
@@ -494,7 +497,7 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
     then the rules' sections, supply and VP; sections with nothing to say are left out."""
     e = text
     art = report_art(game, game_map, position.units, dpi=dpi)
-    svg = svg_overlay(overlay(report, game_map, position, dpi=art.dpi, counter_px=art.counter_px), art)
+    svg = svg_overlay(overlay(report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, board_px=art.board.size), art)
     grid = game_map.grid
 
     def hex_link(label: str) -> str:

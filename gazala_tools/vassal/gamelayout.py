@@ -8,13 +8,19 @@ answers exactly what VASSAL will answer for our module.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import yaml
 
 from gazala_tools.errors import GameDataError, GazalaError
-from gazala_tools.games import Game
+from gazala_tools.games import Game, find_game
 from gazala_tools.hexgrid import Board, MapLayout
 from gazala_tools.yamlnodes import compose
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.hexgrid import HexGridGeometry
+    from gazala_tools.numbering import Numbering
 
 #: The names the module exporter gives the main map and its board.
 MAIN_MAP = "Main Map"
@@ -87,5 +93,38 @@ def layout_for_game(game: str | Game) -> MapLayout:
     m = load_map(game)
     pix = m.pixels
     geom = pix.geometry(m.grid.orientation, m.grid.numbering)
-    board = Board(MAIN_BOARD, pix.board_width, pix.board_height, geom)
+    size = (pix.board_width, pix.board_height)
+    g = game if isinstance(game, Game) else find_game(game)
+    if _board_is_drawn(g):  # the module's board is rendered: its size follows the grid (render/board.py)
+        from gazala_tools.render.board import board_size
+
+        drawn = board_size(m, title=g.name)
+        geom = replace(geom, numbering=numbering_for_size(m.grid.numbering, geom, size, drawn))
+        size = drawn
+    board = Board(MAIN_BOARD, size[0], size[1], geom)
     return MapLayout(MAIN_MAP, pix.edge_width, pix.edge_height, ((board, 0, 0),), (board,))
+
+
+def _board_is_drawn(game: Game) -> bool:
+    """Whether the game's module draws its board (no ``board:`` image in its ``module.yaml``)."""
+    if game.module_config is None:
+        return True
+    from gazala_tools.vassal.module.config import read_config
+
+    return read_config(game.module_config, game).board_art is None
+
+
+def numbering_for_size(numbering: Numbering, geometry: HexGridGeometry, measured: tuple[int, int],
+                       drawn: tuple[int, int]) -> Numbering:
+    """The numbering that names every hex on a ``drawn``-sized board as ``numbering`` names it on the
+    ``measured`` one: VASSAL's descending numbering counts from the board's size (``max_rows``,
+    ``max_columns``), so a board of another size needs other offsets; others are returned as they are."""
+    if not (numbering.v_descend or numbering.h_descend) or measured == drawn:
+        return numbering
+
+    def numbers(size: tuple[int, int]) -> tuple[int, int]:
+        return numbering.column_row(0, 0, sideways=geometry.sideways, max_rows=geometry.max_rows(size[1]),
+                                    max_columns=geometry.max_columns(size[0]))
+
+    (c0, r0), (c1, r1) = numbers(measured), numbers(drawn)
+    return replace(numbering, h_off=numbering.h_off + c0 - c1, v_off=numbering.v_off + r0 - r1)

@@ -12,6 +12,7 @@ from PIL import Image
 from refhelp import pos
 
 from gazala_tools.referee.engine import Referee
+from gazala_tools.render.board import board_size
 from gazala_tools.render.report import SEVERITY_COLOURS, render_html, render_json, render_png, render_text
 from tests.referee_rules import rg_rules
 
@@ -50,7 +51,7 @@ def test_text_names_rules_and_statuses(checked):
 def test_png_draws_units_marks_loc_and_findings(checked, rg_map):
     p, r = checked
     img = Image.open(io.BytesIO(render_png(r, rg_map, p, dpi=40))).convert("RGB")
-    assert img.size == (880, 680)
+    assert img.size == board_size(rg_map, dpi=40)  # the rendered board's size: it follows the grid
     assert colour_count(img, SEVERITY_COLOURS[r.errors()[0].severity]) > 50  # the over-stacked hex
     assert colour_count(img, (0, 150, 60), tol=10) > 100  # the LOC path
     assert colour_count(img, (220, 20, 20), tol=10) > 20  # the isolated mark (and the error outline)

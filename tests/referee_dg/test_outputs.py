@@ -13,6 +13,7 @@ from PIL import Image
 
 from gazala_tools.cli import main
 from gazala_tools.referee.api import check_file
+from gazala_tools.render.board import board_size
 from gazala_tools.render.report import render_html, render_png
 
 SETUP = Path(__file__).resolve().parent / "setup_19_0.yaml"
@@ -104,7 +105,7 @@ def test_cli_json_values(files, capsys):
 def test_png(game, files):
     c = check_file(files[game])
     img = Image.open(io.BytesIO(render_png(c.report, c.game_map, c.position, dpi=30))).convert("RGB")
-    assert img.size == (round(c.game_map.pixels.board_width * 0.3), round(c.game_map.pixels.board_height * 0.3))
+    assert img.size == board_size(c.game_map, dpi=30)  # the rendered board's size: it follows the grid
 
 
 @pytest.mark.browser

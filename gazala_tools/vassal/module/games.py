@@ -33,7 +33,7 @@ from gazala_tools.escape import text as escape  # the one escaping helper of eve
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
-from gazala_tools.vassal.gamelayout import HOLDING_BOX, HOLDING_COLUMNS
+from gazala_tools.vassal.gamelayout import HOLDING_BOX, HOLDING_COLUMNS, numbering_for_size
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (
@@ -435,9 +435,13 @@ def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, 
 
 
 def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
-           images: dict[str, bytes], counter_mm: float = 0.0) -> tuple[BoardSpec, float, Any]:
+           images: dict[str, bytes], counter_mm: float = 0.0, title: str | None = None) -> tuple[BoardSpec, float, Any]:
     """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
-    board as an image when it was drawn here (else its file's bytes), for the About screen."""
+    board as an image when it was drawn here (else its file's bytes), for the About screen.
+
+    A drawn board's size follows the grid (render/board.py), not ``grid.pixels``' board size; where
+    the numbering counts from the far edge (``vDescend``/``hDescend``: VASSAL counts rows from the
+    board's size), its offsets are moved so that every hex keeps the name it has on the map's board."""
     if cfg.board_art is not None:
         if dpi is not None and cfg.counter_size_px:
             log.warning("--dpi changes nothing here: the board is the given image %s and counters: size_px sets "
@@ -454,12 +458,18 @@ def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
         at = float(dpi or game_map.pixels.dpi or 100)
         # hex numbers and place names where the module's counters do not hide them
         counter = counter_size(cfg, counter_mm, at) if counter_mm or cfg.counter_size_px else None
-        img = render_board(game_map, dpi=dpi, counter_px=counter)
+        img = render_board(game_map, dpi=dpi, counter_px=counter, title=title)
         geometry = board_geometry(game_map, dpi=dpi)
         name, (w, h) = "board.png", img.size
         images["images/board.png"] = faces.png_bytes(img)
         picture = img
         board_dpi = float(dpi or game_map.pixels.dpi or 100)
+        scale = board_dpi / float(game_map.pixels.dpi or 100)
+        numbering = numbering_for_size(game_map.grid.numbering, geometry, (round(game_map.pixels.board_width * scale),
+                                       round(game_map.pixels.board_height * scale)), (w, h))
+        board = BoardSpec(name, w, h, geometry.vassal_attrs(), numbering.vassal_attrs(),
+                          game_map.pixels.edge_width, game_map.pixels.edge_height)
+        return board, board_dpi, picture
     board = BoardSpec(name, w, h, geometry.vassal_attrs(), game_map.grid.numbering.vassal_attrs(),
                       game_map.pixels.edge_width, game_map.pixels.edge_height)
     return board, board_dpi, picture
@@ -612,7 +622,7 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
     images: dict[str, bytes] = {}
     given = cfg.board_art is not None
     if given:  # a board image is only read and checked: before the counters, like a bad manifest
-        board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm, title=g.name)
         note("board")
     else:
         board_dpi = _board_dpi(game_map, cfg, dpi)
@@ -637,7 +647,7 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
                         given: tuple[BoardSpec, Any] | None) -> PendingSpec:
     """The rest of :func:`start_module_spec`, done while the faces are drawn."""
     if given is None:
-        board, _dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm)
+        board, _dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm, title=g.name)
         note("board")
     else:
         board, picture = given
