@@ -241,8 +241,9 @@ def _written_through(out: IO[bytes]) -> Iterator[None]:
     class Through(base):  # type: ignore[misc,valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)  # the header, collected
-            out.write(b"".join(self.strings))
-            self.strings = []
+            head: list[bytes] = self.strings
+            out.write(b"".join(head))
+            self.strings: list[bytes] = []
             self.write = out.write
 
         def format(self, document: Any) -> bytes:

@@ -500,7 +500,7 @@ def _draw_oob_charts(charts: dict[str, ChartSpec], pieces: Sequence[PieceSpec], 
         for p in pieces:
             if p.kind == UNIT and p.side == side:
                 rows.setdefault(p.formation or "Units", []).append(images["images/" + p.faces[0]])
-        images["images/" + chart.image] = faces.png_bytes(faces.order_of_battle(chart.name, list(rows.items()), size))
+        images["images/" + chart.image] = faces.order_of_battle_png(chart.name, list(rows.items()), size)
 
 
 def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
