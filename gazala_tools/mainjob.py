@@ -58,11 +58,25 @@ def available(argv: list[str]) -> bool:
     return argv[1] in _commands().get(argv[0], frozenset())
 
 
+def _scenario_ids(game: str) -> dict[str, str]:
+    """The file name of each scenario's set-up save in the module (``setups/<slug of its name>.vsav``,
+    as the module build names it) -> the scenario's id."""
+    from gazala_tools.games import find_game
+    from gazala_tools.games.tables import slug
+
+    try:
+        return {f"setups/{slug(sc.name)}.vsav": sc.id for sc in find_game(game).scenarios()}
+    except Exception:  # the steps that read the game report what is wrong with it
+        return {}
+
+
 def referee_setups(game: str, out: Path) -> list[list[str]]:
-    """Referee the module's own predefined set-ups: extract each save, check it (text + HTML)."""
+    """Referee the module's own predefined set-ups: extract each save, check it (text + HTML) as a
+    position of its scenario (``--scenario``: the report names it)."""
     vmod = out / f"{_name(game)}.vmod"
     if not vmod.is_file():
         return []
+    scenario_of = _scenario_ids(game)
     (out / "setups").mkdir(exist_ok=True)
     calls: list[list[str]] = []
     with zipfile.ZipFile(vmod) as zf:
@@ -71,7 +85,9 @@ def referee_setups(game: str, out: Path) -> list[list[str]]:
             atomic_write_bytes(save, zf.read(name))
             report = out / f"referee-{save.stem}.html"
             check = ["referee", "check", str(save), "--module", str(vmod), "--game", game]  # a game folder's module
-            calls.append(check)                                                              # names no built-in game
+            if name in scenario_of:                                                          # names no built-in game
+                check += ["--scenario", scenario_of[name]]
+            calls.append(check)
             calls.append([*check, "--format", "html", "-o", str(report)])
     return calls
 

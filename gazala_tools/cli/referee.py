@@ -34,6 +34,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     chk.add_argument("--before", metavar="SAVE_OR_YAML",
                      help="an earlier save / position YAML of the same game (read with the same --game, --module, "
                      "--mapping, --turn): also check the rules about what moved in between (DG 17.0, SPI 17.0)")
+    chk.add_argument("--scenario", metavar="ID",
+                     help="the scenario the position belongs to (an id or name of `gazala game show GAME`): the "
+                     "report names it and warns when the turn lies outside its turns")
     chk.add_argument("--strict", action="store_true",
                      help="an input without a turn is bad input (exit 2): its turn-dependent rules cannot be checked")
     chk.add_argument("-o", "--output", help="write the report here (PNG needs it; default stdout)")
@@ -101,7 +104,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.output:
         refuse_overwrite(args.output, [args.input, *([args.before] if args.before else [])])
     checked = check_file(args.input, before=args.before, game=args.game, turn=args.turn, module=args.module,
-                         mapping=args.mapping, strict=args.strict)
+                         mapping=args.mapping, strict=args.strict, scenario=args.scenario)
     if args.fix:
         from gazala_tools.referee.saves import fix_save
 

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
+from gazala_tools.games.scenarios import Scenario
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import Position, Vocabulary, parse_position, read_yaml, unit_specs
 from gazala_tools.referee.report import Report
+from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -176,12 +178,43 @@ def load_position(path: str | Path, **kw: Any) -> tuple[Position, RulesPlugin]:
     return got.position, got.rules
 
 
-def check_file(path: str | Path, *, before: str | Path | None = None, strict: bool = False, **kw: Any) -> Checked:
+def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:
+    """The scenario of ``game`` whose id or name is ``name``; bad input (with "did you mean") if none."""
+    scenarios = game.scenarios()
+    for sc in scenarios:
+        if name in (sc.id, sc.name):
+            return sc
+    ids = [sc.id for sc in scenarios]
+    raise GazalaError(f"{game.id} has no scenario {name!r}{did_you_mean(name, ids)}", place=place,
+                      expected="one of: " + (", ".join(ids) or "none (the game has no scenarios.yaml)"))
+
+
+def scenario_findings(rules: RulesPlugin, scenario: Scenario, turn: str | None) -> list[Finding]:
+    """A warning when the position's turn lies outside the scenario's turns (its ``start``-``end``)."""
+    at = rules.turn_index(turn) if turn is not None else None
+    if at is None:
+        return []
+    first = rules.turn_index(scenario.start) if scenario.start else None
+    last = rules.turn_index(scenario.end) if scenario.end else None
+    if first is not None and at < first:
+        where = f"before its first turn, {scenario.start}"
+    elif last is not None and at > last:
+        where = f"after its last turn, {scenario.end}"
+    else:
+        return []
+    return [Finding("scenario", Severity.WARNING, f"turn {turn} is {where}: is this a position of {scenario.name}?")]
+
+
+def check_file(path: str | Path, *, before: str | Path | None = None, strict: bool = False,
+               scenario: str | None = None, **kw: Any) -> Checked:
     """Load and check one input; ``before``: an earlier save / position YAML of the same game, read
     with the same options, for the rules about what happened in between (``RulesPlugin.compare``).
-    ``strict``: an input without a turn is bad input (its turn-dependent rules could not be checked)."""
+    ``strict``: an input without a turn is bad input (its turn-dependent rules could not be checked).
+    ``scenario``: the id or name of the scenario the position belongs to; the report names it and
+    warns when the turn lies outside the scenario's turns."""
     got = load(path, **kw)
     position, rules = got.position, got.rules
+    chosen = find_scenario(rules.game, scenario) if scenario is not None else None
     if strict and position.turn is None and rules.turn_rules():
         raise GazalaError("no turn given (--strict)", file=path, place="turn",
                           expected="turn: in the input or --turn LABEL, to check " + "; ".join(rules.turn_rules()))
@@ -197,6 +230,9 @@ def check_file(path: str | Path, *, before: str | Path | None = None, strict: bo
                               expected=f"a position of {position.game!r}, like the input")
         rules = prior.rules  # the same cached rules object
     report = Referee(rules).check(position, before=earlier)
+    if chosen is not None:
+        report.scenario = chosen.name
+        report.findings[:0] = scenario_findings(rules, chosen, position.turn)
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)
         report.findings.insert(0, Finding("plugin", Severity.INFO, note))

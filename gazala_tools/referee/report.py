@@ -3,7 +3,7 @@ plugin's own sections.
 
 Plain data with a ``to_dict()`` that is the JSON format of ``gazala referee check --json``::
 
-    {"game", "turn", "findings": [{rule, severity, units, hexes, message}],
+    {"game", ["scenario" when given,] "turn", "findings": [{rule, severity, units, hexes, message}],
      "supply": {unit id: "in" | "out" | "isolated"},
      <the plugin's sections, each under its key, e.g. RG "loc": {"required", "traced", ...}>,
      "vp": {...}, "markers": [{"unit", "add", "remove"}],
@@ -107,6 +107,8 @@ class Report:
     unmatched: list[str] | None = None
     #: each side's colour from the game's ``game.yaml`` (``#rrggbb``; the picture draws its units so)
     side_colours: dict[str, str] = field(default_factory=dict)
+    #: the name of the scenario the position belongs to (``--scenario``; "" when not given)
+    scenario: str = ""
     _zoc: dict[str, list[str]] | None = field(default=None, repr=False)
 
     @property
@@ -136,6 +138,7 @@ class Report:
     def to_dict(self) -> dict[str, object]:
         return {
             "game": self.game,
+            **({"scenario": self.scenario} if self.scenario else {}),
             "turn": self.turn,
             "source": self.source,
             "legal": self.legal,

@@ -50,7 +50,8 @@ def render_json(report: Report) -> str:
 
 
 def render_text(report: Report) -> str:
-    lines = [f"{report.game}  turn {report.turn or '?'}  {report.source}".rstrip()]
+    scenario = f"  {report.scenario}" if report.scenario else ""
+    lines = [f"{report.game}{scenario}  turn {report.turn or '?'}  {report.source}".rstrip()]
     if report.unchecked:
         lines.append("not checked (no turn given): " + "; ".join(report.unchecked))
     if report.unmatched is not None:
@@ -310,8 +311,9 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
                 + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
                 + "</ul>")
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
-    return head(f"Referee: {report.game} {report.turn or ''}", style=PAGE_STYLE) + f"""<body>
-<h1>{e(report.game)} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
+    scenario = f" &mdash; <span id=\"scenario\">{e(report.scenario)}</span>" if report.scenario else ""
+    return head(" ".join(filter(None, ("Referee:", report.game, report.scenario, report.turn))), style=PAGE_STYLE) + f"""<body>
+<h1>{e(report.game)}{scenario} &mdash; turn {e(report.turn or '?')}: <span id="verdict">{verdict}</span></h1>
 <p id="source">checked: {e(report.source or 'a position given in memory')}</p>
 {svg}
 <h2>Findings</h2>

@@ -79,7 +79,7 @@ def test_the_main_job_writes_one_report_per_scenario_naming_it(tmp_path: Path) -
     one, campaign = reports["referee-scenario-one-may-27-am-june-1-2.html"], reports[
         "referee-campaign-game-may-27-am-june-13-14.html"]
     assert one != campaign
-    assert "scenario-one" in one and "campaign" not in one.lower().split("<h1")[1].split("</p>")[0]
-    assert "campaign-game" in campaign
+    assert '<span id="scenario">Scenario One (May 27 AM - June 1-2)</span>' in one and "Campaign" not in one
+    assert '<span id="scenario">Campaign Game (May 27 AM - June 13-14)</span>' in campaign
     for html in (one, campaign):
         assert "turn May 27 AM" in html

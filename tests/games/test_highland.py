@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.cli import main
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
@@ -29,6 +28,8 @@ from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.generic import supply_search, zoc_projects
 from gazala_tools.referee.report import Report
 from gazala_tools.rules import rules_for
+
+from .conftest import assert_loads_cleanly, engine_hex_names, placed_by_map, referee_json, run
 
 FOLDER = Path(__file__).resolve().parent / "highland"
 SCENARIO = "The Moor (Turn 1 - Turn 6)"
@@ -57,11 +58,6 @@ FINDINGS = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.fixture(scope="module")
 def rules() -> RulesPlugin:
@@ -76,12 +72,6 @@ def check(rules: RulesPlugin, *units: tuple[str, str, str, str], **keys: Any) ->
 def findings(report: Report) -> list[tuple[str, str]]:
     return [(f.rule, f.message) for f in report.findings]
 
-
-@pytest.fixture(scope="module")
-def vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("highland") / "highland.vmod"
-    assert main(["module", "build", str(FOLDER), "-o", str(out)]) == 0
-    return out
 
 
 # --- the game's own words -------------------------------------------------------------------------
@@ -214,63 +204,33 @@ def test_the_cliff_is_impassable_to_zones_of_control_and_supply(rules: RulesPlug
 
 
 # --- the engine (marker vassal) -------------------------------------------------------------------------
-def _setup_save(harness: Any, vmod: Path, out: Path, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    out.mkdir()
-    moves_file = out / "moves.json"
-    moves_file.write_text(json.dumps({"moves": moves}), encoding="utf-8")
-    result: dict[str, Any] = harness.run("setup", vmod, SCENARIO, out, moves_file)
-    assert Path(result["saved"]).is_file()
-    return result
 
-
-@pytest.fixture(scope="module")
-def opened(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "setup", [])
-
-
-@pytest.fixture(scope="module")
-def moved(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "moved", MOVES)
 
 
 @pytest.mark.vassal
 def test_engine_loads_the_module_with_no_error(vassal_engine: Any, vmod: Path) -> None:
     loaded = vassal_engine.module(vmod)
-    assert loaded["dialogs"] == []
-    assert [line for line in loaded["log"] if "ERROR" in line or "WARN" in line] == []
-    rt = loaded["roundtrip"]
-    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == [] and rt["changed_text"] == []
+    assert_loads_cleanly(loaded)
 
 
 @pytest.mark.vassal
 def test_engine_names_every_hex_centre_with_rows_counted_upward(vassal_engine: Any, vmod: Path) -> None:
-    from gazala_tools.vassal.gamelayout import MAIN_MAP
-
-    game_map = find_game(FOLDER).map()
-    geometry, px = game_map.geometry(), game_map.pixels
-    hexes = game_map.hexes()
-    points = [(MAIN_MAP, x + px.edge_width, y + px.edge_height) for x, y in map(geometry.hex_center, hexes)]
-    located = vassal_engine.locate(vmod, points)
-    assert [loc.location for loc in located] == [game_map.label(h) for h in hexes] and len(located) == 48
+    names, labels = engine_hex_names(vassal_engine, vmod, FOLDER)
+    assert names == labels and len(names) == 48
 
 
 @pytest.mark.vassal
 def test_engine_opens_the_set_up_with_every_unit_on_its_hex(opened: dict[str, Any]) -> None:
     from gazala_tools.vassal.gamelayout import MAIN_MAP
-    from tools.vassal_oracle.engine import problems
 
-    assert opened["game_started"] and problems(opened) == []
-    where = {p["id"]: (p["map"], p["location"]) for p in opened["pieces"]}
-    assert {pid: loc for pid, (m, loc) in where.items() if m == MAIN_MAP} == SETUP
-    assert {pid: loc for pid, (m, loc) in where.items() if m == "Holding Boxes"} == BOXED
+    placed = placed_by_map(opened)
+    assert placed[MAIN_MAP] == SETUP and placed["Holding Boxes"] == BOXED
 
 
 @pytest.mark.vassal
 def test_referee_finds_nothing_in_the_engines_save_of_the_set_up(opened: dict[str, Any], vmod: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "referee", "check", opened["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, opened["saved"], vmod, FOLDER)
     assert code == 0 and report["legal"] and report["findings"] == [], report["findings"]
 
 
@@ -279,7 +239,5 @@ def test_referee_finds_H3_H3_1_and_H3_2_in_a_save_the_engine_wrote(
         moved: dict[str, Any], vmod: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(m["piece"], m["from"], m["to"]) for m in moved["moves"]] == [
         ("crown-guns-3", "0502", "0602"), ("crown-foot-2", "0502", "0702")]
-    code, out, _ = run(capsys, "referee", "check", moved["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, moved["saved"], vmod, FOLDER)
     assert code == 1 and report["findings"] == FINDINGS

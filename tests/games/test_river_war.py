@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.cli import main
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
+
+from .conftest import assert_loads_cleanly, engine_hex_names, placed_by_map, referee_json, run
 
 FOLDER = Path(__file__).resolve().parent / "river-war"
 SCENARIO = "The Ford (Turn 1 - Turn 8)"
@@ -47,22 +48,11 @@ FINDINGS = [
 ]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def folder_digest() -> dict[str, str]:
     return {str(p.relative_to(FOLDER)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(FOLDER.rglob("*")) if p.is_file()}
 
-
-@pytest.fixture(scope="module")
-def vmod(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("river-war") / "river-war.vmod"
-    assert main(["module", "build", str(FOLDER), "-o", str(out)]) == 0
-    return out
 
 
 # --- the CLI -----------------------------------------------------------------------------------------
@@ -135,70 +125,37 @@ def test_the_main_job_runs_on_the_game_folder(tmp_path: Path, capsys: pytest.Cap
 
 
 # --- the engine (marker vassal) -------------------------------------------------------------------------
-def _setup_save(harness: Any, vmod: Path, out: Path, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """The harness opens the set-up as a player, makes ``moves`` (each ``Map.placeOrMerge``) and has
-    VASSAL save the game (``OUT/moved.vsav``)."""
-    out.mkdir()
-    moves_file = out / "moves.json"
-    moves_file.write_text(json.dumps({"moves": moves}), encoding="utf-8")
-    result: dict[str, Any] = harness.run("setup", vmod, SCENARIO, out, moves_file)
-    assert Path(result["saved"]).is_file()
-    return result
 
-
-@pytest.fixture(scope="module")
-def opened(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The set-up as the engine opens it, saved by the engine without a move."""
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "setup", [])
-
-
-@pytest.fixture(scope="module")
-def moved(vassal_harness: Any, vmod: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return _setup_save(vassal_harness, vmod, tmp_path_factory.mktemp("engine") / "moved", MOVES)
 
 
 @pytest.mark.vassal
 def test_engine_loads_the_module_with_no_error_dialog_or_dropped_attribute(vassal_engine: Any, vmod: Path) -> None:
     loaded = vassal_engine.module(vmod)
-    assert loaded["dialogs"] == []
-    assert [line for line in loaded["log"] if "ERROR" in line or "WARN" in line] == []
-    rt = loaded["roundtrip"]
-    assert rt["dropped_elements"] == [] and rt["dropped_attributes"] == [] and rt["changed_text"] == []
+    assert_loads_cleanly(loaded)
     assert len(loaded["piece_slots"]) == 17 and all(s["valid"] for s in loaded["piece_slots"])
     assert all(p["valid"] for p in loaded["prototypes"])
 
 
 @pytest.mark.vassal
 def test_engine_names_every_hex_centre_by_the_games_numbering(vassal_engine: Any, vmod: Path) -> None:
-    from gazala_tools.vassal.gamelayout import MAIN_MAP
-
-    game_map = find_game(FOLDER).map()
-    geometry, px = game_map.geometry(), game_map.pixels
-    hexes = game_map.hexes()
-    points = [(MAIN_MAP, x + px.edge_width, y + px.edge_height) for x, y in map(geometry.hex_center, hexes)]
-    located = vassal_engine.locate(vmod, points)
-    assert [loc.location for loc in located] == [game_map.label(h) for h in hexes]
-    assert {"A-1", "D-6", "H-10"} <= {loc.location for loc in located} and len(located) == 80
+    names, labels = engine_hex_names(vassal_engine, vmod, FOLDER)
+    assert names == labels
+    assert {"A-1", "D-6", "H-10"} <= set(names) and len(names) == 80
 
 
 @pytest.mark.vassal
 def test_engine_opens_the_set_up_with_every_unit_on_its_hex(opened: dict[str, Any]) -> None:
     from gazala_tools.vassal.gamelayout import MAIN_MAP
-    from tools.vassal_oracle.engine import problems
 
-    assert opened["game_started"] and problems(opened) == []
-    where = {p["id"]: (p["map"], p["location"]) for p in opened["pieces"]}
-    assert {pid: loc for pid, (m, loc) in where.items() if m == MAIN_MAP} == SETUP
-    assert {pid: loc for pid, (m, loc) in where.items() if m == "Holding Boxes"} == BOXED
-    assert {pid: loc for pid, (m, loc) in where.items() if m == "VP Track"} == {"red-vp": "VP 0", "blue-vp": "VP 1"}
+    placed = placed_by_map(opened)
+    assert placed[MAIN_MAP] == SETUP and placed["Holding Boxes"] == BOXED
+    assert placed["VP Track"] == {"red-vp": "VP 0", "blue-vp": "VP 1"}
 
 
 @pytest.mark.vassal
 def test_referee_finds_nothing_in_the_engines_save_of_the_set_up(opened: dict[str, Any], vmod: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "referee", "check", opened["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, opened["saved"], vmod, FOLDER)
     assert code == 0 and report["legal"] and report["findings"] == []
     assert report["game"] == "river-war" and report["turn"] == "1"
     assert set(report["supply"].values()) == {"in"} and len(report["supply"]) == 12
@@ -209,9 +166,7 @@ def test_referee_finds_S1_and_P1_in_a_save_the_engine_wrote_after_two_moves(
         moved: dict[str, Any], vmod: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(m["piece"], m["from"], m["to"]) for m in moved["moves"]] == [
         ("red-tank-1", "D-4", "E-2"), ("red-inf-1", "C-3", "B-6")]
-    code, out, _ = run(capsys, "referee", "check", moved["saved"], "--module", str(vmod), "--game", str(FOLDER),
-                       "--json")
-    report = json.loads(out)
+    code, report = referee_json(capsys, moved["saved"], vmod, FOLDER)
     assert code == 1 and not report["legal"]
     assert report["findings"] == FINDINGS
     assert {u: s for u, s in report["supply"].items() if s != "in"} == {"red-inf-1": "out"}

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from gazala_tools.cli import main
+from gazala_tools.games import find_game
 from gazala_tools.mapdata import load_map
 from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.gamelayout import MAIN_MAP
@@ -184,8 +186,6 @@ def test_vp_markers_are_in_the_palette_with_their_track_properties(engine_module
 
 
 def test_11_1_bg_setup_places_each_unit_in_a_hex_of_its_named_place(vassal_engine: Any, game_module: GameModule) -> None:
-    from gazala_tools.games import find_game
-
     (bg,) = find_game("batalha").scenarios()
     setup = [(p.units[0], p.place, p.source) for p in bg.setup]
     path, built = game_module("batalha")
@@ -211,3 +211,23 @@ def test_each_setup_starts_the_vp_markers_in_their_track_boxes(vassal_engine: An
         assert len(on_track) == 2
         if scenario.name.startswith("Scenario One"):
             assert on_track["axis-vp"] == "VP 2"
+
+
+SCENARIOS = [(g, sc.id) for g in GAMES for sc in find_game(g).scenarios()]
+
+
+@pytest.mark.parametrize(("game", "scenario_id"), SCENARIOS)
+def test_game_scenario_save_opens_with_every_unit_on_its_hex(
+    vassal_engine: Any, game_module: GameModule, game: str, scenario_id: str, tmp_path: Path
+) -> None:
+    """Issue 23 item 4: ``gazala game scenario GAME ID -o FILE.vsav`` writes a save that VASSAL 3.7.26
+    opens, every unit on the hex the scenario gives it."""
+    save = tmp_path / f"{scenario_id}.vsav"
+    assert main(["game", "scenario", game, scenario_id, "-o", str(save)]) == 0
+    path, built = game_module(game)
+    chosen = next(sc for sc in find_game(game).scenarios() if sc.id == scenario_id)
+    spec = next(sc for sc in built.spec.scenarios if sc.name == chosen.name)
+    result = vassal_engine.read_save(path, save)
+    assert _unexpected(result["dialogs"]) == [] and result["game_started"]
+    on_map = {p["id"]: p["location"] for p in result["pieces"] if p["map"] == MAIN_MAP}
+    assert on_map == dict(spec.placements) and on_map
