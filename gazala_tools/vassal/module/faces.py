@@ -217,7 +217,10 @@ def about(title: str, lines: Sequence[str], board: bytes | Image.Image, width: i
     source: Image.Image = board if isinstance(board, Image.Image) else Image.open(io.BytesIO(board))
     if source.format == "JPEG":
         source.draft("RGB", (width - 40, 360))  # decode a scan at a fraction of its size
-    thumb = source.convert("RGB")
+    if source is not board and source.mode == "RGB" and source.format != "JPEG":
+        thumb = source  # opened here: reduced in place, not copied first (a large board is 100 MB decoded)
+    else:
+        thumb = source.convert("RGB")
     thumb.thumbnail((width - 40, 360))
     height = 90 + thumb.height + 24 * len(lines) + 20
     img = Image.new("RGB", (width, height), (250, 246, 236))
