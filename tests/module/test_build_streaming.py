@@ -29,3 +29,17 @@ def test_png_bytes_of_bands_are_png_bytes_of_the_image() -> None:
     bands = [img.crop((0, top, 70, min(600, top + 37))) for top in range(0, 600, 37)]
     assert faces.png_bytes_of_bands(70, 600, bands) == faces.png_bytes(img)
     assert Image.open(io.BytesIO(faces.png_bytes(img))).convert("RGB").tobytes() == img.tobytes()
+
+
+def test_spooled_images_give_back_what_was_put_in_and_the_last_bytes_of_a_name() -> None:
+    from gazala_tools.vassal.module.spool import SpooledImages
+
+    images = SpooledImages()
+    images["images/a.png"] = b"first"
+    images["images/b.png"] = b""
+    images["images/a.png"] = b"second, longer"
+    assert dict(images) == {"images/a.png": b"second, longer", "images/b.png": b""}
+    assert "images/b.png" in images and "images/c.png" not in images
+    del images["images/b.png"]
+    assert list(images) == ["images/a.png"] and len(images) == 1
+    images.close()

@@ -89,14 +89,15 @@ def _package(spec: ModuleSpec, built: Built, saves: dict[str, bytes]) -> bytes:
 
 def _entries(spec: ModuleSpec, built: Built, saves: dict[str, bytes]) -> Iterator[tuple[str, bytes]]:
     """The files of a module whose buildFile and set-up saves are made, in their order in the zip."""
-    files = dict(spec.images)
+    own: dict[str, bytes] = {}
     if spec.help_html:
-        files[HELP_FILE] = spec.help_html.encode("utf-8")
+        own[HELP_FILE] = spec.help_html.encode("utf-8")
     for page in spec.help_pages:
-        files[page.name] = page.data
-    files.update(saves)
+        own[page.name] = page.data
+    own.update(saves)
     meta = moduledata(spec.name, spec.version, spec.vassal_version, spec.description)
-    return vmod_entries(built.xml, meta, files)
+    # the images are read one at a time as they are zipped (a large game's are on disk: .spool)
+    return vmod_entries(built.xml, meta, spec.images, own)
 
 
 def build_game_module(game: str | Path | Game, out: str | Path | None = None, *, dpi: float | None = None) -> BuildResult:

@@ -65,12 +65,15 @@ def zip_bytes(entries: Iterable[tuple[str, bytes]], *, stored: tuple[str, ...] =
     return buf.getvalue()
 
 
-def vmod_entries(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes]) -> Iterator[tuple[str, bytes]]:
-    """The module's entries in their order: ``buildFile.xml`` and ``moduledata`` first, then ``files`` by name."""
+def vmod_entries(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes],
+                 over: Mapping[str, bytes] | None = None) -> Iterator[tuple[str, bytes]]:
+    """The module's entries in their order: ``buildFile.xml`` and ``moduledata`` first, then
+    ``files`` and ``over`` (which wins for a name in both) by name, each read as it is zipped."""
+    over = over or {}
     yield "buildFile.xml", buildfile
     yield "moduledata", metadata
-    for name in sorted(files):
-        yield name, files[name]
+    for name in sorted({*files, *over}):
+        yield name, over[name] if name in over else files[name]
 
 
 def vmod_bytes(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes]) -> bytes:
