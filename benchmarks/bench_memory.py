@@ -9,8 +9,9 @@ counters <= 800 MB and <= 30 s. ``counters contact`` has no budget (it is measur
 Baseline measured in the same run: the same command on the same kind of game with a fifth of the
 counters (2,000); ratio = peak at 10,000 / peak at 2,000. Memory that is bounded by a page (a row
 of faces, a formation) gives a ratio near 1; memory that grows with the counters gives up to 5.
-Before the streaming (main of 2026-11-28) ``counters sheet`` of 9,980 counters peaked at 822 MB
-(86 s), after it at 203 MB, with the same PDF bytes.
+Before the streaming (main of 2026-11-28), on 9,980 counters: ``counters sheet`` peaked at 822 MB
+(CPU 45 s) and ``module build`` at 340 MB; after it 199 MB (CPU 33 s) and 247 MB, with the same
+PDF and module bytes. What still grows is the loaded manifest (about 6 KB per counter).
 
 The games are made by ``tools/synthgame.py`` (units in formations of ten, a fifth of them with two
 steps, two-sided chits, markers; a board image). A smoke run uses 108 and 36 counters.
