@@ -226,26 +226,24 @@ def _inputs(m: Manifest) -> list[str]:
 
 
 def _contact(args: argparse.Namespace) -> int:
-    from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
-    from gazala_tools.render.counters import contact_sheet
+    from gazala_tools.fileio import atomic_open, refuse_overwrite
+    from gazala_tools.render.counters import write_contact_sheet
 
     m = load_manifest(args.game)
     refuse_overwrite(args.output, _inputs(m))
-    img = contact_sheet(m.counters, dpi=args.dpi, columns=args.columns)
-    buf = io.BytesIO()
-    img.save(buf, "PNG", optimize=True)
-    atomic_write_bytes(args.output, buf.getvalue())
+    with atomic_open(args.output, "wb") as fh:  # written one row of faces at a time
+        width, height, n_bytes = write_contact_sheet(m.counters, fh, dpi=args.dpi, columns=args.columns)
     summary = {
         "game": m.game,
         "output": args.output,
         "faces": 2 * len(m),
-        "width": img.width,
-        "height": img.height,
-        "bytes": len(buf.getvalue()),
+        "width": width,
+        "height": height,
+        "bytes": n_bytes,
     }
     print(
         json.dumps(summary, indent=2)
         if args.json
-        else f"{summary['faces']} faces -> {args.output} ({img.width}x{img.height}, {len(buf.getvalue()):,} bytes)"
+        else f"{summary['faces']} faces -> {args.output} ({width}x{height}, {n_bytes:,} bytes)"
     )
     return 0

@@ -81,7 +81,7 @@ def _build(args: argparse.Namespace) -> int:
         print(
             f"{args.output}: {spec.name} v{spec.version}, {len(spec.pieces)} palette pieces "
             f"({', '.join(f'{n} {k}' for k, n in kinds.items())}), {count(len(spec.scenarios), 'set-up')}, "
-            f"{len(result.data) / 1e6:.1f} MB in {result.timings['total']:.2f} s"
+            f"{result.size / 1e6:.1f} MB in {result.timings['total']:.2f} s"
         )
     return 0
 

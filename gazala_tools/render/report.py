@@ -40,8 +40,8 @@ from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
+    from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.vassal.grid import HexGridGeometry
 
 RGB = tuple[int, int, int]
 SEVERITY_COLOURS: dict[Severity, RGB] = {

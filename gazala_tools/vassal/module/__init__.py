@@ -22,7 +22,7 @@ from pathlib import Path
 from gazala_tools.games import Game
 from gazala_tools.vassal.module.build import HELP_FILE, Built, build_buildfile
 from gazala_tools.vassal.module.config import ModuleConfig
-from gazala_tools.vassal.module.package import moduledata, vmod_bytes, write_vmod
+from gazala_tools.vassal.module.package import moduledata, vmod_entries, write_vmod, zip_bytes
 from gazala_tools.vassal.module.spec import ModuleSpec
 
 __all__ = ["BuildResult", "ModuleSpec", "build_game_module", "build_vmod"]
@@ -30,12 +30,23 @@ __all__ = ["BuildResult", "ModuleSpec", "build_game_module", "build_vmod"]
 
 @dataclass
 class BuildResult:
-    """What was built: the module bytes and numbers for the CLI's ``--json`` summary."""
+    """What was built: the module (its bytes, or the file they were written to) and numbers for the
+    CLI's ``--json`` summary."""
 
-    data: bytes
     built: Built
     spec: ModuleSpec
     timings: dict[str, float] = field(default_factory=dict)
+    size: int = 0  #: bytes of the module
+    path: Path | None = None  #: the file written (its bytes are read from there when asked for)
+    in_memory: bytes | None = None  #: the bytes of a module built without a file
+
+    @property
+    def data(self) -> bytes:
+        """The module's bytes (read back from :attr:`path` when it was written to a file)."""
+        if self.in_memory is not None:
+            return self.in_memory
+        assert self.path is not None
+        return self.path.read_bytes()
 
     def kinds(self) -> dict[str, int]:
         """Palette pieces by kind (unit, marker, chit)."""
@@ -49,7 +60,7 @@ class BuildResult:
             "game": self.spec.game,
             "name": self.spec.name,
             "version": self.spec.version,
-            "bytes": len(self.data),
+            "bytes": self.size,
             "piece_slots": len(self.spec.pieces),
             "pieces_by_kind": self.kinds(),
             "images": len(self.spec.images),
@@ -73,14 +84,20 @@ def build_vmod(spec: ModuleSpec) -> tuple[bytes, Built]:
 
 def _package(spec: ModuleSpec, built: Built, saves: dict[str, bytes]) -> bytes:
     """The zip of a module whose buildFile and set-up saves are made."""
-    files = dict(spec.images)
+    return zip_bytes(_entries(spec, built, saves))
+
+
+def _entries(spec: ModuleSpec, built: Built, saves: dict[str, bytes]) -> Iterator[tuple[str, bytes]]:
+    """The files of a module whose buildFile and set-up saves are made, in their order in the zip."""
+    own: dict[str, bytes] = {}
     if spec.help_html:
-        files[HELP_FILE] = spec.help_html.encode("utf-8")
+        own[HELP_FILE] = spec.help_html.encode("utf-8")
     for page in spec.help_pages:
-        files[page.name] = page.data
-    files.update(saves)
+        own[page.name] = page.data
+    own.update(saves)
     meta = moduledata(spec.name, spec.version, spec.vassal_version, spec.description)
-    return vmod_bytes(built.xml, meta, files)
+    # the images are read one at a time as they are zipped (a large game's are on disk: .spool)
+    return vmod_entries(built.xml, meta, spec.images, own)
 
 
 def build_game_module(game: str | Path | Game, out: str | Path | None = None, *, dpi: float | None = None) -> BuildResult:
@@ -102,13 +119,16 @@ def build_game_module(game: str | Path | Game, out: str | Path | None = None, *,
         finally:
             pending.close()
         t1 = time.perf_counter()
-        data = _package(spec, built, saves)
+        data: bytes | None = None
+        if out is None:
+            data = _package(spec, built, saves)
+            n_bytes = len(data)
+        else:  # zipped straight into the file, one entry at a time
+            art = {c.art(side) for c in g.counters() for side in ("front", "back") if c.art(side)}
+            n_bytes = write_vmod(out, _entries(spec, built, saves), inputs=[*_inputs(g, cfg), *sorted(art)])
     t2 = time.perf_counter()
-    if out is not None:
-        art = {c.art(side) for c in g.counters() for side in ("front", "back") if c.art(side)}
-        write_vmod(out, data, inputs=[*_inputs(g, cfg), *sorted(art)])
-    t3 = time.perf_counter()
-    return BuildResult(data, built, spec, {"render": t1 - t0, "assemble": t2 - t1, "write": t3 - t2, "total": t3 - t0})
+    timings = {"render": t1 - t0, "assemble and write": t2 - t1, "total": t2 - t0}
+    return BuildResult(built, spec, timings, n_bytes, None if out is None else Path(out), data)
 
 
 #: the cyclic garbage collector's first threshold during a build (Python's default is 700)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import io
 import logging
-import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from gazala_tools.render.pngstream import png_chunk, png_header, png_rows
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +38,6 @@ PNG_LEVEL = 3
 _ROWS_PER_BLOCK = 256
 
 
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-
 def png_bytes(img: Image.Image) -> bytes:
     """PNG bytes of ``img``, the same bytes for the same pixels (no time or text chunks).
 
@@ -55,21 +52,23 @@ def png_bytes(img: Image.Image) -> bytes:
         buf = io.BytesIO()
         img.save(buf, "PNG", compress_level=3)
         return buf.getvalue()
-    bpp = 3 if img.mode == "RGB" else 4
-    stride = w * bpp
-
-    def rows(block: Image.Image) -> bytes:  # each row behind its filter byte (0: none)
-        raw = block.tobytes()
-        return b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
-
     if h <= _ROWS_PER_BLOCK:  # a face: in one piece
-        data = zlib.compress(rows(img), PNG_LEVEL)
-    else:
-        z = zlib.compressobj(PNG_LEVEL)
-        data = b"".join([*(z.compress(rows(img.crop((0, top, w, min(h, top + _ROWS_PER_BLOCK)))))
-                           for top in range(0, h, _ROWS_PER_BLOCK)), z.flush()])
-    header = struct.pack(">IIBBBBB", w, h, 8, 2 if bpp == 3 else 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
+        return _framed(w, h, zlib.compress(png_rows(img), PNG_LEVEL), alpha=img.mode == "RGBA")
+    return png_bytes_of_bands(w, h, (img.crop((0, top, w, min(h, top + _ROWS_PER_BLOCK)))
+                                     for top in range(0, h, _ROWS_PER_BLOCK)), alpha=img.mode == "RGBA")
+
+
+def png_bytes_of_bands(width: int, height: int, bands: Iterable[Image.Image], *, alpha: bool = False) -> bytes:
+    """:func:`png_bytes` of an image given as bands of rows, top to bottom (the same bytes as of the
+    whole image): only one band's pixels and the compressed data are in memory at a time."""
+    z = zlib.compressobj(PNG_LEVEL)
+    data = [z.compress(png_rows(band)) for band in bands]
+    data.append(z.flush())
+    return _framed(width, height, b"".join(data), alpha=alpha)
+
+
+def _framed(width: int, height: int, data: bytes, *, alpha: bool) -> bytes:
+    return png_header(width, height, alpha=alpha) + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b"")
 
 
 def _rgb(colour: str | None, default: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -164,27 +163,53 @@ def mask(title: str, colour: str | None, size: int) -> Image.Image:
 
 def order_of_battle(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int) -> Image.Image:
     """A chart: one row per formation, its name then its counters (full strength) side by side."""
+    width, height, bands = _oob_bands(title, rows, size)
+    img = Image.new("RGB", (width, height), OOB_GROUND)
+    y = 0
+    for band in bands:
+        img.paste(band, (0, y))
+        y += band.height
+    return img
+
+
+def order_of_battle_png(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int) -> bytes:
+    """:func:`png_bytes` of :func:`order_of_battle`, drawn one formation at a time (a large game's
+    chart is tens of thousands of pixels tall: never whole in memory)."""
+    width, height, bands = _oob_bands(title, rows, size)
+    return png_bytes_of_bands(width, height, bands)
+
+
+OOB_GROUND = (250, 246, 236)
+
+
+def _oob_bands(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int
+               ) -> tuple[int, int, Iterator[Image.Image]]:
+    """The chart's width, height and bands: the title, one per formation, the bottom margin."""
     pad, label_w = 8, 150
     n = max((len(faces) for _f, faces in rows), default=1)
     width = label_w + pad + n * (size + pad) + pad
     height = 40 + len(rows) * (size + pad) + pad
-    img = Image.new("RGB", (width, height), (250, 246, 236))
-    draw = ImageDraw.Draw(img)
-    draw.text((pad, 8), title, font=_font(20), fill=(0, 0, 0))
-    y = 40
-    for formation, faces in rows:
-        draw.text((pad, y + size // 2 - 8), formation, font=_font(14), fill=(0, 0, 0))
-        x = label_w + pad
-        for blob in faces:
-            face: Image.Image = Image.open(io.BytesIO(blob))
-            if face.mode == "RGB":  # our faces: opaque, pasted as they are
-                img.paste(face, (x, y))
-            else:
-                rgba = face.convert("RGBA")
-                img.paste(rgba, (x, y), rgba)
-            x += size + pad
-        y += size + pad
-    return img
+
+    def bands() -> Iterator[Image.Image]:
+        head = Image.new("RGB", (width, 40), OOB_GROUND)
+        ImageDraw.Draw(head).text((pad, 8), title, font=_font(20), fill=(0, 0, 0))
+        yield head
+        for formation, faces in rows:
+            band = Image.new("RGB", (width, size + pad), OOB_GROUND)
+            ImageDraw.Draw(band).text((pad, size // 2 - 8), formation, font=_font(14), fill=(0, 0, 0))
+            x = label_w + pad
+            for blob in faces:
+                face: Image.Image = Image.open(io.BytesIO(blob))
+                if face.mode == "RGB":  # our faces: opaque, pasted as they are
+                    band.paste(face, (x, 0))
+                else:
+                    rgba = face.convert("RGBA")
+                    band.paste(rgba, (x, 0), rgba)
+                x += size + pad
+            yield band
+        yield Image.new("RGB", (width, pad), OOB_GROUND)
+
+    return width, height, bands()
 
 
 def about(title: str, lines: Sequence[str], board: bytes | Image.Image, width: int = 640) -> Image.Image:
@@ -192,7 +217,10 @@ def about(title: str, lines: Sequence[str], board: bytes | Image.Image, width: i
     source: Image.Image = board if isinstance(board, Image.Image) else Image.open(io.BytesIO(board))
     if source.format == "JPEG":
         source.draft("RGB", (width - 40, 360))  # decode a scan at a fraction of its size
-    thumb = source.convert("RGB")
+    if source is not board and source.mode == "RGB" and source.format != "JPEG":
+        thumb = source  # opened here: reduced in place, not copied first (a large board is 100 MB decoded)
+    else:
+        thumb = source.convert("RGB")
     thumb.thumbnail((width - 40, 360))
     height = 90 + thumb.height + 24 * len(lines) + 20
     img = Image.new("RGB", (width, height), (250, 246, 236))

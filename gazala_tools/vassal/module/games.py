@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,6 +60,7 @@ from gazala_tools.vassal.module.spec import (
     TrackSpec,
     slug,
 )
+from gazala_tools.vassal.module.spool import SpooledImages
 from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -177,7 +178,7 @@ class _Faces:
     then draws every face once (counters that look the same, eight Disrupted markers, share one
     drawing), in several processes for a large game. The bytes do not depend on how it was shared."""
 
-    def __init__(self, images: dict[str, bytes], *, dpi: float, size: int, art_only: bool, file: str) -> None:
+    def __init__(self, images: MutableMapping[str, bytes], *, dpi: float, size: int, art_only: bool, file: str) -> None:
         self.images = images
         self.file = file
         self.dpi = dpi
@@ -186,9 +187,11 @@ class _Faces:
         self.wanted: dict[str, _Look] = {}  #: image name -> what it looks like
         self.todo: dict[_Look, tuple[Counter, str]] = {}  #: a look -> a counter showing it
         self._sigs: list[_Look] = []  #: the looks being drawn, in order
-        self._drawn: list[bytes] = []  #: their images, in order, as far as they are drawn
+        self._names: dict[_Look, list[str]] = {}  #: a look -> the images showing it
+        self._n_drawn = 0  #: looks drawn and put into the images so far (in order)
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._parts: list[concurrent.futures.Future[list[bytes]]] = []  #: their images, from the workers
+        #: their images, from the workers (each part dropped once its images are put away)
+        self._parts: list[concurrent.futures.Future[list[bytes]] | None] = []
         self._step = 1  #: looks per part
         self._n_first = 0  #: looks drawn first
 
@@ -211,6 +214,8 @@ class _Faces:
         early = dict.fromkeys(self.wanted[name] for name in first)
         self._sigs = [*early, *(sig for sig in self.todo if sig not in early)]
         self._n_first = len(early)
+        for name, sig in self.wanted.items():
+            self._names.setdefault(sig, []).append(name)
         batch = [self.todo[sig] for sig in self._sigs]
         jobs = _jobs() if len(batch) >= PARALLEL_FACES else 1
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
@@ -219,16 +224,23 @@ class _Faces:
             self._parts = [self._pool.submit(_draw, batch[i:i + self._step], self.dpi, self.size)
                            for i in range(0, len(batch), self._step)]
         else:
-            self._drawn = _draw(batch, self.dpi, self.size)
+            self._put(_draw(batch, self.dpi, self.size))
+
+    def _put(self, drawn: list[bytes]) -> None:
+        """The images of the next looks in order, under every name that shows them."""
+        for sig, data in zip(self._sigs[self._n_drawn:self._n_drawn + len(drawn)], drawn, strict=True):
+            for name in self._names[sig]:
+                self.images["images/" + name] = data
+        self._n_drawn += len(drawn)
 
     def _collect(self, n: int) -> None:
-        """Wait until the first ``n`` looks are drawn; put every face drawn so far into the images."""
-        while len(self._drawn) < n:  # the parts come back in order, each of ``_step`` looks but the last
-            self._drawn.extend(self._parts[len(self._drawn) // self._step].result())
-        done = dict(zip(self._sigs, self._drawn, strict=False))
-        for name, sig in self.wanted.items():
-            if sig in done:
-                self.images["images/" + name] = done[sig]
+        """Wait until the first ``n`` looks are drawn and put into the images."""
+        while self._n_drawn < n:  # the parts come back in order, each of ``_step`` looks but the last
+            i = self._n_drawn // self._step
+            part = self._parts[i]
+            assert part is not None
+            self._parts[i] = None
+            self._put(part.result())
 
     def collect_first(self) -> None:
         """Put the faces named ``first`` in :meth:`start` into the images (waiting for them only)."""
@@ -239,7 +251,7 @@ class _Faces:
         self._collect(len(self._sigs))
         self.close()
         self.todo.clear()
-        self._drawn, self._parts = [], []
+        self._parts, self._names = [], {}
 
     def close(self) -> None:
         """Stop the worker processes (at once, when the build failed before :meth:`finish`)."""
@@ -248,7 +260,7 @@ class _Faces:
             self._pool = None
 
 
-def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str, bytes], face: _Faces,
+def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: MutableMapping[str, bytes], face: _Faces,
             sides: _Sides) -> tuple[list[PieceSpec], list[DeckSpec]]:
     pieces: list[PieceSpec] = []
     decks: dict[tuple[str, str], list[str]] = {}
@@ -311,7 +323,7 @@ def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: dict[str,
 
 
 # --- tracks and boxes ---------------------------------------------------------------------------------
-def _track(info: TrackConfig, game: Game, sides: _Sides, pieces: list[PieceSpec], images: dict[str, bytes],
+def _track(info: TrackConfig, game: Game, sides: _Sides, pieces: list[PieceSpec], images: MutableMapping[str, bytes],
            size: int) -> TrackSpec:
     """The track and its markers: each side's x1 marker (the manifest's, if it has one) and x10 marker."""
     track = TrackSpec(info.map, info.title, tuple(f"{info.box} {i}" for i in range(info.boxes)),
@@ -344,7 +356,7 @@ def holding_track(info: BoxesConfig) -> TrackSpec:
                      columns=min(HOLDING_COLUMNS, len(info.names)), box=HOLDING_BOX, id="boxes")
 
 
-def _holding(info: BoxesConfig, images: dict[str, bytes]) -> TrackSpec:
+def _holding(info: BoxesConfig, images: MutableMapping[str, bytes]) -> TrackSpec:
     """Named holding boxes on a map of their own, with their board image."""
     boxes = holding_track(info)
     images["images/" + boxes.image] = faces.png_bytes(faces.track_board(
@@ -435,7 +447,7 @@ def _given_board(path: Path, game_map: GameMap) -> tuple[str, bytes, tuple[int, 
 
 
 def _board(game_map: GameMap, cfg: ModuleConfig, dpi: float | None,
-           images: dict[str, bytes], counter_mm: float = 0.0, title: str | None = None) -> tuple[BoardSpec, float, Any]:
+           images: MutableMapping[str, bytes], counter_mm: float = 0.0, title: str | None = None) -> tuple[BoardSpec, float, Any]:
     """The main board, the resolution counters are drawn at (pixels per inch of the board), and the
     board as an image when it was drawn here (else its file's bytes), for the About screen.
 
@@ -491,7 +503,7 @@ def counter_size(cfg: ModuleConfig, counter_mm: float, board_dpi: float) -> int:
 
 
 # --- charts and help ----------------------------------------------------------------------------------
-def _table_charts(game: Game, cfg: ModuleConfig, images: dict[str, bytes]) -> list[ChartSpec]:
+def _table_charts(game: Game, cfg: ModuleConfig, images: MutableMapping[str, bytes]) -> list[ChartSpec]:
     """A chart page per rules table (tables.yaml), in the configuration's order, drawn as a PNG."""
     tables = {t.name: t for t in game.tables()}
     names = cfg.chart_tables if cfg.chart_tables is not None else tuple(tables)
@@ -509,14 +521,14 @@ def _oob_charts(pieces: Sequence[PieceSpec]) -> dict[str, ChartSpec]:
             for side in dict.fromkeys(p.side for p in pieces if p.kind == UNIT)}
 
 
-def _draw_oob_charts(charts: dict[str, ChartSpec], pieces: Sequence[PieceSpec], images: dict[str, bytes], size: int) -> None:
+def _draw_oob_charts(charts: dict[str, ChartSpec], pieces: Sequence[PieceSpec], images: MutableMapping[str, bytes], size: int) -> None:
     """Each side's chart: each formation's units at full strength."""
     for side, chart in charts.items():
         rows: dict[str, list[bytes]] = {}
         for p in pieces:
             if p.kind == UNIT and p.side == side:
                 rows.setdefault(p.formation or "Units", []).append(images["images/" + p.faces[0]])
-        images["images/" + chart.image] = faces.png_bytes(faces.order_of_battle(chart.name, list(rows.items()), size))
+        images["images/" + chart.image] = faces.order_of_battle_png(chart.name, list(rows.items()), size)
 
 
 def _help_pages(cfg: ModuleConfig) -> tuple[HelpSpec, ...]:
@@ -619,7 +631,7 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
     sides = _Sides(g)
     game_map = g.map()
     manifest = g.counters()
-    images: dict[str, bytes] = {}
+    images = SpooledImages()  # on disk until zipped: a few bytes of memory per image
     given = cfg.board_art is not None
     if given:  # a board image is only read and checked: before the counters, like a bad manifest
         board, board_dpi, picture = _board(game_map, cfg, dpi, images, manifest.counter_size_mm, title=g.name)
@@ -642,7 +654,7 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
 
 
 def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Callable[[str], None], sides: _Sides,
-                        game_map: GameMap, manifest: Manifest, images: dict[str, bytes], face: _Faces,
+                        game_map: GameMap, manifest: Manifest, images: MutableMapping[str, bytes], face: _Faces,
                         pieces: list[PieceSpec], decks: list[DeckSpec], size: int,
                         given: tuple[BoardSpec, Any] | None) -> PendingSpec:
     """The rest of :func:`start_module_spec`, done while the faces are drawn."""

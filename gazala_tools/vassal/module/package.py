@@ -13,10 +13,11 @@ import io
 import os
 import time
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import IO
 
-from gazala_tools.fileio import atomic_write_bytes, refuse_overwrite
+from gazala_tools.fileio import atomic_open, atomic_write_bytes, refuse_overwrite
 from gazala_tools.vsav.writer import metadata_xml
 
 
@@ -45,26 +46,48 @@ def moduledata(name: str, version: str, vassal_version: str, description: str, *
     return metadata_xml(fields, with_name=True)
 
 
-def zip_bytes(entries: Sequence[tuple[str, bytes]], *, stored: tuple[str, ...] = STORED) -> bytes:
-    """A zip of ``entries`` in the order given: same timestamp and mode for all, names ending in
-    ``stored`` not compressed, the others deflated."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+def write_zip(fh: IO[bytes], entries: Iterable[tuple[str, bytes]], *, stored: tuple[str, ...] = STORED) -> None:
+    """A zip of ``entries`` written to ``fh`` one entry at a time, in the order given: same timestamp
+    and mode for all, names ending in ``stored`` not compressed, the others deflated."""
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in entries:
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_STORED if name.lower().endswith(stored) else zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3  # unix, whatever the building machine
             zf.writestr(info, data)
+
+
+def zip_bytes(entries: Iterable[tuple[str, bytes]], *, stored: tuple[str, ...] = STORED) -> bytes:
+    """:func:`write_zip` in memory."""
+    buf = io.BytesIO()
+    write_zip(buf, entries, stored=stored)
     return buf.getvalue()
 
 
+def vmod_entries(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes],
+                 over: Mapping[str, bytes] | None = None) -> Iterator[tuple[str, bytes]]:
+    """The module's entries in their order: ``buildFile.xml`` and ``moduledata`` first, then
+    ``files`` and ``over`` (which wins for a name in both) by name, each read as it is zipped."""
+    over = over or {}
+    yield "buildFile.xml", buildfile
+    yield "moduledata", metadata
+    for name in sorted({*files, *over}):
+        yield name, over[name] if name in over else files[name]
+
+
 def vmod_bytes(buildfile: bytes, metadata: bytes, files: Mapping[str, bytes]) -> bytes:
-    """The zip: ``buildFile.xml`` and ``moduledata`` first, then ``files`` by name."""
-    return zip_bytes([("buildFile.xml", buildfile), ("moduledata", metadata), *sorted(files.items())])
+    """The zip of :func:`vmod_entries`, in memory."""
+    return zip_bytes(vmod_entries(buildfile, metadata, files))
 
 
-def write_vmod(out: str | Path, data: bytes, *, inputs: Iterable[str | Path] = ()) -> None:
-    """Write the module atomically (with the usual umask mode, so it can be shared)."""
+def write_vmod(out: str | Path, data: bytes | Iterable[tuple[str, bytes]], *, inputs: Iterable[str | Path] = ()) -> int:
+    """Write the module atomically (with the usual umask mode, so it can be shared): its bytes, or
+    its entries zipped one at a time as they come (:func:`vmod_entries`). Returns its size in bytes."""
     refuse_overwrite(out, inputs)
-    atomic_write_bytes(out, data)
+    if isinstance(data, bytes):
+        atomic_write_bytes(out, data)
+        return len(data)
+    with atomic_open(out, "wb") as fh:
+        write_zip(fh, data)
+        return fh.tell()
