@@ -79,7 +79,7 @@ class Points:
     #: (e.g. +2, even along a trail or road); None: no cost of its own. Values: movement.yaml
     friendly_minefield: float | None = None
     friendly_add: bool = False
-    #: the units that pay ``minefield`` (None: every unit; BG 9.1: Axis units only)
+    #: the units that pay ``minefield`` (None: every unit; BG 9.1: one side's units only, named in movement.yaml)
     minefield_units: UnitFilter | None = None
 
 
