@@ -31,8 +31,8 @@ _SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", 
 
 
 #: characters that no drawn text may hold: C0 and C1 controls (line breaks included: a drawn text is
-#: one line), DEL, the line and paragraph separators, lone surrogates and U+FFFE/U+FFFF
-NOT_DRAWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+#: one line), DEL, the paragraph separator, lone surrogates and U+FFFE/U+FFFF
+NOT_DRAWN = re.compile("[\x00-\x1f\x7f-\x9f\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def drawable(value: object) -> str:

@@ -79,7 +79,7 @@ FACE_ART_KEYS: Final = frozenset({"front", "back"})
 ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
 _CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
-                      "\x1b": "an ESC", "\u2028": "a line separator", "\u2029": "a paragraph separator"}
+                      "\x1b": "an ESC", "\u2029": "a paragraph separator"}
 
 
 class ManifestError(GazalaError):

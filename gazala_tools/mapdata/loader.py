@@ -22,7 +22,6 @@ from typing import Any, Final
 import yaml
 
 from gazala_tools.errors import GazalaError, MapDataError
-from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, default_game_id, find_game, is_builtin
@@ -258,10 +257,6 @@ def _named(
                     entry, f"{section} entry: missing {key!r}", expected=", ".join(("name", *required))
                 )
         name = ed.scalar(em["name"], f"{section}.name")
-        bad = NOT_DRAWN.search(name)
-        if bad is not None:  # a name is drawn on the board and in reports: one line of printable text
-            raise ed.err(em["name"], f"{section}.name {name!r} contains U+{ord(bad.group()):04X}, which cannot be drawn",
-                         expected="one line of printable characters")
         if name in names:
             raise ed.err(em["name"], f"{section}: duplicate name {name!r}")
         names.add(name)

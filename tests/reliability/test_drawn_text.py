@@ -1,7 +1,8 @@
 """Hostile text that reaches an image: Pillow's text layout (raqm/fribidi) fails with "raqm_layout()
 failed" on a paragraph break inside a line (CR, U+001C-U+001E, U+0085, U+2029), which stopped `map
-render` (exit 3) and would stop any report drawing a name from a hostile save. Names in the data are
-refused at load with file:line:col; whatever reaches an image anyway is drawn as one line."""
+render` (exit 3) and would stop any report drawing a name from a hostile save. Every text drawn goes
+through ``escape.drawable``: one line, the breaking characters as spaces (counters.yaml refuses them at
+load, as it refuses every control character)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,9 @@ def test_these_characters_break_pillows_text_layout_and_drawable_removes_them(ch
     draw.textbbox((0, 0), drawable(f"Bir{char}Hakeim"), font=font(20), anchor="mm")
 
 
-@pytest.mark.parametrize(("written", "code"), [("\\r", "U+000D"), ("\\P", "U+2029"), ("\\x1d", "U+001D")])
-@pytest.mark.parametrize("command", ["check", "render"])
-def test_a_place_name_that_cannot_be_drawn_is_refused_at_load(tmp_path: Path, run: Run, written: str, code: str,
-                                                              command: str) -> None:
+@pytest.mark.parametrize("written", ["\\r", "\\P", "\\x1d"])
+def test_a_place_name_that_breaks_the_layout_is_drawn_as_one_line(tmp_path: Path, run: Run, written: str) -> None:
+    # names stay data (the hostile-name reports show them, escaped): the board draws them as one line
     folder = tmp_path / "rw"
     shutil.copytree(RIVER_WAR, folder)
     text = (folder / "map.yaml").read_text(encoding="utf-8")
@@ -44,11 +44,9 @@ def test_a_place_name_that_cannot_be_drawn_is_refused_at_load(tmp_path: Path, ru
     (folder / "map.yaml").write_text(text.replace("{name: Ford Town,", f'{{name: "Ford{written}Town",', 1),
                                      encoding="utf-8")
     out = tmp_path / "board.png"
-    code_, _out, err = run("map", command, folder, *(["-o", out] if command == "render" else []))
-    assert code_ == 2, err
-    line = err.strip()
-    assert "\n" not in line and f"{folder / 'map.yaml'}:32:" in line and code in line and "places.name" in line
-    assert not out.exists()
+    code, _out, err = run("map", "render", folder, "-o", out)
+    assert code == 0, err
+    assert Image.open(out).size[0] > 100
 
 
 def test_a_board_whose_place_names_hold_layout_breakers_still_draws() -> None:
