@@ -426,8 +426,8 @@ def bounded_int(text: str, *, what: str, file: str | Path | None = None, place: 
 
 # --- images ----------------------------------------------------------------------------------------
 def image_header_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from the first bytes of a PNG, GIF or JPEG (no decoding, bounded work),
-    or None when the header is not one of these."""
+    """Width and height from the first bytes of a PNG, GIF or JPEG (no decoding, bounded work), or the
+    size an SVG's root element declares, or None when the header is not one of these."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         w, h = struct.unpack(">II", data[16:24])
         return int(w), int(h)
@@ -448,6 +448,10 @@ def image_header_size(data: bytes) -> tuple[int, int] | None:
                 return int(w), int(h)
             seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
             i += 2 + max(seg, 1)
+    if data[:1] in (b"<", b"\xef", b" ", b"\n", b"\r", b"\t"):  # an SVG: the size its <svg> element declares
+        from gazala_tools.render.svg import is_svg, svg_size
+
+        return svg_size(data) if is_svg(data) else None
     return None
 
 
@@ -491,6 +495,11 @@ def open_image(source: str | Path | bytes, *, file: str | Path | None = None, wh
 
     name = file if file is not None else ("<bytes>" if isinstance(source, bytes) else source)
     data = source if isinstance(source, bytes) else read_file(source, what=what, cap=max_bytes, error=error)
+    if data[:1] in (b"<", b"\xef", b" ", b"\n", b"\r", b"\t"):
+        from gazala_tools.render.svg import is_svg, rasterise
+
+        if is_svg(data):  # drawn at its declared size, nothing outside it read
+            return rasterise(data, file=name, what=what, max_pixels=max_pixels, error=error)
     header = image_header_size(data[:262144])
     if header is not None:  # refused from the header, before Pillow allocates anything
         check_pixels(header, file=name, what=what, max_pixels=max_pixels, error=error)

@@ -76,7 +76,7 @@ INK_KEYS: Final = frozenset({"role", "types", "ink"})
 ART_KEYS: Final = frozenset({"folder", "required"})
 FACE_ART_KEYS: Final = frozenset({"front", "back"})
 #: image files a counter's art may be (what VASSAL and the PDF sheet both take)
-ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
+ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif", ".svg")
 LINE: Final = "__line__"
 _CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
                       "\x1b": "an ESC", "\u2029": "a paragraph separator"}
