@@ -8,11 +8,14 @@ import json
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gazala_tools.cli import _common
 from gazala_tools.fileio import atomic_write_bytes
 from gazala_tools.wording import count
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.games.scenarios import Scenario
 
 NOUN = "game"
 HELP = "Games as data: list the built-in games, show what a game folder holds."
@@ -146,7 +149,6 @@ def _show(args: argparse.Namespace) -> int:
 def _scenario(args: argparse.Namespace) -> int:
     from gazala_tools.errors import GazalaError
     from gazala_tools.games import find_game
-    from gazala_tools.games.scenarios import Scenario
 
     out = Path(args.output)
     kind = out.suffix.lower()

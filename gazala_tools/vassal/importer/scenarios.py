@@ -116,19 +116,19 @@ def scenarios_doc(setups: list[dict[str, Any]], placements: list[Placement], cou
     used: set[str] = set()
     scenarios: list[dict[str, Any]] = []
     total = 0
-    for s, name, source, pieces in chosen:
+    for entry, name, source, pieces in chosen:
         setup, counts = _setup(pieces, counter_of, is_hex, main_map)
         if len(scenarios) >= MAX_SCENARIOS or total + len(setup) > MAX_PLACEMENTS:
             out.left_out.append(f"{_name(name)}: more than {MAX_SCENARIOS} scenarios or {MAX_PLACEMENTS} "
                                 f"placements in all")
             continue
         total += len(setup)
-        sid = _unique(AT_START if s is None else slug(name), used)
-        if s is not None:  # named on its set-up (before the set-up's pieces, for the eye)
-            pieces_data = s.pop("pieces", None)
-            s["scenario"] = sid
+        sid = _unique(AT_START if entry is None else slug(name), used)
+        if entry is not None:  # named on its set-up (before the set-up's pieces, for the eye)
+            pieces_data = entry.pop("pieces", None)
+            entry["scenario"] = sid
             if pieces_data is not None:
-                s["pieces"] = pieces_data
+                entry["pieces"] = pieces_data
         scenarios.append({"id": sid, "name": _name(name) or sid, "source": source,
                           **({"setup": setup} if setup else {})})
         out.report.append({"id": sid, **counts})
