@@ -149,6 +149,7 @@ def _show(args: argparse.Namespace) -> int:
 def _scenario(args: argparse.Namespace) -> int:
     from gazala_tools.errors import GazalaError
     from gazala_tools.games import find_game
+    from gazala_tools.games.scenarios import find_scenario
 
     out = Path(args.output)
     kind = out.suffix.lower()
@@ -156,10 +157,7 @@ def _scenario(args: argparse.Namespace) -> int:
         raise GazalaError(f"cannot tell what to write from {out.name!r}", place="-o",
                           expected="a FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
     game = find_game(args.game)
-    chosen: Scenario | None = next((sc for sc in game.scenarios() if args.name in (sc.id, sc.name)), None)
-    if chosen is None:
-        names = ", ".join(sc.id for sc in game.scenarios()) or "none"
-        raise GazalaError(f"{game.id} has no scenario {args.name!r}", place="NAME", expected=f"one of: {names}")
+    chosen = find_scenario(game, args.name, place="NAME")
     from gazala_tools.vassal.importer.rebuild import is_imported
 
     if is_imported(args.game):  # a folder of `game import`: the module's own save of the set-up

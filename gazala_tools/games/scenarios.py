@@ -29,7 +29,7 @@ import yaml
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.filecache import FileCache
 from gazala_tools.games.tables import read_entries
-from gazala_tools.yamlnodes import Doc, place_of
+from gazala_tools.yamlnodes import Doc, did_you_mean, place_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -322,3 +322,14 @@ def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[s
             hexes.append((u, game_map.label(h)))
             taken.add(h)
     return Setup(tuple(hexes), tuple(boxes), tuple(used))
+
+
+def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:
+    """The scenario of ``game`` whose id or name is ``name``; bad input (with "did you mean") if none."""
+    scenarios = game.scenarios()
+    for sc in scenarios:
+        if name in (sc.id, sc.name):
+            return sc
+    ids = [sc.id for sc in scenarios]
+    raise GazalaError(f"{game.id} has no scenario {name!r}{did_you_mean(name, ids)}", place=place,
+                      expected="one of: " + (", ".join(ids) or "none (the game has no scenarios.yaml)"))

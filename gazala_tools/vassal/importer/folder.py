@@ -22,8 +22,8 @@ from typing import Any
 
 from PIL import Image
 
-from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.fileio import write_new_folder
 from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.games.scenarios import MAX_PLACEMENTS, MAX_SCENARIOS
 from gazala_tools.games.writing import slug
 from gazala_tools.inputs import inside_folder, read_file
