@@ -4,6 +4,7 @@ where the module has it; `game scenario` gives the module's own save of the set-
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +100,30 @@ def test_a_counter_may_be_placed_again_a_unit_may_not(imported: Path, tmp_path: 
         resolve_setup(_scenario({"counter": "u-1", "hex": "0101"}, tmp=tmp_path), game_map, [("u-1", "")])
     with pytest.raises(GazalaError, match="both 'formation' and 'counter'"):
         _scenario({"formation": "A", "counter": "m-1", "hex": "0101"}, tmp=tmp_path)
+
+
+def test_a_menus_set_ups_are_scenarios_of_a_new_game_with_the_at_start_decks(tmp_path: Path) -> None:
+    """A set-up menu's set-ups follow it in module.yaml (naming their menu); each one without a save is a
+    new game: the module's at-start stacks and decks, a deck's cards in a box of the deck's name."""
+    from tests.module.test_import_roundtrip import SYNTHETIC
+
+    menu = ('    <VASSAL.build.module.PredefinedSetup isMenu="true" name="Games">'
+            '<VASSAL.build.module.PredefinedSetup isMenu="false" name="Short" useFile="false"/>'
+            '<VASSAL.build.module.PredefinedSetup isMenu="false" name="Long" useFile="false"/>'
+            '</VASSAL.build.module.PredefinedSetup>\n</VASSAL.build.GameModule>')
+    module = tmp_path / "mod"
+    module.mkdir()
+    xml = SYNTHETIC.replace("</VASSAL.build.GameModule>", menu)
+    (module / "buildFile.xml").write_text(xml, encoding="utf-8")
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    setups = _load(folder / "module.yaml")["vassal"]["set-ups"]
+    assert [(s["name"], s.get("menu"), s.get("scenario")) for s in setups] == [
+        ("Games", None, None), ("Short", "Games", "short"), ("Long", "Games", "long")]
+    scenarios = _load(folder / "scenarios.yaml")["scenarios"]
+    assert [(s["id"], s["setup"]) for s in scenarios] == [("short", [{"counter": "card-3", "box": "Cards"}]),
+                                                          ("long", [{"counter": "card-3", "box": "Cards"}])]
+    rebuilt = tmp_path / "r.vmod"
+    assert main(["module", "build", str(folder), "-o", str(rebuilt)]) == 0
+    with zipfile.ZipFile(rebuilt) as z:
+        assert z.read("buildFile.xml") == xml.encode("utf-8")
