@@ -21,7 +21,7 @@ from lxml import etree
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.buildfile import MAP_CLASSES, parse_xml
-from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, SETUP_STACK
+from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, PREDEFINED_SETUP, SETUP_STACK
 
 #: the attribute a kept piece slot names its counter by (removed again by the rebuild)
 COUNTER_ATTR = "gazala.counter"
@@ -197,9 +197,12 @@ def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Ma
         elif section == "palettes":
             out.setdefault("palettes", []).append(
                 {"name": el.get("name", ""), "counters": [counter_of.get(s, "") for s in el.iter(PIECE_SLOT)]})
-        elif section == "set-ups":
-            out.setdefault("set-ups", []).append({k: el.get(k) for k in ("name", "file", "useFile", "isMenu")
-                                                  if el.get(k) is not None})
+        elif section == "set-ups":  # a menu's set-ups follow it, each naming the menu it is in
+            for sub in el.iter(PREDEFINED_SETUP):
+                menu = sub.getparent()
+                out.setdefault("set-ups", []).append(
+                    {k: sub.get(k) for k in ("name", "file", "useFile", "isMenu") if sub.get(k) is not None}
+                    | ({"menu": menu.get("name", "")} if sub is not el and menu is not None else {}))
         elif section is not None and section != "sides":
             out.setdefault(section, []).append(describe(el))
         elif section is None:
