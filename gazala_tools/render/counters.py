@@ -443,8 +443,8 @@ SVG_ART_PX: Final = 1200
 
 
 def _svg_art(path: str) -> Image.Image:
-    from gazala_tools.inputs import read_file
-    from gazala_tools.render.svg import MAX_SVG_BYTES, rasterise, svg_size
+    from gazala_tools.inputs import read_file, svg_size
+    from gazala_tools.render.svg import MAX_SVG_BYTES, rasterise
 
     data = read_file(path, what="counter art", cap=MAX_SVG_BYTES)
     w, h = svg_size(data) or (1, 1)

@@ -10,57 +10,17 @@ naming the file)."""
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import MAX_IMAGE_PIXELS, check_pixels
+from gazala_tools.inputs import MAX_IMAGE_PIXELS, check_pixels, is_svg, open_image, svg_size
 
 if TYPE_CHECKING:
     from PIL import Image
 
 #: most bytes of one SVG file (a counter's art is a few KB; a board's a few MB)
 MAX_SVG_BYTES: Final = 32 * 1024 * 1024
-
-_ROOT = re.compile(rb"<svg\b([^>]*)>", re.S)
-_ATTR = re.compile(rb"""\b(width|height|viewBox)\s*=\s*["']([^"']*)["']""")
-_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc|mm|cm|in)?\s*$")
-#: CSS pixels (96 per inch) per unit, as Batik and cairosvg read them
-_UNIT: Final = {"px": 1.0, "": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
-
-
-def is_svg(data: bytes) -> bool:
-    """True when ``data`` looks like an SVG document (its root element is ``<svg`` in the first 4 KB)."""
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    return head[:1] == b"<" and _ROOT.search(head) is not None
-
-
-def _length(text: str) -> float | None:
-    m = _LENGTH.match(text)
-    return float(m.group(1)) * _UNIT[m.group(2) or ""] if m else None
-
-
-def svg_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height in pixels the SVG declares (its root's width/height, else its viewBox), read
-    from the first 4 KB without parsing the document; None when it declares none."""
-    m = _ROOT.search(data[:4096])
-    if m is None:
-        return None
-    attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(m.group(1))}
-    w, h = _length(attrs.get("width", "")), _length(attrs.get("height", ""))
-    box = [float(x) for x in re.findall(r"-?[0-9]*\.?[0-9]+", attrs.get("viewBox", ""))]
-    if len(box) == 4 and (w is None or h is None):
-        if w is None and h is None:
-            w, h = box[2], box[3]
-        elif w is None and h and box[3]:
-            w = h * box[2] / box[3]
-        elif h is None and w and box[2]:
-            h = w * box[3] / box[2]
-    if w is None or h is None:
-        return None
-    return max(round(w), 0), max(round(h), 0)
-
 
 def _refuse(url: str, *args: object, **kwargs: object) -> bytes:
     """cairosvg's fetcher of external resources: nothing is read, the resource is empty."""
@@ -94,3 +54,11 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
         raise error(f"SVG {what} cannot be drawn ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})",
                     file=file, expected="a self-contained SVG image") from None
     return img.convert("RGBA")
+
+
+def open_any_image(data: bytes, *, file: str | Path, what: str = "image", max_pixels: int = MAX_IMAGE_PIXELS,
+                   error: type[GazalaError] = GazalaError) -> Image.Image:
+    """:func:`gazala_tools.inputs.open_image` of ``data``, an SVG drawn at its declared size as well."""
+    if is_svg(data):  # nothing outside it read
+        return rasterise(data, file=file, what=what, max_pixels=max_pixels, error=error)
+    return open_image(data, file=file, what=what, max_pixels=max_pixels, error=error)

@@ -9,14 +9,14 @@ import pytest
 from PIL import Image
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import image_header_size, open_image
-from gazala_tools.render.svg import MAX_SVG_BYTES, rasterise
+from gazala_tools.inputs import image_header_size
+from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image, rasterise
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="10" height="10" fill="#f00"/></svg>'
 
 
 def test_an_svg_is_drawn_at_its_declared_size_and_scaled_on_request() -> None:
-    im = open_image(SVG, file="a.svg")
+    im = open_any_image(SVG, file="a.svg")
     assert im.size == (20, 10)
     assert im.getpixel((2, 2)) == (255, 0, 0, 255) and im.getpixel((15, 5))[3] == 0
     assert rasterise(SVG, file="a.svg", scale=10).size == (200, 100)
@@ -48,7 +48,7 @@ def test_xml_entities_are_refused_in_one_line_naming_the_file(doctype: str) -> N
 def test_an_svg_declaring_too_many_pixels_is_refused_before_drawing() -> None:
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>'
     with pytest.raises(GazalaError, match="100000 x 100000"):
-        open_image(svg, file="huge.svg")
+        open_any_image(svg, file="huge.svg")
     with pytest.raises(GazalaError, match="pixels"):
         rasterise(SVG, file="a.svg", scale=10_000)
 

@@ -29,9 +29,10 @@ from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
+from gazala_tools.inputs import MAX_MEMBERS, safe_member_name
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
+from gazala_tools.render.svg import open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
@@ -106,7 +107,7 @@ def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
         return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
     with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
         warnings.simplefilter("ignore", UserWarning)
-        images = [open_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
+        images = [open_any_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
                   .convert("RGBA") for x in layers]
     w, h = max(i.width for i in images), max(i.height for i in images)
     canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
