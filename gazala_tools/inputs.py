@@ -26,6 +26,7 @@ import io
 import lzma
 import os
 import posixpath
+import re
 import stat
 import struct
 import threading
@@ -426,8 +427,8 @@ def bounded_int(text: str, *, what: str, file: str | Path | None = None, place: 
 
 # --- images ----------------------------------------------------------------------------------------
 def image_header_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from the first bytes of a PNG, GIF or JPEG (no decoding, bounded work),
-    or None when the header is not one of these."""
+    """Width and height from the first bytes of a PNG, GIF or JPEG (no decoding, bounded work), or the
+    size an SVG's root element declares, or None when the header is not one of these."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         w, h = struct.unpack(">II", data[16:24])
         return int(w), int(h)
@@ -448,7 +449,49 @@ def image_header_size(data: bytes) -> tuple[int, int] | None:
                 return int(w), int(h)
             seg = struct.unpack(">H", data[i + 2 : i + 4])[0]
             i += 2 + max(seg, 1)
+    if is_svg(data):  # the size its <svg> element declares
+        return svg_size(data)
     return None
+
+
+#: an SVG's root element, and the attributes of it that give its size
+_SVG_ROOT = re.compile(rb"<svg\b([^>]*)>", re.S)
+_SVG_ATTR = re.compile(rb"""\b(width|height|viewBox)\s*=\s*["']([^"']*)["']""")
+_SVG_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc|mm|cm|in)?\s*$")
+#: CSS pixels (96 per inch) per unit, as Batik and cairosvg read them
+_SVG_UNIT: Final = {"px": 1.0, "": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
+
+
+def is_svg(data: bytes) -> bool:
+    """True when ``data`` looks like an SVG document (its root element is ``<svg`` in the first 4 KB)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head[:1] == b"<" and _SVG_ROOT.search(head) is not None
+
+
+def _length(text: str) -> float | None:
+    m = _SVG_LENGTH.match(text)
+    return float(m.group(1)) * _SVG_UNIT[m.group(2) or ""] if m else None
+
+
+def svg_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height in pixels the SVG declares (its root's width/height, else its viewBox), read
+    from the first 4 KB without parsing the document; None when it declares none."""
+    m = _SVG_ROOT.search(data[:4096])
+    if m is None:
+        return None
+    attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _SVG_ATTR.findall(m.group(1))}
+    w, h = _length(attrs.get("width", "")), _length(attrs.get("height", ""))
+    box = [float(x) for x in re.findall(r"-?[0-9]*\.?[0-9]+", attrs.get("viewBox", ""))]
+    if len(box) == 4 and (w is None or h is None):
+        if w is None and h is None:
+            w, h = box[2], box[3]
+        elif w is None and h and box[3]:
+            w = h * box[2] / box[3]
+        elif h is None and w and box[2]:
+            h = w * box[3] / box[2]
+    if w is None or h is None:
+        return None
+    return max(round(w), 0), max(round(h), 0)
 
 
 def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image",
