@@ -19,6 +19,7 @@ import yaml
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
+from gazala_tools.games.moduleyaml import holding_box_at
 from gazala_tools.games.scenarios import Scenario
 from gazala_tools.hexgrid import MapLayout
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
@@ -159,8 +160,6 @@ def load(
         rules = rules_for_game(g)
         box_at = None
         if module is None:  # the game folder's own holding boxes name the units in them (VASSAL's zones)
-            from gazala_tools.vassal.gamelayout import holding_box_at
-
             box_at = holding_box_at(g)
         pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn,
                                  box_at=box_at)

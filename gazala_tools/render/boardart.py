@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Final
 from PIL import Image
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.games.moduleyaml import given_board
 from gazala_tools.inputs import MAX_BOARD_BYTES, check_pixels, check_plausible, image_header_size, open_file
 from gazala_tools.render.board import board_geometry, hex_size, render_board
 
@@ -71,15 +72,6 @@ def scan_size(game_map: GameMap, dpi: float) -> tuple[int, int]:
     native = float(game_map.pixels.dpi or 100)
     return (max(1, round(game_map.pixels.board_width * dpi / native)),
             max(1, round(game_map.pixels.board_height * dpi / native)))
-
-
-def given_board(game: Game | None) -> Path | None:
-    """The board image the game's module shows (``module.yaml``'s ``board: art``), or None: drawn."""
-    if game is None or game.module_config is None:
-        return None
-    from gazala_tools.vassal.module.config import read_config
-
-    return read_config(game.module_config, game).board_art
 
 
 def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, dpi: float | None) -> ReportArt:
