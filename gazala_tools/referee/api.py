@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.games.moduleyaml import holding_box_at
 from gazala_tools.games.scenarios import Scenario
 from gazala_tools.hexgrid import MapLayout
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
@@ -87,7 +89,7 @@ def rules_for_game(game: GameRef) -> RulesPlugin:
     """The game's rules on its own map, built once per process (``watch`` re-uses them)."""
     g = find_game(game)
     plugin_class(g)  # a folder's plugin file runs only when allowed, cached or not (docs/games.md)
-    game_map = g.map()
+    game_map = load_game_map(g)
     got = _RULES.get(g, game_map)
     if got is None:
         got = _RULES.put(rules_for(g, game_map, strict=True), g, game_map)
@@ -98,7 +100,7 @@ def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
     """Unit specs from the game's counter manifest, or None when the game has none."""
     g = find_game(game)
     try:
-        return unit_specs(g.counters())
+        return unit_specs(load_game_manifest(g))
     except (GazalaError, OSError, KeyError) as exc:
         log.info("no counter manifest for %s (%s): inline units only", g.id, exc)
         return None

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final
 
 from PIL import Image
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games.moduleyaml import given_board
 from gazala_tools.inputs import MAX_BOARD_BYTES, check_pixels, check_plausible, image_header_size, open_file
@@ -87,7 +88,7 @@ def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, d
     else:  # the module's board, hex numbers where the counters leave them visible; the places are the
         # report's findings' business (and a name Pillow's layout engine cannot shape must not stop a report)
         board = render_board(game_map, dpi=at, counter_px=px, show_places=False).convert("RGB")
-    faces = unit_faces(game.counters() if game is not None else None, units, px)
+    faces = unit_faces(load_game_manifest(game) if game is not None else None, units, px)
     return ReportArt(board, at, scan is not None, faces, px)
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.escape import text as escape  # the one escaping helper of every page we write
@@ -34,6 +35,7 @@ from gazala_tools.games import Game, find_game
 from gazala_tools.games.moduleyaml import HOLDING_BOX, HOLDING_COLUMNS, BoxesConfig
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.vassal.gamelayout import numbering_for_size
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
@@ -629,8 +631,8 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
         g, cfg = (game if isinstance(game, Game) else game_and_config(game)[0]), config
     note = progress or (lambda _what: None)
     sides = _Sides(g)
-    game_map = g.map()
-    manifest = g.counters()
+    game_map = load_game_map(g)
+    manifest = load_game_manifest(g)
     images = SpooledImages()  # on disk until zipped: a few bytes of memory per image
     given = cfg.board_art is not None
     if given:  # a board image is only read and checked: before the counters, like a bad manifest
