@@ -15,11 +15,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
-from benchmarks.common import Result, size
+from benchmarks.common import Result, run_measured, size
 
 ROOT = Path(__file__).resolve().parents[1]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
@@ -29,16 +28,12 @@ PKG = "VASSAL.build.module.map.boardPicker.board"
 def _gazala(argv: list[str]) -> tuple[int, float, float, str]:
     """``gazala ARGV`` in a fresh process: exit status, wall seconds, peak RSS in MB, last stderr line."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-c", "from gazala_tools.cli import run; run()", *argv], stdout=subprocess.DEVNULL,
-                                stderr=err, cwd=ROOT, env=env)
-        _pid, status, usage = os.wait4(proc.pid, 0)
-        dt = time.perf_counter() - t
+        m = run_measured([sys.executable, "-c", "from gazala_tools.cli import run; run()", *argv], cwd=ROOT, env=env,
+                         stdout=subprocess.DEVNULL, stderr=err)
         err.seek(0)
         lines = err.read().decode(errors="replace").strip().splitlines()
-    cpu = f"CPU {usage.ru_utime + usage.ru_stime:.1f} s"
-    return os.waitstatus_to_exitcode(status), dt, usage.ru_maxrss / 1024, "; ".join([cpu, *lines[-1:]])[:180]
+    return m.code, m.wall, m.peak_mb, "; ".join([f"CPU {m.cpu:.1f} s", *lines[-1:]])[:180]
 
 
 def _map_folder(tmp: Path, name: str, columns: int, rows: int, extra: str = "") -> Path:

@@ -14,10 +14,9 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.common import Result, size, smoke
+from benchmarks.common import Result, run_measured, size, smoke
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the scans: 250 Mpx exactly (the cap, MAX_PIXELS) and the baseline's 25 Mpx
@@ -54,19 +53,15 @@ print(json.dumps(detect_grid(open_image(sys.argv[2], grey=True), params=params).
 
 
 def _child(args: list[str]) -> tuple[str, float, float]:
-    """Run a fresh Python process: its stdout, wall seconds and peak RSS in MB (its own ``wait4``)."""
+    """Run a fresh Python process: its stdout, wall seconds and peak RSS in MB (:func:`run_measured`)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, "-c", *args], stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
-        _pid, status, usage = os.wait4(proc.pid, 0)
-        dt = time.perf_counter() - t
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        m = run_measured([sys.executable, "-c", *args], cwd=ROOT, env=env, stdout=out, stderr=subprocess.DEVNULL)
         out.seek(0)
         text = out.read().decode()
-    if proc.returncode != 0:
-        raise RuntimeError(f"child {args[1:]} exited {proc.returncode}: {text[-500:]}")
-    return text, dt, usage.ru_maxrss / 1024  # Linux: kilobytes
+    if m.code != 0:
+        raise RuntimeError(f"child {args[1:]} exited {m.code}: {text[-500:]}")
+    return text, m.wall, m.peak_mb
 
 
 def _detect(path: Path, method: str) -> tuple[dict[str, object], float, float]:

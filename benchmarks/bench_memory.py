@@ -1,6 +1,6 @@
 """Memory that does not grow with the counters (issue 26 item 1): ``counters sheet``, ``counters
 contact`` and ``module build`` of a synthetic 10,000-counter game, each in a fresh process whose wall
-time, CPU time and peak RSS (``ru_maxrss`` from ``wait4``: the largest process, a face-drawing
+time, CPU time and peak RSS (``benchmarks.common.run_measured``: the largest process, a face-drawing
 worker of ``module build`` included) are measured.
 
 Budgets: ``counters sheet`` of 10,000 counters <= 500 MB and <= 60 s; ``module build`` of 10,000

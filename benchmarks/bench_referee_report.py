@@ -18,10 +18,9 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.common import Result, size
+from benchmarks.common import Result, run_measured, size
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the boards: 250 Mpx (the scan cap) and the baseline's 2.5 Mpx
@@ -62,18 +61,15 @@ sys.exit(main(["referee", "check", sys.argv[1], "--game", sys.argv[2], "--format
 
 
 def _child(args: list[str]) -> tuple[float, float]:
-    """Run a fresh Python process: wall seconds and peak RSS in MB (its own ``wait4``)."""
+    """Run a fresh Python process: wall seconds and peak RSS in MB (:func:`run_measured`)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-                            env=env)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    dt = time.perf_counter() - t
-    code = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    if code not in (0, 1):
-        raise RuntimeError(f"child {args[1:]} exited {code}: {err[-500:]}")
-    return dt, usage.ru_maxrss / 1024  # Linux: kilobytes
+    with tempfile.TemporaryFile() as err:
+        m = run_measured([sys.executable, "-c", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    if m.code not in (0, 1):
+        raise RuntimeError(f"child {args[1:]} exited {m.code}: {text[-500:]}")
+    return m.wall, m.peak_mb
 
 
 def _game(tmp: Path, name: str, wh: tuple[int, int], fmt: str) -> tuple[Path, Path]:

@@ -10,6 +10,10 @@ A page's head comes from :func:`head`: a ``Content-Security-Policy`` that allows
 (``default-src 'none'``) but images as ``data:`` URLs and the page's own inline style and script,
 each by its SHA-256 hash computed when the page is made. A script or an event handler smuggled into
 a page by a hostile name would not run even if it escaped escaping.
+
+Text drawn into an image (boards, counters, charts, PNG reports) goes through :func:`drawable`:
+Pillow's text layout (raqm and fribidi) fails on a paragraph break inside a line (CR, U+001C-U+001E,
+U+0085, U+2029), and no font draws a control character.
 """
 
 from __future__ import annotations
@@ -24,6 +28,17 @@ import re
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 #: in a ``<script>``: what could end it or start a comment/markup, and JavaScript's line breaks
 _SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+#: characters that no drawn text may hold: C0 and C1 controls (line breaks included: a drawn text is
+#: one line), DEL, the paragraph separator, lone surrogates and U+FFFE/U+FFFF
+NOT_DRAWN = re.compile("[\x00-\x1f\x7f-\x9f\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def drawable(value: object) -> str:
+    """``value`` as one line that Pillow can lay out and draw: each character of :data:`NOT_DRAWN`
+    becomes a space (a name from a hostile save must not stop a report)."""
+    return NOT_DRAWN.sub(" ", str(value))
 
 
 def clean(value: object) -> str:

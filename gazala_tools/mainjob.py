@@ -59,13 +59,12 @@ def available(argv: list[str]) -> bool:
 
 
 def _scenario_ids(game: str) -> dict[str, str]:
-    """The file name of each scenario's set-up save in the module (``setups/<slug of its name>.vsav``,
-    as the module build names it) -> the scenario's id."""
+    """The file name of each scenario's set-up save in the module -> the scenario's id."""
     from gazala_tools.games import find_game
-    from gazala_tools.games.tables import slug
+    from gazala_tools.vassal.module.spec import setup_file
 
     try:
-        return {f"setups/{slug(sc.name)}.vsav": sc.id for sc in find_game(game).scenarios()}
+        return {setup_file(sc.name): sc.id for sc in find_game(game).scenarios()}
     except Exception:  # the steps that read the game report what is wrong with it
         return {}
 

@@ -8,11 +8,14 @@ import json
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gazala_tools.cli import _common
 from gazala_tools.fileio import atomic_write_bytes
 from gazala_tools.wording import count
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.games.scenarios import Scenario
 
 NOUN = "game"
 HELP = "Games as data: list the built-in games, show what a game folder holds."
@@ -146,7 +149,7 @@ def _show(args: argparse.Namespace) -> int:
 def _scenario(args: argparse.Namespace) -> int:
     from gazala_tools.errors import GazalaError
     from gazala_tools.games import find_game
-    from gazala_tools.games.scenarios import Scenario
+    from gazala_tools.games.scenarios import find_scenario
 
     out = Path(args.output)
     kind = out.suffix.lower()
@@ -154,10 +157,11 @@ def _scenario(args: argparse.Namespace) -> int:
         raise GazalaError(f"cannot tell what to write from {out.name!r}", place="-o",
                           expected="a FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
     game = find_game(args.game)
-    chosen: Scenario | None = next((sc for sc in game.scenarios() if args.name in (sc.id, sc.name)), None)
-    if chosen is None:
-        names = ", ".join(sc.id for sc in game.scenarios()) or "none"
-        raise GazalaError(f"{game.id} has no scenario {args.name!r}", place="NAME", expected=f"one of: {names}")
+    chosen = find_scenario(game, args.name, place="NAME")
+    from gazala_tools.vassal.importer.rebuild import is_imported
+
+    if is_imported(args.game):  # a folder of `game import`: the module's own save of the set-up
+        return _imported_scenario(args.game, chosen, out)
     from gazala_tools.vassal.module import build_game_module
 
     result = build_game_module(game)
@@ -173,6 +177,26 @@ def _scenario(args: argparse.Namespace) -> int:
         atomic_write_bytes(out, _position_yaml(args.game, save, result.data).encode("utf-8"))
     placed = next(sc for sc in result.spec.scenarios if sc.file == member)
     print(f"{out}: {game.id}, {chosen.name}: {count(len(placed.placements), 'unit')} set up")
+    return 0
+
+
+def _imported_scenario(folder: str, chosen: Scenario, out: Path) -> int:
+    """``game scenario`` of an imported folder: the set-up's save as the module holds it (byte for byte),
+    or that save read back through the rebuilt module as a position YAML."""
+    import tempfile
+
+    from gazala_tools.vassal.importer.rebuild import rebuild
+    from gazala_tools.vassal.importer.scenarios import setup_save
+
+    save = setup_save(folder, chosen.id)
+    if out.suffix.lower() == ".vsav":
+        atomic_write_bytes(out, save)
+    else:
+        with tempfile.TemporaryDirectory(prefix="gazala-scenario-") as tmp:
+            vmod = rebuild(folder, Path(tmp) / "module.vmod").output.read_bytes()
+        atomic_write_bytes(out, _position_yaml(folder, save, vmod).encode("utf-8"))
+    pieces = sum(len(p.counters) + len(p.units) for p in chosen.setup)
+    print(f"{out}: {chosen.name}, the module's own set-up save: {count(pieces, 'piece')} set up")
     return 0
 
 

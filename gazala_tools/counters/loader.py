@@ -43,6 +43,7 @@ from gazala_tools.counters.model import (
     Value,
 )
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
@@ -77,13 +78,8 @@ FACE_ART_KEYS: Final = frozenset({"front", "back"})
 #: image files a counter's art may be (what VASSAL and the PDF sheet both take)
 ART_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 LINE: Final = "__line__"
-#: characters a counter's drawn text may not hold: controls (C0 with TAB, CR and newline, DEL, C1),
-#: lone surrogates and the non-characters U+FFFE/U+FFFF (XML, the text layout and VASSAL refuse them)
-#: characters a counter's text may not hold (control characters, surrogates, non-characters)
-NOT_DRAWN: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-_NOT_DRAWN: Final = NOT_DRAWN
 _CHAR_NAMES: Final = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", "\x00": "a NUL",
-                      "\x1b": "an ESC"}
+                      "\x1b": "an ESC", "\u2029": "a paragraph separator"}
 
 
 class ManifestError(GazalaError):
@@ -335,7 +331,7 @@ class _Reader:
         return self.check_label(self.text(node, key, default), key, node)
 
     def check_label(self, value: str, key: str, node: Any) -> str:
-        bad = _NOT_DRAWN.search(value)
+        bad = NOT_DRAWN.search(value)  # a counter's drawn text: one line Pillow, XML and VASSAL take
         if bad is None and not value.endswith("\\"):
             return value
         mark = self.odd.get(value)

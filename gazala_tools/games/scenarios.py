@@ -3,8 +3,9 @@
 A :class:`Scenario` names its start (and end) turn, where each unit starts (the set-up: a list of
 :class:`Placement` rules, each with the rule it follows) and the values tracks start at ("the Red
 player starts with 2VP"). A placement puts units (by id, or a whole formation of the counter
-manifest) on a hex, on hexes (``per_hex`` units each), on the hexes within a distance of a hex (one
-unit per hex, nearest first), on a named place of the map, or in a named box of the module.
+manifest; or other counters of the manifest, by id, such as an imported module's pieces) on a hex, on
+hexes (``per_hex`` units each), on the hexes within a distance of a hex (one unit per hex, nearest
+first), on a named place of the map, or in a named box of the module.
 
 :func:`resolve_setup` turns the rules into one hex (or box) per unit, deterministically: units in
 manifest order; the hexes of a ``within`` rule by distance, then label, skipping hexes an earlier
@@ -18,7 +19,7 @@ rule took. Pure Python.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -28,7 +29,7 @@ import yaml
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.filecache import FileCache
 from gazala_tools.games.tables import read_entries
-from gazala_tools.yamlnodes import Doc, place_of
+from gazala_tools.yamlnodes import Doc, did_you_mean, place_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -38,10 +39,12 @@ if TYPE_CHECKING:  # pragma: no cover
 TOP_KEYS: Final = frozenset({"scenarios"})
 SCENARIO_KEYS: Final = frozenset({"id", "name", "source", "description", "start", "end", "setup", "tracks"})
 PLACEMENT_KEYS: Final = frozenset(
-    {"unit", "units", "formation", "hex", "hexes", "per_hex", "within", "place", "box", "used", "source"}
+    {"unit", "units", "formation", "counter", "counters", "hex", "hexes", "per_hex", "within", "place", "box", "used", "source"}
 )
 WITHIN_KEYS: Final = frozenset({"hex", "distance"})
 TRACK_KEYS: Final = frozenset({"track", "side", "value", "source"})
+#: the keys that say who is placed: ``unit``/``units`` (with or without ``formation``) or ``counter``/``counters``
+WHO_KEYS: Final = ("unit", "units", "formation", "counter", "counters")
 #: the keys that say where units go; a placement has exactly one
 WHERE_KEYS: Final = ("hex", "hexes", "within", "place", "box")
 MAX_SCENARIOS: Final = 200
@@ -55,9 +58,12 @@ class Placement:
     units, which must be of the formation). Where: ``hexes`` (``per_hex`` units each, in order; a
     placement's one ``hex:`` is ``hexes`` with ``per_hex`` 0: all its units on that hex),
     within ``distance`` of ``centre`` (``per_hex`` a hex, nearest first), ``place`` (a place of the
-    map: its main hex) or ``box`` (a box of the module, by name)."""
+    map: its main hex) or ``box`` (a box of the module, by name). ``counters``: counters of the manifest
+    that are not units (markers, an imported module's pieces), by id; a counter may be placed again (each
+    placement a copy of it), a unit once."""
 
     units: tuple[str, ...] = ()
+    counters: tuple[str, ...] = ()
     formation: str = ""
     hexes: tuple[str, ...] = ()
     per_hex: int = 1  #: 0: every unit of the placement on each hex (``hex:``)
@@ -106,10 +112,12 @@ class Setup:
 # --- reading -------------------------------------------------------------------------------------
 def _placement(doc: Doc, node: yaml.Node, what: str) -> Placement:
     p = doc.mapping(node, what, PLACEMENT_KEYS)
-    who = [k for k in ("unit", "units", "formation") if k in p]
-    if not who or ("unit" in p and "units" in p):
-        raise doc.err(node, f"{what}: names no units" if not who else f"{what}: both 'unit' and 'units'",
-                      expected="unit: ID, units: [IDS] or formation: NAME")
+    who = [k for k in WHO_KEYS if k in p]
+    kinds = [k for k in who if k != "formation"]
+    if not who or len(kinds) > 1 or ("formation" in p and kinds and kinds[0].startswith("counter")):
+        raise doc.err(node, f"{what}: names no units" if not who else f"{what}: both {who[0]!r} and {who[1]!r}",
+                      expected="unit: ID, units: [IDS], formation: NAME (with or without units), counter: ID "
+                               "or counters: [IDS]")
     where = [k for k in WHERE_KEYS if k in p]
     if len(where) != 1:
         raise doc.err(node, f"{what}: {' and '.join(where) or 'no location'}",
@@ -119,6 +127,12 @@ def _placement(doc: Doc, node: yaml.Node, what: str) -> Placement:
         units = tuple(doc.ident(n, f"{what}.units[{i}]") for i, n in enumerate(doc.seq(p["units"], f"{what}.units")))
         if not units:
             raise doc.err(p["units"], f"{what}.units: empty", expected="at least one unit id")
+    counters: tuple[str, ...] = (doc.ident(p["counter"], f"{what}.counter"),) if "counter" in p else ()
+    if "counters" in p:
+        counters = tuple(doc.ident(n, f"{what}.counters[{i}]")
+                         for i, n in enumerate(doc.seq(p["counters"], f"{what}.counters")))
+        if not counters:
+            raise doc.err(p["counters"], f"{what}.counters: empty", expected="at least one counter id")
     per_hex = doc.integer(p["per_hex"], f"{what}.per_hex", lo=1, hi=100) if "per_hex" in p else 0 if "hex" in p else 1
     if "per_hex" in p and where[0] not in ("hexes", "within"):
         raise doc.err(p["per_hex"], f"{what}.per_hex with {where[0]}", expected="per_hex only with hexes or within")
@@ -135,6 +149,7 @@ def _placement(doc: Doc, node: yaml.Node, what: str) -> Placement:
             raise doc.err(p["hexes"], f"{what}.hexes: empty", expected="at least one hex")
     return Placement(
         units=units,
+        counters=counters,
         formation=doc.string(p, "formation", what, ""),
         hexes=hexes,
         per_hex=per_hex,
@@ -219,7 +234,15 @@ def _fail(scenario: Scenario, p: Placement, problem: str, expected: str | None =
                          expected=expected)
 
 
-def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members_of: dict[str, list[str]]) -> list[str]:
+def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members_of: dict[str, list[str]],
+         counters: Collection[str]) -> list[str]:
+    for cid in p.counters:
+        if cid not in counters:
+            raise _fail(scenario, p, f"counter {cid!r} is not a counter of the manifest" +
+                        (" (it is a unit: unit: ID)" if cid in formation_of else ""),
+                        "a counter id of counters.yaml (gazala counters list GAME)")
+    if p.counters:
+        return list(p.counters)
     for uid in p.units:
         if uid not in formation_of:
             raise _fail(scenario, p, f"unit {uid!r} is not a unit of the counter manifest",
@@ -246,9 +269,12 @@ def _hex(scenario: Scenario, p: Placement, game_map: GameMap, label: str) -> Hex
     return h
 
 
-def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[str, str]]) -> Setup:
+def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[str, str]],
+                  counters: Collection[str] = ()) -> Setup:
     """One hex (or box) per unit of ``scenario``'s set-up. ``units``: (unit id, formation) of every
-    unit of the counter manifest, in manifest order. A unit placed twice is an error."""
+    unit of the counter manifest, in manifest order; ``counters``: the ids of the manifest's other
+    counters that a set-up may place (``counter:``/``counters:``). A unit placed twice is an error; a
+    counter placed twice is two copies of it."""
     taken: set[Hex] = set()
     hexes: list[tuple[str, str]] = []
     boxes: list[tuple[str, str]] = []
@@ -259,11 +285,12 @@ def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[s
     for uid, f in units:
         members_of.setdefault(f, []).append(uid)
     for p in scenario.setup:
-        who = _who(scenario, p, formation_of, members_of)
-        twice = [u for u in who if u in placed]
-        if twice:
-            raise _fail(scenario, p, f"unit {twice[0]!r} is placed twice", "each unit in one placement")
-        placed.update(who)
+        who = _who(scenario, p, formation_of, members_of, counters)
+        if not p.counters:
+            twice = [u for u in who if u in placed]
+            if twice:
+                raise _fail(scenario, p, f"unit {twice[0]!r} is placed twice", "each unit in one placement")
+            placed.update(who)
         if p.used:
             used.extend(who)
         if p.box:
@@ -295,3 +322,14 @@ def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[s
             hexes.append((u, game_map.label(h)))
             taken.add(h)
     return Setup(tuple(hexes), tuple(boxes), tuple(used))
+
+
+def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:
+    """The scenario of ``game`` whose id or name is ``name``; bad input (with "did you mean") if none."""
+    scenarios = game.scenarios()
+    for sc in scenarios:
+        if name in (sc.id, sc.name):
+            return sc
+    ids = [sc.id for sc in scenarios]
+    raise GazalaError(f"{game.id} has no scenario {name!r}{did_you_mean(name, ids)}", place=place,
+                      expected="one of: " + (", ".join(ids) or "none (the game has no scenarios.yaml)"))

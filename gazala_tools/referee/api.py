@@ -21,7 +21,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.games.moduleyaml import holding_box_at
-from gazala_tools.games.scenarios import Scenario
+from gazala_tools.games.scenarios import Scenario, find_scenario
 from gazala_tools.hexgrid import MapLayout
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
@@ -38,7 +38,6 @@ from gazala_tools.referee.position import (
 )
 from gazala_tools.referee.report import Report
 from gazala_tools.vsav import Save, read_save
-from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
@@ -207,17 +206,6 @@ def load_position(path: str | Path, **kw: Any) -> tuple[Position, RulesPlugin]:
     """Read a position YAML or a VASSAL save; ``game``/``turn``/``module``/``mapping`` as :func:`load`."""
     got = load(path, **kw)
     return got.position, got.rules
-
-
-def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:
-    """The scenario of ``game`` whose id or name is ``name``; bad input (with "did you mean") if none."""
-    scenarios = game.scenarios()
-    for sc in scenarios:
-        if name in (sc.id, sc.name):
-            return sc
-    ids = [sc.id for sc in scenarios]
-    raise GazalaError(f"{game.id} has no scenario {name!r}{did_you_mean(name, ids)}", place=place,
-                      expected="one of: " + (", ".join(ids) or "none (the game has no scenarios.yaml)"))
 
 
 def scenario_findings(rules: RulesPlugin, scenario: Scenario, turn: str | None) -> list[Finding]:

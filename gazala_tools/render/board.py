@@ -38,6 +38,7 @@ from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import drawable
 from gazala_tools.grid import side_lattice
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.hexgrid import HexGridGeometry
@@ -416,14 +417,14 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
     for box in scene.boxes:
         x, y, w, hgt = box.rect
         draw.rectangle((x, y, x + w, y + hgt), outline=(40, 40, 40), width=max(1, round(size / 30)), fill=(255, 252, 240))
-        draw.text((x + w / 2, y + size * 0.2), box.name, font=bf, fill=(20, 20, 20), anchor="mm")
+        draw.text((x + w / 2, y + size * 0.2), drawable(box.name), font=bf, fill=(20, 20, 20), anchor="mm")
         if box.entries:
             cell = w / len(box.entries)
             for i, entry in enumerate(box.entries):
                 ex = x + cell * i
                 draw.rectangle((ex, y + size * 0.4, ex + cell, y + hgt), outline=(80, 80, 80), width=1)
                 for j, line in enumerate(entry.split("\n")):
-                    draw.text((ex + cell / 2, y + size * (0.62 + 0.22 * j)), line, font=ef, fill=(30, 30, 30), anchor="mm")
+                    draw.text((ex + cell / 2, y + size * (0.62 + 0.22 * j)), drawable(line), font=ef, fill=(30, 30, 30), anchor="mm")
 
     # 7. the title block: title, subtitle and the legend of the symbols on the board
     if scene.title_block is not None:
@@ -693,9 +694,10 @@ def scene_from_map(
         if feat not in feats:
             feats.append(feat)
     paths = tuple(Path(p.kind.value, tuple(p.hexes), p.name) for p in game_map.paths)
-    places = tuple(Place(p.name, p.hex, p.kind) for p in game_map.places if p.hexes)
+    places = tuple(Place(drawable(p.name), p.hex, p.kind) for p in game_map.places if p.hexes)
     styles = game_map.styles
-    entries = _legend(game_map, terrain, sides, paths, places, owner_colours) if legend else ()
+    entries = tuple(replace(e, words=drawable(e.words))
+                    for e in _legend(game_map, terrain, sides, paths, places, owner_colours)) if legend else ()
     x_min, y_min, x_max, y_max = grid_bounds(geo, hexes)
     left, top = max(0.0, x_min), max(0.0, y_min)
     width = max(1, math.ceil(x_max + left))
@@ -715,7 +717,7 @@ def scene_from_map(
         paths=paths,
         places=places,
         boxes=tuple(scene_boxes),
-        title=game_map.title if title is None else title,
+        title=drawable(game_map.title if title is None else title),
         default_terrain=game_map.terrain_default,
         styles=styles,
         owner_colours=owner_colours,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from gazala_tools.escape import drawable
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position, Unit
@@ -324,7 +325,7 @@ def paint(img: Image.Image, ov: Overlay, faces: Mapping[str, Image.Image] | None
             d.rectangle(box, outline=c.colour, width=max(1, round(s / 16)))
         else:
             d.rectangle(box, fill=c.colour, outline=(0, 0, 0))
-            d.text((x, y), c.label, fill=(255, 255, 255), font=font(max(int(s / 3.2), 6)), anchor="mm")
+            d.text((x, y), drawable(c.label), fill=(255, 255, 255), font=font(max(int(s / 3.2), 6)), anchor="mm")
         if c.mark is not None:
             r = s * 0.28
             mx, my = x + s / 2, y - s / 2

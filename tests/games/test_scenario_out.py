@@ -60,3 +60,12 @@ def test_a_bad_scenario_or_output_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and place in err
     assert not (tmp_path / output).exists()
+
+
+def test_a_scenario_name_one_letter_off_gets_did_you_mean_as_referee_check_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one reader of scenario names (games.scenarios.find_scenario) for `game scenario` and `--scenario`
+    assert main(["game", "scenario", "gazala-rg", "scenario-on", "-o", str(tmp_path / "x.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "NAME: gazala-rg has no scenario 'scenario-on' (did you mean 'scenario-one'?)" in err

@@ -39,6 +39,7 @@ HOSTILE_DESIGNATIONS = [
     ("A\\rB", "a carriage return (U+000D)"),
     ("A\\tB", "a tab (U+0009)"),
     ("A\\x85B", "a control character (U+0085)"),
+    ("A\\PB", "a paragraph separator (U+2029)"),  # Pillow's text layout fails on it
     ("AB\\\\", "ends with a backslash"),
 ]
 

@@ -182,9 +182,9 @@ def test_hex_numbers_and_place_names_are_drawn_where_a_module_counter_does_not_h
     for label in ("1621", rg.label(named)):
         cx, cy = (round(v) for v in rg.geometry().hex_center(rg.hex(label)))
         inner = (cx - counter // 2 + 1, cy - counter // 2 + 1, cx + counter // 2 - 1, cy + counter // 2 - 1)
-        assert list(plain.crop(inner).getdata()) == list(drawn.crop(inner).getdata()), label
+        assert list(plain.crop(inner).get_flattened_data()) == list(drawn.crop(inner).get_flattened_data()), label
         above = (cx - 20, cy - 37, cx + 20, cy - counter // 2)
-        assert list(plain.crop(above).getdata()) != list(drawn.crop(above).getdata()), label
+        assert list(plain.crop(above).get_flattened_data()) != list(drawn.crop(above).get_flattened_data()), label
     cx, cy = (round(v) for v in rg.geometry().hex_center(named))
     below = (cx - 30, cy + counter // 2, cx + 30, cy + 37)
-    assert list(plain.crop(below).getdata()) != list(drawn.crop(below).getdata())
+    assert list(plain.crop(below).get_flattened_data()) != list(drawn.crop(below).get_flattened_data())

@@ -171,7 +171,8 @@ def test_a_hexside_kinds_style_colours_its_sides(highland: Path) -> None:
 
 
 def test_a_path_kinds_style_colours_its_paths(highland: Path) -> None:
-    m = _restyle(highland, "hexside-kinds:", 'path-kinds:\n  road: {description: "military road", style: {colour: "#0000ff", line: solid}}\nhexside-kinds:')
+    m = _restyle(highland, '  road: {description: "a military road"}\n',
+                 '  road: {description: "military road", style: {colour: "#0000ff", line: solid}}\n')
     assert _centre_pixel(m, "0201") == (0, 0, 255)
     assert ("path", "road", "military road") in {(e.section, e.kind, e.words) for e in scene_from_map(m).legend}
 

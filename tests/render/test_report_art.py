@@ -117,12 +117,14 @@ def test_the_part_that_matters_is_shown_and_the_whole_board_is_one_click_away(tm
         return [float(v) for v in m.group(1).split()]
 
     from gazala_tools.games import find_game
-    from gazala_tools.render.board import board_geometry, hex_size
+    from gazala_tools.render.board import board_geometry, board_size, hex_size
 
-    hexes = hex_size(board_geometry(load_game_map(find_game("gazala-rg")), dpi=50))  # RG: 1100 x 850 px at 50 dpi
+    rg = load_game_map(find_game("gazala-rg"))
+    hexes = hex_size(board_geometry(rg, dpi=50))
+    width, height = board_size(rg, dpi=50)  # the drawn board (it follows the grid; title and legend below)
     near = page({"allied-22arm-2-rgh": "1310", "axis-ariete-5-ber": "1412"}, "near")
     x, y, w, h = view(near)
-    assert x > 0 and y > 0 and 8 * hexes <= w < 1100 and 8 * hexes <= h < 850
+    assert x > 0 and y > 0 and 8 * hexes <= w < width and 8 * hexes <= h < height
     assert '<details id="whole-board">' in near and len(embedded(near)) >= 2
     spread = page({"allied-22arm-2-rgh": "0102", "axis-ariete-5-ber": "2921"}, "spread")
-    assert view(spread) == [0, 0, 1100, 850] and '<details id="whole-board">' not in spread
+    assert view(spread) == [0, 0, *board_size(rg, dpi=50)] and '<details id="whole-board">' not in spread

@@ -22,8 +22,8 @@ from typing import Any
 
 from PIL import Image
 
-from gazala_tools.counters.loader import NOT_DRAWN
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.fileio import write_new_folder
 from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump
@@ -31,9 +31,11 @@ from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.inputs import MAX_MEMBERS, open_image, safe_member_name
 from gazala_tools.mapdata.gridfile import spec_for
+from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
-from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, read_module
+from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
+from gazala_tools.vassal.importer.scenarios import scenarios_doc
 
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
@@ -195,6 +197,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     setups = _setups(mod, data.get("set-ups", []), by_gpid)
     if setups:
         data["set-ups"] = setups
+    written = scenarios_doc(setups, mod.placements, by_gpid, _on_hex(main, map_doc), main.map if main else None)
     kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
@@ -214,6 +217,9 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                                for b in m["boards"]),
                 "counters": len(markers), "counters with own art": len(markers) - len(drawn),
                 "counters drawn": len(drawn), "placements": len(mod.placements),
+                "scenarios": len(written.report),
+                **{f"scenario pieces {k}": sum(r[k] for r in written.report)
+                   for k in ("on hexes", "in boxes", "not placed")},
                 **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
                 "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
                 "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
@@ -231,12 +237,15 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                                    if main is None or (m["name"], b["name"]) != (main.map, main.board.name)],
         "placements": [{"setup": pl.setup, "gpid": pl.gpid, "name": pl.name, "map": pl.map, "board": pl.board,
                         "location": pl.location, "x": pl.x, "y": pl.y} for pl in mod.placements],
+        "scenarios": written.report,
+        "set-ups not written as scenarios": written.left_out,
         "traits kept verbatim": _trait_counts(mod),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
     files = {"game.yaml": head + _dump(game_doc), **({"map.yaml": head + _dump(map_doc)} if map_doc else {}),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
+             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
              "import-report.yaml": head + _dump(report)}
     copies = [(m, f"{FILES}/{m}") for m in members]
     write_new_folder(Path(folder), {**files, **binary}, [src.path], more=_copier(src, copies))
@@ -263,6 +272,31 @@ def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[s
                   for pl in mod.placements if pl.file and pl.file == s.get("file") and pl.setup == s.get("name")]
         out.append({**s, **({"pieces": pieces} if pieces else {})})
     return out
+
+
+def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[Placement], bool]:
+    """Whether a piece stands on a hex of map.yaml: on the main grid's board, at a location that is one of
+    its hexes' labels."""
+    if main is None or map_doc is None:
+        return lambda pl: False
+    assert main.geometry.numbering is not None  # map_doc is None without it
+    alone = {"game": "imported", **map_doc,  # the map on its own: the numbering game.yaml gives the folder's
+             "grid": {**map_doc["grid"], "numbering": _numbering_data(main.geometry.numbering)}}
+    game_map = load_map_text(_dump(alone), "map.yaml")
+    known: dict[str, bool] = {}
+
+    def on_hex(pl: Placement) -> bool:
+        label = pl.location
+        if pl.map != main.map or pl.board != main.board.name or not label:
+            return False
+        if label not in known:
+            try:
+                known[label] = game_map.grid.contains(game_map.hex(label))
+            except (GazalaError, KeyError, ValueError):
+                known[label] = False
+        return known[label]
+
+    return on_hex
 
 
 def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path], None]:

@@ -21,7 +21,7 @@ from lxml import etree
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.buildfile import MAP_CLASSES, parse_xml
-from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, SETUP_STACK
+from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, PREDEFINED_SETUP, SETUP_STACK
 
 #: the attribute a kept piece slot names its counter by (removed again by the rebuild)
 COUNTER_ATTR = "gazala.counter"
@@ -133,7 +133,8 @@ def grid_data(el: etree._Element) -> dict[str, Any]:
     return out
 
 
-def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[int, str]) -> dict[str, Any]:
+def map_data(el: etree._Element, layout: MapLayout | None,
+             counter_of: Mapping[etree._Element, str]) -> dict[str, Any]:
     """A map: its boards (image, size, place in the map's board layout, grid), decks and at-start stacks."""
     placed = {b.name: (col, row) for b, col, row in layout.boards} if layout is not None else {}
     default = default_boards(el)
@@ -155,7 +156,7 @@ def map_data(el: etree._Element, layout: MapLayout | None, counter_of: Mapping[i
         what = "decks" if st.tag == DRAW_PILE else "at-start stacks"
         entry: dict[str, Any] = {k: st.get(k) for k in ("name", "owningBoard", "location", "x", "y")
                                  if st.get(k) is not None}
-        entry["counters"] = [counter_of.get(id(s), "") for s in st.iter(PIECE_SLOT)]
+        entry["counters"] = [counter_of.get(s, "") for s in st.iter(PIECE_SLOT)]
         out.setdefault(what, []).append(entry)
     return out
 
@@ -181,8 +182,8 @@ def default_boards(map_el: etree._Element) -> list[tuple[str, int, int]]:
 
 def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Mapping[int, str]) -> dict[str, Any]:
     """What :data:`DESCRIBED` names, as data, by section; with the component classes kept verbatim only."""
-    slots = list(root.iter(PIECE_SLOT))  # held: an lxml element's id() is stable only while it lives
-    counter_of = {id(el): slot_counter.get(i, "") for i, el in enumerate(slots)}
+    # keyed by the elements themselves (lxml gives the same proxy for an element while one is held)
+    counter_of: dict[etree._Element, str] = {el: slot_counter.get(i, "") for i, el in enumerate(root.iter(PIECE_SLOT))}
     by_name = {lay.name: lay for lay in layouts}
     out: dict[str, Any] = {}
     verbatim: list[str] = []
@@ -195,16 +196,18 @@ def module_data(root: etree._Element, layouts: list[MapLayout], slot_counter: Ma
             out.setdefault("maps", []).append(map_data(el, by_name.get(el.get("mapName", "")), counter_of))
         elif section == "palettes":
             out.setdefault("palettes", []).append(
-                {"name": el.get("name", ""), "counters": [counter_of.get(id(s), "") for s in el.iter(PIECE_SLOT)]})
-        elif section == "set-ups":
-            out.setdefault("set-ups", []).append({k: el.get(k) for k in ("name", "file", "useFile", "isMenu")
-                                                  if el.get(k) is not None})
+                {"name": el.get("name", ""), "counters": [counter_of.get(s, "") for s in el.iter(PIECE_SLOT)]})
+        elif section == "set-ups":  # a menu's set-ups follow it, each naming the menu it is in
+            for sub in el.iter(PREDEFINED_SETUP):
+                menu = sub.getparent()
+                out.setdefault("set-ups", []).append(
+                    {k: sub.get(k) for k in ("name", "file", "useFile", "isMenu") if sub.get(k) is not None}
+                    | ({"menu": menu.get("name", "")} if sub is not el and menu is not None else {}))
         elif section is not None and section != "sides":
             out.setdefault(section, []).append(describe(el))
         elif section is None:
             verbatim.append(kind)
     out["kept verbatim only"] = verbatim
-    del slots
     return out
 
 

@@ -134,15 +134,20 @@ def _members(folder: Path, files: str) -> list[tuple[str, Path]]:
     return sorted(out)
 
 
+def kept_module(folder: Path) -> dict[str, Any]:
+    """module.yaml's ``vassal:`` of an imported folder (every scalar as its text)."""
+    kept = _yaml(folder, "module.yaml").get("vassal")
+    if not isinstance(kept, dict) or not isinstance(kept.get("components"), list):
+        raise VassalFormatError("module.yaml keeps no module (vassal: components)", file=folder / "module.yaml",
+                                expected="a folder written by `gazala game import`")
+    return kept
+
+
 def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
     """Write the module of imported ``folder`` to ``out`` (atomically, never over one of its files)."""
     folder = Path(folder)
     cfg_file = folder / "module.yaml"
-    cfg = _yaml(folder, "module.yaml")
-    kept = cfg.get("vassal")
-    if not isinstance(kept, dict) or not isinstance(kept.get("components"), list):
-        raise VassalFormatError("module.yaml keeps no module (vassal: components)", file=cfg_file,
-                                expected="a folder written by `gazala game import`")
+    kept = kept_module(folder)
     counters = _yaml(folder, "counters.yaml")
     slots = _slots(counters)
     root = kept.get("root") or {}

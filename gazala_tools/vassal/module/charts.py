@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from gazala_tools.escape import drawable
 from gazala_tools.games.tables import Table
 
 __all__ = ["Table", "render_table"]
@@ -31,7 +32,8 @@ def render_table(table: Table, *, size: int = 14) -> Image.Image:
     pad, cell_pad, line = 16, 6, size + 8
     body, bold, title_font = _font(size), _font(size, True), _font(size + 6, True)
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    rows: Sequence[tuple[str, ...]] = (*table.header, *table.rows)
+    # every text drawn as one line Pillow can lay out (a CR or U+2029 in tables.yaml must not stop a build)
+    rows: Sequence[tuple[str, ...]] = tuple(tuple(map(drawable, r)) for r in (*table.header, *table.rows))
     ncols = max(len(r) for r in rows)
     widths = [0] * ncols
     for i, r in enumerate(rows):
@@ -39,13 +41,14 @@ def render_table(table: Table, *, size: int = 14) -> Image.Image:
             f = bold if (i < len(table.header) or j == 0) else body
             widths[j] = max(widths[j], int(probe.textlength(cell, font=f)) + 2 * cell_pad)
     grid_w = sum(widths)
-    notes = (*table.notes, f"Source: {table.source}")
-    text_w = max([int(probe.textlength(n, font=body)) for n in notes] + [int(probe.textlength(table.title, font=title_font))])
+    notes = tuple(map(drawable, (*table.notes, f"Source: {table.source}")))
+    title = drawable(table.title)
+    text_w = max([int(probe.textlength(n, font=body)) for n in notes] + [int(probe.textlength(title, font=title_font))])
     width = 2 * pad + max(grid_w, text_w)
     height = pad + line + 12 + line * len(rows) + 12 + line * len(notes) + pad
     img = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(img)
-    draw.text((pad, pad), table.title, font=title_font, fill=(0, 0, 0))
+    draw.text((pad, pad), title, font=title_font, fill=(0, 0, 0))
     y = pad + line + 12
     for i, r in enumerate(rows):
         x = pad

@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from gazala_tools.escape import drawable
 from gazala_tools.render.pngstream import png_chunk, png_header, png_rows
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ def _rgb(colour: str | None, default: tuple[int, int, int]) -> tuple[int, int, i
 def _centered(draw: ImageDraw.ImageDraw, y: int, width: int, text: str, size: int, fill: tuple[int, int, int]) -> None:
     if not text:
         return
+    text = drawable(text)
     font = _font(size)
     while size > 6 and draw.textlength(text, font=font) > width - 4:
         size -= 1
@@ -192,11 +194,11 @@ def _oob_bands(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: in
 
     def bands() -> Iterator[Image.Image]:
         head = Image.new("RGB", (width, 40), OOB_GROUND)
-        ImageDraw.Draw(head).text((pad, 8), title, font=_font(20), fill=(0, 0, 0))
+        ImageDraw.Draw(head).text((pad, 8), drawable(title), font=_font(20), fill=(0, 0, 0))
         yield head
         for formation, faces in rows:
             band = Image.new("RGB", (width, size + pad), OOB_GROUND)
-            ImageDraw.Draw(band).text((pad, size // 2 - 8), formation, font=_font(14), fill=(0, 0, 0))
+            ImageDraw.Draw(band).text((pad, size // 2 - 8), drawable(formation), font=_font(14), fill=(0, 0, 0))
             x = label_w + pad
             for blob in faces:
                 face: Image.Image = Image.open(io.BytesIO(blob))
@@ -241,7 +243,7 @@ def track_board(title: str, boxes: Sequence[tuple[tuple[int, int, int, int], str
     _centered(draw, 14, width, title, 20, (0, 0, 0))
     for (x0, y0, x1, y1), number in boxes:
         draw.rectangle([x0, y0, x1 - 1, y1 - 1], fill=(255, 255, 255), outline=(60, 60, 60), width=2)
-        draw.text((x0 + 5, y0 + 3), number, font=_font(max(10, (y1 - y0) // 5)), fill=(60, 60, 60))
+        draw.text((x0 + 5, y0 + 3), drawable(number), font=_font(max(10, (y1 - y0) // 5)), fill=(60, 60, 60))
     return img
 
 

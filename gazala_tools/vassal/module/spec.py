@@ -101,7 +101,12 @@ class ScenarioSpec:
     @property
     def file(self) -> str:
         """The set-up's save inside the module (``PredefinedSetup`` ``file``)."""
-        return f"setups/{slug(self.name)}.vsav"
+        return setup_file(self.name)
+
+
+def setup_file(scenario_name: str) -> str:
+    """Where the module keeps the set-up save of the scenario called ``scenario_name``."""
+    return f"setups/{slug(scenario_name)}.vsav"
 
 
 @dataclass(frozen=True)
