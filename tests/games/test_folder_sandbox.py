@@ -58,9 +58,9 @@ def test_a_data_file_symlinked_out_of_the_folder_is_refused_unread(game: Path, n
     target.symlink_to(game.parent / "outside" / "secret.yaml")
     with pytest.raises(GazalaError) as info:
         g = find_game(game)
-        {"map.yaml": g.map, "counters.yaml": g.counters, "tables.yaml": g.tables, "scenarios.yaml": g.scenarios,
-         "movement.yaml": lambda: g.data_file("movement.yaml"), "game.yaml": g.map,
-         "module.yaml": g.map}[name]()
+        {"map.yaml": lambda: load_game_map(g), "counters.yaml": lambda: load_game_manifest(g), "tables.yaml": g.tables,
+         "scenarios.yaml": g.scenarios, "movement.yaml": lambda: g.data_file("movement.yaml"),
+         "game.yaml": lambda: load_game_map(g), "module.yaml": lambda: load_game_map(g)}[name]()
     text = str(info.value)
     assert f"'{name}' leaves the game folder" in text and "SECRET" not in text and name in text
 
