@@ -10,7 +10,7 @@ import time
 from benchmarks.common import Result, best_of, size
 from gazala_tools.games import find_game
 from gazala_tools.hexes import Hexside
-from gazala_tools.mapdata.loader import load_map_file
+from gazala_tools.mapdata.loader import load_game_map, load_map_file
 from gazala_tools.mapdata.model import HexsideKind
 
 #: two of RG's own hexside kinds (its map.yaml declares them)
@@ -25,7 +25,7 @@ def run() -> list[Result]:
         return load_map_file(game.map_file, game=game.id, numbering=game.numbering, sides=game.side_ids)
 
     load_s = best_of(load, repeat=3)
-    m = game.map()
+    m = load_game_map(game)
     hexes = list(m.hexes())
     sides = [Hexside.between(a, b) for a in hexes for b in a.neighbours() if b in m.grid]
     n = len(sides)

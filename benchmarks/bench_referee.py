@@ -14,6 +14,7 @@ import time
 from benchmarks.common import Result, best_of, size
 from gazala_tools.games import find_game
 from gazala_tools.mapdata import load_map_text
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.referee.engine import Context, Referee
 from gazala_tools.referee.position import Position, Unit
@@ -89,7 +90,7 @@ def synthetic_position(game_map: GameMap, n: int = 5000, seed: int = 5) -> Posit
 
 def run() -> list[Result]:
     game = find_game("gazala-rg")
-    rg = game.map()
+    rg = load_game_map(game)
     rules = rules_for(game)
     referee = Referee(rules)
     pos = rg_position(rg)

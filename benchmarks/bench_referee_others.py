@@ -16,6 +16,7 @@ from pathlib import Path
 
 from benchmarks.bench_referee import synthetic_map_text
 from benchmarks.common import Result, best_of, size
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import find_game
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata import load_map_text
@@ -117,7 +118,7 @@ def real_positions() -> dict[str, tuple[RulesPlugin, Position]]:
     cols = {h: bg_map.grid.numbers(h)[0] for h in land}
     axis_hexes = rng.sample([h for h in land if cols[h] < 10], 20)
     allied_hexes = rng.sample([h for h in land if cols[h] >= 12], 34)
-    manifest = list(find_game("batalha").counters().units)
+    manifest = list(load_game_manifest(find_game("batalha")).units)
     bg_units: list[Unit] = []
     for c, h in zip([c for c in manifest if c.side == "axis"], axis_hexes, strict=False):
         bg_units.append(Unit(id=c.id, side="axis", type=c.type, formation=c.formation, hex=h))

@@ -21,10 +21,8 @@ from gazala_tools.inputs import inside_folder
 from gazala_tools.numbering import Numbering
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.counters.model import Manifest
     from gazala_tools.games.scenarios import Scenario
     from gazala_tools.games.tables import Table
-    from gazala_tools.mapdata.model import GameMap
 
 GAME_FILE: Final = "game.yaml"
 MAP_FILE: Final = "map.yaml"
@@ -170,19 +168,8 @@ class Game:
                 return s
         raise KeyError(side_id)
 
-    # --- the other files (lazy, cached by their loaders) ------------------------------------------
-    def map(self) -> GameMap:
-        """The game's map (``map.yaml`` read with this game's numbering)."""
-        from gazala_tools.mapdata.loader import load_game_map
-
-        return load_game_map(self)
-
-    def counters(self) -> Manifest:
-        """The game's counter manifest (``counters.yaml``)."""
-        from gazala_tools.counters.loader import load_game_manifest
-
-        return load_game_manifest(self)
-
+    # --- the other files (lazy, cached by their loaders; the map and the counters are read with
+    # ``mapdata.loader.load_game_map(game)`` and ``counters.loader.load_game_manifest(game)``, a layer above)
     def scenarios(self) -> tuple[Scenario, ...]:
         """The game's scenarios (``scenarios.yaml``; none without one)."""
         from gazala_tools.games.scenarios import load_scenarios

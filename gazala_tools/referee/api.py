@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
+from gazala_tools.games.moduleyaml import holding_box_at
 from gazala_tools.games.scenarios import Scenario, find_scenario
 from gazala_tools.hexgrid import MapLayout
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
@@ -85,7 +88,7 @@ def rules_for_game(game: GameRef) -> RulesPlugin:
     """The game's rules on its own map, built once per process (``watch`` re-uses them)."""
     g = find_game(game)
     plugin_class(g)  # a folder's plugin file runs only when allowed, cached or not (docs/games.md)
-    game_map = g.map()
+    game_map = load_game_map(g)
     got = _RULES.get(g, game_map)
     if got is None:
         got = _RULES.put(rules_for(g, game_map, strict=True), g, game_map)
@@ -96,7 +99,7 @@ def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
     """Unit specs from the game's counter manifest, or None when the game has none."""
     g = find_game(game)
     try:
-        return unit_specs(g.counters())
+        return unit_specs(load_game_manifest(g))
     except (GazalaError, OSError, KeyError) as exc:
         log.info("no counter manifest for %s (%s): inline units only", g.id, exc)
         return None
@@ -158,8 +161,6 @@ def load(
         rules = rules_for_game(g)
         box_at = None
         if module is None:  # the game folder's own holding boxes name the units in them (VASSAL's zones)
-            from gazala_tools.vassal.gamelayout import holding_box_at
-
             box_at = holding_box_at(g)
         pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn,
                                  box_at=box_at)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
@@ -50,7 +51,7 @@ __all__ = ["Check", "Context", "Referee", "RulesPlugin", "SupplyOutcome", "norma
 
 def _is_own_map(game: Game, game_map: GameMap) -> bool:
     try:
-        return game.map() is game_map
+        return load_game_map(game) is game_map
     except Exception:
         return False
 
@@ -77,7 +78,7 @@ class RulesPlugin:
 
     def __init__(self, game: Game, game_map: GameMap | None = None, *, strict: bool | None = None) -> None:
         if game_map is None:
-            game_map = game.map()
+            game_map = load_game_map(game)
             strict = True if strict is None else strict
         elif strict is None:
             strict = _is_own_map(game, game_map)

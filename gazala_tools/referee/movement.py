@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GameDataError
 from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
@@ -705,7 +706,7 @@ def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
     """Unit id -> the printed ``role`` value (movement allowance) of its full-strength counter."""
     out: dict[str, int] = {}
     try:
-        manifest = rules.game.counters()
+        manifest = load_game_manifest(rules.game)
     except Exception as exc:  # no manifest: no allowances
         log.info("no counter manifest for %s (%s): movement points not checked", rules.game.id, exc)
         return out

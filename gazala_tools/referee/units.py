@@ -1,6 +1,6 @@
 """What the referee reads about a unit beyond the position: its counter's printed values.
 
-A game's counter manifest (``game.counters()``) gives every unit's printed numbers; a unit not in
+A game's counter manifest (``load_game_manifest(game)``) gives every unit's printed numbers; a unit not in
 the manifest (an inline unit of a position YAML) may carry a ``4-5-15`` code in its type or id.
 Game-agnostic. Pure Python.
 """
@@ -11,6 +11,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Final
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.filecache import ObjectCache
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,7 +33,7 @@ def manifest_units(game: Game) -> dict[str, Any]:
     if not game.counters_file.is_file():  # a game without counters.yaml: inline units only
         log.info("no counter manifest for %s", game.id)
     else:  # a manifest with an error is that error (file, line, column), not "unit ... is not in the manifest"
-        for c in game.counters().units:
+        for c in load_game_manifest(game).units:
             out.setdefault(c.unit_id or c.id, c)
             out.setdefault(c.id, c)
     return _MANIFESTS.put(out, game)

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Final
 
 from PIL import Image
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
+from gazala_tools.games.moduleyaml import given_board
 from gazala_tools.inputs import MAX_BOARD_BYTES, check_pixels, check_plausible, image_header_size, open_file
 from gazala_tools.render.board import board_geometry, hex_size, render_board
 
@@ -73,15 +75,6 @@ def scan_size(game_map: GameMap, dpi: float) -> tuple[int, int]:
             max(1, round(game_map.pixels.board_height * dpi / native)))
 
 
-def given_board(game: Game | None) -> Path | None:
-    """The board image the game's module shows (``module.yaml``'s ``board: art``), or None: drawn."""
-    if game is None or game.module_config is None:
-        return None
-    from gazala_tools.vassal.module.config import read_config
-
-    return read_config(game.module_config, game).board_art
-
-
 def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, dpi: float | None) -> ReportArt:
     """The board and faces of a report (``game`` None: the board drawn from the map, no faces).
     ``dpi`` None: a scan at its own resolution, a drawn board at :data:`DEFAULT_DPI` (either lowered
@@ -95,7 +88,7 @@ def report_art(game: Game | None, game_map: GameMap, units: Iterable[Unit], *, d
     else:  # the module's board, hex numbers where the counters leave them visible; the places are the
         # report's findings' business (and a name Pillow's layout engine cannot shape must not stop a report)
         board = render_board(game_map, dpi=at, counter_px=px, show_places=False).convert("RGB")
-    faces = unit_faces(game.counters() if game is not None else None, units, px)
+    faces = unit_faces(load_game_manifest(game) if game is not None else None, units, px)
     return ReportArt(board, at, scan is not None, faces, px)
 
 

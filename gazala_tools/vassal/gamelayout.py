@@ -7,16 +7,13 @@ answers exactly what VASSAL will answer for our module.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-import yaml
-
-from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.errors import GazalaError
 from gazala_tools.games import Game, find_game
+from gazala_tools.games.moduleyaml import given_board
 from gazala_tools.hexgrid import Board, MapLayout
-from gazala_tools.yamlnodes import compose
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexgrid import HexGridGeometry
@@ -25,65 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The names the module exporter gives the main map and its board.
 MAIN_MAP = "Main Map"
 MAIN_BOARD = "Board"
-
-#: a track's (and the holding boxes') board: a margin round the boxes, room for the title above
-TRACK_MARGIN = 20
-TRACK_TOP = 56
-#: the holding boxes (``module.yaml`` ``boxes``): squares of this many pixels, at most this many a row
-HOLDING_BOX = 160
-HOLDING_COLUMNS = 5
-
-
-def box_rect(i: int, *, columns: int, box: int, margin: int = TRACK_MARGIN, top: int = TRACK_TOP) -> tuple[int, int, int, int]:
-    """Box ``i`` of a track's board, boxes in rows of ``columns``: left, top, right, bottom (right
-    and bottom exclusive)."""
-    r, c = divmod(i, columns)
-    x, y = margin + c * box, top + r * box
-    return x, y, x + box, y + box
-
-
-def holding_box_at(game: Game) -> Callable[[str, int, int], str | None] | None:
-    """Which of the game folder's holding boxes (``module.yaml`` ``boxes: {map, names}``) a point of
-    their map lies in, as the module built from the folder lays them out (None: no holding boxes).
-    A save read without ``--module`` names the box of a unit in one so, as the module's zones would.
-    The build validates the configuration; a file it would refuse names no box here."""
-    got = _holding_boxes(game)
-    if got is None:
-        return None
-    map_name, names = got
-    columns = min(HOLDING_COLUMNS, len(names))
-    rects = [(box_rect(i, columns=columns, box=HOLDING_BOX), n) for i, n in enumerate(names)]
-
-    def at(on_map: str, x: int, y: int) -> str | None:
-        if on_map != map_name:
-            return None
-        return next((n for (x0, y0, x1, y1), n in rects if x0 <= x < x1 and y0 <= y < y1), None)
-
-    return at
-
-
-def _holding_boxes(game: Game) -> tuple[str, tuple[str, ...]] | None:
-    """``module.yaml``'s holding-boxes map and box names, or None."""
-    file = game.module_config
-    if file is None or not file.is_file():
-        return None
-    try:
-        root = compose(file, "module config", GameDataError)
-    except GameDataError:
-        return None
-    boxes = _value(root, "boxes")
-    where, names = _value(boxes, "map"), _value(boxes, "names")
-    if not isinstance(where, yaml.ScalarNode) or not isinstance(names, yaml.SequenceNode):
-        return None
-    got = tuple(str(n.value).strip() for n in names.value if isinstance(n, yaml.ScalarNode))
-    return (str(where.value).strip(), got) if got else None
-
-
-def _value(node: yaml.Node | None, key: str) -> yaml.Node | None:
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == key), None)
-
 
 def layout_for_game(game: str | Game) -> MapLayout:
     try:
@@ -95,7 +33,7 @@ def layout_for_game(game: str | Game) -> MapLayout:
     geom = pix.geometry(m.grid.orientation, m.grid.numbering)
     size = (pix.board_width, pix.board_height)
     g = game if isinstance(game, Game) else find_game(game)
-    if _board_is_drawn(g):  # the module's board is rendered: its size follows the grid (render/board.py)
+    if given_board(g) is None:  # the module's board is rendered: its size follows the grid (render/board.py)
         from gazala_tools.render.board import board_size
 
         drawn = board_size(m, title=g.name)
@@ -103,15 +41,6 @@ def layout_for_game(game: str | Game) -> MapLayout:
         size = drawn
     board = Board(MAIN_BOARD, size[0], size[1], geom)
     return MapLayout(MAIN_MAP, pix.edge_width, pix.edge_height, ((board, 0, 0),), (board,))
-
-
-def _board_is_drawn(game: Game) -> bool:
-    """Whether the game's module draws its board (no ``board:`` image in its ``module.yaml``)."""
-    if game.module_config is None:
-        return True
-    from gazala_tools.vassal.module.config import read_config
-
-    return read_config(game.module_config, game).board_art is None
 
 
 def numbering_for_size(numbering: Numbering, geometry: HexGridGeometry, measured: tuple[int, int],

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from gazala_tools.cli import main
+from gazala_tools.mapdata.loader import load_game_map
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -73,7 +74,7 @@ def engine_hex_names(engine: Any, vmod: Path, folder: Path) -> tuple[list[str], 
     from gazala_tools.games import find_game
     from gazala_tools.vassal.gamelayout import MAIN_MAP
 
-    game_map = find_game(folder).map()
+    game_map = load_game_map(find_game(folder))
     geometry, px = game_map.geometry(), game_map.pixels
     hexes = game_map.hexes()
     points = [(MAIN_MAP, x + px.edge_width, y + px.edge_height) for x, y in map(geometry.hex_center, hexes)]

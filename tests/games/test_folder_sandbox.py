@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.cli import main
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.inputs import inside_folder
+from gazala_tools.mapdata.loader import load_game_map
 
 RIVER_WAR = Path(__file__).resolve().parent / "river-war"
 SECRET = "root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n"
@@ -56,9 +58,9 @@ def test_a_data_file_symlinked_out_of_the_folder_is_refused_unread(game: Path, n
     target.symlink_to(game.parent / "outside" / "secret.yaml")
     with pytest.raises(GazalaError) as info:
         g = find_game(game)
-        {"map.yaml": g.map, "counters.yaml": g.counters, "tables.yaml": g.tables, "scenarios.yaml": g.scenarios,
-         "movement.yaml": lambda: g.data_file("movement.yaml"), "game.yaml": g.map,
-         "module.yaml": g.map}[name]()
+        {"map.yaml": lambda: load_game_map(g), "counters.yaml": lambda: load_game_manifest(g), "tables.yaml": g.tables,
+         "scenarios.yaml": g.scenarios, "movement.yaml": lambda: g.data_file("movement.yaml"),
+         "game.yaml": lambda: load_game_map(g), "module.yaml": lambda: load_game_map(g)}[name]()
     text = str(info.value)
     assert f"'{name}' leaves the game folder" in text and "SECRET" not in text and name in text
 
@@ -82,7 +84,7 @@ def test_a_symlink_inside_the_folder_and_a_symlinked_folder_are_read(game: Path,
     (game / "map.yaml").rename(game / "maps/river.yaml")
     (game / "map.yaml").symlink_to("maps/river.yaml")
     (tmp_path / "link").symlink_to(game)
-    assert find_game(tmp_path / "link").map().grid.columns[1] > 0
+    assert load_game_map(find_game(tmp_path / "link")).grid.columns[1] > 0
 
 
 # --- extends ---------------------------------------------------------------------------------------
@@ -98,7 +100,7 @@ def test_3_1_extends_outside_the_folder_is_refused_with_file_line_column(game: P
     base = str(game.parent / "outside/secret.yaml") if base == "ABSOLUTE" else base
     _extends(game, base)
     with pytest.raises(GazalaError) as info:
-        find_game(game).map()
+        load_game_map(find_game(game))
     text = str(info.value)
     assert "map.yaml:1:10: extends" in text and "leaves the game folder" in text and "SECRET" not in text
 
@@ -107,12 +109,12 @@ def test_extends_a_map_of_the_folder_still_works(game: Path) -> None:
     (game / "base").mkdir()
     shutil.copy(game / "map.yaml", game / "base/map.yaml")
     (game / "map.yaml").write_text("extends: base/map.yaml\n", encoding="utf-8")
-    assert find_game(game).map().grid.columns == find_game(RIVER_WAR).map().grid.columns
+    assert load_game_map(find_game(game)).grid.columns == load_game_map(find_game(RIVER_WAR)).grid.columns
 
 
 def test_a_builtin_map_extends_a_builtin_game_by_id() -> None:
     spi = find_game("cauldron-spi")
-    assert spi.map().grid.columns == find_game("cauldron-dg").map().grid.columns
+    assert load_game_map(spi).grid.columns == load_game_map(find_game("cauldron-dg")).grid.columns
 
 
 def test_an_extends_loop_through_symlinks_is_refused(game: Path) -> None:
@@ -120,7 +122,7 @@ def test_an_extends_loop_through_symlinks_is_refused(game: Path) -> None:
     (game / "b.yaml").symlink_to("a.yaml")
     _extends(game, "a.yaml")
     with pytest.raises(GazalaError, match="symlink loop"):
-        find_game(game).map()
+        load_game_map(find_game(game))
 
 
 # --- art -------------------------------------------------------------------------------------------
@@ -142,7 +144,7 @@ def test_an_art_folder_member_inside_the_folder_is_used(game: Path) -> None:
     art = _art_folder(game)
     (art / "red-inf-1-front.png").write_bytes(PNG)
     (art / "red-inf-1-back.png").symlink_to("red-inf-1-front.png")
-    c = next(c for c in find_game(game).counters().counters if c.unit_id == "red-inf-1")
+    c = next(c for c in load_game_manifest(find_game(game)).counters if c.unit_id == "red-inf-1")
     assert c.front_art and Path(c.front_art).parent == art.resolve()
 
 
@@ -150,7 +152,7 @@ def test_an_art_folder_that_is_a_symlink_out_is_refused(game: Path) -> None:
     _art_folder(game).rmdir()
     (game / "art").symlink_to(game.parent / "outside")
     with pytest.raises(GazalaError, match="'art' leaves the game folder"):
-        find_game(game).counters()
+        load_game_manifest(find_game(game))
 
 
 @pytest.mark.parametrize("kind", ["loop", "outside", "nul", "long"])

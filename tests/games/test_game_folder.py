@@ -13,6 +13,7 @@ import yaml
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import builtin_games, builtin_ids, default_game_id, find_game
 from gazala_tools.games.loader import TOP_KEYS
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.numbering import Numbering
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "gazala_tools/games/schema.json").read_text())
@@ -167,11 +168,11 @@ def test_malformed_yaml_and_deep_nesting_are_clean_errors(tmp_path: Path) -> Non
 def test_the_map_of_a_game_folder_takes_the_games_numbering_and_states_none(tmp_path: Path) -> None:
     shutil.copytree(find_game("batalha").folder, tmp_path, dirs_exist_ok=True)
     g = find_game(tmp_path)
-    assert g.map().grid.label(g.map().hexes()[0]) == find_game("batalha").map().grid.label(g.map().hexes()[0])
+    assert load_game_map(g).grid.label(load_game_map(g).hexes()[0]) == load_game_map(find_game("batalha")).grid.label(load_game_map(g).hexes()[0])
     text = (tmp_path / "map.yaml").read_text().replace("  orientation: flat", "  orientation: flat\n  numbering: vassal-default")
     (tmp_path / "map.yaml").write_text(text)
     with pytest.raises(GazalaError, match=r"stated in its game\.yaml"):
-        find_game(tmp_path).map()
+        load_game_map(find_game(tmp_path))
 
 
 def test_data_paths_never_leave_the_folder(tmp_path: Path) -> None:

@@ -19,7 +19,9 @@ import pytest
 import yaml
 
 from gazala_tools.cli import main
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import find_game
+from gazala_tools.mapdata.loader import load_game_map
 
 RAGNAROK = Path("hex-n-counters-template") / "ragnarok"
 #: the Ragnarok module's own HexGridNumbering, as --numbering attributes
@@ -81,7 +83,7 @@ def test_game_new_writes_a_game_folder_on_the_scans_own_grid(
     assert (px["board_width"], px["board_height"]) == s.image.size
     assert abs(px["dx"] - truth.dx) / truth.dx < 0.005 and abs(px["dy"] - truth.dy) / truth.dy < 0.005
     # every hex of the map has the name the printed map gives the hex at that point
-    game_map = game.map()
+    game_map = load_game_map(game)
     geo = game_map.geometry()
     hexes = game_map.hexes()
     assert len(hexes) > 50
@@ -94,7 +96,7 @@ def test_game_new_writes_a_game_folder_on_the_scans_own_grid(
     # the counters and the example set-up load and place every unit on a hex of the map
     from gazala_tools.games.scenarios import resolve_setup
 
-    units = [(u.unit_id, u.formation) for u in game.counters().units]
+    units = [(u.unit_id, u.formation) for u in load_game_manifest(game).units]
     assert len(units) == 6
     setup = resolve_setup(game.scenarios()[0], game_map, units)
     assert len(dict(setup.hexes)) == 6 and len(set(dict(setup.hexes).values())) == 6
@@ -244,7 +246,7 @@ def test_ragnarok_module_in_the_engine_names_and_snaps_as_the_original(
     ours = vassal_engine.locate(vmod, [(MAIN_MAP, x, y) for x, y in points])
     theirs = vassal_engine.locate(original, [("Main Map", x, y) for x, y in points])
     assert [p.location for p in ours] == [p.location for p in theirs]
-    game_map = find_game(folder).map()
+    game_map = load_game_map(find_game(folder))
     geo = game_map.geometry()
     truth = _ragnarok_truth(corpus_dir)
     inside = [c for c in map(geo.hex_center, game_map.hexes()) if 60 < c[0] < 3020 and 60 < c[1] < 1700]
@@ -274,7 +276,7 @@ def test_game_new_with_a_legend_puts_the_classified_terrain_into_the_map(
     code, out, _ = run(capsys, "game", "new", str(folder), "--image", str(scan), "--ref", f"0101={x},{y}",
                        "--legend", str(legend))  # fmt: skip
     assert code == 0, out
-    game_map = find_game(folder).map()
+    game_map = load_game_map(find_game(folder))
     known = [h for h in b.terrain if h in game_map.grid]
     assert len(known) > 0.9 * len(b.terrain)
     right = sum(game_map.terrain(h) == b.terrain[h] for h in known)
@@ -354,7 +356,7 @@ def test_game_new_without_a_reference_names_the_top_left_whole_hex_0101(
     folder = tmp_path / "g"
     code, out, err = run(capsys, "game", "new", str(folder), "--image", str(image))
     assert code == 0, err
-    game_map = find_game(folder).map()
+    game_map = load_game_map(find_game(folder))
     geo = game_map.geometry()
     w, h = s.image.size
     labels = {hx: game_map.label(hx) for hx in game_map.hexes()}

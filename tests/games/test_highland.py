@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import resolve_setup
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.generic import supply_search, zoc_projects
@@ -80,10 +82,10 @@ def test_the_game_declares_its_sides_types_and_kinds() -> None:
     assert [(s.id, s.name, s.adjective, s.rgb) for s in game.sides] == [
         ("clans", "Highland Clans", "Highland", (0x2E, 0x7D, 0x32)), ("crown", "Crown Forces", "Crown", (0xC6, 0x28, 0x28))]
     assert game.unit_type_ids() == ("infantry", "cavalry", "artillery", "hq") and game.symbol_of("cavalry") == "recon"
-    m = game.map()
+    m = load_game_map(game)
     assert list(m.hexside_kinds) == ["cliff", "palisade"] and m.box("Fort William").owner == "crown"
     assert m.climbs(m.hex("0304"), m.hex("0305"), "cliff") and len(m.impassable_sides) == 2
-    assert {c.id: c.symbol for c in game.counters().units}["clan-horse"] == "recon"
+    assert {c.id: c.symbol for c in load_game_manifest(game).units}["clan-horse"] == "recon"
 
 
 def test_a_counter_of_an_undeclared_type_is_refused_with_did_you_mean(tmp_path: Path) -> None:
@@ -92,7 +94,7 @@ def test_a_counter_of_an_undeclared_type_is_refused_with_did_you_mean(tmp_path: 
     f.write_text(f.read_text(encoding="utf-8").replace("type: cavalry, size: II, values: [2, 2, 6]",
                                                       "type: cavalary, size: II, values: [2, 2, 6]"), encoding="utf-8")
     with pytest.raises(GazalaError, match=r"'cavalary' is not a unit type of the game \(did you mean 'cavalry'\?\)"):
-        find_game(tmp_path / "g").counters()
+        load_game_manifest(find_game(tmp_path / "g"))
 
 
 def test_referee_check_names_the_manifests_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -113,14 +115,14 @@ def test_a_zone_owner_must_be_a_side_of_the_game(tmp_path: Path) -> None:
     f.write_text(f.read_text(encoding="utf-8").replace("owner: crown, source: test, hexes: [\"0801\"",
                                                       "owner: crwn, source: test, hexes: [\"0801\""), encoding="utf-8")
     with pytest.raises(GazalaError, match=r"'crwn' is not allowed \(did you mean 'crown'\?\)"):
-        find_game(tmp_path / "g").map()
+        load_game_map(find_game(tmp_path / "g"))
 
 
 # --- the CLI -----------------------------------------------------------------------------------------
 def test_map_check_passes_with_upward_rows(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "map", "check", str(FOLDER))
     assert code == 0 and "ok   data       vassal_names_every_hex_by_its_label" in out
-    game_map = find_game(FOLDER).map()
+    game_map = load_game_map(find_game(FOLDER))
     geo = game_map.geometry()
     assert geo.hex_center(game_map.hex("0101"))[1] > geo.hex_center(game_map.hex("0106"))[1]  # row 01 at the bottom
 
@@ -128,7 +130,7 @@ def test_map_check_passes_with_upward_rows(capsys: pytest.CaptureFixture[str]) -
 def test_grid_center_and_locate_take_the_game_folder(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "grid", "center", str(FOLDER), "0101", "--json")
     got = json.loads(out)
-    assert code == 0 and (got["x"], got["y"]) == find_game(FOLDER).map().geometry().hex_center(find_game(FOLDER).map().hex("0101"))
+    assert code == 0 and (got["x"], got["y"]) == load_game_map(find_game(FOLDER)).geometry().hex_center(load_game_map(find_game(FOLDER)).hex("0101"))
     code, out, _ = run(capsys, "grid", "locate", str(FOLDER), str(got["x"]), str(got["y"]))
     assert code == 0 and "0101" in out
 
@@ -150,8 +152,8 @@ def test_module_build_and_set_up(vmod: Path) -> None:
     assert vmod.stat().st_size > 10_000
     game = find_game(FOLDER)
     (scenario,) = game.scenarios()
-    units = [(u.unit_id, u.formation) for u in game.counters().units]
-    setup = resolve_setup(scenario, game.map(), units)
+    units = [(u.unit_id, u.formation) for u in load_game_manifest(game).units]
+    setup = resolve_setup(scenario, load_game_map(game), units)
     assert dict(setup.hexes) == SETUP and dict(setup.boxes) == BOXED
 
 

@@ -16,8 +16,10 @@ from lxml import etree
 from PIL import Image
 
 from gazala_tools.cli import main
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vassal.module import build_game_module
 from gazala_tools.vassal.module.games import module_spec
@@ -48,7 +50,7 @@ def test_the_board_is_the_given_image_byte_for_byte(built, synth: SynthGame) -> 
 def test_hexgrid_is_the_map_grid_and_location_names_the_games_numbering(built, synth: SynthGame) -> None:  # type: ignore[no-untyped-def]
     out, _result = built
     game = find_game(synth.folder)
-    game_map = game.map()
+    game_map = load_game_map(game)
     px = game_map.pixels
     root = etree.fromstring(zipfile.ZipFile(out).read("buildFile.xml"))
     (grid,) = [e for e in root.iter() if e.tag.endswith("board.HexGrid")]
@@ -67,13 +69,13 @@ def test_hexgrid_is_the_map_grid_and_location_names_the_games_numbering(built, s
 def test_set_up_rules_place_each_unit_and_the_track_and_box(built, synth: SynthGame) -> None:  # type: ignore[no-untyped-def]
     out, result = built
     (scenario,) = result.spec.scenarios
-    game_map = find_game(synth.folder).map()
+    game_map = load_game_map(find_game(synth.folder))
     placed = dict(scenario.placements)
     assert len(placed) == synth.on_map and placed[next(iter(placed))]
     (s,) = find_game(synth.folder).scenarios()
     for rule in s.setup:
         if rule.centre:
-            for uid in (u for u, f in ((c.unit_id, c.formation) for c in find_game(synth.folder).counters().units) if f == rule.formation):
+            for uid in (u for u, f in ((c.unit_id, c.formation) for c in load_game_manifest(find_game(synth.folder)).units) if f == rule.formation):
                 assert game_map.hex(placed[uid]).distance(game_map.hex(rule.centre)) <= rule.distance
     assert len(set(placed.values())) == len(placed)  # one unit per hex
     hill = game_map.label(game_map.place("Hill").hex)
@@ -145,7 +147,7 @@ def test_a_config_yaml_names_its_game_folder(built, synth: SynthGame, tmp_path: 
     assert spec.name == "Synthetic War (plain)" and spec.board.image == "board.png"
     assert spec.track is not None and spec.track.boxes[:2] == ("Score 0", "Score 1")
     assert spec.dice == () and spec.status == () and spec.help_pages == ()  # nothing the config does not say
-    assert spec.board.width < find_game(synth.folder).map().pixels.board_width  # rendered at 40 dpi
+    assert spec.board.width < load_game_map(find_game(synth.folder)).pixels.board_width  # rendered at 40 dpi
     assert '"Synthetic War (plain)"' in capsys.readouterr().out
 
 
@@ -231,7 +233,7 @@ def test_engine_loads_the_synthetic_module_cleanly_and_names_its_hexes(vassal_en
     assert [line for line in loaded["log"] if "ERROR" in line or "WARN" in line] == []
     assert loaded["roundtrip"]["dropped_elements"] == [] and loaded["roundtrip"]["dropped_attributes"] == []
     assert {s["gpid"] for s in loaded["piece_slots"] if s["valid"]} == {str(g) for g in result.built.gpids.values()}
-    game_map = find_game(synth.folder).map()
+    game_map = load_game_map(find_game(synth.folder))
     geometry = game_map.geometry()
     points = [(MAIN_MAP, *geometry.hex_center(h)) for h in game_map.hexes()]
     located = vassal_engine.locate(out, points)

@@ -14,8 +14,9 @@ from gazala_tools.errors import GameDataError
 from gazala_tools.games import find_game
 from gazala_tools.games.scenarios import Placement, Scenario, read_scenarios, resolve_setup
 from gazala_tools.games.tables import read_tables
+from gazala_tools.mapdata.loader import load_game_map
 
-RG_MAP = find_game("gazala-rg").map()
+RG_MAP = load_game_map(find_game("gazala-rg"))
 UNITS = [(f"u{i}", "F1" if i < 6 else "F2") for i in range(12)]
 
 

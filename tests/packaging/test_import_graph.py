@@ -47,18 +47,6 @@ EDGES = (
 TOP = (("cli",), ("mainjob", "__main__"))
 LAYERS = (*CORE, *EDGES, *TOP)
 
-#: imports against the layers still to remove, each with its reason and its way out (a debt, named;
-#: the test fails when one is gone, so the list only shrinks)
-KNOWN_UPWARD = {
-    ("gazala_tools.games", "gazala_tools.mapdata"):
-        "Game.map() (games/model.py) reads map.yaml with mapdata.loader, while mapdata.loader resolves game "
-        "ids with the registry (find_game): the way out is one of the two APIs moving (game.map() replaced "
-        "by load_game_map(game), or mapdata's id conveniences moving above games), a change for every caller",
-    ("gazala_tools.games", "gazala_tools.counters"):
-        "Game.counters() reads counters.yaml with counters.loader, which resolves ids with find_game: as above",
-}
-
-
 def package(module: str) -> str:
     return ".".join(module.split(".")[:2])
 
@@ -79,9 +67,6 @@ def test_every_package_has_a_layer() -> None:
 
 def test_no_package_cycle_counting_imports_inside_functions() -> None:
     edges, _ = graph()
-    for src, dst in KNOWN_UPWARD:
-        assert dst in edges[src], f"{src} -> {dst} is gone: drop it from KNOWN_UPWARD"
-        edges[src].discard(dst)
     assert cycles(edges) == []
 
 
@@ -89,17 +74,14 @@ def test_every_import_goes_down_the_layers() -> None:
     """Module level or inside a function: the core imports no edge, an edge no command, and within the
     core and the edges each package only the layers below its own."""
     upward = sorted({(f"{m}:{line}", name) for m, line, name, _inside in imports()
-                     if (package(m), package(name)) not in KNOWN_UPWARD and layer_of(package(name)) >= layer_of(package(m))})
+                     if layer_of(package(name)) >= layer_of(package(m))})
     assert upward == []
 
 
 def test_no_import_inside_a_function_hides_a_module_cycle() -> None:
     """A function-level import is allowed only where a module-level one would be too: made module-level,
     none would close a cycle of modules, inside a package or across packages (issue 22 item 5)."""
-    edges = module_graph()
-    for src, dsts in edges.items():
-        dsts -= {d for d in dsts if (package(src), package(d)) in KNOWN_UPWARD}
-    assert cycles(edges) == []
+    assert cycles(module_graph()) == []
 
 
 def test_no_module_cycle_of_module_level_imports() -> None:

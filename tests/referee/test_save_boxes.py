@@ -59,7 +59,7 @@ def test_a_game_without_holding_boxes_keeps_its_turn_record_box(tmp_path, capsys
     """RG's module has no holding-boxes map: its waiting units stand on the Turn Record Track, the
     ``turn-record`` box its rules data allows (8.3)."""
     from gazala_tools.games import find_game
-    from gazala_tools.vassal.gamelayout import holding_box_at
+    from gazala_tools.games.moduleyaml import holding_box_at
 
     assert holding_box_at(find_game("gazala-rg")) is None
     _module, saves = built("gazala-rg", tmp_path, dpi=10)

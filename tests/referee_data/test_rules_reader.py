@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.games.model import Game, Side
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.ruledata import GENERIC_KEYS, FormationNames, read_rules
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.rules import rules_for
@@ -75,7 +76,7 @@ def test_the_built_in_games_rules_data_resolves_on_their_own_maps() -> None:
 
     for g in builtin_games():
         rules = rules_for(g)
-        assert rules.strict and rules.map is g.map()
+        assert rules.strict and rules.map is load_game_map(g)
 
 
 def test_on_another_map_a_missing_name_is_no_hexes(tmp_path: Path) -> None:
@@ -106,7 +107,7 @@ def test_fuzz_any_rules_section_reads_or_fails_with_one_gazala_error(rules_data:
     game = Game(id="fuzz", name="Fuzz", folder=base.folder, sides=base.sides, turns=base.turns,
                 numbering=base.numbering, provenance="test", rules=rules_data)
     try:
-        read_rules(game, base.map(), strict=True)
+        read_rules(game, load_game_map(base), strict=True)
     except GazalaError as exc:
         assert "\n" not in str(exc)
 
@@ -157,13 +158,13 @@ def test_rules_data_of_a_game_object_without_a_file_is_read_too() -> None:
     data = yaml.safe_load(GAME_TEXT)["rules"]
     game = Game(id="copy", name="Copy", folder=base.folder, sides=(Side("red", "Red"), Side("blue", "Blue")),
                 turns=base.turns, numbering=base.numbering, provenance="test", rules=data)
-    generic, _section = read_rules(game, base.map(), strict=True)
+    generic, _section = read_rules(game, load_game_map(base), strict=True)
     assert generic.stacking is not None and generic.stacking.rule == "S1"
     data["stacking"]["limit"] = {"green": 1}
     bad = Game(id="copy", name="Copy", folder=base.folder, sides=game.sides, turns=base.turns,
                numbering=base.numbering, provenance="test", rules=data)
     with pytest.raises(GameDataError, match=r"<game.yaml>:\d+:\d+: rules.stacking.limit: 'green'"):
-        read_rules(bad, base.map(), strict=True)
+        read_rules(bad, load_game_map(base), strict=True)
 
 
 def test_the_documented_example_is_the_test_games_rules_section() -> None:
@@ -185,12 +186,12 @@ def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
                                                  'enter: {terrain: [bog]}, what: "the bog"}\n'
                                                  f'    - {{rule: "H9", units: {{sides: [clans]}}, {fort}'))
     g = find_game(game)
-    m = g.map()
+    m = load_game_map(g)
     [_bog, held] = read_rules(g, m, strict=True)[0].prohibited
     assert {m.label(h) for h in held.enter.hexes} == {"0602"} and held.enter.text == "palisade hexes"
     (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[palisade]", "[palisade-s]"))
     with pytest.raises(GameDataError, match=r"'palisade-s' is not a hexside kind of the map \(did you mean 'palisade'\?\)"):
-        read_rules(find_game(game), find_game(game).map(), strict=True)
+        read_rules(find_game(game), load_game_map(find_game(game)), strict=True)
 
 
 def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
@@ -201,10 +202,10 @@ def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
     game = tmp_path / "highland"
     shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
     (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {road: 0.5}}\n')
-    rules = rules_for(find_game(game), find_game(game).map())
+    rules = rules_for(find_game(game), load_game_map(find_game(game)))
     points = read_movement(rules).points
     assert points is not None and dict(points.along) == {"road": (0.5, 0.5)}
     (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {raod: 0.5}}\n')
     with pytest.raises(GameDataError, match=r"movement.yaml:1:\d+: .*'raod' is not a path kind of the map "
                                             r"\(did you mean 'road'\?\)"):
-        read_movement(rules_for(find_game(game), find_game(game).map()))
+        read_movement(rules_for(find_game(game), load_game_map(find_game(game))))

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from gazala_tools.escape import NOT_DRAWN, drawable
 from gazala_tools.games import find_game
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.mapdata.model import Place
 from gazala_tools.render.board import font, render_board
 
@@ -51,7 +52,7 @@ def test_a_place_name_that_breaks_the_layout_is_drawn_as_one_line(tmp_path: Path
 
 def test_a_board_whose_place_names_hold_layout_breakers_still_draws() -> None:
     # a map built in memory (a plugin, an import) is not read by the loader: the renderer still copes
-    m = find_game("gazala-rg").map()
+    m = load_game_map(find_game("gazala-rg"))
     hostile = tuple(dataclasses.replace(p, name=f"{p.name}{BREAKING[i % len(BREAKING)]}x")
                     for i, p in enumerate(m.places))
     assert hostile and all(isinstance(p, Place) for p in hostile)

@@ -12,6 +12,7 @@ from PIL import Image
 from gazala_tools.games import find_game
 from gazala_tools.hexes import Orientation
 from gazala_tools.hexgrid import HexGridGeometry
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.render.board import (
     board_geometry,
@@ -173,7 +174,7 @@ def test_hex_numbers_and_place_names_are_drawn_where_a_module_counter_does_not_h
     the name go in the strips above and below the counter."""
     from gazala_tools.render.board import render_board
 
-    rg = find_game("gazala-rg").map()
+    rg = load_game_map(find_game("gazala-rg"))
     counter = 62
     plain = render_board(rg, show_numbers=False, show_places=False, counter_px=counter).convert("RGB")
     drawn = render_board(rg, counter_px=counter).convert("RGB")

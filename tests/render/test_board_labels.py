@@ -6,11 +6,12 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from gazala_tools.games import find_game
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.render.board import font, hex_size, place_labels, scene_from_map
 
 
 def test_rg_place_names_cover_no_hex_number_no_other_name_and_stay_on_the_board() -> None:
-    scene = scene_from_map(find_game("gazala-rg").map())
+    scene = scene_from_map(load_game_map(find_game("gazala-rg")))
     geo, (width, height) = scene.geometry, scene.size
     size = hex_size(geo)
     draw = ImageDraw.Draw(Image.new("RGB", (8, 8)))

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.mapdata import load_map
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.render.board import (
     BoardScene,
@@ -75,7 +76,7 @@ def test_title_block_covers_no_hex_and_stays_on_the_board(game: str) -> None:
 
 def test_title_is_the_games_name_and_a_reconstruction_says_so() -> None:
     game = find_game("gazala-rg")
-    scene = scene_from_map(game.map(), title=game.name)
+    scene = scene_from_map(load_game_map(game), title=game.name)
     assert scene.title == game.name
     assert "reconstruction" in scene.subtitle
     assert scene_from_map(_map("tests/games/highland")).subtitle == ""  # provenance: original

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from gazala_tools.cli import main as gazala
 from gazala_tools.errors import GazalaError
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.render.boardart import reduced_board
 from gazala_tools.render.report import data_uri
 from tools.synthgame import write_game
@@ -118,7 +119,7 @@ def test_the_part_that_matters_is_shown_and_the_whole_board_is_one_click_away(tm
     from gazala_tools.games import find_game
     from gazala_tools.render.board import board_geometry, board_size, hex_size
 
-    rg = find_game("gazala-rg").map()
+    rg = load_game_map(find_game("gazala-rg"))
     hexes = hex_size(board_geometry(rg, dpi=50))
     width, height = board_size(rg, dpi=50)  # the drawn board (it follows the grid; title and legend below)
     near = page({"allied-22arm-2-rgh": "1310", "axis-ariete-5-ber": "1412"}, "near")

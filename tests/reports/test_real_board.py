@@ -28,7 +28,9 @@ import yaml
 from PIL import Image
 
 from gazala_tools.cli import main as gazala
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import find_game
+from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.render.board import board_geometry, exact_center, render_board
 from gazala_tools.render.counters import counter_face
 
@@ -204,7 +206,7 @@ def scan_position(folder: Path, work: Path) -> Path:
 def scan_board_checks(page: Path, folder: Path, work: Path, units: dict[str, str]) -> dict[str, Any]:
     """The report's board is the scan, and reds-unit-1's own art stands at its hex."""
     game = find_game(folder)
-    game_map = game.map()
+    game_map = load_game_map(game)
     p = probe(page, work)
     assert_no_sideways_scroll(p)
     shot = screenshot(page, work)
@@ -270,7 +272,7 @@ def test_a_scan_games_log_report_shows_the_scan_and_the_units_own_art(scan_game:
 def rg_faces_checks(page: Path, work: Path, units: dict[str, str]) -> dict[str, Any]:
     """The report's board is the RG board we render, and each lone unit shows its own counter face."""
     game = find_game("gazala-rg")
-    game_map = game.map()
+    game_map = load_game_map(game)
     p = probe(page, work)
     assert_no_sideways_scroll(p)
     shot = screenshot(page, work)
@@ -284,7 +286,7 @@ def rg_faces_checks(page: Path, work: Path, units: dict[str, str]) -> dict[str, 
     lone = [us[0] for h, us in by_hex.items()
             if len(us) == 1 and us[0] not in marked and f"hex-{h}" not in p["outlined"]]
     assert len(lone) >= 3
-    counters = {c.unit_id or c.id: c for c in game.counters().units if c.counter_step == c.unit_steps}
+    counters = {c.unit_id or c.id: c for c in load_game_manifest(game).units if c.counter_step == c.unit_steps}
     px = round(p["face"] * p["width"] / p["vw"])
     faces = {u: counter_face(counters[u], "front", dpi=p["face"] * 25.4 / counters[u].size_mm).convert("RGB")
              .resize((px, px)) for u in lone}
@@ -300,7 +302,7 @@ def rg_faces_checks(page: Path, work: Path, units: dict[str, str]) -> dict[str, 
 def rg_position(work: Path) -> tuple[Path, dict[str, str]]:
     """Eight RG units spread over the board, two Allied units and a third stacked in 1520 (10.0)."""
     game = find_game("gazala-rg")
-    full = [c for c in game.counters().units if c.counter_step == c.unit_steps]
+    full = [c for c in load_game_manifest(game).units if c.counter_step == c.unit_steps]
     axis = [c.unit_id or c.id for c in full if c.side == "axis"][:4]
     allied = [c.unit_id or c.id for c in full if c.side == "allied"][:7]
     units = dict(zip(axis, ["1405", "1408", "1705", "1210"], strict=True))

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import Game
 from gazala_tools.vassal.module.build import HELP_FILE, Built, build_buildfile
 from gazala_tools.vassal.module.config import ModuleConfig
@@ -124,7 +125,7 @@ def build_game_module(game: str | Path | Game, out: str | Path | None = None, *,
             data = _package(spec, built, saves)
             n_bytes = len(data)
         else:  # zipped straight into the file, one entry at a time
-            art = {c.art(side) for c in g.counters() for side in ("front", "back") if c.art(side)}
+            art = {c.art(side) for c in load_game_manifest(g) for side in ("front", "back") if c.art(side)}
             n_bytes = write_vmod(out, _entries(spec, built, saves), inputs=[*_inputs(g, cfg), *sorted(art)])
     t2 = time.perf_counter()
     timings = {"render": t1 - t0, "assemble and write": t2 - t1, "total": t2 - t0}

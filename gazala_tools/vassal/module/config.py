@@ -22,7 +22,17 @@ from typing import TYPE_CHECKING, Final
 
 import yaml
 
-from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.errors import GameDataError
+from gazala_tools.games.moduleyaml import (
+    BOARD_KEYS,
+    MAX_BOXES,
+    RENDER,
+    BoxesConfig,
+    board_art,
+    boxes,
+    folder_file,
+)
+from gazala_tools.games.moduleyaml import name as _name
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import DiceSpec
 from gazala_tools.yamlnodes import Doc, compose
@@ -34,7 +44,6 @@ TOP_KEYS: Final = frozenset({
     "game", "name", "description", "version", "vassal_version", "board", "counters", "palette", "prototypes",
     "cups", "dice", "track", "boxes", "charts", "help", "scenarios", "vassal",
 })  # fmt: skip
-BOARD_KEYS: Final = frozenset({"art", "dpi"})
 COUNTER_KEYS: Final = frozenset({"art", "size_px"})
 PALETTE_KEYS: Final = frozenset({"panels", "columns"})
 PROTO_KEYS: Final = frozenset({"status", "facing"})
@@ -43,16 +52,13 @@ FACING_KEYS: Final = frozenset({"type", "layer", "states", "menu", "key"})
 CUP_KEYS: Final = frozenset({"markers"})
 DICE_KEYS: Final = frozenset({"name", "dice", "sides", "add", "total", "tooltip"})
 TRACK_KEYS: Final = frozenset({"id", "map", "title", "box", "boxes", "marker", "marker_type", "source"})
-BOXES_KEYS: Final = frozenset({"map", "title", "names"})
 CHART_KEYS: Final = frozenset({"tables", "order_of_battle"})
 HELP_KEYS: Final = frozenset({"title", "file"})
 
-RENDER: Final = "render"
 #: counter art: our renderer (a counter's own art files win), or the art files only
 COUNTER_ART: Final = ("render", "images")
 #: palette panels of the units (one tab per side): by formation, type, nationality, or one panel
 PANELS: Final = ("formation", "type", "nationality", "none")
-BOARD_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")
 HELP_SUFFIXES: Final = (".html", ".htm")
 #: keys the builder's own commands use (pieces.py): a status layer may not take one
 RESERVED_KEYS: Final = {"Ctrl+D": "Delete", "Ctrl+L": "Lose step", "Ctrl+R": "Recover step", "Ctrl+U": "Used",
@@ -62,10 +68,6 @@ RESERVED_HELP: Final = ("module.html",)
 KEY_RE: Final = re.compile(r"^((?:(?:Ctrl|Shift|Alt)\+)+)([A-Z0-9\[\]])$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 VERSION_RE: Final = re.compile(r"^\d+(\.\d+){1,3}$")
-#: what a name shown in the module may be: one line of 1-80 characters, not ending in a backslash
-#: (VASSAL's SequenceEncoder would read it as escaping the separator after it)
-NAME_RE: Final = re.compile(r"^[^\t\n\r]{0,79}[^\t\n\r\\]$")
-MAX_BOXES: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -110,15 +112,6 @@ class TrackConfig:
     marker: str
     marker_type: str
     source: str = ""
-
-
-@dataclass(frozen=True)
-class BoxesConfig:
-    """Named holding boxes (reinforcements, eliminated units ...) on a map of their own."""
-
-    map: str
-    title: str
-    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -179,13 +172,6 @@ def keystroke(doc: Doc, node: yaml.Node, what: str) -> Keystroke:
     return Keystroke(canonical, t.key(m.group(2), bits))
 
 
-def _name(doc: Doc, node: yaml.Node, what: str) -> str:
-    text = doc.scalar(node, what).strip()
-    if not NAME_RE.match(text):
-        raise doc.err(node, f"{what}: {text!r} is not a name", expected="one line of 1-80 characters, not ending in a backslash")
-    return text
-
-
 def _color(doc: Doc, node: yaml.Node, what: str) -> tuple[int, int, int]:
     text = doc.scalar(node, what)
     if not COLOR_RE.match(text):
@@ -201,16 +187,7 @@ class _Reader:
 
     def path(self, node: yaml.Node, what: str, suffixes: tuple[str, ...]) -> Path:
         """A file of the game folder named in the config (``game.file``: never outside the folder)."""
-        text = self.doc.scalar(node, what)
-        try:
-            p = self.game.file(text, what=f"{what}:")
-        except GazalaError as exc:  # outside the folder, a symlink loop, a NUL byte (docs/games.md)
-            raise self.doc.err(node, exc.problem, expected=exc.expected) from None
-        if p.suffix.lower() not in suffixes:
-            raise self.doc.err(node, f"{what}: {text!r} is not a {' / '.join(suffixes)} file")
-        if not p.is_file():
-            raise self.doc.err(node, f"{what}: {text!r} not found in the game folder", expected=f"a file of {self.game.folder}")
-        return p
+        return folder_file(self.doc, self.game, node, what, suffixes)
 
     def read(self, root: yaml.Node) -> ModuleConfig:
         d = self.doc
@@ -226,8 +203,8 @@ class _Reader:
                     raise d.err(m[key], f"{key}: {v!r} is not a version", expected="numbers joined by dots, e.g. 3.6.0")
                 out[key] = v
         board = self.section(m, "board", BOARD_KEYS)
-        if "art" in board and d.scalar(board["art"], "board.art") != RENDER:
-            out["board_art"] = self.path(board["art"], "board.art", BOARD_SUFFIXES)
+        if (art := board_art(d, self.game, board)) is not None:
+            out["board_art"] = art
         self.opt(out, "board_dpi", board, "board.dpi", lambda n, w: float(d.integer(n, w, lo=10, hi=1200)))
         counters = self.section(m, "counters", COUNTER_KEYS)
         self.opt(out, "counter_art", counters, "counters.art", lambda n, w: d.choice(n, w, COUNTER_ART))
@@ -254,7 +231,7 @@ class _Reader:
         if "track" in m:
             out["track"] = self.track(m["track"])
         if "boxes" in m:
-            out["boxes"] = self.boxes(m["boxes"])
+            out["boxes"] = boxes(d, m["boxes"])
         if "charts" in m:
             c = d.mapping(m["charts"], "charts", CHART_KEYS)
             if "tables" in c:
@@ -343,16 +320,6 @@ class _Reader:
             marker_type=marker_type,
             source=d.string(x, "source", "track", ""),
         )
-
-    def boxes(self, node: yaml.Node) -> BoxesConfig:
-        d = self.doc
-        x = d.mapping(node, "boxes", BOXES_KEYS)
-        d.require(x, node, "boxes", "map", "names")
-        names = tuple(_name(d, n, f"boxes.names[{i}]") for i, n in enumerate(d.seq(x["names"], "boxes.names")))
-        if not names or len(names) > MAX_BOXES or len(set(names)) != len(names):
-            raise d.err(x["names"], f"boxes.names: {len(names)} names", expected=f"1 to {MAX_BOXES} distinct names")
-        mp = _name(d, x["map"], "boxes.map")
-        return BoxesConfig(mp, d.scalar(x["title"], "boxes.title") if "title" in x else mp, names)
 
     def tables(self, node: yaml.Node) -> tuple[str, ...]:
         d = self.doc

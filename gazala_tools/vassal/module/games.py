@@ -27,17 +27,19 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.games import Game, find_game
+from gazala_tools.games.moduleyaml import HOLDING_BOX, HOLDING_COLUMNS, BoxesConfig
 from gazala_tools.games.scenarios import Scenario, resolve_setup
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
-from gazala_tools.vassal.gamelayout import HOLDING_BOX, HOLDING_COLUMNS, numbering_for_size
+from gazala_tools.mapdata.loader import load_game_map
+from gazala_tools.vassal.gamelayout import numbering_for_size
 from gazala_tools.vassal.module import faces
 from gazala_tools.vassal.module.charts import render_table
 from gazala_tools.vassal.module.config import (
-    BoxesConfig,
     ModuleConfig,
     TrackConfig,
     config_game_ref,
@@ -351,7 +353,7 @@ def _track(info: TrackConfig, game: Game, sides: _Sides, pieces: list[PieceSpec]
 
 def holding_track(info: BoxesConfig) -> TrackSpec:
     """The layout of the named holding boxes on their map (a box per name, the name as its location;
-    :func:`~gazala_tools.vassal.gamelayout.holding_box_at` finds a box in a save by it)."""
+    :func:`~gazala_tools.games.moduleyaml.holding_box_at` finds a box in a save by it)."""
     return TrackSpec(info.map, info.title, info.names, info.names, image=f"{slug(info.map)}.png",
                      columns=min(HOLDING_COLUMNS, len(info.names)), box=HOLDING_BOX, id="boxes")
 
@@ -629,8 +631,8 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
         g, cfg = (game if isinstance(game, Game) else game_and_config(game)[0]), config
     note = progress or (lambda _what: None)
     sides = _Sides(g)
-    game_map = g.map()
-    manifest = g.counters()
+    game_map = load_game_map(g)
+    manifest = load_game_manifest(g)
     images = SpooledImages()  # on disk until zipped: a few bytes of memory per image
     given = cfg.board_art is not None
     if given:  # a board image is only read and checked: before the counters, like a bad manifest

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from gazala_tools.games.moduleyaml import TRACK_MARGIN, TRACK_TOP, box_rect
 from gazala_tools.games.tables import slug
-from gazala_tools.vassal.gamelayout import TRACK_MARGIN, TRACK_TOP, box_rect
 
 #: What a palette piece is; decides its prototype and behaviour. A marker that faces a hexside
 #: (:class:`FacingSpec`) is of kind MARKER with ``facing`` set; its ``Kind`` property is its type.
