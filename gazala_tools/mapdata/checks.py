@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.mapdata.model import MINEFIELD, GameMap
+from gazala_tools.mapdata.model import GameMap
 
 Check = Callable[[GameMap], list[str]]
 
@@ -98,10 +98,6 @@ def flood(
 
 def _is_chain(hs: list[Hex]) -> bool:
     return all(a.is_adjacent(b) for a, b in itertools.pairwise(hs))
-
-
-def _minefield_sides(m: GameMap) -> frozenset[Hexside]:
-    return m.feature_sides(MINEFIELD)
 
 
 # --- every game ----------------------------------------------------------------------------------

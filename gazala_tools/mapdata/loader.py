@@ -86,7 +86,7 @@ def _style_out(m: GameMap, section: str, kind: str) -> dict[str, Any]:
 
 
 def _top_style_out(m: GameMap) -> dict[str, Any]:
-    style: dict[str, Any] = {"minefields": m.minefield_colours} if m.minefield_colours != "plain" else {}
+    style: dict[str, Any] = {"owner-colours": True} if m.owner_colours else {}
     markers = {k: _style_out(m, "marker", k)["style"] for k in m.styles.get("marker", {})}
     if markers:
         style["markers"] = markers
@@ -355,7 +355,7 @@ class _Builder:
         paths = self.read_paths()
         places = self.read_places()
         zones = self.read_zones()
-        minefield_colours = self.read_style()
+        owner_colours = self.read_style()
         return GameMap(
             game=game,
             title=title,
@@ -374,7 +374,7 @@ class _Builder:
             zones=zones,
             notes=notes,
             source_dir=self.file.parent,
-            minefield_colours=minefield_colours,
+            owner_colours=owner_colours,
             hexside_kinds=self.kinds,
             path_kinds=self.path_kinds,
             styles=self.styles,
@@ -471,15 +471,17 @@ class _Builder:
             raise d.err(node, f"{what}: {text!r} is not a colour", expected='"#rrggbb" (quoted: # starts a YAML comment)')
         return text.lower()
 
-    def read_style(self) -> str:
+    def read_style(self) -> bool:
+        """``style: {owner-colours, markers}``: whether owned hexside features are drawn in their
+        owner's colour (and the place markers' drawing); the answer of ``owner-colours``."""
         if "style" not in self.s:
-            return "plain"
+            return False
         d, node = self.s["style"]
-        m = d.mapping(node, "style", frozenset({"minefields", "markers"}))
+        m = d.mapping(node, "style", frozenset({"owner-colours", "markers"}))
         if "markers" in m:
             for k, v in d.mapping(m["markers"], "style.markers").items():
                 self.read_drawing(d, v, "marker", k, f"style.markers.{k}")
-        return d.choice(m["minefields"], "style.minefields", ("plain", "owner")) if "minefields" in m else "plain"
+        return d.boolean(m["owner-colours"], "style.owner-colours") if "owner-colours" in m else False
 
     # --- grid ----------------------------------------------------------------------------------------
     def read_grid(self) -> tuple[GameGrid, str, PixelGrid]:

@@ -14,11 +14,10 @@ Quick reference (``m = load_map(game)``: a built-in id or a game folder; example
     m.features(side)                         # every HexsideFeature on a hexside
     m.feature(side, "minefield")             # the first feature of a kind (map.yaml hexside-kinds), or None
     m.has(side, "escarpment")
-    m.minefield(side, active={"June 5-6"})  # the minefield in force (dated fields: active_from)
-    m.escarpment_up(a, b)                    # True if moving a -> b climbs an escarpment
+    m.active_feature(side, "minefield", active={"June 5-6"})  # in force (dated features: active_from)
+    m.climbs(a, b, "escarpment")             # True if moving a -> b climbs a directed hexside of a kind
     m.path_sides("road") / m.crosses_path(a, b, "road", "track")
-    m.minefield_hexes(owner=side_id)         # hexes of minefield belts/boxes
-    m.fortified_hexes()
+    m.box_kind_hexes("minefield", side_id)   # hexes of the boxes of a kind (of an owner)
     m.zone("allied-prohibited").hexes / m.in_zone("69th-area", h) / m.zones_at(h)
     m.edges(h) -> frozenset({"N", "W"})      # compass map edges (GameGrid.edges)
     m.place("Tobruk").hexes / m.places_at(h) / m.place_names()
@@ -35,7 +34,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid
@@ -77,12 +76,6 @@ class HexsideKindType:
     directed: bool = False
     owned: bool = False
     impassable: bool = False
-
-
-#: the box kinds whose hexes :meth:`GameMap.minefield_hexes` / :meth:`GameMap.fortified_hexes` (and the
-#: rules data's ``minefields: true`` / ``fortified: true``) name; a map declares them like any kind
-MINEFIELD: Final = HexsideKind("minefield")
-FORTIFIED: Final = HexsideKind("fortified")
 
 
 class PathKind(str):
@@ -128,7 +121,7 @@ class HexsideFeature:
     side: Hexside
     source: str
     owner: str | None = None  #: a side id of the game, for kinds declared ``owned``
-    active_from: str | None = None  #: minefields built during play: the turn they take effect
+    active_from: str | None = None  #: features built during play (RG's minefields): the turn they take effect
     up: Hex | None = None  #: escarpments: the hex on the high side
     group: str | None = None
 
@@ -142,7 +135,7 @@ class Box:
     """
 
     name: str
-    kind: HexsideKind  #: the kind of its outline (``minefield`` boxes and ``fortified`` boxes have queries below)
+    kind: HexsideKind  #: the kind of its outline (:meth:`GameMap.box_kind_hexes` finds the boxes of a kind)
     hexes: frozenset[Hex]
     source: str
     owner: str | None = None
@@ -268,8 +261,9 @@ class GameMap:
     zones: tuple[Zone, ...]
     notes: tuple[str, ...] = ()
     source_dir: Path | None = field(default=None, compare=False)
-    #: how the printed map draws minefields: "plain" (one colour) or "owner" (each side's colour; DG 4.x)
-    minefield_colours: str = "plain"
+    #: owned hexside features (``hexside-kinds: {KIND: {owned: true}}``) drawn in their owner's colour
+    #: (``style: {owner-colours: true}``; DG 4.x prints each side's minefields in its colour)
+    owner_colours: bool = False
     #: the hexside kinds the map declares (``hexside-kinds:``), in data order
     hexside_kinds: Mapping[str, HexsideKindType] = field(default_factory=dict)
     #: the path kinds the map declares (``path-kinds:``), in data order
@@ -384,14 +378,12 @@ class GameMap:
     def feature_sides(self, kind: str) -> frozenset[Hexside]:
         return frozenset(s for s, fs in self._features.items() if any(f.kind == kind for f in fs))
 
-    def minefield(self, side: Hexside, *, active: Iterable[str] | None = None) -> HexsideFeature | None:
-        """The minefield on a hexside, if any. With ``active`` (the set of ``active_from`` values
-        already reached, e.g. ``{"June 5-6"}``) a dated minefield counts only once reached."""
+    def active_feature(self, side: Hexside, kind: str, *, active: Iterable[str] | None = None) -> HexsideFeature | None:
+        """The feature of ``kind`` on a hexside, if any. With ``active`` (the set of ``active_from``
+        values already reached, e.g. ``{"June 5-6"}``) a dated feature counts only once reached."""
         allowed = None if active is None else set(active)
         for f in self._features.get(side, ()):
-            if f.kind == MINEFIELD and (
-                f.active_from is None or allowed is None or f.active_from in allowed
-            ):
+            if f.kind == kind and (f.active_from is None or allowed is None or f.active_from in allowed):
                 return f
         return None
 
@@ -400,29 +392,19 @@ class GameMap:
         f = self.feature(Hexside.between(a, b), kind)
         return f is not None and f.up == b
 
-    def escarpment_up(self, a: Hex, b: Hex) -> bool:
-        """True if stepping from ``a`` to adjacent ``b`` climbs an ``escarpment`` hexside."""
-        return self.climbs(a, b, "escarpment")
-
     @functools.cached_property
     def impassable_sides(self) -> frozenset[Hexside]:
         """The hexsides of every kind the map declares ``impassable`` (no unit, supply path or ZOC crosses)."""
         kinds = [k for k, t in self.hexside_kinds.items() if t.impassable]
         return frozenset().union(*(self.feature_sides(k) for k in kinds))
 
-    # --- boxes (minefield / fortified hex sets) --------------------------------------------------
+    # --- boxes (hex sets whose outline is a hexside feature) --------------------------------------
     def boxes_at(self, h: Hex) -> tuple[Box, ...]:
         return self._box_hexes.get(h, ())
 
-    def minefield_hexes(self, owner: str | None = None) -> frozenset[Hex]:
-        return self.box_kind_hexes(MINEFIELD, owner)
-
-    def fortified_hexes(self) -> frozenset[Hex]:
-        return self.box_kind_hexes(FORTIFIED)
-
     def box_kind_hexes(self, kind: str, owner: str | None = None) -> frozenset[Hex]:
         """The hexes of the map's boxes of a hexside kind (their outline's), of ``owner`` if given
-        (the rules data's ``box-kinds: [fortified]``)."""
+        (the rules data's ``box-kinds: [KIND]``)."""
         return frozenset(h for b in self.boxes if b.kind == kind and (owner is None or b.owner == owner)
                          for h in b.hexes)
 

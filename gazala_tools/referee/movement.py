@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 MOVEMENT_FILE = "movement.yaml"
 PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper than any illegal one
-TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-minefields", "zoc",
+TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-hexsides", "zoc",
                       "exits", "immobile", "points", "notes"})
 
 
@@ -72,16 +72,19 @@ class Points:
     fast: UnitFilter  #: the units of the second cost column (motorized)
     terrain: Mapping[str, tuple[float, float]]
     along: Mapping[PathKind, tuple[float, float]]
-    minefield: float
     leave_zone: float
     default: tuple[float, float] = (1.0, 1.0)
-    #: crossing a minefield hexside of the unit's own side: this many points (e.g. 12 for a unit of
-    #: the side owning the minefield box, into or out of it) or, with ``friendly_add``, this many more
-    #: (e.g. +2, even along a trail or road); None: no cost of its own. Values: movement.yaml
-    friendly_minefield: float | None = None
-    friendly_add: bool = False
-    #: the units that pay ``minefield`` (None: every unit; BG 9.1: one side's units only, named in movement.yaml)
-    minefield_units: UnitFilter | None = None
+    #: ``boxes: {kind, cost, units}``: entering a hex of a box of this hexside kind costs ``box_cost``
+    #: more (BG 9.1's minefield hexes: +1), for the units of ``box_units`` (None: every unit)
+    box_kind: str | None = None
+    box_cost: float = 0.0
+    box_units: UnitFilter | None = None
+    #: ``own-hexsides: {kind, cost, add}``: crossing a hexside of this kind owned by the unit's own
+    #: side costs ``own_cost`` points (RG 14.0: 12, into or out of a minefield box) or, with
+    #: ``own_add``, that many more (DG 14.1: +2, even along a trail or road)
+    own_kind: str | None = None
+    own_cost: float = 0.0
+    own_add: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +113,11 @@ class MovementRules:
     crossings: tuple[Crossing, ...] = ()
     blocked_rule: str | None = None  #: hexsides the rules' ``supply_blocks`` closes (un-breached minefields)
     blocked_what: str = ""
-    mines_rule: str | None = None  #: enemy minefield hexsides: only as a whole move from the phase's start hex
+    #: ``enemy-hexsides: {kind, rule, what}``: hexsides of this kind owned by another side are crossed
+    #: only as a unit's whole move from its start hex (DG 14.2's enemy minefields)
+    mines_rule: str | None = None
     mines_what: str = ""
+    mines_kind: str = ""
     zoc: ZocMoves | None = None
     exits_rule: str | None = None
     exits: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
@@ -160,7 +166,9 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         zoc = ZocMoves(z.rule(), z.boolean("zoc-to-zoc", False), z.boolean("stop", False),
                        z.choice("zone", ("zoc", "engagement"), "zoc"),
                        z.crossing("across") if "across" in z else None)
-    mines = root.sub("enemy-minefields", frozenset({"rule", "what"}))
+    mines = root.sub("enemy-hexsides", frozenset({"kind", "rule", "what"}))
+    if mines:
+        mines.require("kind", "rule")
     exits: dict[str, frozenset[Hex]] = {}
     ex = root.sub("exits", frozenset({"rule", "edges"}))
     if ex:
@@ -174,8 +182,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         for s in root.each("immobile", frozenset({"rule", "units", "breach", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "minefield", "leave-zone",
-                                          "friendly-minefield", "minefield-units"}))
+        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "leave-zone", "boxes",
+                                          "own-hexsides"}))
         p.require("rule", "terrain")
         t = p.sub("terrain")
         terrain = {k: _pair(t, k) for k in t}
@@ -183,14 +191,19 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         along: dict[PathKind, tuple[float, float]] = {}
         for k in al:  # the map's own path kinds (path-kinds: of map.yaml), with "did you mean"
             along[r.path_kind(al.m[k], al.what(k), k)] = _pair(al, k)
-        fm = p.sub("friendly-minefield", frozenset({"cost", "add"})) if "friendly-minefield" in p else None
-        if fm is not None:
-            fm.require("cost")
+        bx = p.sub("boxes", frozenset({"kind", "cost", "units"})) if "boxes" in p else None
+        own = p.sub("own-hexsides", frozenset({"kind", "cost", "add"})) if "own-hexsides" in p else None
+        for s in (bx, own):
+            if s is not None:
+                s.require("kind", "cost")
         points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
-                        terrain, along, _num(p, "minefield"), _num(p, "leave-zone"),
-                        friendly_minefield=_num(fm, "cost") if fm is not None else None,
-                        friendly_add=fm.boolean("add", False) if fm is not None else False,
-                        minefield_units=p.units("minefield-units") if "minefield-units" in p else None)
+                        terrain, along, _num(p, "leave-zone"),
+                        box_kind=bx.hexside_kinds("kind")[0] if bx is not None else None,
+                        box_cost=_num(bx, "cost") if bx is not None else 0.0,
+                        box_units=bx.units("units") if bx is not None and "units" in bx else None,
+                        own_kind=own.hexside_kinds("kind")[0] if own is not None else None,
+                        own_cost=_num(own, "cost") if own is not None else 0.0,
+                        own_add=own.boolean("add", False) if own is not None else False)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -200,7 +213,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         blocked_rule=blocked.rule() if blocked else None,
         blocked_what=blocked.text("what", "a closed hexside") if blocked else "",
         mines_rule=mines.rule() if mines else None,
-        mines_what=mines.text("what", "an enemy minefield hexside") if mines else "",
+        mines_what=mines.text("what", "an enemy hexside") if mines else "",
+        mines_kind=mines.hexside_kinds("kind")[0] if mines else "",
         zoc=zoc, exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
         notes=notes, source=str(file),
     )
@@ -361,9 +375,9 @@ class MoveChecker:
             self.zone = _zone(rules, ctx, unit, data.zoc.zone)
         pts = data.points
         self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
-        pays = pts is not None and pts.minefield and (pts.minefield_units is None
-                                                      or pts.minefield_units.matches(unit, rules.names))
-        self.minefields = self.map.minefield_hexes() if pays else frozenset()
+        pays = pts is not None and pts.box_kind is not None and pts.box_cost and (
+            pts.box_units is None or pts.box_units.matches(unit, rules.names))
+        self.box_hexes = self.map.box_kind_hexes(pts.box_kind) if pays and pts and pts.box_kind else frozenset()
         self.along = along_costs(rules, pts) if pts is not None else {}
         self.terrain_cost = terrain_costs(rules, pts) if pts is not None else {}
         self.start: Hex | None = None
@@ -371,11 +385,11 @@ class MoveChecker:
         self.fresh = mc.unit_phase(unit.id).moves == 0  #: the unit has not moved yet this phase
         self.mines: frozenset[Hexside] = frozenset()
         if data.mines_rule is not None:
-            self.mines = enemy_minefield_sides(rules, side)
-        #: (a, b) steps across a minefield hexside of the unit's own side (both ways), for ``points``
+            self.mines = owned_sides(rules, data.mines_kind, side, own=False)
+        #: (a, b) steps across a hexside of ``own-hexsides``' kind of the unit's own side (both ways)
         self.own_mines: frozenset[tuple[Hex, Hex]] = frozenset()
-        if pts is not None and pts.friendly_minefield is not None:
-            self.own_mines = own_minefield_steps(rules, side)
+        if pts is not None and pts.own_kind is not None:
+            self.own_mines = own_side_steps(rules, pts.own_kind, side)
         self._broken_n: dict[tuple[Hex, Hex], int] = {}
         self._points_of: dict[tuple[Hex, Hex], float] = {}
 
@@ -402,7 +416,7 @@ class MoveChecker:
                 if side in sides:
                     out.append((rule, f"crosses {what}"))
         if self.mines and self.side(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
-            out.append((data.mines_rule or "minefields", f"crosses {data.mines_what} other than as its whole move from "
+            out.append((data.mines_rule or "enemy-hexsides", f"crosses {data.mines_what} other than as its whole move from "
                         "where it began its movement"))
         z = data.zoc
         if z is not None and a in self.zone:
@@ -422,10 +436,9 @@ class MoveChecker:
             pair = self.terrain_cost.get(b) or pts.terrain.get(self.map.terrain(b), pts.default)
         cost = pair[self.col]
         if self.own_mines and (a, b) in self.own_mines:
-            assert pts.friendly_minefield is not None
-            cost = cost + pts.friendly_minefield if pts.friendly_add else pts.friendly_minefield
-        if b in self.minefields:
-            cost += pts.minefield
+            cost = cost + pts.own_cost if pts.own_add else pts.own_cost
+        if b in self.box_hexes:
+            cost += pts.box_cost
         if a in self.zone and pts.leave_zone:
             cost += pts.leave_zone
         return cost
@@ -659,37 +672,28 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-_MINES: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
-
-
-def enemy_minefield_sides(rules: RulesPlugin, side: str) -> frozenset[Hexside]:
-    """Minefield hexsides of the map owned by another side than ``side`` (computed once)."""
-    return minefield_sides(rules, side, own=False)
-
-
+_OWNED: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
 _STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
 
 
-def own_minefield_steps(rules: RulesPlugin, side: str) -> frozenset[tuple[Hex, Hex]]:
-    """The steps (a, b), both ways, across a minefield hexside owned by ``side`` (computed once)."""
-    got = _STEPS.get(rules, side)
+def own_side_steps(rules: RulesPlugin, kind: str, side: str) -> frozenset[tuple[Hex, Hex]]:
+    """The steps (a, b), both ways, across a hexside of ``kind`` owned by ``side`` (computed once)."""
+    got = _STEPS.get(rules, kind, side)
     if got is not None:
         return got
-    out = frozenset(p for s in minefield_sides(rules, side, own=True) for p in (s.hexes, s.hexes[::-1]))
-    return _STEPS.put(out, rules, side)
+    out = frozenset(p for s in owned_sides(rules, kind, side, own=True) for p in (s.hexes, s.hexes[::-1]))
+    return _STEPS.put(out, rules, kind, side)
 
 
-def minefield_sides(rules: RulesPlugin, side: str, *, own: bool) -> frozenset[Hexside]:
-    """Minefield hexsides of the map owned by ``side`` (``own``) or by another side (computed once)."""
-    from gazala_tools.mapdata.model import MINEFIELD
-
-    got = _MINES.get(rules, side, own)
+def owned_sides(rules: RulesPlugin, kind: str, side: str, *, own: bool) -> frozenset[Hexside]:
+    """The map's hexsides of ``kind`` owned by ``side`` (``own``) or by another side (computed once)."""
+    got = _OWNED.get(rules, kind, side, own)
     if got is not None:
         return got
     m = rules.map
-    out = frozenset(s for s in m.feature_sides(MINEFIELD)
-                    if (f := m.minefield(s)) is not None and f.owner is not None and (f.owner == side) == own)
-    return _MINES.put(out, rules, side, own)
+    out = frozenset(s for s in m.feature_sides(kind)
+                    if (f := m.active_feature(s, kind)) is not None and f.owner is not None and (f.owner == side) == own)
+    return _OWNED.put(out, rules, kind, side, own)
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

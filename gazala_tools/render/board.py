@@ -171,7 +171,7 @@ class BoardScene:
     default_terrain: str = "clear"
     #: drawing styles (map.yaml ``style:`` keys; :func:`style_of`), over :data:`DEFAULT_STYLES`
     styles: Styles = field(default_factory=dict)
-    owner_colours: bool = False  #: features drawn in their owner's colour (map ``style.minefields: owner``)
+    owner_colours: bool = False  #: owned features drawn in their owner's colour (map ``style.owner-colours``)
     subtitle: str = ""
     legend: tuple[LegendEntry, ...] = ()
     #: where the title block (title, subtitle, legend) starts: its left, top and right edge (None: no block)
@@ -686,7 +686,7 @@ def scene_from_map(
     hexes = tuple(game_map.hexes())
     labels = {h: game_map.label(h) for h in hexes}
     terrain = {h: game_map.terrain(h) for h in hexes}
-    owner_colours = game_map.minefield_colours == "owner"
+    owner_colours = game_map.owner_colours
     sides: dict[Hexside, list[SideFeature]] = {}
     for f in game_map.all_features():
         feats = sides.setdefault(f.side, [])

@@ -30,6 +30,7 @@ from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
 from gazala_tools.referee.units import nationality as manifest_nationality
+from gazala_tools.rules import MINEFIELD
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class BatalhaDeGazala(RulesPlugin):
         for key in na:
             e = na.sub(key, frozenset({"formations", "ids"}))
             self.nationality_rules.append((key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
-        self.minefields = m.minefield_hexes()
+        self.minefields = m.box_kind_hexes(MINEFIELD)
         self._out_of_range: tuple[Context, list[Unit]] | None = None
 
     def extra_names(self) -> Mapping[str, Collection[str]]:

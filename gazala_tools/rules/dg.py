@@ -18,13 +18,13 @@ from typing import ClassVar
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
-from gazala_tools.mapdata.model import MINEFIELD
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, moved, side_steps
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import Cost
+from gazala_tools.rules import MINEFIELD
 
 
 # --- pure rule functions -------------------------------------------------------------------------

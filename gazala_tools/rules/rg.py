@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from gazala_tools.errors import GameDataError, GazalaError, HexNameError
 from gazala_tools.hexes import Direction, Hex, Hexside
-from gazala_tools.mapdata.model import MINEFIELD
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import (
@@ -43,6 +42,7 @@ from gazala_tools.referee.report import ReportSection
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
 from gazala_tools.referee.units import manifest_units
+from gazala_tools.rules import MINEFIELD
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView
@@ -239,7 +239,7 @@ class GazalaRG(RulesPlugin):
         # 14.0: this owner's minefield hexsides with the turn they take effect (None: from the start)
         self.minefields: dict[Hexside, int | None] = {}
         for s in m.feature_sides(MINEFIELD):
-            f = m.minefield(s)
+            f = m.active_feature(s, MINEFIELD)
             if f is not None and f.owner == self.mf_owner:
                 self.minefields[s] = self._active_index(f.active_from)
         self.minefield_boxes: list[tuple[frozenset[Hex], int | None]] = [

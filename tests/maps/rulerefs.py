@@ -14,7 +14,7 @@ import itertools
 
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.hexes import Direction, Hex, Hexside
-from gazala_tools.mapdata.checks import _is_chain, _minefield_sides, check, flood, hexes, labels, run_checks
+from gazala_tools.mapdata.checks import _is_chain, check, flood, hexes, labels, run_checks
 from gazala_tools.mapdata.model import GameMap, PathKind
 
 __all__ = ["run_checks"]
@@ -131,12 +131,12 @@ def rg_8_2_69th_area_is_bounded_by_0104_0801_and_the_north_edge(m: GameMap) -> l
 
 @check(RG, "RG 14.1")
 def rg_14_1_breach_example_hexes_are_minefield_hexes(m: GameMap) -> list[str]:
-    mined = m.minefield_hexes("allied")
+    mined = m.box_kind_hexes("minefield", "allied")
     out = [f"{x} is not a minefield hex" for x in ("1314", "1315", "1316") if m.hex(x) not in mined]
     out += [f"{x} (Axis infantry) is a minefield hex" for x in ("1215", "1216", "1217") if m.hex(x) in mined]
     for a, b in (("1215", "1314"), ("1216", "1315"), ("1217", "1316")):
         side = Hexside.between(m.hex(a), m.hex(b))
-        if m.minefield(side) is None:
+        if m.active_feature(side, "minefield") is None:
             out.append(f"{a}/{b} is not a minefield hexside")
     return out
 
@@ -150,20 +150,20 @@ def rg_14_1_breach_into_1316_opens_the_far_side_into_1416(m: GameMap) -> list[st
     if mid.neighbour(d) != far:
         return [f"the hex opposite 1217 across 1316 is {m.label(mid.neighbour(d))}, not 1416"]
     out = []
-    if m.minefield(Hexside.between(mid, far)) is None:
+    if m.active_feature(Hexside.between(mid, far), "minefield") is None:
         out.append("1316/1416 is not a minefield hexside")
-    if far in m.minefield_hexes():
+    if far in m.box_kind_hexes("minefield"):
         out.append("1416 is a minefield hex (the breach leads out of the box into it)")
     return out
 
 
 @check(RG, "RG 18.0")
 def rg_18_0_rear_minefield_gap_between_1214_and_1313(m: GameMap) -> list[str]:
-    mined = m.minefield_hexes()
+    mined = m.box_kind_hexes("minefield")
     gap = {m.hex("1214"), m.hex("1313")}
     out = [f"{m.label(h)} is a minefield hex" for h in sorted(gap) if h in mined]
-    blocked = mined | m.fortified_hexes()
-    sides = _minefield_sides(m)
+    blocked = mined | m.box_kind_hexes("fortified")
+    sides = m.feature_sides("minefield")
     inside = m.hex("1216")
     through = flood(m, [inside], blocked_hexes=blocked, blocked_sides=sides)
     if m.hex("1416") not in through:
@@ -176,8 +176,8 @@ def rg_18_0_rear_minefield_gap_between_1214_and_1313(m: GameMap) -> list[str]:
 
 @check(RG, "RG 18.0")
 def rg_18_0_triangle_north_of_bir_hacheim_is_surrounded_by_minefields(m: GameMap) -> list[str]:
-    blocked = m.minefield_hexes() | m.fortified_hexes() | {m.hex("1214"), m.hex("1313")}
-    tri = flood(m, [m.hex("1216")], blocked_hexes=blocked, blocked_sides=_minefield_sides(m))
+    blocked = m.box_kind_hexes("minefield") | m.box_kind_hexes("fortified") | {m.hex("1214"), m.hex("1313")}
+    tri = flood(m, [m.hex("1216")], blocked_hexes=blocked, blocked_sides=m.feature_sides("minefield"))
     out = []
     if any(m.edges(h) for h in tri):
         out.append("the triangle reaches a map edge")
@@ -204,9 +204,9 @@ def rg_14_0_dated_minefields(m: GameMap) -> list[str]:
         out.append(f"line 0204-0801 inclusive is not a minefield from June 9-10 (have {labels(m, b2.hexes)})")
     undated = {f.side for f in m.all_features() if f.kind == "minefield" and f.active_from is None}
     for side in sorted(b2.outline() - undated):
-        if m.minefield(side, active={"June 5-6"}) is not None:
+        if m.active_feature(side, "minefield", active={"June 5-6"}) is not None:
             out.append(f"{m.grid.hexside_label(side)} (June 9-10) counts before June 9-10")
-    if m.minefield(next(iter(b1.outline())), active={"June 5-6"}) is None:
+    if m.active_feature(next(iter(b1.outline())), "minefield", active={"June 5-6"}) is None:
         out.append("the 1102 minefield does not count once June 5-6 is reached")
     return out
 
@@ -214,7 +214,7 @@ def rg_14_0_dated_minefields(m: GameMap) -> list[str]:
 @check(RG, "RG 17.0")
 def rg_17_0_the_seven_fortified_hexes(m: GameMap) -> list[str]:
     want = set(hexes(m, RG_FORTIFIED))
-    got = m.fortified_hexes()
+    got = m.box_kind_hexes("fortified")
     out = [f"{x} is not fortified" for x in labels(m, want - got)]
     out += [f"{x} is fortified but no rule says so" for x in labels(m, got - want)]
     for h in want:
@@ -494,10 +494,10 @@ def dg_16_0_escarpment_ring_around_tobruk(m: GameMap) -> list[str]:
 def dg_14_0_minefields_of_both_sides(m: GameMap) -> list[str]:
     out = []
     for owner in ("allied", "axis"):
-        if not m.minefield_hexes(owner):
+        if not m.box_kind_hexes("minefield", owner):
             out.append(f"no {owner} minefield hexes")
     bh = m.hex("2423")
-    if bh not in m.minefield_hexes("allied") and not any(m.minefield(s) is not None for s in bh.sides()):
+    if bh not in m.box_kind_hexes("minefield", "allied") and not any(m.active_feature(s, "minefield") is not None for s in bh.sides()):
         out.append("Bir Hacheim (2423, the Free French 4-8-9) is not a fortified box")
     return out
 
@@ -559,7 +559,7 @@ def bg_motorized_cost(m: GameMap, a: Hex, b: Hex) -> float:
         cost = 1.0
     else:
         cost = BG_TERRAIN_MP_MOTORIZED[m.terrain(b)]
-    if b in m.minefield_hexes():
+    if b in m.box_kind_hexes("minefield"):
         cost += 1.0
     return cost
 
@@ -579,9 +579,9 @@ def bg_4_0_movement_example_costs_16_points(m: GameMap) -> list[str]:
             out.append(f"{name} is not at {BG_EXAMPLE[i]}")
     if hs[1] != hs[0].neighbour(Direction.N) or hs[2] != hs[1].neighbour(Direction.N):
         out.append("Bir Tamrad is not two hexes straight north of Sidi Breghisc")
-    if m.terrain(hs[4]) != "open" or hs[4] not in m.minefield_hexes():
+    if m.terrain(hs[4]) != "open" or hs[4] not in m.box_kind_hexes("minefield"):
         out.append(f"{BG_EXAMPLE[4]} is not an open minefield hex")
-    if m.terrain(hs[5]) != "ridge" or hs[5] not in m.fortified_hexes():
+    if m.terrain(hs[5]) != "ridge" or hs[5] not in m.box_kind_hexes("fortified"):
         out.append(f"{BG_EXAMPLE[5]} is not a fortified ridge")
     if m.terrain(hs[8]) != "ridge" or m.terrain(hs[12]) != "ridge":
         out.append("the ridge hexes of the example are not ridges")

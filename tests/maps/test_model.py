@@ -11,7 +11,7 @@ def test_hexside_features_are_found_from_either_hex(rg: GameMap) -> None:
     assert rg.feature(Hexside.between(a, b), "minefield") is rg.feature(
         Hexside.between(b, a), "minefield"
     )
-    f = rg.minefield(Hexside.between(a, b))
+    f = rg.active_feature(Hexside.between(a, b), "minefield")
     assert f is not None and f.owner == "allied" and f.source.startswith("RG")
 
 
@@ -46,7 +46,7 @@ def test_terrain_and_passability(dg: GameMap) -> None:
 def test_boxes_at_and_fortified_hexes(rg: GameMap) -> None:
     names = {b.name for b in rg.boxes_at(rg.hex("1118"))}
     assert names == {"Gazala line", "Bir Hacheim"}
-    assert rg.hex("1605") in rg.fortified_hexes()
+    assert rg.hex("1605") in rg.box_kind_hexes("fortified")
 
 
 def test_minefield_outline_is_the_sides_with_one_box_hex(rg: GameMap) -> None:

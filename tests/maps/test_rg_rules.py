@@ -95,9 +95,9 @@ def test_18_0_triangle_north_of_bir_hacheim_is_surrounded_by_minefields(rg: Game
 def test_14_0_minefields_completed_during_the_battle(rg: GameMap) -> None:
     assert c.rg_14_0_dated_minefields(rg) == []
     side = Hexside.between(rg.hex("1102"), rg.hex("1103"))
-    assert rg.minefield(side, active=set()) is None
-    assert rg.minefield(side, active={"June 5-6"}) is not None
-    assert rg.minefield(side) is not None  # without a date filter every minefield counts
+    assert rg.active_feature(side, "minefield", active=set()) is None
+    assert rg.active_feature(side, "minefield", active={"June 5-6"}) is not None
+    assert rg.active_feature(side, "minefield") is not None  # without a date filter every minefield counts
 
 
 def test_17_0_the_seven_fortified_hexes(rg: GameMap) -> None:
@@ -128,7 +128,7 @@ def test_8_0_escarpments_are_crossed_by_roads_and_have_up_sides(rg: GameMap) -> 
     f = next(f for f in rg.all_features() if f.kind == "escarpment")
     assert f.up is not None
     down = f.side.other(f.up)
-    assert rg.escarpment_up(down, f.up) and not rg.escarpment_up(f.up, down)
+    assert rg.climbs(down, f.up, "escarpment") and not rg.climbs(f.up, down, "escarpment")
 
 
 def test_every_rg_check_passes(rg: GameMap) -> None:

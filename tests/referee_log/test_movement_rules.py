@@ -5,7 +5,12 @@ games' own maps, with positions written as data: the rules the engine-written lo
 from __future__ import annotations
 
 import itertools
+import shutil
+from pathlib import Path
 
+import pytest
+
+from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Direction
 from gazala_tools.referee.api import rules_for_game
 from gazala_tools.referee.engine import Context, RulesPlugin
@@ -69,7 +74,7 @@ def test_bg_4_0_a_road_costs_motorized_units_half_a_point() -> None:
     rules = rules_for_game("batalha")
     data = movement_rules(rules)
     assert data.points is not None
-    assert data.points.terrain["ridge"] == (2.0, 3.0) and data.points.minefield == 1.0
+    assert data.points.terrain["ridge"] == (2.0, 3.0) and data.points.box_cost == 1.0 and data.points.box_kind == "minefield"
     road = [s for s in rules.map.path_sides("road")]
     a, b = road[0].hexes
     mot = Unit("axis-15pz-115", "axis", "motorized-infantry", "15 Pz", a)
@@ -184,13 +189,13 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
 def test_a_side_read_from_a_log_finds_the_minefield_hexsides_computed_once() -> None:
     # the caches of movement.py are keyed by the rules (identity) and a side's name (equality): a side
     # read from a log is a new string each time, and an identity key recomputed them for every move
-    from gazala_tools.referee.movement import own_minefield_steps
+    from gazala_tools.referee.movement import own_side_steps
 
     rules = rules_for_game("gazala-rg")
-    first = own_minefield_steps(rules, "allied")
-    again = own_minefield_steps(rules, "".join(["all", "ied"]))
+    first = own_side_steps(rules, "minefield", "allied")
+    again = own_side_steps(rules, "minefield", "".join(["all", "ied"]))
     assert first and again is first
-    assert own_minefield_steps(rules, "axis") is not first
+    assert own_side_steps(rules, "minefield", "axis") is not first
 
 
 #: BG 4.0's worked example, in our numbering (tests/maps/rulerefs.py places it on the map): Sidi
@@ -219,7 +224,7 @@ def test_bg_9_1_only_axis_units_pay_the_minefield_point() -> None:
     rules = rules_for_game("batalha")
     axis = Unit("axis-21pz-104", "axis", "motorized-infantry", "21 Pz", rules.map.hex("C06"))
     allied = Unit("allied-x", "allied", "motorized-infantry", "", rules.map.hex("C06"))
-    assert rules.map.hex("D06") in rules.map.minefield_hexes()
+    assert rules.map.hex("D06") in rules.map.box_kind_hexes("minefield")
     assert _points("batalha", axis, "C06", "D06") == 2
     assert _points("batalha", allied, "C06", "D06") == 1
 
@@ -250,3 +255,52 @@ def test_dg_14_2_note_no_move_from_ezoc_to_ezoc_across_a_minefield_hexside() -> 
     found = move(rules, [allied, axis], "allied-1sa-1", "0129", allowance={"allied-1sa-1": 10})
     assert "14.2" in [f.rule for f in found] and any("across that hexside" in f.message for f in found)
     assert move(rules, [allied], "allied-1sa-1", "0129", allowance={"allied-1sa-1": 10}) == []
+
+
+HIGHLAND = Path(__file__).resolve().parents[1] / "games" / "highland"
+#: movement data of a game of our own words (docs/games.md, "Movement data"): the palisade of a fort
+#: (an owned hexside kind of Highland's map.yaml) costs its own side 3 more to cross, the other side
+#: enters the fort's hex at 2 more and crosses an enemy palisade only as its whole move
+HIGHLAND_MOVEMENT = """
+points:
+  rule: "H5"
+  terrain: {clear: 1, bog: 2}
+  own-hexsides: {kind: palisade, cost: 3, add: true}
+  boxes: {kind: palisade, cost: 2, units: {sides: [clans]}}
+enemy-hexsides: {kind: palisade, rule: "H6", what: "an enemy palisade"}
+"""
+
+
+def _highland(tmp_path: Path, movement: str = HIGHLAND_MOVEMENT) -> RulesPlugin:
+    folder = tmp_path / "highland"
+    shutil.copytree(HIGHLAND, folder)
+    (folder / "movement.yaml").write_text(movement, encoding="utf-8")
+    return rules_for_game(str(folder))
+
+
+def test_movement_costs_and_crossings_name_the_games_own_hexside_kind(tmp_path: Path) -> None:
+    rules = _highland(tmp_path)
+    data = movement_rules(rules)
+    assert data.points is not None and (data.points.own_kind, data.points.box_kind, data.mines_kind) == (
+        "palisade", "palisade", "palisade")
+    crown = Unit("crown-foot", "crown", "infantry", "", rules.map.hex("0502"))
+    clans = Unit("clans-foot", "clans", "infantry", "", rules.map.hex("0502"))
+
+    def points(unit: Unit, a: str, b: str) -> float:
+        from gazala_tools.referee.movement import MoveChecker
+
+        mc = MoveContext(rules, data, Context(rules, Position(game=rules.game.id, units=(unit,))), 1, 1, {}, {})
+        return MoveChecker(mc, unit).points(rules.map.hex(a), rules.map.hex(b))
+
+    assert points(crown, "0502", "0602") == 4  # clear 1 + 3 across its own palisade
+    assert points(clans, "0502", "0602") == 3  # clear 1 + 2 into the fort's hex; not its palisade
+    assert points(clans, "0402", "0502") == 1
+    walker = Unit("clans-foot", "clans", "infantry", "", rules.map.hex("0402"))
+    found = move(rules, [walker], "clans-foot", "0602", allowance={"clans-foot": 9})
+    assert [f.rule for f in found] == ["H6"] and "an enemy palisade" in found[0].message
+
+
+def test_a_kind_the_map_does_not_declare_is_named_with_did_you_mean(tmp_path: Path) -> None:
+    rules = _highland(tmp_path, HIGHLAND_MOVEMENT.replace("own-hexsides: {kind: palisade", "own-hexsides: {kind: palisde"))
+    with pytest.raises(GazalaError, match=r"movement.yaml:5:\d+: .*'palisde'.*did you mean 'palisade'"):
+        movement_rules(rules)
