@@ -210,7 +210,10 @@ class Numbering:
         """
         pattern, col_group, row_group = self._regex()
         m = pattern.fullmatch(name) if len(name) <= MAX_LABEL else None
-        if m is None or max(len(m.group(col_group)), len(m.group(row_group))) > MAX_PART_DIGITS + 1:
+        # a number part of more digits than any map's (a letter part grows by a letter every 26
+        # columns, VASSAL's "AA" = 26: bounded by MAX_LABEL alone)
+        if m is None or any(len(m.group(g)) > MAX_PART_DIGITS + 1
+                            for g, kind in ((col_group, self.h_type), (row_group, self.v_type)) if kind != "A"):
             if len(name) > 40:
                 name = name[:37] + "..."
             raise HexNameError(

@@ -100,6 +100,18 @@ def test_bad_names_raise_hex_name_error() -> None:
         Numbering().parse("01x4")
 
 
+def test_5_4_a_letter_column_past_the_digit_cap_still_parses() -> None:
+    # VASSAL writes column 520 as 21 "A"s (a letter more every 26 columns): a name of a 4,200 px
+    # board of 8 px cells that the digit cap once refused (found by test_squaregrid's round trip)
+    n = Numbering(h_type="A", sep="/", h_off=0, v_off=0, h_leading=0, v_leading=0)
+    name = part_name(520, "A", 0)
+    assert len(name) == 21 and n.parse_numbers(f"{name}/0") == (520, 0)
+    with pytest.raises(HexNameError):
+        n.parse_numbers("1" * 25 + "/0")
+    with pytest.raises(HexNameError):
+        Numbering().parse_numbers("0" * 30 + "1")
+
+
 @given(numberings)
 def test_vassal_attrs_round_trip(n: Numbering) -> None:
     assert Numbering.from_vassal_attrs(n.vassal_attrs()) == n

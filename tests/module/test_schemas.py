@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
-from gazala_tools.games import builtin_ids, find_game
+from gazala_tools.games import builtin_ids, find_game, moduleyaml
 from gazala_tools.games import scenarios as scenarios_loader
 from gazala_tools.games import tables as tables_loader
 from gazala_tools.vassal.module import config as config_loader
@@ -62,7 +62,7 @@ def test_schemas_document_every_key_the_loaders_accept() -> None:
     for key, keys in (("board", config_loader.BOARD_KEYS), ("counters", config_loader.COUNTER_KEYS),
                       ("palette", config_loader.PALETTE_KEYS), ("prototypes", config_loader.PROTO_KEYS),
                       ("cups", config_loader.CUP_KEYS), ("track", config_loader.TRACK_KEYS),
-                      ("boxes", config_loader.BOXES_KEYS), ("charts", config_loader.CHART_KEYS)):
+                      ("boxes", moduleyaml.BOXES_KEYS), ("charts", config_loader.CHART_KEYS)):
         assert set(m[key]["properties"]) == set(keys), key
     assert set(m["dice"]["items"]["properties"]) == set(config_loader.DICE_KEYS)
     assert set(m["help"]["items"]["properties"]) == set(config_loader.HELP_KEYS)
