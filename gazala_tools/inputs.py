@@ -258,16 +258,8 @@ class ZipInput:
     def read(self, member: str | zipfile.ZipInfo, cap: int = MAX_MEMBER_BYTES) -> bytes:
         """A member's bytes, decompressed in chunks: refused as soon as the bytes that come out pass
         ``cap``, the archive's remaining budget, or :data:`MAX_RATIO` times the compressed size."""
-        info = self.info(member) if isinstance(member, str) else member
-        if info is None:
-            raise self.error(f"zip has no member {member!r}", file=self.file)
-        limits = [(cap, "entry expands beyond the size cap"),
-                  (self.budget - self.used, "the archive expands beyond its total size budget"),
-                  (max(info.compress_size, 1024) * MAX_RATIO, "entry compression ratio looks like a zip bomb")]
-        limit, problem = min(limits, key=lambda t: t[0])
-        limit = max(limit, 0)
         out = bytearray()
-        self._copy(info, out.extend, limit, problem)
+        self.copy(member, out.extend, cap)
         return bytes(out)
 
     def copy(self, member: str | zipfile.ZipInfo, write: Callable[[bytes], object],

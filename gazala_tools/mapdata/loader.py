@@ -380,21 +380,27 @@ class _Builder:
             styles=self.styles,
         )
 
+    def _declared_kinds(self, section: str, keys: frozenset[str]) -> Iterator[tuple[_Doc, str, dict[str, yaml.Node], str]]:
+        """The entries of ``hexside-kinds:`` or ``path-kinds:`` (``{name: {keys...}}``, an empty value
+        allowed) as (doc, name, mapping, what); a name that is not lowercase words is an error."""
+        if section not in self.s:
+            return
+        d, node = self.s[section]
+        for k, v in d.mapping(node, section).items():
+            if not _KIND.fullmatch(k):
+                raise d.err(v, f"{section}: {k!r} is not a kind name", expected="lowercase words joined by '-'")
+            what = f"{section}.{k}"
+            m = d.mapping(v, what, keys) if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
+            yield d, k, m, what
+
     def read_path_kinds(self) -> dict[str, PathKindType]:
         """``path-kinds: {name: {description, style}}``: the map's own words for its roads, tracks, railways,
         and how they are drawn."""
-        if "path-kinds" not in self.s:
-            return {}
-        d, node = self.s["path-kinds"]
         out: dict[str, PathKindType] = {}
-        for k, v in d.mapping(node, "path-kinds").items():
-            if not _KIND.fullmatch(k):
-                raise d.err(v, f"path-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
-            m = d.mapping(v, f"path-kinds.{k}", frozenset({"description", "style"})) \
-                if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
-            out[k] = PathKindType(PathKind(k), d.opt(m, "description", f"path-kinds.{k}") or "")
+        for d, k, m, what in self._declared_kinds("path-kinds", frozenset({"description", "style"})):
+            out[k] = PathKindType(PathKind(k), d.opt(m, "description", what) or "")
             if "style" in m:
-                self.read_drawing(d, m["style"], "path", k, f"path-kinds.{k}.style")
+                self.read_drawing(d, m["style"], "path", k, f"{what}.style")
         return out
 
     def path_kind(self, d: _Doc, node: yaml.Node, what: str) -> PathKind:
@@ -408,20 +414,13 @@ class _Builder:
 
     def read_hexside_kinds(self) -> dict[str, HexsideKindType]:
         """``hexside-kinds: {name: {description, directed, owned, impassable}}``: the map's own words."""
-        if "hexside-kinds" not in self.s:
-            return {}
-        d, node = self.s["hexside-kinds"]
         out: dict[str, HexsideKindType] = {}
-        for k, v in d.mapping(node, "hexside-kinds").items():
-            what = f"hexside-kinds.{k}"
-            if not _KIND.fullmatch(k):
-                raise d.err(v, f"hexside-kinds: {k!r} is not a kind name", expected="lowercase words joined by '-'")
-            m = d.mapping(v, what, frozenset({"description", "directed", "owned", "impassable", "style"})) \
-                if not (isinstance(v, yaml.ScalarNode) and v.value in ("", "~", "null")) else {}
+        keys = frozenset({"description", "directed", "owned", "impassable", "style"})
+        for d, k, m, what in self._declared_kinds("hexside-kinds", keys):
             if "style" in m:
                 self.read_drawing(d, m["style"], "hexside", k, f"{what}.style")
 
-            def flag(key: str, m: Mapping[str, yaml.Node] = m, what: str = what) -> bool:
+            def flag(key: str, m: Mapping[str, yaml.Node] = m, what: str = what, d: _Doc = d) -> bool:
                 return d.boolean(m[key], f"{what}.{key}") if key in m else False
 
             out[k] = HexsideKindType(

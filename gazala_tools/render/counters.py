@@ -36,7 +36,7 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 from gazala_tools.counters.model import Counter, Face, Value
 from gazala_tools.errors import GazalaError
 from gazala_tools.inputs import open_image
-from gazala_tools.render.pngstream import PngStream
+from gazala_tools.render.pngstream import PngStream, stack_bands
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
@@ -392,13 +392,7 @@ def contact_sheet(
     cs = list(counters)
     if not cs or not sides:
         return Image.new("RGB", (1, 1), "white")
-    width, height, bands = _contact_bands(cs, dpi=dpi, columns=columns, gap_px=gap_px, sides=sides)
-    sheet = Image.new("RGB", (width, height), CONTACT_GROUND)
-    y = 0
-    for band in bands:
-        sheet.paste(band, (0, y))
-        y += band.height
-    return sheet
+    return stack_bands(*_contact_bands(cs, dpi=dpi, columns=columns, gap_px=gap_px, sides=sides), CONTACT_GROUND)
 
 
 def write_contact_sheet(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterable
 from typing import IO, Final
 
 from PIL import Image
@@ -33,6 +34,17 @@ def png_rows(img: Image.Image) -> bytes:
     raw = img.tobytes()
     stride = img.width * (3 if img.mode == "RGB" else 4)
     return b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
+
+
+def stack_bands(width: int, height: int, bands: Iterable[Image.Image], ground: str | tuple[int, int, int]) -> Image.Image:
+    """The bands of rows that :class:`PngStream` would write, pasted top to bottom into one RGB image
+    of ``width`` x ``height`` on ``ground`` (for an image small enough to hold whole)."""
+    img = Image.new("RGB", (width, height), ground)
+    y = 0
+    for band in bands:
+        img.paste(band, (0, y))
+        y += band.height
+    return img
 
 
 class PngStream:

@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from gazala_tools.escape import drawable
-from gazala_tools.render.pngstream import png_chunk, png_header, png_rows
+from gazala_tools.render.pngstream import png_chunk, png_header, png_rows, stack_bands
 
 log = logging.getLogger(__name__)
 
@@ -165,13 +165,7 @@ def mask(title: str, colour: str | None, size: int) -> Image.Image:
 
 def order_of_battle(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int) -> Image.Image:
     """A chart: one row per formation, its name then its counters (full strength) side by side."""
-    width, height, bands = _oob_bands(title, rows, size)
-    img = Image.new("RGB", (width, height), OOB_GROUND)
-    y = 0
-    for band in bands:
-        img.paste(band, (0, y))
-        y += band.height
-    return img
+    return stack_bands(*_oob_bands(title, rows, size), OOB_GROUND)
 
 
 def order_of_battle_png(title: str, rows: Sequence[tuple[str, Sequence[bytes]]], size: int) -> bytes:
