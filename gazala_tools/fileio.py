@@ -1,10 +1,18 @@
-"""Safe file output: every output is written atomically and never over an input.
+"""Safe file output: every output is written atomically and never over or into an input.
 
-Inputs are recorded as they are read (:func:`note_input`, called by every reader) for the command
-in progress (:func:`command_scope`, opened by the CLI); :func:`atomic_open` refuses a target that
-is, or resolves to, any of them, whatever the option that named it. An output is written to an
-anonymous temporary file (``O_TMPFILE``) in the target's directory and linked into place only when
-complete, so a killed command leaves neither a half-written output nor a stray temporary file.
+One rule for every command (docs/reliability.md, "Inputs are never written"): the command in
+progress (:func:`command_scope`, opened by the CLI) records its inputs, files as they are read
+(:func:`note_input`, called by every reader) and folders as they are declared (:func:`note_input_folder`:
+a game folder, a module folder, an imported folder, a folder named on the command line); every
+output (:func:`atomic_open`, :func:`output_dir`, :func:`write_new_folder`, :func:`refuse_overwrite`)
+is refused when it is one of the input files or lies inside one of the input folders, symlinks
+resolved (and the same file or folder by device and inode), whatever the option that named it.
+
+An output is written to an anonymous temporary file (``O_TMPFILE``) in the target's directory and
+linked into place only when complete, so a killed command leaves neither a half-written output nor
+a stray temporary file. A new folder is assembled in a hidden temporary folder beside it whose name
+carries the writing process's id (:data:`TMP_FOLDER_MARK`); a later run removes one whose process
+is gone (``kill -9`` leaves it behind).
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ class _Inputs:
     def __init__(self) -> None:
         self.paths: set[str] = set()
         self.ids: set[tuple[int, int]] = set()
+        self.folders: set[str] = set()
+        self.folder_ids: set[tuple[int, int]] = set()
 
 
 _INPUTS: contextvars.ContextVar[_Inputs | None] = contextvars.ContextVar("gazala_inputs", default=None)
@@ -59,6 +69,35 @@ def note_input(path: str | Path) -> None:
         seen.ids.add((st.st_dev, st.st_ino))
 
 
+def note_input_folder(path: str | Path) -> None:
+    """Record the folder ``path`` as an input of the command in progress: no output may be written
+    anywhere inside it (no-op outside a command scope)."""
+    seen = _INPUTS.get()
+    if seen is None:
+        return
+    seen.folders.add(_resolved(path))
+    with contextlib.suppress(OSError, ValueError):
+        st = os.stat(path)
+        seen.folder_ids.add((st.st_dev, st.st_ino))
+
+
+def declare_inputs(*paths: str | Path) -> None:
+    """Record what a command line names as its inputs: a folder as an input folder, a file as an input
+    file, and the folder of a bare ``buildFile``/``buildFile.xml`` (an unzipped module: its images/
+    beside it) as an input folder. A name that is no file is skipped (the reader says what is wrong)."""
+    for path in paths:
+        p = Path(path)
+        try:
+            if p.is_dir():
+                note_input_folder(p)
+            elif p.is_file():
+                note_input(p)
+                if p.name in ("buildFile", "buildFile.xml"):
+                    note_input_folder(p.parent)
+        except (OSError, ValueError):  # a name too long, a NUL byte: no file, the reader refuses it
+            continue
+
+
 def _is_input(path: str | Path) -> bool:
     seen = _INPUTS.get()
     if seen is None:
@@ -70,6 +109,44 @@ def _is_input(path: str | Path) -> bool:
     except (OSError, ValueError):
         return False
     return (st.st_dev, st.st_ino) in seen.ids
+
+
+def _input_folder_holding(path: str | Path) -> str | None:
+    """The input folder that ``path`` is, or lies inside (symlinks resolved; every existing folder on
+    the way compared by device and inode too, so a bind mount or a second name is caught), or None."""
+    seen = _INPUTS.get()
+    if seen is None or not (seen.folders or seen.folder_ids):
+        return None
+    resolved = Path(_resolved(path))
+    for folder in (resolved, *resolved.parents):
+        if str(folder) in seen.folders:
+            return str(folder)
+        with contextlib.suppress(OSError, ValueError):
+            st = os.stat(folder)
+            if (st.st_dev, st.st_ino) in seen.folder_ids:
+                return str(folder)
+    return None
+
+
+def refuse_input(path: str | Path, *, what: str = "output") -> None:
+    """The one output rule: raise (one clean error, nothing written) when ``path`` is an input of the
+    command in progress or lies inside one of its input folders."""
+    if _is_input(path):
+        raise GazalaError(f"{what} would overwrite an input of this command", file=path,
+                          expected="a different output path")
+    folder = _input_folder_holding(path)
+    if folder is not None:
+        try:
+            there = os.path.lexists(path)
+        except (OSError, ValueError):
+            there = False
+        problem = (f"would overwrite an input of this command (a file in its input folder {_short(folder)})" if there
+                   else f"would be written inside an input folder of this command ({_short(folder)})")
+        raise GazalaError(f"{what} {problem}", file=path, expected="a path outside the command's input files and folders")
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 120 else text[:57] + "..." + text[-60:]
 
 
 def _why(exc: OSError) -> str:
@@ -86,6 +163,7 @@ def output_dir(path: str | Path) -> Path:
     """An output folder, created with its parents; a name too long, a read-only file system or a
     file in the way is a clean :class:`GazalaError` naming it."""
     target = Path(path)
+    refuse_input(target, what="output folder")
     try:
         if target.exists() and not target.is_dir():
             raise GazalaError("output is not a directory", file=path, expected="a directory (created if missing)")
@@ -108,16 +186,13 @@ def refuse_overwrite(output: str | Path, inputs: Iterable[str | Path]) -> None:
             same = False
         if same or _resolved(out) == _resolved(s):
             raise GazalaError("output would overwrite an input", file=output, expected="a different output path")
-    if _is_input(out):
-        raise GazalaError("output would overwrite an input", file=output, expected="a different output path")
+    refuse_input(out)
 
 
 def check_output(path: str | Path) -> Path:
     """The output path, refused (one clean error) when it is an input, a directory or not writable."""
     target = Path(path)
-    if _is_input(target):
-        raise GazalaError("output would overwrite an input of this command", file=path,
-                          expected="a different output path")
+    refuse_input(target)
     try:
         if target.is_dir():
             raise GazalaError("output is a directory", file=path, expected="a file path")
@@ -247,6 +322,88 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+#: what the name of a folder being assembled carries: ``.NAME.gazala-tmp-PID-RANDOM`` beside the target
+TMP_FOLDER_MARK = ".gazala-tmp-"
+
+
+def _tmp_prefix(name: str) -> str:
+    """The start of the hidden temporary folder's name for the target ``name`` (short enough that the
+    whole name fits NAME_MAX)."""
+    return f".{name[:100]}{TMP_FOLDER_MARK}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0  # another user's process (or a number no process has: then not alive)
+    return True
+
+
+def remove_stale_folders(target: str | Path) -> list[Path]:
+    """Remove the temporary folders an earlier run left beside ``target`` when killed (``kill -9``, a
+    power cut): those whose name carries :data:`TMP_FOLDER_MARK` and the id of a process that is gone.
+    A folder of a process still running (another import) is left alone. Returns what was removed."""
+    folder = Path(target)
+    parent, prefix = folder.parent, _tmp_prefix(folder.name)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(parent))
+    except (OSError, ValueError):
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        pid_text = entry.name[len(prefix):].split("-", 1)[0]
+        if not pid_text.isdigit() or len(pid_text) > 9 or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def check_new_folder(target: str | Path, inputs: Iterable[str | Path] = (), *,
+                     what: str = "the game folder") -> Path:
+    """``target`` resolved, refused (one clean error, nothing written) unless it can become a new folder:
+    it does not exist or is an empty folder, it is not inside an input of the command (a module folder,
+    its images/, a game folder) and holds none, its parent exists, and its name is one the file system
+    takes (300 characters: ``File name too long``). Called before any work (``game import``, ``game
+    new``) and again by :func:`write_new_folder`."""
+    folder = Path(target)
+    try:
+        resolved = folder.resolve()
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise GazalaError(f"{what} exists and is not empty", file=folder, expected="a new or empty folder")
+        if not resolved.parent.is_dir():
+            raise GazalaError("no such folder", file=resolved.parent,
+                              expected="an existing parent folder for the new folder")
+        if len(resolved.name.encode("utf-8", "surrogateescape")) > _name_max(resolved.parent):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+    except GazalaError:
+        raise
+    except (OSError, ValueError, RuntimeError) as exc:
+        why = _why(exc) if isinstance(exc, OSError) else "invalid file name"
+        raise GazalaError(f"cannot write {what} ({why})", file=folder, expected="a new folder") from None
+    refuse_input(folder, what=what)
+    seen = _INPUTS.get()
+    noted = [Path(p) for p in (*seen.paths, *seen.folders)] if seen is not None else []
+    for src in (*map(Path, inputs), *noted):
+        if resolved in (src.resolve(), *src.resolve().parents):
+            raise GazalaError(f"{what} would hold an input of this command", file=folder, expected="a new folder")
+    return resolved
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
 def write_new_folder(
     target: str | Path,
     files: Mapping[str, bytes | str | Path],
@@ -259,24 +416,16 @@ def write_new_folder(
 
     ``files``: relative name -> bytes, text (written as UTF-8) or a file to copy; a name may not leave
     the folder. ``more`` writes further files into the folder being assembled. Refused, with one clean
-    error and nothing written: a target that exists and is not an empty folder, one that is or holds
-    an input (``inputs``, or any input of the command read so far), and a missing parent. The folder
-    is assembled in a temporary folder beside the target and renamed into place (an empty target
+    error and nothing written, what :func:`check_new_folder` refuses. The folder is assembled in a hidden
+    temporary folder beside the target (``.NAME.gazala-tmp-PID-...``: removed on every way out this process
+    controls, and by the next run when the process was killed) and renamed into place (an empty target
     folder is replaced)."""
     folder = Path(target)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise GazalaError(f"{what} exists and is not empty", file=folder, expected="a new or empty folder")
-    resolved = folder.resolve()
-    seen = _INPUTS.get()
-    noted = [Path(p) for p in seen.paths] if seen is not None else []
-    for src in (*map(Path, inputs), *noted):
-        if resolved in (src.resolve(), *src.resolve().parents):
-            raise GazalaError(f"{what} would hold an input of this command", file=folder, expected="a new folder")
+    resolved = check_new_folder(folder, inputs, what=what)
     parent = resolved.parent
-    if not parent.is_dir():
-        raise GazalaError("no such folder", file=parent, expected="an existing parent folder for the new folder")
+    remove_stale_folders(resolved)
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{resolved.name}.", dir=parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f"{_tmp_prefix(resolved.name)}{os.getpid()}-", dir=parent))
     except OSError as exc:
         raise GazalaError(f"cannot write here ({_why(exc)})", file=parent, expected="a writable folder") from None
     try:

@@ -12,8 +12,10 @@ The CLI owns output and exit codes:
 * Ctrl-C, SIGTERM and SIGHUP stop cleanly (exit 130 / 143 / 129) with one line on stderr (``gazala: interrupted``,
   ``gazala: stopped by SIGTERM`` / ``SIGHUP``); outputs being written are discarded whole.
 
-Each command runs in a :func:`~gazala_tools.fileio.command_scope`: every input it reads is
-recorded, and no output may be written over any of them.
+Each command runs in a :func:`~gazala_tools.fileio.command_scope`: the inputs its command line names
+(:data:`INPUT_ARGS`: files, and folders whole) are declared before it starts, every input it reads is
+recorded, and no output may be written over any of them or inside any input folder (one rule, in
+:mod:`gazala_tools.fileio`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,23 @@ from gazala_tools.fileio import command_scope
 from gazala_tools.rules import plugins_allowed
 
 REPORT_URL = "https://github.com/gazala-tools/gazala-tools/issues"
+
+#: the argument names (argparse ``dest``) of every verb whose values are inputs: a game (id, folder or
+#: game.yaml), a module (.vmod, module folder or buildFile), a save, a scan, a data YAML, a watched folder.
+#: Outputs are ``output``, ``out_dir``, ``map_out`` and ``folder`` (the new folder of ``game new/import``).
+INPUT_ARGS = ("game", "module", "source", "input", "before", "save", "a", "b", "image", "grid", "legend",
+              "mapping", "map")
+
+
+def declare_inputs(args: argparse.Namespace) -> None:
+    """Declare the inputs the command line names (:data:`INPUT_ARGS`): a folder as an input folder (no
+    output inside it), a file as an input file (a game id is declared by the registry when it is read)."""
+    from gazala_tools.fileio import declare_inputs as declare
+
+    for name in INPUT_ARGS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value:
+            declare(value)
 
 
 class UsageError(GazalaError):
@@ -138,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with command_scope():
             args = build_parser().parse_args(argv)
+            declare_inputs(args)
             logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
             with plugins_allowed(bool(getattr(args, "allow_plugin", False))):  # --allow-plugin (docs/games.md)
                 result = args.func(args)

@@ -236,10 +236,11 @@ def _new(args: argparse.Namespace) -> int:
         write_overlay,
     )  # fmt: skip
     from gazala_tools.errors import GazalaError
-    from gazala_tools.fileio import note_input
+    from gazala_tools.fileio import check_new_folder, note_input
     from gazala_tools.games.writing import slug
 
     folder, image = Path(args.folder), Path(args.image)
+    check_new_folder(folder)  # before the fit: not inside an input, a name the file system takes
     sides = tuple(s.strip() for s in args.sides.split(","))
     if len(sides) != 2 or not all(sides):
         raise GazalaError(f"bad --sides {args.sides!r}", place="--sides", expected="two names separated by a comma")
@@ -307,8 +308,10 @@ def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[
 
 
 def _import(args: argparse.Namespace) -> int:
+    from gazala_tools.fileio import check_new_folder
     from gazala_tools.vassal.importer.folder import import_folder
 
+    check_new_folder(args.folder)  # before the module is read: never inside it (or its images/)
     report = import_folder(args.module, args.folder)
     if args.json:
         json.dump({"folder": args.folder, **report["counts"]}, sys.stdout, indent=2)

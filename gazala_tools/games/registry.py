@@ -18,7 +18,7 @@ from typing import Final
 
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.filecache import BoundedDict
-from gazala_tools.fileio import note_input
+from gazala_tools.fileio import note_input, note_input_folder
 from gazala_tools.games.loader import read_game_file
 from gazala_tools.games.model import GAME_FILE, MODULE_FILE, Game
 from gazala_tools.inputs import inside_folder
@@ -116,6 +116,7 @@ def load_game_folder(folder: Path, *, module_config: Path | None = None, builtin
                             expected="a game folder (`gazala help games`) with game.yaml")
     key = (file.resolve(), mt, _mtime(module_config))
     note_input(file)  # read now or earlier in this process: an input of this command either way
+    note_input_folder(folder)  # and the whole folder: no output of the command is written into it
     got = _CACHE.get(key)
     if got is None:
         got = _CACHE.put(key, read_game_file(file, module_config=module_config, builtin=builtin))
