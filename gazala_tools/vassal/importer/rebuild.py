@@ -22,7 +22,7 @@ from gazala_tools.fileio import atomic_open, refuse_overwrite
 from gazala_tools.inputs import MAX_MEMBERS, inside_folder, open_file, read_text
 from gazala_tools.vassal.buildfile import MAX_BUILDFILE_BYTES
 from gazala_tools.vassal.importer.kept import assemble
-from gazala_tools.vassal.module.package import STORED, ZIP_DATE
+from gazala_tools.vassal.module.package import STORED, ZIP_DATE, member_name
 from gazala_tools.yamlnodes import MAX_DEPTH
 
 #: largest data file of an imported folder read (module.yaml holds the whole component tree)
@@ -56,14 +56,17 @@ def is_imported(folder: str | Path) -> bool:
     return False
 
 
-def _yaml(folder: Path, name: str) -> dict[str, Any]:
+def _yaml(folder: Path, name: str, marks: dict[tuple[str, ...], str] | None = None) -> dict[str, Any]:
     """A data file of the folder as plain data, every scalar as its text (all the rebuild reads is text).
     Built from the parser's events, without YAML's constructors (a tenth of the time for a 10,000-counter
-    manifest); an alias is refused (``game import`` writes none), so no document can expand."""
+    manifest); an alias is refused (``game import`` writes none), so no document can expand. ``marks``
+    gets the ``LINE:COL`` of each scalar value two levels deep at most, by its keys (``("vassal",
+    "buildfile")``), for errors that name their place."""
     path = inside_folder(folder / name, folder, name=name, what="data file")
     text = read_text(path, what=name, cap=MAX_YAML_BYTES)
     stack: list[Any] = []
     keys: list[str | None] = []
+    names: list[str] = []  # the keys leading to the innermost mapping (while every level is one)
     root: Any = None
 
     def add(value: Any) -> None:
@@ -81,17 +84,23 @@ def _yaml(folder: Path, name: str) -> dict[str, Any]:
     try:
         for ev in yaml.parse(text, Loader=_Loader):
             if isinstance(ev, yaml.ScalarEvent):
+                if marks is not None and keys and keys[-1] is not None and len(names) == len(stack) - 1 <= 1 \
+                        and ev.start_mark is not None:
+                    marks[(*names, keys[-1])] = f"{ev.start_mark.line + 1}:{ev.start_mark.column + 1}"
                 add(ev.value)
             elif isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if len(stack) >= MAX_DEPTH:
                     raise GazalaError(f"nesting deeper than {MAX_DEPTH}", file=path)
                 value: Any = {} if isinstance(ev, yaml.MappingStartEvent) else []
+                if stack and len(names) == len(stack) - 1 and isinstance(stack[-1], dict) and keys[-1] is not None:
+                    names.append(keys[-1])
                 add(value)
                 stack.append(value)
                 keys.append(None)
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 stack.pop()
                 keys.pop()
+                del names[max(len(stack) - 1, 0):]
             elif isinstance(ev, yaml.AliasEvent):
                 raise GazalaError("YAML alias (*name) in a file `game import` writes without any", file=path,
                                   expected="no aliases")
@@ -128,15 +137,15 @@ def _members(folder: Path, files: str) -> list[tuple[str, Path]]:
             rel = p.relative_to(base)
             if os.path.islink(p):  # only a link can lead out of the (resolved) folder
                 inside_folder(p, folder, name=Path(files) / rel, what="module file")
-            out.append((rel.as_posix(), p))
+            out.append((member_name(rel.as_posix(), file=p, what="module file"), p))
             if len(out) > MAX_MEMBERS:
                 raise GazalaError(f"more than {MAX_MEMBERS:,} module files", file=base)
     return sorted(out)
 
 
-def kept_module(folder: Path) -> dict[str, Any]:
-    """module.yaml's ``vassal:`` of an imported folder (every scalar as its text)."""
-    kept = _yaml(folder, "module.yaml").get("vassal")
+def kept_module(folder: Path, marks: dict[tuple[str, ...], str] | None = None) -> dict[str, Any]:
+    """module.yaml's ``vassal:`` of an imported folder (every scalar as its text); ``marks`` as :func:`_yaml`."""
+    kept = _yaml(folder, "module.yaml", marks).get("vassal")
     if not isinstance(kept, dict) or not isinstance(kept.get("components"), list):
         raise VassalFormatError("module.yaml keeps no module (vassal: components)", file=folder / "module.yaml",
                                 expected="a folder written by `gazala game import`")
@@ -147,14 +156,16 @@ def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
     """Write the module of imported ``folder`` to ``out`` (atomically, never over one of its files)."""
     folder = Path(folder)
     cfg_file = folder / "module.yaml"
-    kept = kept_module(folder)
+    marks: dict[tuple[str, ...], str] = {}
+    kept = kept_module(folder, marks)
     counters = _yaml(folder, "counters.yaml")
     slots = _slots(counters)
     root = kept.get("root") or {}
     xml = assemble(str(root.get("tag", "VASSAL.build.GameModule")), root.get("attributes") or {},
                    [str(c) for c in kept["components"]], slots, file=str(cfg_file),
                    eol="\r\n" if kept.get("newline") == "crlf" else "\n")
-    buildfile = str(kept.get("buildfile") or "buildFile.xml")
+    buildfile = member_name(str(kept.get("buildfile") or "buildFile.xml"), file=cfg_file,
+                            place=marks.get(("vassal", "buildfile")), what="vassal: buildfile")
     members = [(n, p) for n, p in _members(folder, str(kept.get("files") or "vmod")) if n != buildfile]
     order = sorted(members, key=lambda m: (m[0] != "moduledata", m[0]))
     target = Path(out).resolve()
@@ -189,7 +200,7 @@ def _small(path: Path) -> bytes | None:
 
 
 def _info(name: str) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+    info = zipfile.ZipInfo(member_name(name, file="module"), date_time=ZIP_DATE)
     info.compress_type = zipfile.ZIP_STORED if name.lower().endswith(STORED) else zipfile.ZIP_DEFLATED
     info.external_attr = 0o644 << 16
     info.create_system = 3

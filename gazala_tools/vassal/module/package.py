@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import time
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open, atomic_write_bytes, refuse_overwrite
+from gazala_tools.inputs import safe_member_name
 from gazala_tools.vsav.writer import metadata_xml
 
 
@@ -38,6 +41,19 @@ ZIP_DATE = time.gmtime(BUILD_EPOCH)[:6]
 STORED = (".png", ".jpg", ".jpeg", ".gif", ".vsav")
 
 
+def member_name(name: str, *, file: str | Path, place: str | None = None, what: str = "member name") -> str:
+    """``name`` as a member of the written .vmod, refused unless it stays inside the archive for whoever
+    unpacks it: relative, no ``..``, no drive, no backslash, no control character, not a folder
+    (``buildfile: ../../evil.xml`` or ``/etc/passwd`` in a hand-edited module.yaml)."""
+    plain = (name and safe_member_name(name) and "\\" not in name and posixpath.normpath(name) == name
+             and not name.endswith("/") and name.isprintable() and len(name) <= 1000)
+    if not plain:
+        shown = name if len(name) <= 80 else name[:77] + "..."
+        raise GazalaError(f"{what} {shown!r} would leave the module (or is no file name)", file=file, place=place,
+                          expected="a relative name inside the .vmod, such as buildFile.xml or images/a.png")
+    return name
+
+
 def moduledata(name: str, version: str, vassal_version: str, description: str, *, date_ms: int | None = None) -> bytes:
     """``moduledata`` (§2.3); its ``<name>`` equals the buildFile root ``name``."""
     date = str(BUILD_DATE_MS if date_ms is None else date_ms)
@@ -51,7 +67,7 @@ def write_zip(fh: IO[bytes], entries: Iterable[tuple[str, bytes]], *, stored: tu
     and mode for all, names ending in ``stored`` not compressed, the others deflated."""
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in entries:
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info = zipfile.ZipInfo(member_name(name, file="module"), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_STORED if name.lower().endswith(stored) else zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3  # unix, whatever the building machine
