@@ -14,6 +14,9 @@ a page by a hostile name would not run even if it escaped escaping.
 Text drawn into an image (boards, counters, charts, PNG reports) goes through :func:`drawable`:
 Pillow's text layout (raqm and fribidi) fails on a paragraph break inside a line (CR, U+001C-U+001E,
 U+0085, U+2029), and no font draws a control character.
+
+Text the CLI writes to a terminal (stdout unless JSON, stderr) goes through :func:`terminal`: no
+control character of an input reaches the terminal (``gazala.cli._streams``).
 """
 
 from __future__ import annotations
@@ -86,3 +89,19 @@ def head(title: str, *, style: str = "", script: str = "", images: bool = True) 
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{text(policy)}">\n'
             f"<title>{text(title)}</title>\n" + (f"<style>{style}</style>" if style else "") + "</head>")
+
+
+#: characters a terminal acts on instead of showing: C0 controls but tab and newline (ESC starts a
+#: control sequence, BEL rings, CR and backspace overwrite what was shown), DEL, the C1 controls
+#: (U+0080-U+009F: CSI U+009B is ESC [ to many terminals), lone surrogates and the bidirectional
+#: overrides and isolates (they reorder what follows on the line)
+_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_TERMINAL_KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal(value: object, *, keep_cr: bool = False) -> str:
+    """``value`` safe to show on a terminal: each character of :data:`_TERMINAL` becomes ``?`` (as
+    ``ls`` shows them), so a name from a hostile input can neither move the cursor, retitle the window,
+    ring the bell nor hide text. ``keep_cr``: keep carriage returns (a progress bar on stderr redraws
+    its line with them). JSON output is not passed through this: it stays exact."""
+    return (_TERMINAL_KEEP_CR if keep_cr else _TERMINAL).sub("?", str(value))

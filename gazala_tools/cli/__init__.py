@@ -10,7 +10,10 @@ The CLI owns output and exit codes:
 * anything else is a bug: one line (the exception, "please report") and exit status 3, never a
   traceback (``GAZALA_DEBUG=1`` shows it);
 * Ctrl-C, SIGTERM and SIGHUP stop cleanly (exit 130 / 143 / 129) with one line on stderr (``gazala: interrupted``,
-  ``gazala: stopped by SIGTERM`` / ``SIGHUP``); outputs being written are discarded whole.
+  ``gazala: stopped by SIGTERM`` / ``SIGHUP``); outputs being written are discarded whole;
+* stdout or stderr that cannot be written ends the command cleanly: a reader that went away (``| head -1``)
+  exits 141 (as a program killed by SIGPIPE) with nothing more said, a full disk (``> /dev/full``) exits 2
+  with one line; text on them carries no control character of an input (:mod:`._streams`), JSON stays exact.
 
 Each command runs in a :func:`~gazala_tools.fileio.command_scope`: the inputs its command line names
 (:data:`INPUT_ARGS`: files, and folders whole) are declared before it starts, every input it reads is
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import json
 import logging
@@ -35,6 +39,7 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from gazala_tools import __version__
+from gazala_tools.cli._streams import Stream, StreamClosed, silence
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import command_scope
 from gazala_tools.rules import plugins_allowed
@@ -154,21 +159,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             hangup = signal.signal(signal.SIGHUP, _on_sigterm)
     except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
         previous = None
+    raw_out, raw_err = sys.stdout, sys.stderr
+    out = Stream(raw_out, "standard output", strip=not _wants_json(argv, None))
+    sys.stdout, sys.stderr = out, Stream(raw_err, "standard error", keep_cr=True)
     try:
         with command_scope():
             args = build_parser().parse_args(argv)
+            out.strip = not _wants_json(argv, args)  # JSON exact; text safe for a terminal
             declare_inputs(args)
             logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
             with plugins_allowed(bool(getattr(args, "allow_plugin", False))):  # --allow-plugin (docs/games.md)
                 result = args.func(args)
+            sys.stdout.flush()  # a full disk shows at the flush: still this command's to report
         return int(result or 0)
     except GazalaError as exc:
-        if _wants_json(argv, args):
-            print(_error_json(exc))
-        print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
+        with contextlib.suppress(StreamClosed):
+            if _wants_json(argv, args):
+                print(_error_json(exc))
+                sys.stdout.flush()
+        with contextlib.suppress(StreamClosed):
+            print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 0
+    except StreamClosed as exc:
+        silence(exc.stream)
+        if exc.errno == errno.EPIPE:  # the reader went away (`| head -1`): as a program SIGPIPE ends
+            return 128 + signal.SIGPIPE
+        with contextlib.suppress(StreamClosed):
+            print(f"gazala: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("gazala: interrupted", file=sys.stderr)
         return 130
@@ -188,6 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               "with the command and its input; GAZALA_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 3
     finally:
+        for stream in (sys.stdout, sys.stderr):  # what the messages above left buffered
+            if isinstance(stream, Stream):
+                with contextlib.suppress(StreamClosed):
+                    stream.flush()
+                if stream.failed:
+                    silence(stream)
+        sys.stdout, sys.stderr = raw_out, raw_err
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         if hangup is not None:
