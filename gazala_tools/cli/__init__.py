@@ -34,6 +34,7 @@ import pkgutil
 import signal
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from types import FrameType
 from typing import Any, NoReturn
@@ -102,6 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _log_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: Any = None, line: str | None = None) -> None:
+    """A Python warning of a library (Pillow's ``UserWarning`` on a palette image with transparency) is
+    no message for the user: logged (shown with ``-v``), never printed with its source path."""
+    text = " ".join(str(message).split())[:300]
+    logging.getLogger("gazala_tools").info("note: %s: %s", category.__name__, text)
+
+
 def _wants_json(argv: Sequence[str], args: argparse.Namespace | None) -> bool:
     if args is not None:
         return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json"
@@ -163,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Stream(raw_out, "standard output", strip=not _wants_json(argv, None))
     sys.stdout, sys.stderr = out, Stream(raw_err, "standard error", keep_cr=True)
     try:
-        with command_scope():
+        with command_scope(), warnings.catch_warnings():
+            warnings.showwarning = _log_warning  # no Python warning text on stderr (issue 31 item 8)
             args = build_parser().parse_args(argv)
             out.strip = not _wants_json(argv, args)  # JSON exact; text safe for a terminal
             declare_inputs(args)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.counters.model import Counter
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.escape import head as page_head
 from gazala_tools.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.moduleyaml import HOLDING_BOX, HOLDING_COLUMNS, BoxesConfig
@@ -564,7 +565,8 @@ def help_page(spec_name: str, game: Game, cfg: ModuleConfig, pieces: Sequence[Pi
     if has_decks:
         marker_keys.append('Chit cups: the "Chit Cups" window holds one shuffled cup per side and chit type')
     layers = ", ".join(["Step", "Used", *(s.name for s in cfg.status)])
-    return f"""<html><head><title>{escape(spec_name)}</title></head><body>
+    # the same head as every page we write: its Content-Security-Policy allows nothing to load or run
+    return page_head(spec_name, images=False) + f"""<body>
 <h1>{escape(spec_name)}</h1>
 <p>Built by gazala-tools from the game's data ({escape(game.provenance)}): map {escape(game_map.title)},
 {len(game_map.grid)} hexes; {len(units)} units, {len(pieces) - len(units)} markers and chits.</p>
