@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from gazala_tools.escape import terminal
 
 
-class StreamClosed(BaseException):  # noqa: N818 - like KeyboardInterrupt: a way out, not an error of ours
+class StreamClosed(BaseException):
     """A write to stdout or stderr failed: ``stream`` (``"standard output"``) and the system's error."""
 
     def __init__(self, stream: Stream, exc: OSError) -> None:

@@ -14,10 +14,41 @@ from gazala_tools.numbering import Numbering
 SIDE_COLORS: Final = ("#c03030", "#3050c0")
 
 
+#: longest id a writer makes from a name (a side, a game)
+MAX_SLUG: Final = 40
+#: longest name a writer copies from its source into game.yaml (a side's, the game's): longer ones are cut
+MAX_NAME: Final = 200
+
+
 def slug(text: str) -> str:
     """A game id from a folder or game name: lower case, digits and single hyphens."""
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return s or "my-game"
+
+
+def short_name(text: str, limit: int = MAX_NAME) -> str:
+    """A name as a game file holds it: one line of printable characters (controls become spaces), at most
+    ``limit`` characters (a longer one is cut, ending in ``...``)."""
+    line = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return line if len(line) <= limit else line[: limit - 3].rstrip() + "..."
+
+
+def unique_ids(names: list[str], *, fallback: str = "side") -> dict[str, str]:
+    """An id for each distinct name (:func:`slug`, at most :data:`MAX_SLUG` characters), distinct even when
+    names differ only in case or punctuation (``Axis`` and ``AXIS``: ``axis``, ``axis-2``)."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        if name in out:
+            continue
+        base = slug(name)[:MAX_SLUG].strip("-") if re.search("[A-Za-z0-9]", name) else fallback
+        pid, n = base, 2
+        while pid in used:
+            pid = f"{base}-{n}"
+            n += 1
+        used.add(pid)
+        out[name] = pid
+    return out
 
 
 def numbering_data(numbering: Numbering) -> dict[str, Any]:

@@ -16,22 +16,25 @@ import re
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from gazala_tools.counters.loader import ART_SUFFIXES
 from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.fileio import write_new_folder
-from gazala_tools.games.writing import SIDE_COLORS, slug
+from gazala_tools.games.writing import SIDE_COLORS, short_name, slug, unique_ids
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, safe_member_name
+from gazala_tools.inputs import MAX_MEMBERS, is_svg, safe_member_name
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
+from gazala_tools.numbering import Numbering
+from gazala_tools.render.counters import MAX_ART_PIXELS
 from gazala_tools.render.svg import open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
@@ -83,12 +86,32 @@ def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | Non
     grid = spec.to_data()
     grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
     del grid["numbering"]
-    if spec.grid.max_rows:  # a descending numbering counts from the grid's last row (docs/mapdata.md)
-        grid["max_rows"] = spec.grid.max_rows
+    # a descending numbering counts from the last row (column) of the board: VASSAL's count for the board, which
+    # map.yaml's grid spans (a zone's own count is in its numbering's offsets: board_numbering)
+    board_h, board_w = main.board.height or 0, main.board.width or 0
+    if spec.grid.max_rows:
+        grid["max_rows"] = main.geometry.max_rows(board_h)
     if spec.grid.max_columns:
-        grid["max_columns"] = spec.grid.max_columns
-    return {"title": mod.name, "provenance": "imported", "grid": grid,
+        grid["max_columns"] = main.geometry.max_columns(board_w)
+    return {"title": short_name(mod.name) or "imported", "provenance": "imported", "grid": grid,
             "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
+
+
+def board_numbering(main: MainGrid) -> Numbering:
+    """The main grid's numbering as map.yaml and game.yaml give it: counted from the board, as every grid of a
+    game folder is. A grid in a zone counts its descending rows (columns) from the zone's bounds (VASSAL's
+    ``Zone``): the offsets move by the difference, so that every hex keeps the module's own label (Ragnarok's
+    zone of 18 rows on a board of 25: ``vOff`` 7 lower; issue 31 item 7)."""
+    n, g = main.geometry.numbering, main.geometry
+    assert n is not None
+    (zone_w, zone_h), board_w, board_h = main.size, main.board.width or 0, main.board.height or 0
+    rows, cols = g.max_rows(zone_h) - g.max_rows(board_h), g.max_columns(zone_w) - g.max_columns(board_w)
+    h_off, v_off = n.h_off, n.v_off
+    if n.v_descend:  # Numbering.column_row: max_rows counts columns when sideways
+        h_off, v_off = (h_off + rows, v_off) if g.sideways else (h_off, v_off + rows)
+    if n.h_descend:
+        h_off, v_off = (h_off, v_off + cols) if g.sideways else (h_off + cols, v_off)
+    return replace(n, h_off=h_off, v_off=v_off)
 
 
 def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
@@ -98,13 +121,21 @@ def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
     layers = tuple(x for x in layers if x in present)
     if not layers:
         return None
+    for layer in layers:
+        if layer not in sizes:  # a piece's faces share their images: each header is read once
+            sizes[layer] = src.image_size(layer)
+    if any(size is not None and size[0] * size[1] > MAX_ART_PIXELS for size in (sizes[x] for x in layers)):
+        return None  # counter art the toolkit's readers refuse (a header saying 100,000 x 100,000): drawn
     if len(layers) == 1:
-        if layers[0] not in sizes:  # a piece's faces share their images: each header is read once
-            sizes[layers[0]] = src.image_size(layers[0])
         size = sizes[layers[0]]
         if size is None:
             return None
-        return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
+        suffix = Path(layers[0]).suffix.lower()
+        if suffix not in ART_SUFFIXES:  # `counter-white`: counters.yaml names art by its image suffix, so a copy
+            data = src.read_member(f"images/{layers[0]}", MAX_IMAGE_BYTES)
+            kind = _image_suffix(data)
+            return None if kind is None else (data, kind, size)
+        return f"images/{layers[0]}", suffix, size
     with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
         warnings.simplefilter("ignore", UserWarning)
         images = [open_any_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
@@ -116,6 +147,17 @@ def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
     buf = io.BytesIO()
     canvas.save(buf, "PNG")
     return buf.getvalue(), ".png", (w, h)
+
+
+def _image_suffix(data: bytes) -> str | None:
+    """The file suffix of an image's format, from its first bytes (None: no format counter art may be)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return ".png"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return ".gif"
+    if data.startswith(b"\xff\xd8\xff"):
+        return ".jpg"
+    return ".svg" if is_svg(data) else None
 
 
 def _square(size: tuple[int, int]) -> bool:
@@ -139,17 +181,19 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     main = main_grid(mod)
     members = _members(src)
     present = {m[len("images/"):] for m in members if m.startswith("images/")}
-    title = mod.name or Path(source).stem
-    sides = mod.sides[:] if len(mod.sides) >= 2 else [*mod.sides, *("Side 1", "Side 2")][:2]
-    side_ids = {name: slug(name) for name in sides}
+    title = short_name(mod.name or Path(source).stem) or "imported"
+    roster = list(dict.fromkeys(mod.sides))  # a side the roster lists twice is one side
+    sides = roster if len(roster) >= 2 else [*roster, *(x for x in ("Side 1", "Side 2") if x not in roster)][:2]
+    side_ids = unique_ids(sides)  # `Axis` and `AXIS`: two sides, two ids
     game_doc: dict[str, Any] = {
         "id": slug(title), "name": title, "provenance": "imported",
-        "sources": [f"imported from the VASSAL module {title!r} (version {mod.version})"],
-        "sides": [{"id": side_ids[s], "name": s, "color": SIDE_COLORS[i % 2]} for i, s in enumerate(sides)],
+        "sources": [f"imported from the VASSAL module {title!r} (version {short_name(mod.version)})"],
+        "sides": [{"id": side_ids[s], "name": short_name(s) or side_ids[s], "color": SIDE_COLORS[i % 2]}
+                  for i, s in enumerate(sides)],
     }
     map_doc = _map_doc(mod, main)
     if main is not None and main.geometry.numbering is not None:
-        game_doc["numbering"] = _numbering_data(main.geometry.numbering)
+        game_doc["numbering"] = _numbering_data(board_numbering(main))
     binary: dict[str, bytes] = {}
     markers: list[dict[str, Any]] = []
     drawn: list[str] = []
@@ -249,8 +293,39 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
              **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
              "import-report.yaml": head + _dump(report)}
     copies = [(m, f"{FILES}/{m}") for m in members]
-    write_new_folder(Path(folder), {**files, **binary}, [src.path], more=_copier(src, copies))
+    copy = _copier(src, copies)
+
+    def more(tmp: Path) -> None:
+        _readable(tmp, Path(folder), src.path, art=False)  # before the copies: what needs no art file
+        copy(tmp)
+        _readable(tmp, Path(folder), src.path, art=True)
+
+    write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
     return report
+
+
+def _readable(tmp: Path, folder: Path, source: str | Path, *, art: bool) -> None:
+    """The folder being assembled in ``tmp`` read as the toolkit's commands read it (``game show``: game.yaml
+    and scenarios.yaml; ``map check``: map.yaml; ``counters list``: counters.yaml and its art files); what
+    they would refuse refuses the import, with the reason, before the folder appears (issue 31 item 7: a
+    numbering game.yaml does not take, a counters.yaml over its size cap). ``art``: counters.yaml too (its art
+    files must be there)."""
+    from gazala_tools.counters.loader import load_game_manifest
+    from gazala_tools.games.registry import load_game_folder
+    from gazala_tools.mapdata.loader import load_game_map
+
+    try:
+        game = load_game_folder(tmp)
+        if not art:
+            game.scenarios()
+            if game.map_file is not None and game.map_file.is_file():
+                load_game_map(game)
+        else:
+            load_game_manifest(game)
+    except GazalaError as exc:
+        reason = exc.message().replace(str(tmp), str(folder))
+        raise GazalaError(f"the module cannot be imported: the game folder it gives would be refused ({reason})",
+                          file=source, expected="a module whose import the toolkit can read") from None
 
 
 def _trait_counts(mod: ImportedModule) -> dict[str, int]:
@@ -282,7 +357,7 @@ def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[
         return lambda pl: False
     assert main.geometry.numbering is not None  # map_doc is None without it
     alone = {"game": "imported", **map_doc,  # the map on its own: the numbering game.yaml gives the folder's
-             "grid": {**map_doc["grid"], "numbering": _numbering_data(main.geometry.numbering)}}
+             "grid": {**map_doc["grid"], "numbering": _numbering_data(board_numbering(main))}}
     game_map = load_map_text(_dump(alone), "map.yaml")
     known: dict[str, bool] = {}
 
