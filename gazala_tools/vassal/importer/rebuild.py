@@ -9,6 +9,7 @@ one timestamp, so the same folder gives the same bytes, and importing the result
 from __future__ import annotations
 
 import os
+import re
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -111,12 +112,24 @@ def _yaml(folder: Path, name: str, marks: dict[tuple[str, ...], str] | None = No
     return root
 
 
-def _slots(counters: dict[str, Any]) -> dict[str, str]:
+#: what no XML text may hold (XML 1.0 "Char"): C0 controls but tab, newline and CR; lone surrogates; U+FFFE/U+FFFF
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _slots(counters: dict[str, Any], file: Path) -> dict[str, str]:
+    """Each counter's kept slot definition by counter id; one that no buildFile can hold (a control character
+    an edit put in) is refused naming the counter."""
     out: dict[str, str] = {}
     for section in ("markers", "chits"):
-        for c in counters.get(section) or []:
+        for i, c in enumerate(counters.get(section) or []):
             v = c.get("vassal") if isinstance(c, dict) else None
             if isinstance(v, dict) and isinstance(v.get("slot"), str):
+                bad = _NOT_XML.search(v["slot"])
+                if bad is not None:
+                    raise GazalaError(f"counter {str(c.get('id'))[:80]!r}: its vassal: slot holds {bad.group()!r} at "
+                                      f"character {bad.start() + 1}, which a buildFile cannot hold",
+                                      file=file, place=f"{section}[{i}]",
+                                      expected="a slot definition without control characters (tab is kept)")
                 out[str(c.get("id"))] = v["slot"]
     return out
 
@@ -159,7 +172,7 @@ def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
     marks: dict[tuple[str, ...], str] = {}
     kept = kept_module(folder, marks)
     counters = _yaml(folder, "counters.yaml")
-    slots = _slots(counters)
+    slots = _slots(counters, folder / "counters.yaml")
     root = kept.get("root") or {}
     xml = assemble(str(root.get("tag", "VASSAL.build.GameModule")), root.get("attributes") or {},
                    [str(c) for c in kept["components"]], slots, file=str(cfg_file),
