@@ -404,13 +404,15 @@ class _Linter:
                          "save the set-up again from a game of this module")
                 continue
             by_id = map_identifiers(layouts)
+            placed_maps: dict[str, MapLayout | None] = {}  # None: the save's boards are not the map's (reported)
             for map_id, boards in save.position.boards.items():
                 lay = by_id.get(map_id)
                 if lay is None:
                     continue
                 try:
-                    layout_with_boards(lay, boards)
+                    placed_maps[map_id] = layout_with_boards(lay, boards) if boards else lay
                 except VassalFormatError as exc:
+                    placed_maps[map_id] = None
                     self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
                              "save the set-up again from a game of this module")
             reported = len(self.findings)
@@ -425,8 +427,9 @@ class _Linter:
                              f"piece {piece.name!r} stands on map {piece.map!r}, which the module has not",
                              "move the piece to one of the module's maps and save the set-up again")
                     continue
-                used = save.position.boards.get(piece.map)
-                placed = layout_with_boards(lay, used) if used else lay
+                placed = placed_maps.get(piece.map, lay)
+                if placed is None:  # a board the module lacks: one finding above, not one per piece
+                    continue
                 if placed.boards and placed.board_at(piece.x, piece.y) is None:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
