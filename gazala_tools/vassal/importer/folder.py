@@ -40,6 +40,7 @@ from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
+from gazala_tools.yamlnodes import MAX_BYTES as MAX_DATA_BYTES
 
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
@@ -292,6 +293,11 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
              "import-report.yaml": head + _dump(report)}
+    for name, text in files.items():  # what a game folder's reader takes at most: refused before any copy
+        if name not in ("module.yaml", "import-report.yaml") and len(text.encode("utf-8")) > MAX_DATA_BYTES:
+            raise GazalaError(f"the module cannot be imported: its {name} would be {len(text.encode('utf-8')):,} "
+                              f"bytes, more than a game folder's {name} may be ({len(markers):,} piece slots)",
+                              file=src.path, expected=f"at most {MAX_DATA_BYTES:,} bytes")
     copies = [(m, f"{FILES}/{m}") for m in members]
     copy = _copier(src, copies)
 
