@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from gazala_tools.errors import GazalaError, VassalFormatError
-from gazala_tools.fileio import atomic_open, refuse_overwrite
+from gazala_tools.fileio import atomic_open, note_input_folder, refuse_overwrite
 from gazala_tools.inputs import MAX_MEMBERS, inside_folder, open_file, read_text
 from gazala_tools.vassal.buildfile import MAX_BUILDFILE_BYTES
 from gazala_tools.vassal.importer.kept import assemble
@@ -181,10 +181,7 @@ def rebuild(folder: str | Path, out: str | Path) -> Rebuilt:
                             place=marks.get(("vassal", "buildfile")), what="vassal: buildfile")
     members = [(n, p) for n, p in _members(folder, str(kept.get("files") or "vmod")) if n != buildfile]
     order = sorted(members, key=lambda m: (m[0] != "moduledata", m[0]))
-    target = Path(out).resolve()
-    if target.is_relative_to((folder / str(kept.get("files") or "vmod")).resolve()):
-        raise GazalaError("the module would be written among the module's files of the folder", file=out,
-                          expected="a file outside the folder's vmod/")
+    note_input_folder(folder)  # the one output rule: nothing of the build inside the folder it reads
     refuse_overwrite(out, [cfg_file, folder / "counters.yaml"])
     with atomic_open(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf, \
             ThreadPoolExecutor(READ_THREADS) as pool:
