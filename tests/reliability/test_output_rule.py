@@ -10,60 +10,18 @@ behind for good.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from benchmarks.common import run_measured
 from gazala_tools.fileio import TMP_FOLDER_MARK
+from tools.cliproc import ROOT, digest, gazala
 
-ROOT = Path(__file__).resolve().parents[2]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
-#: every case ends within these (issue 31 "Must show")
-SECONDS, MEGABYTES = 30.0, 1024.0
-
-
-@dataclass(frozen=True)
-class Ended:
-    code: int
-    err: list[str]  #: the lines on stderr
-    seconds: float
-    peak_mb: float
-
-    def clean(self, code: int = 2) -> bool:
-        """Exit ``code`` with one line (none for a clean 0/1), within the time and memory the issue sets."""
-        lines_ok = len(self.err) == 1 if code == 2 else True
-        return (self.code == code and lines_ok and not any("Traceback" in x for x in self.err)
-                and self.seconds < SECONDS and self.peak_mb < MEGABYTES)
-
-
-def gazala(*argv: str | Path, cwd: Path, stdout: int | str = subprocess.DEVNULL) -> Ended:
-    """``gazala ARGV`` in a process of its own, measured (exit, stderr lines, wall time, peak memory);
-    killed after twice the time allowed. ``stdout``: a file name (``/dev/full``) or a Popen constant."""
-    cmd = [shutil.which("timeout") or "/usr/bin/timeout", "-s", "KILL", str(int(2 * SECONDS)), sys.executable, "-m", "gazala_tools", *map(str, argv)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with tempfile.TemporaryFile() as err:
-        if isinstance(stdout, str):
-            with open(stdout, "wb") as out:
-                m = run_measured(cmd, cwd=cwd, env=env, stdout=out, stderr=err)
-        else:
-            m = run_measured(cmd, cwd=cwd, env=env, stdout=stdout, stderr=err)
-        err.seek(0)
-        lines = err.read().decode("utf-8", "replace").splitlines()
-    return Ended(m.code, lines, m.wall, m.peak_mb)
-
-
-def digest(folder: Path) -> dict[str, str]:
-    """Every file under ``folder`` (hidden ones too) by its content."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(folder.rglob("*"))}
 
 
 @pytest.fixture(scope="module")
