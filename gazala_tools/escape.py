@@ -93,15 +93,15 @@ def head(title: str, *, style: str = "", script: str = "", images: bool = True) 
 
 #: characters a terminal acts on instead of showing: C0 controls but tab and newline (ESC starts a
 #: control sequence, BEL rings, CR and backspace overwrite what was shown), DEL, the C1 controls
-#: (U+0080-U+009F: CSI U+009B is ESC [ to many terminals), lone surrogates and the bidirectional
-#: overrides and isolates (they reorder what follows on the line)
-_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
-_TERMINAL_KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+#: (U+0080-U+009F: CSI U+009B is ESC [ to many terminals), and lone surrogates (no encoding writes them)
+_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_TERMINAL_KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def terminal(value: object, *, keep_cr: bool = False) -> str:
     """``value`` safe to show on a terminal: each character of :data:`_TERMINAL` becomes ``?`` (as
     ``ls`` shows them), so a name from a hostile input can neither move the cursor, retitle the window,
-    ring the bell nor hide text. ``keep_cr``: keep carriage returns (a progress bar on stderr redraws
+    ring the bell nor overwrite what was shown. Data formats written as text keep their values: YAML
+    escapes every control character itself. ``keep_cr``: keep carriage returns (a progress bar on stderr redraws
     its line with them). JSON output is not passed through this: it stays exact."""
     return (_TERMINAL_KEEP_CR if keep_cr else _TERMINAL).sub("?", str(value))

@@ -58,27 +58,26 @@ def _resolved(path: str | Path) -> str:
         return os.path.abspath(str(path))
 
 
-def note_input(path: str | Path) -> None:
-    """Record ``path`` as an input of the command in progress (no-op outside a command scope)."""
+def _note(path: str | Path, *, folder: bool) -> None:
     seen = _INPUTS.get()
     if seen is None:
         return
-    seen.paths.add(_resolved(path))
+    names, ids = (seen.folders, seen.folder_ids) if folder else (seen.paths, seen.ids)
+    names.add(_resolved(path))
     with contextlib.suppress(OSError, ValueError):
         st = os.stat(path)
-        seen.ids.add((st.st_dev, st.st_ino))
+        ids.add((st.st_dev, st.st_ino))
+
+
+def note_input(path: str | Path) -> None:
+    """Record ``path`` as an input of the command in progress (no-op outside a command scope)."""
+    _note(path, folder=False)
 
 
 def note_input_folder(path: str | Path) -> None:
     """Record the folder ``path`` as an input of the command in progress: no output may be written
     anywhere inside it (no-op outside a command scope)."""
-    seen = _INPUTS.get()
-    if seen is None:
-        return
-    seen.folders.add(_resolved(path))
-    with contextlib.suppress(OSError, ValueError):
-        st = os.stat(path)
-        seen.folder_ids.add((st.st_dev, st.st_ino))
+    _note(path, folder=True)
 
 
 def declare_inputs(*paths: str | Path) -> None:

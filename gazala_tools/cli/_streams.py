@@ -7,7 +7,7 @@ While a command runs, ``sys.stdout`` and ``sys.stderr`` are :class:`Stream` prox
   command can take for a bug, and the CLI ends with one line (or none for a closed pipe) instead of a
   traceback or an "Exception ignored" at exit (:func:`silence`);
 * text goes through :func:`gazala_tools.escape.terminal`: no control character of an input (ESC, BEL,
-  C1, a bidirectional override) reaches the terminal. JSON output (``--json``, ``--format json``) is
+  CR, C1) reaches the terminal. JSON output (``--json``, ``--format json``) is
   written exact.
 """
 
