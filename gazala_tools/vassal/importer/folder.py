@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import posixpath
 import re
+import threading
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -299,35 +300,41 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                               f"bytes, more than a game folder's {name} may be ({len(markers):,} piece slots)",
                               file=src.path, expected=f"at most {MAX_DATA_BYTES:,} bytes")
     copies = [(m, f"{FILES}/{m}") for m in members]
-    copy = _copier(src, copies)
+    stop = threading.Event()
+    copy = _copier(src, copies, stop)
+    # the manifest as the readers check it, less the art paths: those are made here (an image suffix, a file
+    # copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than the copy
+    plain = {**counters_doc, "markers": [{k: v for k, v in m.items() if k != "art"} for m in markers]}
 
     def more(tmp: Path) -> None:
-        _readable(tmp, Path(folder), src.path, art=False)  # before the copies: what needs no art file
-        copy(tmp)
-        _readable(tmp, Path(folder), src.path, art=True)
+        with ThreadPoolExecutor(1) as pool:  # the copies wait on the disk: the reading back runs meanwhile
+            copied = pool.submit(copy, tmp)
+            try:
+                _readable(tmp, Path(folder), src.path, head + dump(plain))
+            except BaseException:
+                stop.set()
+                raise
+            copied.result()
 
     write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
     return report
 
 
-def _readable(tmp: Path, folder: Path, source: str | Path, *, art: bool) -> None:
+def _readable(tmp: Path, folder: Path, source: str | Path, counters: str) -> None:
     """The folder being assembled in ``tmp`` read as the toolkit's commands read it (``game show``: game.yaml
-    and scenarios.yaml; ``map check``: map.yaml; ``counters list``: counters.yaml and its art files); what
-    they would refuse refuses the import, with the reason, before the folder appears (issue 31 item 7: a
-    numbering game.yaml does not take, a counters.yaml over its size cap). ``art``: counters.yaml too (its art
-    files must be there)."""
-    from gazala_tools.counters.loader import load_game_manifest
+    and scenarios.yaml; ``map check``: map.yaml; ``counters list``: the manifest ``counters``); what they would
+    refuse refuses the import, with the reason, before the folder appears (issue 31 item 7: a numbering
+    game.yaml does not take)."""
+    from gazala_tools.counters.loader import parse_manifest
     from gazala_tools.games.registry import load_game_folder
     from gazala_tools.mapdata.loader import load_game_map
 
     try:
         game = load_game_folder(tmp)
-        if not art:
-            game.scenarios()
-            if game.map_file is not None and game.map_file.is_file():
-                load_game_map(game)
-        else:
-            load_game_manifest(game)
+        game.scenarios()
+        if game.map_file is not None and game.map_file.is_file():
+            load_game_map(game)
+        parse_manifest(counters, file=tmp / "counters.yaml", game=game)
     except GazalaError as exc:
         reason = exc.message().replace(str(tmp), str(folder))
         raise GazalaError(f"the module cannot be imported: the game folder it gives would be refused ({reason})",
@@ -381,10 +388,12 @@ def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[
     return on_hex
 
 
-def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path], None]:
+def _copier(src: ModuleSource, copies: list[tuple[str, str]],
+            stop: threading.Event | None = None) -> Callable[[Path], None]:
     """What copies the module members ``copies`` (member, name in the folder) into the folder being
     assembled, each streamed (never held whole), within :data:`MAX_IMAGE_BYTES` each and
-    :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder."""
+    :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder. ``stop``: once set, no further
+    file is started (the import was refused meanwhile)."""
 
     def more(tmp: Path) -> None:
         made: set[Path] = set()
@@ -401,6 +410,8 @@ def _copier(src: ModuleSource, copies: list[tuple[str, str]]) -> Callable[[Path]
 
         def copy(job: tuple[str, Path]) -> int:
             member, path = job
+            if stop is not None and stop.is_set():
+                return 0
             with open(path, "xb") as fh:
                 return src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
 
