@@ -146,3 +146,59 @@ def test_a_new_folder_refuses_what_it_would_harm(tmp_path: Path, case: str) -> N
     with pytest.raises(GazalaError):
         write_new_folder(target, files, [src])
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
+# --- issue 31 item 3: one output rule, folders included ---------------------------------------------------
+def test_an_input_folder_holds_no_output_at_any_depth(tmp_path: Path) -> None:
+    from gazala_tools.fileio import command_scope, note_input_folder, output_dir
+
+    game = tmp_path / "game"
+    (game / "art").mkdir(parents=True)
+    with command_scope():
+        note_input_folder(game)
+        for target in (game / "new.pdf", game / "art" / "deep" / "x.png"):
+            with pytest.raises(GazalaError, match="inside an input folder"), atomic_open(target):
+                pass
+        with pytest.raises(GazalaError, match="inside an input folder"):
+            output_dir(game / "faces")
+        atomic_write_text(tmp_path / "beside.txt", "fine")  # beside the folder: written
+    assert sorted(p.name for p in game.rglob("*")) == ["art"]
+
+
+def test_an_input_folder_is_known_by_its_inode_too(tmp_path: Path) -> None:
+    """The folder renamed (or reached by a bind mount) while the command runs: the same folder still."""
+    from gazala_tools.fileio import command_scope, note_input_folder
+
+    with command_scope():
+        note_input_folder(tmp_path / "a")
+        (tmp_path / "a").mkdir()
+        note_input_folder(tmp_path / "a")
+        os.rename(tmp_path / "a", tmp_path / "b")
+        with pytest.raises(GazalaError, match="input folder"):
+            atomic_write_text(tmp_path / "b" / "x.txt", "no")
+    assert list((tmp_path / "b").iterdir()) == []
+
+
+def test_a_bare_buildfile_declares_its_module_folder(tmp_path: Path) -> None:
+    from gazala_tools.fileio import command_scope, declare_inputs
+
+    (tmp_path / "mod" / "images").mkdir(parents=True)
+    (tmp_path / "mod" / "buildFile.xml").write_text("<x/>")
+    with command_scope():
+        declare_inputs(tmp_path / "mod" / "buildFile.xml", "x" * 300, "no\0such")  # names no file: skipped
+        with pytest.raises(GazalaError, match="input folder"):
+            write_new_folder(tmp_path / "mod" / "images" / "game", {"game.yaml": "x"})
+        write_new_folder(tmp_path / "game", {"game.yaml": "x"})
+    assert (tmp_path / "game" / "game.yaml").read_text() == "x"
+
+
+def test_only_the_temporary_folder_of_a_dead_process_is_removed(tmp_path: Path) -> None:
+    from gazala_tools.fileio import TMP_FOLDER_MARK, remove_stale_folders
+
+    names = [f".game{TMP_FOLDER_MARK}999999999-a", f".game{TMP_FOLDER_MARK}{os.getpid()}-b",
+             f".game{TMP_FOLDER_MARK}x-c", f".other{TMP_FOLDER_MARK}999999999-d"]
+    for n in names:
+        (tmp_path / n).mkdir()
+    (tmp_path / f".game{TMP_FOLDER_MARK}999999998-file").write_text("a file, not a folder: left")
+    assert remove_stale_folders(tmp_path / "game") == [tmp_path / names[0]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*names[1:], f".game{TMP_FOLDER_MARK}999999998-file"])
