@@ -191,12 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
         return 2
     except StreamClosed as exc:
-        silence(exc.stream)
-        if exc.errno == errno.EPIPE:  # the reader went away (`| head -1`): as a program SIGPIPE ends
-            return 128 + signal.SIGPIPE
-        with contextlib.suppress(StreamClosed):
-            print(f"gazala: error: {exc}", file=sys.stderr)
-        return 2
+        return _closed(exc)
     except KeyboardInterrupt:
         print("gazala: interrupted", file=sys.stderr)
         return 130
@@ -205,7 +200,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             with contextlib.suppress(OSError):  # a hung-up terminal may take no more output
                 print(f"gazala: stopped by {_signal_name(exc.code - 128)}", file=sys.stderr)
             return exc.code
-        if exc.code in (0, None):
+        if exc.code in (0, None):  # --help, --version: their text may not fit either
+            try:
+                sys.stdout.flush()
+            except StreamClosed as closed:
+                return _closed(closed)
             return 0
         raise
     except Exception as exc:  # a bug, not bad input: one line, exit 3
@@ -229,6 +228,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGHUP, hangup)
         if interrupt is not None:
             signal.signal(signal.SIGINT, interrupt)
+
+
+def _closed(exc: StreamClosed) -> int:
+    """The exit of a command whose stdout or stderr could not be written: a reader that went away (``| head
+    -1``) ends it as SIGPIPE would, silently (141); any other failure (a full disk) is one line, exit 2."""
+    silence(exc.stream)
+    if exc.errno == errno.EPIPE:
+        return 128 + signal.SIGPIPE
+    with contextlib.suppress(StreamClosed):
+        print(f"gazala: error: {exc}", file=sys.stderr)
+    return 2
 
 
 def run() -> None:

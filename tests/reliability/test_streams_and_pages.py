@@ -43,7 +43,7 @@ def ragnarok(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path
 # --- stdout on a full disk or a closed pipe --------------------------------------------------------------
 @pytest.mark.parametrize("argv", [("help", "module"), ("game", "list"), ("game", "show", "river-war-folder"),
                                   ("map", "info", "gazala-rg"), ("module", "lint", "MODULE"),
-                                  ("game", "list", "--json")])
+                                  ("game", "list", "--json"), ("--help",), ("--version",)])
 def test_stdout_on_a_full_disk_is_one_line(argv: tuple[str, ...], tmp_path: Path, corpus_dir: Path) -> None:
     args = [str(RIVER_WAR) if a == "river-war-folder" else
             str(corpus_dir / "hex-n-counters-template" / "ragnarok") if a == "MODULE" else a for a in argv]
