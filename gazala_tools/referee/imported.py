@@ -199,7 +199,7 @@ class ImportedPieces:
         if e.kind != "unit" or p.map is None:
             return None
         hex_, box = self.where(p)
-        uid = e.name or e.counter
+        uid = e.counter  # the counter id: its face, and a unit of the same name in every save
         if self.counts.get(e.counter, 1) != 1:
             uid = f"{uid}#{p.id}"
         return Unit(id=uid, side=e.side, type=e.type.lower(), hex=hex_, box=box)

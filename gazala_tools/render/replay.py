@@ -23,7 +23,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import warnings
+
 from PIL import Image
+
+from gazala_tools.errors import GazalaError
 
 from gazala_tools.render.escape import script_json, text
 from gazala_tools.render.report import HexPoints, _pts, data_uri
@@ -234,17 +238,17 @@ def _faces(game: Game | None, manifest: Manifest | None, units: list[Unit], px: 
 
     if manifest is None:
         return {}
-    out = unit_faces(manifest, units, px)
-    by_id = manifest.by_id
-    for u in units:
-        if u.id in out:
-            continue
-        c = by_id.get(u.id.split("#", 1)[0])
-        if c is not None:
-            try:
-                out[u.id] = _face(c, "front", px)
-            except Exception:  # noqa: BLE001 (a face that cannot be drawn: the piece is drawn as a square)
-                continue
+    with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
+        warnings.simplefilter("ignore", UserWarning)
+        out = unit_faces(manifest, units, px)
+        by_id = manifest.by_id
+        for u in units:
+            c = by_id.get(u.id.split("#", 1)[0]) if u.id not in out else None
+            if c is not None:  # an imported module's piece: its counter's own art
+                try:
+                    out[u.id] = _face(c, "front", px)
+                except (GazalaError, OSError, ValueError):  # a face that cannot be drawn: a square with its name
+                    continue
     return out
 
 
