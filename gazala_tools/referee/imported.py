@@ -178,13 +178,16 @@ class ImportedPieces:
         board, bx, by = found
         lx, ly = p.x - bx, p.y - by
         zone_name: str | None = None
+        exact = board.grid  # the module's own geometry (map.yaml's dx/dy are rounded to 4 decimals)
         if isinstance(board.grid, ZonedGrid):
             zone = board.grid.zone_at(lx, ly)
             zone_name = zone.name if zone is not None else None
+            exact = zone.grid if zone is not None else board.grid.background
         on_main = (lay.name == self.table.main_map and board.name == self.table.main_board
                    and (self.table.main_zone is None or zone_name == self.table.main_zone))
         if on_main:
-            c, r = self.geometry.name_raw_at(lx, ly)
+            geo = exact if isinstance(exact, HexGridGeometry) else self.geometry
+            c, r = geo.name_raw_at(lx, ly)
             h = raw_to_hex(c, r, self.geometry.orientation)
             if h in self.rules.map.grid:
                 return h, None
