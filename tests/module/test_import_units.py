@@ -192,8 +192,8 @@ def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path:
                           "unit-fire-231: {name: unit-fire, gpid: '231', kind: unit, side: jotun, type: fire-giant, "
                           "factors: 6-3-3, move: 3}")
     (out / "units.yaml").write_text(units, encoding="utf-8")
-    game = (out / "game.yaml").read_text(encoding="utf-8")
-    game = game.split("rules:", 1)[0] + "rules:" + RULES.read_text(encoding="utf-8").split("\nrules:", 1)[1]
+    game = re.sub(r"^rules:\n(?:  .*\n)+", "", (out / "game.yaml").read_text(encoding="utf-8"), flags=re.M)
+    game += "rules:" + RULES.read_text(encoding="utf-8").split("\nrules:", 1)[1]
     (out / "game.yaml").write_text(game, encoding="utf-8")
     (out / "notes.txt").write_text("my notes\n", encoding="utf-8")
     capsys.readouterr()
