@@ -6,8 +6,9 @@ Left / Right (a step), Home / End, Space (play), and the pieces moving hex by he
 as the step is taken, each step's findings listed beside the board and outlined on it. The pieces are the
 units' own faces (a built-in or own game's counters, an imported module's own piece images).
 
-Everything the script needs is one JSON data block (``<script type="application/json">``, escaped by
-:func:`~gazala_tools.render.escape.script_json`: never executed, never HTML); the script writes text with
+Everything the script needs is one JSON document, the text of a hidden element (escaped as every text of the
+page, :func:`~gazala_tools.render.escape.text`: read back with ``textContent``, never run, never markup), so the
+page keeps one script, static code allowed by its hash; the script writes text with
 ``textContent`` only and SVG through ``createElementNS``/``setAttribute``, so no name from a log can become
 markup. The page's one script is allowed by its hash (the Content-Security-Policy of every report).
 
@@ -23,13 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import json
 import warnings
 
 from PIL import Image
 
 from gazala_tools.errors import GazalaError
 
-from gazala_tools.render.escape import script_json, text
+from gazala_tools.render.escape import text
 from gazala_tools.render.report import HexPoints, _pts, data_uri
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -273,8 +275,8 @@ def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[
             seen.add(m.unit)
             start[m.unit] = m.from_hex
         path = list(m.path) if m.path else [x for x in (m.from_hex, m.to_hex) if x]
-        if not m.to_hex:
-            path = [*([m.from_hex] if m.from_hex else []), ""]  # off the board: the last "label" is none
+        if not m.to_hex:  # off the board (to a box): the path to the edge, then no hex
+            path = [*(m.path or ([m.from_hex] if m.from_hex else [])), ""]
         if 0 < m.step <= rep.steps:
             steps[m.step - 1]["moves"].append([m.unit, path if path else [""]])
         labels.update(x for x in path if x)
@@ -323,7 +325,8 @@ def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[
             '<span id="replay-steptext">start of the log</span></div>'
             '<ul id="replay-findings"></ul><output id="replay-result"></output>'
             f'<p class="replay-help">{text("Keys: Left / Right a step, Home / End, Space plays. The board below shows the position of the chosen step.")}</p>'
-            f'<script type="application/json" id="replay-data">{script_json(data)}</script></section>')
+            f'<div id="replay-data" hidden>{text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))}</div>'
+            "</section>")
 
 
 def _unit_stub(uid: str, side: str) -> Unit:
