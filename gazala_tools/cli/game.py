@@ -313,9 +313,9 @@ def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[
 
 
 def _import(args: argparse.Namespace) -> int:
-    from gazala_tools.vassal.importer.folder import import_folder
-
     from pathlib import Path
+
+    from gazala_tools.vassal.importer.folder import import_folder
 
     report = import_folder(args.module, args.folder, words=args.words,
                            update=Path(args.folder) if args.update else None)

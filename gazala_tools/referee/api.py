@@ -195,7 +195,7 @@ def _load_imported(p: Path, g: Game, module: str | Path | None, read_layouts: La
     from gazala_tools.vsav import placed_layouts
 
     layouts = module_layouts(module if module is not None else g.folder, read_layouts) if read_layouts else None
-    save = read_save(p, layouts=layouts)
+    save = read_save(p)  # no VASSAL location names needed: each piece's hex comes from its pixel point
     view = save.view()
     check_module_name(g, view.module_name, p)
     rules = rules_for_game(g)

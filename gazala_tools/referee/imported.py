@@ -97,7 +97,7 @@ def piece_table(game: Game) -> PieceTable:
 def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
     text = read_text(path, what=UNITS_FILE, cap=MAX_UNITS_BYTES)
     try:
-        doc = yaml.load(text, Loader=_Loader)  # noqa: S506 (a safe loader)
+        doc = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise GazalaError(f"not YAML ({getattr(exc, 'problem', exc)})", file=path,

@@ -22,15 +22,13 @@ the start by applying each step's moves, so a step is drawn the same way whichev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import json
 import warnings
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from gazala_tools.errors import GazalaError
-
 from gazala_tools.render.escape import text
 from gazala_tools.render.report import HexPoints, _pts, data_uri
 

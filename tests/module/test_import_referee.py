@@ -156,7 +156,7 @@ def test_a_log_of_moves(rebuilt: bool, folder: Path, ragnarok_vmod: Path, vassal
         assert main(["module", "build", str(folder), "-o", str(vmod)]) == 0
     log = tmp_path / "moves.vlog"
     written = vassal_harness.log_moves(vmod, "At Start", log, MOVES)
-    rows, shared = expected(folder, written["pieces_after"])
+    _rows, shared = expected(folder, written["pieces_after"])
     table = _sides(folder)
     capsys.readouterr()
     assert main(["referee", "log", str(log), "--game", str(folder), "--json"]) == 1

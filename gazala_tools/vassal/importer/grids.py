@@ -51,12 +51,12 @@ def hex_grids(mod: ImportedModule) -> list[GridFound]:
                         found.append((zone.grid, zone.bounds_size(), zone.name))
                 if isinstance(grid.background, HexGridGeometry):
                     found.append((grid.background, (board.width, board.height), None))
-            for geo, size, zone in found:
+            for geo, size, zone_name in found:
                 if geo.numbering is not None:
-                    out.append(GridFound(lay.name, board, geo, size, zone, False))
+                    out.append(GridFound(lay.name, board, geo, size, zone_name, False))
                 else:
                     num = toolkit_numbering(geo, (board.width, board.height))
-                    out.append(GridFound(lay.name, board, replace(geo, numbering=num), size, zone, True))
+                    out.append(GridFound(lay.name, board, replace(geo, numbering=num), size, zone_name, True))
     return out
 
 

@@ -379,8 +379,8 @@ def report_section(facts: Iterable[Inferred]) -> dict[str, Any]:
     counts: dict[str, dict[str, int]] = {}
     for f in facts:
         side = f.side or "no side"
-        what = f.type or "no type" if f.kind == UNIT else (f.kind or "not classified")
-        counts.setdefault(side, {}).setdefault(what if f.kind == UNIT else what, 0)
+        what = (f.type or "no type") if f.kind == UNIT else (f.kind or "not classified")
+        counts.setdefault(side, {}).setdefault(what, 0)
         counts[side][what] += 1
     return {
         "counts": {"units": sum(f.kind == UNIT for f in facts), "markers": sum(f.kind == MARKER for f in facts),

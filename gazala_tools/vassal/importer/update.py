@@ -56,7 +56,7 @@ def _read(folder: Path, name: str) -> str | None:
 
 def _load(text: str, file: Path) -> Any:
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 (a safe loader)
+        return yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise GazalaError(f"not YAML ({str(exc).splitlines()[0]})", file=file, expected="YAML") from None
 
