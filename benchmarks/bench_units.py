@@ -76,9 +76,8 @@ def make_module(path: Path, slots: int, board: tuple[int, int]) -> Path:
 def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> Path:
     """A save of ``module`` holding ``pieces`` pieces of its first 400 slots spread over the board's hexes."""
     from gazala_tools.vassal.importer import read_module
-    from gazala_tools.vsav.container import MODULEDATA_ENTRY, SAVEDATA_ENTRY, SAVEFILE_ENTRY
-    from gazala_tools.vsav.commands import to_text
-    from gazala_tools.vsav.writer import Placement, build_zip, encode_savefile, metadata_xml, new_save_tree
+    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from tools.saves import write_new_save
 
     mod = read_module(module)
     slots = [p for p in mod.pieces[:400]]
@@ -88,11 +87,7 @@ def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> 
         s = slots[i % len(slots)]
         x, y = 60 + (i * 61) % (w - 120), 70 + ((i * 61) // (w - 120) * 70) % (h - 140)
         places.append(Placement(s.type, s.state, "Main Map", x, y))
-    tree = new_save_tree(places, first_id=1_700_000_000_000)
-    meta = {"version": "1.0", "VassalVersion": "3.7.9", "dateSaved": "1"}
-    path.write_bytes(build_zip([(SAVEFILE_ENTRY, encode_savefile(to_text(tree))),
-                                (SAVEDATA_ENTRY, metadata_xml(meta, with_name=False)),
-                                (MODULEDATA_ENTRY, metadata_xml({**meta, "name": "Bench Units"}, with_name=True))]))
+    write_new_save(path, new_save_tree(places, first_id=1_700_000_000_000), module_name="Bench Units")
     return path
 
 

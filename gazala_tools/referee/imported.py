@@ -17,6 +17,7 @@ hex (stacking counts) and the table of positions.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from gazala_tools.filecache import FileCache
 from gazala_tools.grid import raw_to_hex
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.inputs import read_text
+from gazala_tools.numbering import Numbering
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.yamlnodes import did_you_mean
@@ -47,6 +49,8 @@ ENTRY_KEYS = frozenset({"name", "gpid", "kind", "side", "type", "factors", "move
 MAX_UNITS_BYTES = 64 * 1024 * 1024
 #: the rule every finding of the positions table cites
 POSITIONS = "positions"
+#: ``Position.extra`` key (never interpreted by the rules): unit id -> its hex on a grid other than map.yaml's
+OTHER_GRIDS = "hexes of other grids"
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -156,6 +160,8 @@ class ImportedPieces:
         self.counts = counts or {}
         self.geometry: HexGridGeometry = rules.map.geometry()
         self.unmatched: list[str] = []
+        #: unit id -> the hex of another grid it stands on ("MAP-OR-ZONE BOARD LABEL"), for the positions table
+        self.other_hexes: dict[str, str] = {}
 
     @classmethod
     def for_pieces(cls, table: PieceTable, rules: RulesPlugin, layouts: Mapping[str, MapLayout] | None,
@@ -191,6 +197,11 @@ class ImportedPieces:
             h = raw_to_hex(c, r, self.geometry.orientation)
             if h in self.rules.map.grid:
                 return h, None
+        elif isinstance(exact, HexGridGeometry) and board.width and board.height:
+            # another board's (or map's) hex grid: the unit is in the box of its zone or map (the rules' name),
+            # and the positions table names its hex, by the module's numbering or ours
+            self.other_hexes[self.unit_id(p) or p.id] = (f"{zone_name or lay.name or p.map} {board.name} "
+                                      f"{other_label(exact, lx, ly, (board.width, board.height))}")
         return None, zone_name or lay.name or p.map
 
     def unit(self, p: PieceView) -> Unit | None:
@@ -202,14 +213,46 @@ class ImportedPieces:
         if e.kind != "unit" or p.map is None:
             return None
         hex_, box = self.where(p)
-        uid = e.counter  # the counter id: its face, and a unit of the same name in every save
-        if self.counts.get(e.counter, 1) != 1:
-            uid = f"{uid}#{p.id}"
-        return Unit(id=uid, side=e.side, type=e.type.lower(), hex=hex_, box=box)
+        return Unit(id=self.unit_id(p) or p.id, side=e.side, type=e.type.lower(), hex=hex_, box=box)
+
+    def unit_id(self, p: PieceView) -> str | None:
+        """The unit id of a piece: its counter's id (its face; the same unit in every save), with ``#`` and
+        the piece's id when the save holds several pieces of that counter."""
+        e = self.table.entry(p)
+        if e is None:
+            return None
+        return e.counter if self.counts.get(e.counter, 1) == 1 else f"{e.counter}#{p.id}"
 
     def position(self, pieces: Iterable[PieceView], *, turn: str | None, source: str) -> Position:
         units = [u for u in map(self.unit, pieces) if u is not None]
-        return Position(game=self.rules.game.id, units=tuple(units), turn=turn, source=source)
+        other = {u.id: self.other_hexes[u.id] for u in units if u.id in self.other_hexes}
+        return Position(game=self.rules.game.id, units=tuple(units), turn=turn, source=source,
+                        extra={OTHER_GRIDS: other} if other else {})
+
+
+def other_label(geo: HexGridGeometry, x: int, y: int, size: tuple[int, int]) -> str:
+    """The label of the hex at board point ``(x, y)`` of a grid that is not map.yaml's: the module's numbering,
+    or ours for a grid without one (VASSAL's default numbering, 0101 at the top-left whole hex, as
+    ``game import`` labels a main grid without numbering: ``gazala_tools.vassal.importer.grids``)."""
+    num = geo.numbering or toolkit_numbering(geo, size)
+    c, r = geo.name_raw_at(x, y)
+    return num.name(c, r, sideways=geo.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
+
+
+def toolkit_numbering(geo: HexGridGeometry, size: tuple[int, int]) -> Numbering:
+    """VASSAL's default numbering shifted so that the top-left hex lying whole on a board of ``size`` is
+    ``0101``: the first column (along u) holding a whole hex, and its first whole hex (along v)."""
+    width, height = (size[1], size[0]) if geo.sideways else size
+    half_u, half_v = geo.dx * 2 / 3, geo.dy / 2
+    c0, r0 = 0, 0
+    for c in range(math.ceil((half_u - geo.x0) / geo.dx), math.floor((width - 1 - half_u - geo.x0) / geo.dx) + 1):
+        shift = geo.dy / 2 if c % 2 else 0.0
+        r = math.ceil((half_v - geo.y0 - shift) / geo.dy)
+        if geo.y0 + r * geo.dy + shift + half_v <= height - 1:
+            c0, r0 = c, r
+            break
+    column, row = Numbering(h_off=0, v_off=0).column_row(c0, r0, sideways=geo.sideways)
+    return Numbering(h_off=1 - column, v_off=1 - row)
 
 
 def check_module_name(game: Game, module_name: str | None, file: str | Path) -> None:
@@ -225,11 +268,12 @@ def positions_findings(position: Position, label: Any) -> list[Finding]:
     (stacking counts), then each side's units in each box: one INFO finding each, hexes in label order."""
     by_hex: dict[Hex, list[Unit]] = {}
     by_box: dict[str, list[Unit]] = {}
+    other: Mapping[str, str] = position.extra.get(OTHER_GRIDS) or {}
     for u in position.units:
         if u.hex is not None:
             by_hex.setdefault(u.hex, []).append(u)
         else:
-            by_box.setdefault(u.box or "off the map", []).append(u)
+            by_box.setdefault(other.get(u.id) or u.box or "off the map", []).append(u)
     out: list[Finding] = []
     for h, us in sorted(by_hex.items(), key=lambda kv: str(label(kv[0]))):
         lab = str(label(h))

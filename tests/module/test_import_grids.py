@@ -165,3 +165,72 @@ def test_every_hex_centre_the_engine_reports_maps_to_a_label(plain: tuple[Path, 
     assert rows[chosen[0]].endswith("aesir 1 (hero-odin-195)")
     assert rows[chosen[1]].endswith("jotun 1 (hero-loki-227)")
     assert rows[chosen[2]].endswith("aesir 1 (unit-warrior-202)")
+
+
+def _two_maps(tmp: Path) -> Path:
+    """A module of two maps, each one board with a hex grid without numbering (no images: sized boards)."""
+    from gazala_tools.vsav import sequence
+    from gazala_tools.vsav.traits import make_piece
+
+    pkg = "VASSAL.build.module.map.boardPicker"
+    piece = make_piece(["mark;Side", "piece;;;;Red Inf 4-4-6"], ["Red", "null;0;0;1;0"])
+    slot = sequence.encode(["+", "null", piece.type_string(), piece.state_string()], "/")
+
+    def a_map(name: str, board: str, grid: str) -> str:
+        return (f'<VASSAL.build.module.Map mapName="{name}"><VASSAL.build.module.map.BoardPicker>'
+                f'<{pkg}.Board name="{board}" width="800" height="600">{grid}</{pkg}.Board>'
+                "</VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>")
+
+    xml = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<VASSAL.build.GameModule name="Two Maps" '
+           'version="1.0" VassalVersion="3.7.9"><VASSAL.build.module.PlayerRoster><entry>Red</entry><entry>Blue'
+           "</entry></VASSAL.build.module.PlayerRoster>"
+           + a_map("Main Map", "A", f'<{pkg}.board.HexGrid dx="60" dy="70" x0="10" y0="-20"/>')
+           + a_map("Other", "B", f'<{pkg}.board.HexGrid dx="50" dy="58" x0="37" y0="5" sideways="true"/>')
+           + '<VASSAL.build.module.PieceWindow name="P"><VASSAL.build.widget.PanelWidget entryName="Red">'
+           f'<VASSAL.build.widget.PieceSlot entryName="Red Inf 4-4-6" gpid="1" height="64" width="64">{slot}'
+           "</VASSAL.build.widget.PieceSlot></VASSAL.build.widget.PanelWidget></VASSAL.build.module.PieceWindow>"
+           "</VASSAL.build.GameModule>\n")
+    out = tmp / "two"
+    out.mkdir()
+    (out / "buildFile.xml").write_text(xml, encoding="utf-8")
+    return out
+
+
+def _first_whole(geo: HexGridGeometry, w: int, h: int) -> tuple[int, int]:
+    """Brute force: the top-left hex lying whole on a board (first column along u, then first along v)."""
+    r_u, r_v = geo.dx * 2 / 3, geo.dy / 2
+    half_x, half_y = (r_v, r_u) if geo.sideways else (r_u, r_v)
+    whole = [(c, r) for c in range(-3, 40) for r in range(-3, 40)
+             if half_x <= geo.raw_center(c, r)[0] <= w - 1 - half_x and half_y <= geo.raw_center(c, r)[1] <= h - 1 - half_y]
+    c, r = min(whole)
+    return geo.raw_center(c, r)
+
+
+def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first map's grid is map.yaml's; a unit on the other map's grid stands in the box naming its hex, by
+    our labels too: a piece at each grid's top-left whole hex is at 0101 of its grid."""
+    from gazala_tools.vassal.importer import read_module
+    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from tools.saves import write_new_save
+
+    module = _two_maps(tmp_path)
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    report = yaml.safe_load((folder / "import-report.yaml").read_text(encoding="utf-8"))
+    assert len(report["hex grids"]) == 2 and all("labels of ours" in g for g in report["hex grids"])
+    lays = {lay.name: lay for lay in read_layouts(module)}
+    spots = {}
+    for name in ("Main Map", "Other"):
+        geo = lays[name].all_boards[0].grid
+        assert isinstance(geo, HexGridGeometry)
+        spots[name] = _first_whole(geo, 800, 600)
+    slot = next(iter(yaml.safe_load((folder / "counters.yaml").read_text(encoding="utf-8"))["markers"]))
+    p = read_module(module).pieces[0]
+    tree = new_save_tree([Placement(p.type, p.state, m, x, y) for m, (x, y) in spots.items()], first_id=100)
+    save = tmp_path / "s.vsav"
+    write_new_save(save, tree, module_name="Two Maps")
+    capsys.readouterr()
+    assert main(["referee", "check", str(save), "--game", str(folder), "--json"]) == 0
+    rows = sorted(f["message"] for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "positions")
+    cid = slot["id"]
+    assert rows == [f"0101: red 1 ({cid}#100)", "in Other B 0101: red 1 unit(s)"]

@@ -34,7 +34,7 @@ from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.render.svg import open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
-from gazala_tools.vassal.importer.grids import OURS, box_names, first_unnumbered, relabel, zone_of
+from gazala_tools.vassal.importer.grids import OURS, box_names, first_unnumbered, hex_grids, relabel, zone_of
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
@@ -247,6 +247,11 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
         "main grid": ({"map": main.map, "board": main.board.name, **({"labels": OURS} if ours else {})}
                       if main is not None else None),
+        "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
+                      + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
+                      + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
+                         else " (the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
+                      for g in hex_grids(mod)],
         "units": report_section(facts),
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"

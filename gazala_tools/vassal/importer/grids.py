@@ -11,11 +11,10 @@ hex from its pixel point (:func:`label_at`), never from a VASSAL name.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid
-from gazala_tools.numbering import Numbering
+from gazala_tools.referee.imported import toolkit_numbering
 from gazala_tools.vassal.importer.reader import ImportedModule, Placement
 
 #: what map.yaml, game.yaml and the import report say of labels that are ours
@@ -66,29 +65,6 @@ def first_unnumbered(mod: ImportedModule) -> GridFound | None:
     if any(not g.ours for g in grids):
         return None
     return grids[0] if grids else None
-
-
-def top_left_whole(geo: HexGridGeometry, size: tuple[int, int]) -> tuple[int, int]:
-    """The raw index (VASSAL's column, row) of the top-left hex lying whole on a board of ``size``: the
-    first column (along u) holding a whole hex, and its first whole hex (along v)."""
-    width, height = (size[1], size[0]) if geo.sideways else size
-    half_u, half_v = geo.dx * 2 / 3, geo.dy / 2
-    first = math.ceil((half_u - geo.x0) / geo.dx)
-    last = math.floor((width - 1 - half_u - geo.x0) / geo.dx)
-    for c in range(first, last + 1):
-        shift = geo.dy / 2 if c % 2 else 0.0
-        r = math.ceil((half_v - geo.y0 - shift) / geo.dy)
-        if geo.y0 + r * geo.dy + shift + half_v <= height - 1:
-            return c, r
-    return 0, 0
-
-
-def toolkit_numbering(geo: HexGridGeometry, size: tuple[int, int]) -> Numbering:
-    """VASSAL's default numbering shifted so that the top-left whole hex is ``0101``."""
-    c, r = top_left_whole(geo, size)
-    base = Numbering(h_off=0, v_off=0)
-    column, row = base.column_row(c, r, sideways=geo.sideways)
-    return Numbering(h_off=1 - column, v_off=1 - row)
 
 
 def label_at(geo: HexGridGeometry, x: float, y: float, size: tuple[int, int]) -> str:
