@@ -18,6 +18,7 @@ hex (stacking counts) and the table of positions.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ POSITIONS = "positions"
 #: ``Position.extra`` key (never interpreted by the rules): unit id -> its hex on a grid other than map.yaml's
 OTHER_GRIDS = "hexes of other grids"
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: a counter's id as ``game import`` writes counters.yaml (``- id: ID``)
+_COUNTER_ID = re.compile(r"^- id: ['\"]?([^'\"\s]+)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,13 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
             by_gpid.setdefault(entry.gpid, entry)
         if entry.name:
             by_name.setdefault(entry.name, entry)
+    counters = path.parent / "counters.yaml"
+    if counters.is_file():  # a line naming a piece the module does not have (a correction gone wrong)
+        ids = set(_COUNTER_ID.findall(read_text(counters, what="counters.yaml", cap=MAX_UNITS_BYTES * 4)))
+        for cid in doc["pieces"]:
+            if str(cid) not in ids:
+                raise GazalaError(f"{cid!r} is not a piece of the module{did_you_mean(str(cid), ids)}", file=path,
+                                  place=f"pieces.{cid}", expected="a counter id of counters.yaml")
     return PieceTable(path, by_gpid, by_name, _opt(grid.get("map")), _opt(grid.get("board")), _opt(grid.get("zone")))
 
 

@@ -122,6 +122,20 @@ def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path
     assert "units.yaml" in err and "did you mean 'aesir'?" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    with (copy / "units.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("  hero-thro-196: {name: hero-thor, kind: unit, side: aesir, type: hero}\n")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "hero-thro-196" in err and "did you mean 'hero-thor-196'?" in err and len(err.strip().splitlines()) == 1
+
+
 # --- the engine: saves and a log written after moves ---------------------------------------------------------
 @pytest.mark.vassal
 def test_the_set_up_as_the_engine_opens_it(folder: Path, ragnarok_vmod: Path, vassal_harness: Any, tmp_path: Path,

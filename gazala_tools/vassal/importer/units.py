@@ -27,8 +27,9 @@ from typing import Any
 from lxml import etree
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement
+from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, expand_prototypes
 from gazala_tools.vassal.lint import PIECE_SLOT, PROTOTYPE
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import PieceDef, decode_piece
 from gazala_tools.yamlnodes import load_plain
 
@@ -165,7 +166,7 @@ def _palettes(root: etree._Element) -> dict[int, list[str]]:
     return out
 
 
-def _prototype_names(piece: ImportedPiece, prototypes: Mapping[str, PieceDef], depth: int = 0) -> list[str]:
+def _prototype_names(piece: ImportedPiece, prototypes: Mapping[str, PieceDef]) -> list[str]:
     """The prototypes a piece uses, nested ones after the one that names them."""
     try:
         pdef = decode_piece(piece.type, piece.state)
@@ -188,8 +189,6 @@ def _protos_of(pdef: PieceDef, prototypes: Mapping[str, PieceDef], depth: int) -
 
 
 def _expanded_props(piece: ImportedPiece, prototypes: Mapping[str, PieceDef]) -> dict[str, str]:
-    from gazala_tools.vassal.importer.reader import expand_prototypes
-
     try:
         return expand_prototypes(decode_piece(piece.type, piece.state), dict(prototypes)).properties()
     except GazalaError:
@@ -357,8 +356,6 @@ def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapp
     for el in root.iter(PROTOTYPE):
         text = (el.text or "").strip()
         try:
-            from gazala_tools.vsav import sequence
-
             toks = sequence.decode(text, "/")
             if len(toks) >= 3:
                 prototypes[el.get("name", "")] = decode_piece(toks[2], toks[3] if len(toks) > 3 else "")
