@@ -207,11 +207,12 @@ class ImportedPieces:
             h = raw_to_hex(c, r, self.geometry.orientation)
             if h in self.rules.map.grid:
                 return h, None
-        elif isinstance(exact, HexGridGeometry) and board.width and board.height:
-            # another board's (or map's) hex grid: the unit is in the box of its zone or map (the rules' name),
-            # and the positions table names its hex, by the module's numbering or ours
-            self.other_hexes[self.unit_id(p) or p.id] = (f"{zone_name or lay.name or p.map} {board.name} "
-                                      f"{other_label(exact, lx, ly, (board.width, board.height))}")
+        elif exact is not None and board.width and board.height:
+            # another board's (or map's) grid: the unit is in the box of its zone or map (the rules' name), and
+            # the positions table names its hex or square, by the module's numbering or ours
+            cell = other_label(exact, lx, ly, (board.width, board.height))
+            if cell:
+                self.other_hexes[self.unit_id(p) or p.id] = f"{zone_name or lay.name or p.map} {board.name} {cell}"
         return None, zone_name or lay.name or p.map
 
     def unit(self, p: PieceView) -> Unit | None:
@@ -240,10 +241,19 @@ class ImportedPieces:
                         extra={OTHER_GRIDS: other} if other else {})
 
 
-def other_label(geo: HexGridGeometry, x: int, y: int, size: tuple[int, int]) -> str:
-    """The label of the hex at board point ``(x, y)`` of a grid that is not map.yaml's: the module's numbering,
-    or ours for a grid without one (VASSAL's default numbering, 0101 at the top-left whole hex, as
-    ``game import`` labels a main grid without numbering: ``gazala_tools.vassal.importer.grids``)."""
+def other_label(geo: Any, x: int, y: int, size: tuple[int, int]) -> str:
+    """The label of the hex (or square) at board point ``(x, y)`` of a grid that is not map.yaml's: the module's
+    numbering, or ours for a grid without one: a hex grid's VASSAL default numbering with 0101 at the top-left
+    whole hex (as ``game import`` labels a main grid without numbering: ``gazala_tools.vassal.importer.grids``),
+    a square grid's column and row counted from 01 (``CCRR``). "" for any other grid."""
+    if not isinstance(geo, HexGridGeometry):
+        name = geo.name_at(x, y, *size) if hasattr(geo, "name_at") else None
+        if name:
+            return str(name)
+        if hasattr(geo, "raw_at"):
+            c, r = geo.raw_at(x, y)
+            return f"{c + 1:02d}{r + 1:02d}"
+        return ""
     num = geo.numbering or toolkit_numbering(geo, size)
     c, r = geo.name_raw_at(x, y)
     return num.name(c, r, sideways=geo.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
