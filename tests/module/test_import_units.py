@@ -202,6 +202,8 @@ def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path:
     assert "kept your edits: game.yaml, units.yaml: 2 line(s) you changed" in said and "notes.txt" in said
     assert (out / "game.yaml").read_text(encoding="utf-8") == game
     assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes\n"
+    text = (out / "units.yaml").read_text(encoding="utf-8")
+    assert text.count("main-grid:") == 1 and text.startswith("# Written by `gazala game import`")
     pieces = _load(out / "units.yaml")["pieces"]
     assert pieces["en-odin-189"] == {"name": "en-odin", "gpid": "189", "kind": "counter"}
     assert pieces["unit-fire-231"]["type"] == "fire-giant" and pieces["unit-fire-231"]["factors"] == "6-3-3"

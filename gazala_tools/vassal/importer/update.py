@@ -124,7 +124,7 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     recorded = (old_report or {}).get("written") or {}
     out_files: dict[str, str | bytes | Path] = dict(binary)
     changes: dict[str, Any] = {"kept your edits": [], "module's version differs": [], "kept your files": []}
-    head = files["units.yaml"][: files["units.yaml"].index("sides:")] if "sides:" in files["units.yaml"] else ""
+    head = "".join(line for line in files["units.yaml"].splitlines(keepends=True) if line.startswith("#"))
     for name in WRITTEN:
         new_text = files.get(name)
         user_text = _read(folder, name)
