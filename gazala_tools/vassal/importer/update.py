@@ -128,7 +128,8 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     for name in WRITTEN:
         new_text = files.get(name)
         user_text = _read(folder, name)
-        edited = user_text is not None and recorded.get(name) is not None and sha(user_text) != recorded.get(name)
+        # a file the import did not record (a folder of an older import) counts as edited: it is kept
+        edited = user_text is not None and sha(user_text) != recorded.get(name)
         if new_text is None:
             if edited and user_text is not None:
                 out_files[name] = user_text
