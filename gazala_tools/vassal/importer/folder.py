@@ -269,15 +269,15 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     mark = f"# {OURS}.\n" if ours else ""
     files = {"game.yaml": head + mark + _dump(game_doc),
              **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
-             "units.yaml": head + UNITS_HEAD + _dump(units_doc(
+             "units.yaml": head + UNITS_HEAD + dump(units_doc(
                  facts, [side_ids[s] for s in sides],
                  {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
                  if main is not None else None)),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
-             "import-report.yaml": head + _dump(report)}
+             "import-report.yaml": head + dump(report)}
     report["written"] = {n: sha(t) for n, t in sorted(files.items()) if n != "import-report.yaml"}
-    files["import-report.yaml"] = head + _dump(report)
+    files["import-report.yaml"] = head + dump(report)
     copies = [(m, f"{FILES}/{m}") for m in members]
     if update is not None:  # --update: the user's edits kept, what changed said (issue 35)
         return finish_update(update, files, binary, src, _copier(src, copies), report)
