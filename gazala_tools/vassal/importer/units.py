@@ -16,6 +16,7 @@ folder (:func:`units_doc`), which the user corrects; ``referee`` reads it (``gaz
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -102,6 +103,7 @@ def load_words(extra: str | Path | None = None) -> Words:
     return Words.from_data(base, more)
 
 
+@functools.lru_cache(maxsize=4096)
 def tokens(text: str) -> list[str]:
     """The lower-case word tokens of a name: split at every non-alphanumeric character and at each
     lower-to-upper case change (``GameTurn`` -> game, turn; ``INF-XX-2-3-5_123`` -> inf, xx, 2, 3, 5, 123)."""
@@ -166,13 +168,14 @@ def _palettes(root: etree._Element) -> dict[int, list[str]]:
     return out
 
 
-def _prototype_names(piece: ImportedPiece, prototypes: Mapping[str, PieceDef]) -> list[str]:
-    """The prototypes a piece uses, nested ones after the one that names them."""
+def _decoded(piece: ImportedPiece, prototypes: dict[str, PieceDef]) -> tuple[list[str], dict[str, str]]:
+    """The prototypes a piece uses (nested ones after the one that names them) and its properties with its
+    prototypes resolved (decoded once)."""
     try:
         pdef = decode_piece(piece.type, piece.state)
+        return _protos_of(pdef, prototypes, 0), expand_prototypes(pdef, prototypes).properties()
     except GazalaError:
-        return []
-    return _protos_of(pdef, prototypes, 0)
+        return [], {}
 
 
 def _protos_of(pdef: PieceDef, prototypes: Mapping[str, PieceDef], depth: int) -> list[str]:
@@ -186,13 +189,6 @@ def _protos_of(pdef: PieceDef, prototypes: Mapping[str, PieceDef], depth: int) -
             if name in prototypes:
                 out.extend(_protos_of(prototypes[name], prototypes, depth + 1))
     return out
-
-
-def _expanded_props(piece: ImportedPiece, prototypes: Mapping[str, PieceDef]) -> dict[str, str]:
-    try:
-        return expand_prototypes(decode_piece(piece.type, piece.state), dict(prototypes)).properties()
-    except GazalaError:
-        return {}
 
 
 def parse_factors(text: str, words: Words) -> tuple[tuple[int, ...] | None, str | None, str | None]:
@@ -220,8 +216,7 @@ def infer_piece(piece: ImportedPiece, counter: str, ctx: _Context, palettes: lis
     """The facts of one piece slot (see the module docstring)."""
     got = Inferred(counter, piece.name, piece.gpid)
     name_tokens = tokens(piece.name)
-    protos = _prototype_names(piece, ctx.prototypes)
-    props = _expanded_props(piece, ctx.prototypes)
+    protos, props = _decoded(piece, ctx.prototypes)
     images = [x for x in dict.fromkeys([*piece.front, *piece.back]) if x]
     # --- side: a property value, then a palette folder or prototype named after a roster side -------------
     for key, value in sorted(props.items()):

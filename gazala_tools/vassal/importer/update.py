@@ -31,9 +31,9 @@ import yaml
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import write_new_folder
-from gazala_tools.vassal.importer.kept import dump as dump_yaml
 from gazala_tools.inputs import read_text
 from gazala_tools.vassal.buildfile import ModuleSource
+from gazala_tools.vassal.importer.kept import dump as dump_yaml
 from gazala_tools.yamlnodes import did_you_mean
 
 #: the data files an import writes (the others of a folder are the user's)
