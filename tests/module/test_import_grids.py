@@ -218,6 +218,15 @@ def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.C
     assert main(["game", "import", str(module), str(folder)]) == 0
     report = yaml.safe_load((folder / "import-report.yaml").read_text(encoding="utf-8"))
     assert len(report["hex grids"]) == 2 and all("labels of ours" in g for g in report["hex grids"])
+    other = folder / "grids" / "other-b.yaml"  # the other map's grid: its own map YAML, our labels
+    assert sorted(p.name for p in (folder / "grids").iterdir()) == ["other-b.yaml"]
+    other_map = load_map(other)
+    geo_b = next(lay for lay in read_layouts(module) if lay.name == "Other").all_boards[0].grid
+    assert isinstance(geo_b, HexGridGeometry)
+    for hx in other_map.hexes():  # every hex centre of that grid maps to its label and back
+        numbered = HexGridGeometry(geo_b.dx, geo_b.dy, geo_b.x0, geo_b.y0, geo_b.sideways, other_map.geometry().numbering)
+        assert label_at(numbered, *geo_b.raw_center(*hex_to_raw(hx, geo_b.orientation)), (800, 600)) == \
+            other_map.grid.label(hx)
     lays = {lay.name: lay for lay in read_layouts(module)}
     spots = {}
     for name in ("Main Map", "Other"):

@@ -34,7 +34,15 @@ from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.render.svg import open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
-from gazala_tools.vassal.importer.grids import OURS, box_names, first_unnumbered, hex_grids, relabel, zone_of
+from gazala_tools.vassal.importer.grids import (
+    OURS,
+    box_names,
+    first_unnumbered,
+    hex_grids,
+    other_grid_docs,
+    relabel,
+    zone_of,
+)
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
@@ -250,7 +258,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
                       + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
                       + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
-                         else " (the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
+                         else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
                       for g in hex_grids(mod)],
         "units": report_section(facts),
         "kept verbatim only": sorted(set(kept_only)),
@@ -266,9 +274,12 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
+    grid_files = other_grid_docs(mod, (main.map, main.board.name) if main is not None else None,
+                                 lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size)))
     mark = f"# {OURS}.\n" if ours else ""
     files = {"game.yaml": head + mark + _dump(game_doc),
              **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
+             **{name: head + _dump(doc) for name, doc in grid_files.items()},
              "units.yaml": head + UNITS_HEAD + dump(units_doc(
                  facts, [side_ids[s] for s in sides],
                  {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}

@@ -11,8 +11,11 @@ hex from its pixel point (:func:`label_at`), never from a VASSAL name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
+from gazala_tools.games.writing import numbering_data, slug
 from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.referee.imported import toolkit_numbering
 from gazala_tools.vassal.importer.reader import ImportedModule, Placement
@@ -121,3 +124,23 @@ def box_names(mod: ImportedModule) -> list[str]:
             if isinstance(board.grid, ZonedGrid):
                 names.extend(z.name for z in board.grid.zones)
     return sorted({n for n in names if n})
+
+
+def other_grid_docs(mod: ImportedModule, main: tuple[str, str] | None,
+                    map_doc: Callable[[GridFound], dict[str, Any] | None]) -> dict[str, dict[str, Any]]:
+    """A stand-alone map YAML (``grids/MAP-BOARD[-ZONE].yaml``, its numbering in ``grid.numbering``) for every
+    hex grid but the main one (``main``: its map and board): each board of each map gets its grid, numbered by
+    the module or by us. ``map_doc``: the main grid's map.yaml writer, given one grid."""
+    out: dict[str, dict[str, Any]] = {}
+    for g in hex_grids(mod):
+        if main is not None and (g.map, g.board.name) == main:
+            continue
+        doc = map_doc(g)
+        if doc is None or g.geometry.numbering is None:
+            continue
+        name = "-".join(slug(x) or "x" for x in (g.map, g.board.name, *([g.zone] if g.zone else [])))
+        doc["grid"]["numbering"] = numbering_data(g.geometry.numbering)
+        if g.ours:
+            doc["title"] = f"{doc.get('title', '')}: {OURS}"
+        out[f"grids/{name}.yaml"] = {"game": "imported", **doc}
+    return out

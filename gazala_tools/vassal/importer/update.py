@@ -125,7 +125,8 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     out_files: dict[str, str | bytes | Path] = dict(binary)
     changes: dict[str, Any] = {"kept your edits": [], "module's version differs": [], "kept your files": []}
     head = "".join(line for line in files["units.yaml"].splitlines(keepends=True) if line.startswith("#"))
-    for name in WRITTEN:
+    written = sorted((set(files) | set(recorded) | set(WRITTEN)) - {REPORT})  # every data file an import writes
+    for name in written:
         new_text = files.get(name)
         user_text = _read(folder, name)
         # a file the import did not record (a folder of an older import) counts as edited: it is kept
@@ -147,7 +148,7 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
         changes["kept your edits"].append(name)
         if user_text != new_text:
             changes["module's version differs"].append(name)
-    owned = {*WRITTEN, REPORT}
+    owned = {*written, REPORT}
     for dirpath, dirs, names in os.walk(folder):
         rel_dir = Path(dirpath).relative_to(folder)
         if rel_dir.parts and rel_dir.parts[0] in ("vmod", "art"):
