@@ -243,3 +243,48 @@ def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.C
     rows = sorted(f["message"] for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "positions")
     cid = slot["id"]
     assert rows == [f"0101: red 1 ({cid}#100)", "in Other B 0101: red 1 unit(s)"]
+
+
+def test_the_boards_a_save_chooses_are_laid_out_as_the_engine_lays_them(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A map of two boards that VASSAL asks the player to choose: the save's SetBoards puts board B left of
+    board A. A piece at A's top-left whole hex (800 px right: B is 800 wide) is on map.yaml's 0101; a piece at
+    B's is on B's own grid, 0101 of it."""
+    from gazala_tools.vassal.importer import read_module
+    from gazala_tools.vsav import sequence
+    from gazala_tools.vsav.traits import make_piece
+    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from tools.saves import write_new_save
+
+    pkg = "VASSAL.build.module.map.boardPicker"
+    piece = make_piece(["mark;Side", "piece;;;;Blue Cav 2-3-8"], ["Blue", "null;0;0;1;0"])
+    slot = sequence.encode(["+", "null", piece.type_string(), piece.state_string()], "/")
+    boards = "".join(f'<{pkg}.Board name="{n}" width="800" height="600"><{pkg}.board.HexGrid dx="60" dy="70" '
+                     f'x0="{x0}" y0="-20"/></{pkg}.Board>' for n, x0 in (("A", 10), ("B", 40)))
+    module = tmp_path / "m"
+    module.mkdir()
+    (module / "buildFile.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<VASSAL.build.GameModule name="Boards" '
+        'version="1.0" VassalVersion="3.7.9"><VASSAL.build.module.PlayerRoster><entry>Red</entry><entry>Blue'
+        '</entry></VASSAL.build.module.PlayerRoster><VASSAL.build.module.Map mapName="Main Map">'
+        f"<VASSAL.build.module.map.BoardPicker>{boards}</VASSAL.build.module.map.BoardPicker>"
+        '</VASSAL.build.module.Map><VASSAL.build.module.PieceWindow name="P"><VASSAL.build.widget.PanelWidget '
+        'entryName="Blue"><VASSAL.build.widget.PieceSlot entryName="Blue Cav 2-3-8" gpid="1" height="64" '
+        f'width="64">{slot}</VASSAL.build.widget.PieceSlot></VASSAL.build.widget.PanelWidget>'
+        "</VASSAL.build.module.PieceWindow></VASSAL.build.GameModule>\n", encoding="utf-8")
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    lay = read_layouts(module)[0]
+    assert lay.choose_boards  # VASSAL asks: no board is laid out until a save says which
+    spot = {b.name: _first_whole(b.grid, 800, 600) for b in lay.all_boards if isinstance(b.grid, HexGridGeometry)}
+    p = read_module(module).pieces[0]
+    placements = [Placement(p.type, p.state, "Main Map", spot["A"][0] + 800, spot["A"][1]),
+                  Placement(p.type, p.state, "Main Map", *spot["B"])]
+    save = tmp_path / "s.vsav"
+    write_new_save(save, new_save_tree(placements, boards={"Main Map": [("B", 0, 0), ("A", 1, 0)]}, first_id=7),
+                   module_name="Boards")
+    capsys.readouterr()
+    assert main(["referee", "check", str(save), "--game", str(folder), "--json"]) == 0
+    rows = sorted(f["message"] for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "positions")
+    cid = "blue-cav-2-3-8-1"
+    assert rows == [f"0101: blue 1 ({cid}#7)", "in Main Map B 0101: blue 1 unit(s)"]
