@@ -51,7 +51,10 @@ def read_layouts(module: str | Path) -> list[MapLayout]:
     """A module's map layouts, for the referee (which imports no edge: it is given this reader).
     The module reader (lxml) is imported when a module is given, not when the CLI starts."""
     from gazala_tools.vassal.buildfile import read_layouts as read
+    from gazala_tools.vassal.importer.layouts import folder_layouts, is_imported
 
+    if is_imported(module):  # an imported game folder: the module's maps it keeps (issue 35)
+        return folder_layouts(module)
     return read(module)
 
 

@@ -84,6 +84,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     _common.add_module_source(imp)
     imp.add_argument("folder", metavar="DIR", help="the new game folder (must not exist, or be empty)")
     imp.add_argument("--json", action="store_true", help="print the import report's counts as JSON")
+    imp.add_argument("--update", action="store_true",
+                     help="DIR is a folder imported before: read the module again, keep every edit you made to the "
+                          "folder (units.yaml lines, game.yaml rules, your own files) and say what changed")
+    imp.add_argument("--words", metavar="FILE",
+                     help="a word table (JSON or YAML: unit-types, unit-words, marker-words, ...) added to the "
+                          "importer's own for telling units from markers (`gazala help module`)")
     imp.set_defaults(func=_import)
 
 
@@ -308,15 +314,25 @@ def _classified(img: Any, spec: Any, legend_file: str, image_name: str) -> dict[
 
 
 def _import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from gazala_tools.fileio import check_new_folder
     from gazala_tools.vassal.importer.folder import import_folder
 
-    check_new_folder(args.folder)  # before the module is read: never inside it (or its images/)
-    report = import_folder(args.module, args.folder)
+    if not args.update:
+        check_new_folder(args.folder)  # before the module is read: never inside it (or its images/)
+    report = import_folder(args.module, args.folder, words=args.words,
+                           update=Path(args.folder) if args.update else None)
+    units = report["units"]["counts"]
     if args.json:
-        json.dump({"folder": args.folder, **report["counts"]}, sys.stdout, indent=2)
+        json.dump({"folder": args.folder, **report["counts"], "units": units,
+                   **({"update": report["update"]} if "update" in report else {})}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         counted = ", ".join(f"{n} {k}" for k, n in report["counts"]["imported"].items())
-        print(f"{args.folder}: imported from {args.module} ({counted}); see import-report.yaml")
+        print(f"{args.folder}: imported from {args.module} ({counted}); {units['units']} units, {units['markers']} "
+              f"markers, {units['not classified']} not classified (units.yaml); see import-report.yaml")
+        for key, value in report.get("update", {}).items():
+            if value:
+                print(f"  {key}: {', '.join(value) if isinstance(value, list) else value}")
     return 0

@@ -27,6 +27,13 @@ from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.detect import game_of_module_file, game_of_view
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.imported import (
+    ImportedPieces,
+    check_module_name,
+    is_imported,
+    piece_table,
+    positions_findings,
+)
 from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
 from gazala_tools.referee.position import (
     Position,
@@ -151,6 +158,9 @@ def load(
     save: Save | None = None
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
+        given = find_game(game) if game is not None else None
+        if given is not None and mapping is None and is_imported(given):  # issue 35: the module's own saves
+            return _load_imported(p, given, module, read_layouts, turn)
         save = read_save(p, layouts=module_layouts(module, read_layouts))
         g = (find_game(game) if game is not None else game_of_view(save.view())
              or (game_of_module_file(Path(module)) if module is not None else None))
@@ -173,6 +183,26 @@ def load(
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:
         pos = replace(pos, turn=turn)
+    check_turn(rules, pos.turn, file=p, place="--turn" if turn is not None else "turn")
+    return Loaded(pos, rules, save)
+
+
+def _load_imported(p: Path, g: Game, module: str | Path | None, read_layouts: LayoutReader | None,
+                   turn: str | None) -> Loaded:
+    """A save of an imported game's module (or of the module rebuilt from it): its pieces through the
+    folder's units.yaml, located on the boards the save lays out (the folder's maps unless ``module``)."""
+    from gazala_tools.referee.saves import turn_label
+    from gazala_tools.vsav import placed_layouts
+
+    layouts = module_layouts(module if module is not None else g.folder, read_layouts) if read_layouts else None
+    save = read_save(p)  # no VASSAL location names needed: each piece's hex comes from its pixel point
+    view = save.view()
+    check_module_name(g, view.module_name, p)
+    rules = rules_for_game(g)
+    placed = placed_layouts(save.position, layouts, file=str(p)) if layouts is not None else None
+    pieces = ImportedPieces.for_pieces(piece_table(g), rules, placed, view.pieces)
+    pos = pieces.position(view.pieces, turn=turn if turn is not None else turn_label(view.turn, rules),
+                          source=view.file)
     check_turn(rules, pos.turn, file=p, place="--turn" if turn is not None else "turn")
     return Loaded(pos, rules, save)
 
@@ -255,4 +285,6 @@ def check_file(path: str | Path, *, before: str | Path | None = None, strict: bo
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)
         report.findings.insert(0, Finding("plugin", Severity.INFO, note))
+    if is_imported(rules.game):  # each side's units per hex, rules or none (issue 35)
+        report.findings.extend(positions_findings(position, rules.map.grid.label))
     return Checked(position, rules.map, rules, report, got.save)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.referee.imported import ImportedPieces, PieceTable
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.saves import (
     PieceMapping,
@@ -134,6 +135,7 @@ class LogReplay:
         mapping: PieceMapping | None = None,
         module_layouts: list[MapLayout] | None = None,
         turn: str | None = None,
+        imported: PieceTable | None = None,
     ) -> None:
         self.save = save
         self.rules = rules
@@ -151,6 +153,14 @@ class LogReplay:
         pos = self._replayer.position
         if self.layouts is not None:
             self._locate(list(pos.pieces.values()))
+        #: an imported game's pieces (its units.yaml), located on the boards the log lays out (issue 35)
+        self.imported: ImportedPieces | None = None
+        if imported is not None:
+            from gazala_tools.vsav import placed_layouts
+
+            placed = placed_layouts(pos, self.layouts, file=self.file) if self.layouts is not None else None
+            self.imported = ImportedPieces.for_pieces(imported, rules, placed,
+                                                      [piece_view(p) for p in pos.pieces.values()])
         self.units: dict[str, Unit] = {}  #: piece id -> unit, as the replay stands
         self.state_pieces: dict[str, PieceView] = {}  #: piece id -> a piece of the plugin's state (RG breach)
         for pid in pos.pieces:
@@ -187,6 +197,11 @@ class LogReplay:
         if piece is None or piece.map is None:
             return
         view = piece_view(piece)
+        if self.imported is not None:
+            unit = self.imported.unit(view)
+            if unit is not None:
+                self.units[pid] = unit
+            return
         if self.mapping is not None:
             views = [view]
             if piece.stack is not None and self.mapping.markers:

@@ -315,6 +315,7 @@ def check_log(
     from gazala_tools.games import default_game_id, find_game
     from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
+    from gazala_tools.referee.imported import check_module_name, is_imported, piece_table
     from gazala_tools.referee.plugins import plugin_note
     from gazala_tools.referee.saves import PieceMapping
     from gazala_tools.vsav import read_save
@@ -331,10 +332,15 @@ def check_log(
     if g is None:
         g = find_game(default_game_id())
     rules = rules_for_game(g)
-    layouts = module_layouts(module, read_layouts)
-    replay = LogReplay(save, rules, manifest=manifest_specs(g),
+    table = None
+    if mapping is None and is_imported(g):  # issue 35: an imported module's own log, through units.yaml
+        check_module_name(g, save.view().module_name, p)
+        table = piece_table(g)
+        module = module if module is not None else g.folder
+    layouts = module_layouts(module, read_layouts) if module is None or read_layouts is not None else None
+    replay = LogReplay(save, rules, manifest=manifest_specs(g) if table is None else None,
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
-                       module_layouts=layouts, turn=turn)
+                       module_layouts=layouts, turn=turn, imported=table)
     rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)

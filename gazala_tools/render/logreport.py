@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gazala_tools.errors import GazalaError
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry
 from gazala_tools.render.boardart import report_art
 from gazala_tools.render.escape import head, text
+from gazala_tools.render.replay import REPLAY_SCRIPT, REPLAY_STYLE, replay_section
 from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.counters.model import Manifest
+    from gazala_tools.games import Game
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
 #: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
@@ -80,6 +84,15 @@ def _move_lines(rep: LogReport, at: HexPoints) -> str:
     return "".join(parts)
 
 
+def _manifest(game: Game) -> Manifest | None:
+    from gazala_tools.counters.loader import load_game_manifest
+
+    try:
+        return load_game_manifest(game)
+    except (GazalaError, OSError):
+        return None
+
+
 def _where(m: StepMove) -> str:
     return f"{text(m.from_hex or m.from_box or '?')} &rarr; {text(m.to_hex or m.to_box or '?')}"
 
@@ -138,12 +151,15 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
     summary = f'<ul id="summary">{summary}</ul>' if summary else ""  # empty lists are left out
     notes = "".join(f"<li>{e(n)}</li>" for n in rep.notes)
     notes = f'<ul id="notes">{notes}</ul>' if notes else ""
-    return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE, script=PAGE_SCRIPT) + f"""<body>
+    replay_part = replay_section(rep, at, size=float(art.counter_px), game=game, manifest=_manifest(game),
+                                 colours={s.id: s.color for s in game.sides if s.color})  # issue 35: the replay
+    return head(f"Log referee: {rep.game} {rep.source}", style=PAGE_STYLE + REPLAY_STYLE,
+                script=PAGE_SCRIPT + REPLAY_SCRIPT) + f"""<body>
 <h1>{e(rep.game)}: {e(rep.source)} &mdash; <span id="verdict">{verdict}</span></h1>
 <p id="reading">{rep.steps} steps, {len(rep.moves)} moves, {len(rep.phases)} phase(s): {e(rep.reading)}</p>
 {summary}
 {notes}
-<div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}</div></div>
-<script>{PAGE_SCRIPT}</script>
+<div id="main"><ul id="steps">{"".join(rows)}</ul><div id="board-wrap">{svg}{replay_part}</div></div>
+<script>{PAGE_SCRIPT + REPLAY_SCRIPT}</script>
 </body></html>
 """

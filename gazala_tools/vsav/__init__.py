@@ -137,19 +137,7 @@ def map_identifiers(layouts: list[MapLayout]) -> dict[str, MapLayout]:
 
 def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "<save>") -> None:
     """Set ``location``/``board`` of every piece on a map, using the save's SetBoards (§4.7)."""
-    by_id = map_identifiers(layouts)
-    placed: dict[str, MapLayout] = {}
-    for map_id, lay in by_id.items():
-        boards = position.boards.get(map_id)
-        if boards is None and lay.name:
-            boards = position.boards.get(lay.name)
-        if boards:
-            try:
-                placed[map_id] = layout_with_boards(lay, boards)
-            except VassalFormatError as exc:
-                raise VassalFormatError(exc.problem, file=file, place=f"SetBoards of map {map_id!r}", expected=exc.expected) from None
-        else:
-            placed[map_id] = lay
+    placed = placed_layouts(position, layouts, file=file)
     decks = [(st, *deck_box(st.type)) for st in position.stacks.values() if st.kind == "deck" and st.map is not None]
     for piece in position.pieces.values():
         if piece.map is None:
@@ -166,6 +154,24 @@ def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "
                     and -(h // 2) <= piece.y - st.y < h - h // 2:
                 piece.location = name
                 break
+
+
+def placed_layouts(position: Position, layouts: list[MapLayout], *, file: str = "<save>") -> dict[str, MapLayout]:
+    """Each map (by its identifier) with the boards the save's SetBoards lays out (§4.7), as the engine does."""
+    by_id = map_identifiers(layouts)
+    placed: dict[str, MapLayout] = {}
+    for map_id, lay in by_id.items():
+        boards = position.boards.get(map_id)
+        if boards is None and lay.name:
+            boards = position.boards.get(lay.name)
+        if boards:
+            try:
+                placed[map_id] = layout_with_boards(lay, boards)
+            except VassalFormatError as exc:
+                raise VassalFormatError(exc.problem, file=file, place=f"SetBoards of map {map_id!r}", expected=exc.expected) from None
+        else:
+            placed[map_id] = lay
+    return placed
 
 
 def deck_box(type_: str) -> tuple[str, int, int]:

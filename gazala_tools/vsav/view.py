@@ -50,6 +50,7 @@ class PieceView:
     rotation: int | None = None
     facings: int = 0
     base_name: str = ""  #: the BasicPiece name, before layers and labels change it (``name`` is what VASSAL displays)
+    gpid: str = ""  #: the id of the palette slot the piece was made from (its BasicPiece state)
 
     def layer_active(self, name: str) -> bool:
         got = self.layers.get(name)
@@ -154,7 +155,13 @@ def piece_view(p: Piece) -> PieceView:
                 except ValueError:
                     rotation = 0
     return PieceView(p.id, p.name, p.map, p.x, p.y, p.location, p.board, p.stack, dict(p.properties), layers,
-                     rotation, facings, d.common_name())
+                     rotation, facings, d.common_name(), _gpid(d.basic.state))
+
+
+def _gpid(state: str) -> str:
+    """The gpid of a BasicPiece state (``map;x;y;gpid;...``)."""
+    parts = state.split(";", 4)
+    return parts[3] if len(parts) > 3 else ""
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,20 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.render.counters import MAX_ART_PIXELS
 from gazala_tools.render.svg import open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
+from gazala_tools.vassal.importer.grids import (
+    OURS,
+    box_names,
+    first_unnumbered,
+    hex_grids,
+    other_grid_docs,
+    relabel,
+    zone_of,
+)
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
+from gazala_tools.vassal.importer.units import UNITS_HEAD, infer_units, load_words, report_section, units_doc
+from gazala_tools.vassal.importer.update import finish_update, sha
 from gazala_tools.yamlnodes import MAX_BYTES as MAX_DATA_BYTES
 
 #: largest image copied into the folder
@@ -176,11 +187,18 @@ def _members(src: ModuleSource) -> list[str]:
     return [m for m in names if not m.endswith("/")]
 
 
-def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
-    """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
+def import_folder(source: str | Path, folder: str | Path, *, words: str | Path | None = None,
+                  update: Path | None = None) -> dict[str, Any]:
+    """Write the game folder of a module; returns the import report (also written as import-report.yaml).
+    ``words``: a word table added to the package's (:mod:`.units`); ``update``: the folder being updated
+    (``--update``: :mod:`.update` keeps the user's edits)."""
     src = open_source(source, budget=MAX_MODULE_BYTES)
     mod = read_module(src)
     main = main_grid(mod)
+    ours = first_unnumbered(mod) if main is None else None  # issue 35: a grid without numbering gets our labels
+    if ours is not None:
+        main = MainGrid(ours.map, ours.board, ours.geometry, ours.size)
+        mod.placements = relabel(mod, ours)
     members = _members(src)
     present = {m[len("images/"):] for m in members if m.startswith("images/")}
     title = short_name(mod.name or Path(source).stem) or "imported"
@@ -194,6 +212,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                   for i, s in enumerate(sides)],
     }
     map_doc = _map_doc(mod, main)
+    if map_doc is not None:  # a unit off the main grid stands in a box named after its zone or map (issue 35)
+        game_doc["rules"] = {"boxes": {"rule": "boxes", "allowed": box_names(mod)}}
     if main is not None and main.geometry.numbering is not None:
         game_doc["numbering"] = _numbering_data(board_numbering(main))
     binary: dict[str, bytes] = {}
@@ -244,7 +264,10 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     setups = _setups(mod, data.get("set-ups", []), by_gpid)
     if setups:
         data["set-ups"] = setups
-    written = scenarios_doc(setups, mod.placements, by_gpid, _on_hex(main, map_doc), main.map if main else None)
+    on_hex = _on_hex(main, map_doc)
+    written = scenarios_doc(setups, mod.placements, by_gpid, on_hex, main.map if main else None)
+    facts = infer_units(mod, root, slot_counter, side_ids, main_map=main.map if main else None, on_hex=on_hex,
+                        words=load_words(words))
     kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
@@ -276,7 +299,14 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     report = {
         "module": title,
         "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
-        "main grid": {"map": main.map, "board": main.board.name} if main is not None else None,
+        "main grid": ({"map": main.map, "board": main.board.name, **({"labels": OURS} if ours else {})}
+                      if main is not None else None),
+        "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
+                      + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
+                      + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
+                         else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
+                      for g in hex_grids(mod)],
+        "units": report_section(facts),
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
                                    f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
@@ -290,10 +320,21 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    files = {"game.yaml": head + _dump(game_doc), **({"map.yaml": head + _dump(map_doc)} if map_doc else {}),
+    grid_files = other_grid_docs(mod, (main.map, main.board.name) if main is not None else None,
+                                 lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size)))
+    mark = f"# {OURS}.\n" if ours else ""
+    files = {"game.yaml": head + mark + _dump(game_doc),
+             **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
+             **{name: head + _dump(doc) for name, doc in grid_files.items()},
+             "units.yaml": head + UNITS_HEAD + dump(units_doc(
+                 facts, [side_ids[s] for s in sides],
+                 {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
+                 if main is not None else None)),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
-             "import-report.yaml": head + _dump(report)}
+             "import-report.yaml": head + dump(report)}
+    report["written"] = {n: sha(t) for n, t in sorted(files.items()) if n != "import-report.yaml"}
+    files["import-report.yaml"] = head + dump(report)
     for name, text in files.items():  # what a game folder's reader takes at most: refused before any copy
         if name not in ("module.yaml", "import-report.yaml") and len(text.encode("utf-8")) > MAX_DATA_BYTES:
             raise GazalaError(f"the module cannot be imported: its {name} would be {len(text.encode('utf-8')):,} "
@@ -316,6 +357,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                 raise
             copied.result()
 
+    if update is not None:  # --update: the user's edits kept, what changed said (issue 35)
+        return finish_update(update, files, binary, src, more, report)
     write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
     return report
 

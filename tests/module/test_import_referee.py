@@ -1,0 +1,190 @@
+"""Issue 35 item 3: ``referee check SAVE --game DIR`` and ``referee log LOG --game DIR`` on the saves and logs of
+an imported module (Ragnarok, CC0, read in place): the original module's and the rebuilt one's, the boards the
+save chooses laid out as the engine lays them out. With the short rules file written from the game's rules
+(``tests/games/ragnarok/rules.yaml``), the findings are computed here independently from the piece positions
+the engine reports (its location names: Ragnarok's grid is numbered as map.yaml is)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gazala_tools.cli import main
+
+RULES = Path(__file__).resolve().parents[1] / "games" / "ragnarok" / "rules.yaml"
+MAIN = "Main Map"
+#: a Jotun hero into an Aesir stack (0505), Heimdall off his set-up hex, a Frost Giant beside them
+MOVES = [
+    {"piece": "hero-odin", "map": MAIN, "to": "0505"},
+    {"piece": "hero-thor", "map": MAIN, "to": "0505"},
+    {"piece": "hero-loki", "map": MAIN, "to": "0505"},
+    {"piece": "unit-frost", "map": MAIN, "to": "0606"},
+    {"piece": "hero-heimdall", "map": MAIN, "to": "0102"},
+]
+
+
+def with_rules(folder: Path) -> Path:
+    """The user's step after the import: the game's rules in game.yaml (replacing the import's boxes)."""
+    game = re.sub(r"^rules:\n(?:  .*\n)+", "", (folder / "game.yaml").read_text(encoding="utf-8"), flags=re.M)
+    (folder / "game.yaml").write_text(game + "rules:" + RULES.read_text(encoding="utf-8").split("\nrules:", 1)[1],
+                                      encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def folder(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ref") / "ragnarok"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    return with_rules(out)
+
+
+def _sides(folder: Path) -> dict[str, tuple[str, str, str]]:
+    """Piece name -> (counter id, kind, side), from units.yaml."""
+    pieces = yaml.safe_load((folder / "units.yaml").read_text(encoding="utf-8"))["pieces"]
+    return {e["name"]: (cid, e["kind"], e.get("side", "")) for cid, e in pieces.items()}
+
+
+def expected(folder: Path, pieces: list[dict[str, Any]]) -> tuple[dict[str, str], set[str]]:
+    """From the engine's pieces (name, map, location): the positions table's line of each occupied hex of the
+    main grid, and the hexes where units of both sides stand (the enemy-sharing rule)."""
+    table = _sides(folder)
+    named: Counter[str] = Counter(table[p["name"]][0] for p in pieces if p["name"] in table)
+    by_hex: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for p in pieces:
+        cid, kind, side = table.get(p["name"], ("", "", ""))
+        loc = p.get("location") or ""
+        if kind != "unit" or p["map"] != MAIN or not (len(loc) == 4 and loc.isdigit()):
+            continue
+        uid = cid if named[cid] == 1 else f"{cid}#{p['id']}"
+        by_hex[loc].append((side, uid))
+    rows = {}
+    for lab, us in by_hex.items():
+        counts = ", ".join(f"{s} {n}" for s, n in sorted(Counter(s for s, _u in us).items()))
+        rows[lab] = f"{lab}: {counts} ({', '.join(sorted(u for _s, u in us))})"
+    return rows, {lab for lab, us in by_hex.items() if len({s for s, _u in us}) > 1}
+
+
+def heimdall_moved(pieces: list[dict[str, Any]]) -> list[tuple[str, tuple[str, ...]]]:
+    """4.0, on turn 1 (the save's tracker): Heimdall stands on hex 0101, or the rule is broken where he is."""
+    at = next(p["location"] for p in pieces if p["name"] == "hero-heimdall")
+    return [] if at == "0101" else [("4.0", (at,))]
+
+
+def check_json(save: Path, folder: Path, capsys: pytest.CaptureFixture[str], code: int) -> dict[str, Any]:
+    capsys.readouterr()
+    assert main(["referee", "check", str(save), "--game", str(folder), "--json"]) == code
+    got: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return got
+
+
+def rows_of(rep: dict[str, Any]) -> dict[str, str]:
+    return {f["message"].split(":")[0]: f["message"] for f in rep["findings"]
+            if f["rule"] == "positions" and not f["message"].startswith("in ")}
+
+
+def test_the_modules_own_set_up_save(folder: Path, ragnarok: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """4.0: "The Aesir player places the Heimdall counter on hex 0101": the set-up save is legal; every other
+    unit waits in the deployment map's box."""
+    rep = check_json(ragnarok / "ragnarok-start.vsav", folder, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+    boxes = [f["message"] for f in rep["findings"] if f["rule"] == "positions" and f["message"].startswith("in ")]
+    assert boxes == ["in deployment: aesir 48, jotun 36 unit(s)"]
+    assert [f for f in rep["findings"] if f["severity"] == "error"] == []
+
+
+def test_a_save_of_another_module_is_one_line_naming_both(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "rg-illegal.vlog"
+    capsys.readouterr()
+    assert main(["referee", "log", str(log), "--game", str(folder)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Gazala" in err
+
+
+def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    text = (copy / "units.yaml").read_text(encoding="utf-8")
+    (copy / "units.yaml").write_text(text.replace("kind: unit, side: aesir, type: hero}", "kind: unit, side: asir, "
+                                                                                           "type: hero}", 1),
+                                     encoding="utf-8")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "units.yaml" in err and "did you mean 'aesir'?" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    with (copy / "units.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("  hero-thro-196: {name: hero-thor, kind: unit, side: aesir, type: hero}\n")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "hero-thro-196" in err and "did you mean 'hero-thor-196'?" in err and len(err.strip().splitlines()) == 1
+
+
+# --- the engine: saves and a log written after moves ---------------------------------------------------------
+@pytest.mark.vassal
+def test_the_set_up_as_the_engine_opens_it(folder: Path, ragnarok_vmod: Path, vassal_harness: Any, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    result = vassal_harness.run("setup", ragnarok_vmod, "At Start", tmp_path / "o", _moves(tmp_path, []))
+    rows, shared = expected(folder, result["pieces"])
+    rep = check_json(Path(result["saved"]), folder, capsys, 0)
+    assert rows_of(rep) == rows and shared == set()
+
+
+@pytest.mark.vassal
+def test_a_save_after_moves(folder: Path, ragnarok_vmod: Path, vassal_harness: Any, tmp_path: Path,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    result = vassal_harness.run("setup", ragnarok_vmod, "At Start", tmp_path / "m", _moves(tmp_path, MOVES))
+    rows, shared = expected(folder, result["pieces_after"])
+    assert shared == {"0505"} and sorted(rows) == ["0102", "0505", "0606"]  # the engine put the pieces where the moves say
+    rep = check_json(Path(result["saved"]), folder, capsys, 1)
+    assert rows_of(rep) == rows
+    errors = [(f["rule"], tuple(f["hexes"])) for f in rep["findings"] if f["severity"] == "error"]
+    assert sorted(errors) == sorted([("stacking", (lab,)) for lab in shared] + heimdall_moved(result["pieces_after"]))
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("rebuilt", [False, True], ids=["original", "rebuilt"])
+def test_a_log_of_moves(rebuilt: bool, folder: Path, ragnarok_vmod: Path, vassal_harness: Any, tmp_path: Path,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The log the engine writes, of the original module and of the module rebuilt from the folder: every
+    move read (unit, from, to) as the engine reports it, and the position at the end judged."""
+    vmod = ragnarok_vmod
+    if rebuilt:
+        vmod = tmp_path / "rebuilt.vmod"
+        assert main(["module", "build", str(folder), "-o", str(vmod)]) == 0
+    log = tmp_path / "moves.vlog"
+    written = vassal_harness.log_moves(vmod, "At Start", log, MOVES)
+    _rows, shared = expected(folder, written["pieces_after"])
+    table = _sides(folder)
+    capsys.readouterr()
+    assert main(["referee", "log", str(log), "--game", str(folder), "--json"]) == 1
+    rep = json.loads(capsys.readouterr().out)
+    engine_moves = [(table[m["name"]][0], m["to"]) for m in written["moves"]]
+    assert [(m["unit"].split("#")[0], m["to"]) for m in rep["moves"]] == engine_moves
+    assert [m["from"] for m in rep["moves"]] == ["deployment"] * 4 + ["0101"]
+    ends = [f for f in rep["findings"] if f["kind"] == "position" and f["severity"] == "error"]
+    assert sorted((f["rule"], tuple(f["hexes"])) for f in ends) == sorted(
+        [("stacking", (lab,)) for lab in shared] + heimdall_moved(written["pieces_after"]))
+
+
+def _moves(tmp_path: Path, moves: list[dict[str, Any]]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    f = tmp_path / "moves.json"
+    f.write_text(json.dumps({"moves": moves}), encoding="utf-8")
+    return f
