@@ -17,6 +17,7 @@ Pure Python.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import movement_rules
-from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Unit
+from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules
 from gazala_tools.referee.search import BlockCost, Cost, SearchResult, Topology, multi_source_search
@@ -46,6 +47,8 @@ def checks(rules: RulesPlugin) -> tuple[Check, ...]:
     """The generic position checks the game's data calls for."""
     d = rules.data
     out: list[Check] = [lambda ctx: check_on_map(rules, ctx), lambda ctx: check_enemy_share(rules, ctx)]
+    if any(m.excludes or m.attack is not None or m.defense is not None for m in d.markers.values()):
+        out.append(lambda ctx: check_markers(rules, ctx))
     if d.stacking is not None:
         out.append(lambda ctx: check_stacking(rules, ctx))
     if d.prohibited:
@@ -146,9 +149,12 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
-def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> list[tuple[str, str]]:
+def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
+                   h: Hex | None = None) -> list[tuple[str, str]]:
     """What is wrong with one side's stack in one hex (the data's ``stacking`` rules): (rule, message)
-    pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule)."""
+    pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule).
+    ``h``: the hex (its terrain's limit); the limit counts units, or stacking points when the data
+    gives ``points``."""
     side = units[0].side
     who = side_adjective(rules, side)
 
@@ -163,8 +169,18 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> l
                      f"{', '.join(u.id for u in big)} ({what}) fills the hex: no unit may stack with it"
                      + note(len(units) - 1))]
     out: list[tuple[str, str]] = []
-    if s.limit is not None:
-        limit = s.limit.get(side)
+    if s.points is not None:
+        limit = s.limit_at(side, h)
+        counted = [u for u in units if s.exempt is None or not s.exempt.matches(u, rules.names)]
+        pts = sum(s.points_of(u) for u in counted)
+        if limit is not None and pts > limit:
+            where = next((f" in {tl.terrain}" for tl in s.terrain if h in tl.hexes and tl.limits.get(side) == limit),
+                         "")
+            what = " + ".join(f"{u.id} {s.points_of(u)}" for u in counted if s.points_of(u))
+            out.append((s.rule, f"{pts} {who} stacking points in one hex ({what}) (limit {limit}{where})"
+                        + note(pts - limit)))
+    elif s.limit is not None:
+        limit = s.limit_at(side, h)
         counted = [u for u in units if s.exempt is None or not s.exempt.matches(u, rules.names)]
         if limit is not None and len(counted) > limit:
             also = f" ({len(units) - len(counted)} more not counted)" if len(counted) < len(units) else ""
@@ -205,7 +221,7 @@ def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               f"on {rules.turn_name(ctx.turn_index or 0)}: the hex holds them all this turn",
                               units=tuple(u.id for u in new), hexes=(ctx.label(h),))
                 us = [u for u in us if u not in new[1:]]
-            for rule, msg in stack_problems(rules, s, us):
+            for rule, msg in stack_problems(rules, s, us, h):
                 yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
                               hexes=(ctx.label(h),))
 
@@ -376,8 +392,81 @@ def _where(ctx: Context, a: Arrival) -> str:
 
 # --- zones of control -----------------------------------------------------------------------------
 def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
+    """Does ``unit`` exert a zone of control (``rules.zoc``: ``units``, not ``exempt`` units, not with
+    a marker of ``unless-markers`` nor one whose effects say ``zoc: false``)?"""
     z = rules.data.zoc
-    return z.exert and not (unit.markers & z.unless_markers) and z.units.matches(unit, rules.names)
+    if not z.exert or unit.markers & z.unless_markers or not z.units.matches(unit, rules.names):
+        return False
+    if z.exempt is not None and z.exempt.matches(unit, rules.names):
+        return False
+    markers = rules.data.markers
+    return not any(not markers[m].zoc for m in unit.markers if m in markers)
+
+
+def zoc_name(rules: RulesPlugin) -> str:
+    """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
+    say "enemy {name}"."""
+    return rules.data.zoc.name
+
+
+def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
+    """Does a friendly unit in an enemy-zone hex negate the zone there for ``purpose`` (``supply``,
+    ``movement``; ``rules.zoc.negated-by-friendly``)?"""
+    return purpose in rules.data.zoc.negated_for
+
+
+# --- statuses: what a unit's markers do (item 5) -----------------------------------------------------
+def allowance(rules: RulesPlugin, unit: Unit, printed: float) -> float:
+    """The unit's movement allowance after its markers' ``movement`` factors (each rounded as the
+    marker says: down, up or to the nearest whole point), from its printed allowance."""
+    ma = printed
+    markers = rules.data.markers
+    for mid in sorted(unit.markers):
+        m = markers.get(mid)
+        if m is None or m.movement is None:
+            continue
+        ma = ma * m.movement
+        ma = float(math.floor(ma + 1e-9) if m.round == "down" else math.ceil(ma - 1e-9) if m.round == "up"
+                   else math.floor(ma + 0.5))
+    return ma
+
+
+def may_move(rules: RulesPlugin, unit: Unit) -> Finding | None:
+    """Why ``unit`` may not move at all (a marker with ``move: false``, cited by its rule), or None."""
+    markers = rules.data.markers
+    for mid in sorted(unit.markers):
+        m = markers.get(mid)
+        if m is not None and not m.move:
+            return Finding(m.rule, Severity.ERROR, f"{unit.id} is marked {m.name}: it may not move", units=(unit.id,))
+    return None
+
+
+def marker_effects(rules: RulesPlugin, unit: Unit) -> list[str]:
+    """What the unit's markers do, in words (``"Isolated: movement allowance x0.5 ..."``)."""
+    markers = rules.data.markers
+    return [f"{markers[m].name}: {', '.join(markers[m].effects())}" for m in sorted(unit.markers)
+            if m in markers and markers[m].effects()]
+
+
+def check_markers(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Markers a unit may not carry together (``excludes``), and what each unit's markers do (info:
+    the attack and defense factors are reported, not resolved)."""
+    markers = rules.data.markers
+    for u in ctx.units():
+        where = (ctx.label(u.hex),) if u.hex is not None else ()
+        carried = sorted(m for m in u.markers if m in markers)
+        for i, a in enumerate(carried):
+            for b in carried[i + 1:]:
+                if b in markers[a].excludes or a in markers[b].excludes:
+                    m = markers[a] if b in markers[a].excludes else markers[b]
+                    yield Finding(m.rule, Severity.ERROR, f"{u.id} carries both {markers[a].name} and "
+                                  f"{markers[b].name}: a unit carries at most one of them", units=(u.id,), hexes=where)
+        for mid in carried:
+            m = markers[mid]
+            if m.attack is not None or m.defense is not None:
+                what = ", ".join(f"{k} x{v:g}" for k, v in (("attack", m.attack), ("defense", m.defense)) if v is not None)
+                yield Finding(m.rule, Severity.INFO, f"{u.id} is {m.name}: {what} (combat is not refereed)",
+                              units=(u.id,), hexes=where)
 
 
 def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
@@ -395,24 +484,50 @@ def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
 def obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
     """Hexes a ``ss.side`` supply path may not enter, with the reason (the data's ``trace``)."""
     t = ss.trace
-    side = ss.side
+    return _blocked_hexes(rules, ctx, ss.side, enemy_units=t.enemy_units, enemy_zoc=t.enemy_zoc,
+                          impassable=t.impassable, negates=t.friendly_negates_zoc, hexes=t.hexes)
+
+
+def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: bool, enemy_zoc: bool,
+                   impassable: bool, negates: bool, hexes: frozenset[Hex] = frozenset()) -> dict[Hex, str]:
     why: dict[Hex, str] = {}
-    if t.enemy_zoc:
-        own = ctx.hexes_of.get(side, set()) if t.friendly_negates_zoc else set()
-        why.update({h: "in enemy ZOC" for h in ctx.enemy_zoc(side) if h not in own})
-    for h in t.hexes:
+    if enemy_zoc:
+        own = ctx.hexes_of.get(side, set()) if negates else set()
+        zone = f"in enemy {zoc_name(rules)}" if rules.data.zoc.name != "zone of control" else "in enemy ZOC"
+        why.update({h: zone for h in ctx.enemy_zoc(side) if h not in own})
+    for h in hexes:
         why[h] = "blocked terrain"
-    if t.enemy_units:
+    if enemy_units:
         why.update({h: "enemy-occupied" for h in ctx.enemy_hexes(side)})
-    if t.impassable:
+    if impassable:
         why.update({h: "impassable" for h in rules.impassable})
     return why
+
+
+def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
+    """Hexes that cut a ``ss.side`` supply network (``network-blocked-by``; by default what blocks
+    the trace)."""
+    t = ss.trace
+    if t.network_blocks is None:
+        return obstructed(rules, ctx, ss)
+    return _blocked_hexes(rules, ctx, ss.side, enemy_units=t.network_blocked_by("enemy-units"),
+                          enemy_zoc=t.network_blocked_by("enemy-zoc"), impassable=t.network_blocked_by("impassable"),
+                          negates=t.friendly_negates_zoc)
+
+
+def trace_sources(ss: SideSupply) -> frozenset[Hex]:
+    """The hexes a ``ss.side`` trace may end at before any blocking: its sources (those on the network,
+    when the side traces to one). A unit standing on one is in supply (it enters nothing)."""
+    if ss.network is None:
+        return ss.sources.hexes
+    return ss.sources.hexes & ss.network_hexes
 
 
 def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
                   why: Mapping[Hex, str] | None = None) -> SearchResult:
     """One backwards search from all of ``ss.side``'s sources (through its road/trail network when
-    the data gives one): the distance of every hex to supply."""
+    the data gives one): the distance of every hex to supply (in hexes, or in movement points
+    times :data:`MP_SCALE` for a trace counted in MP)."""
     if why is None:
         why = obstructed(rules, ctx, ss)
     extra_hexes, extra_sides = rules.supply_blocks(ctx, ss.side)
@@ -420,20 +535,60 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
     sides = ss.trace.sides | extra_sides | (rules.map.impassable_sides if ss.trace.impassable else frozenset())
     sources = [h for h in ss.sources.hexes if h not in blocked]
     if ss.network is not None:  # the sources on the network, and the network hexes joined to them
-        network = ss.network - sides
-        sources = [h for h in sources if h in ss.network_hexes]
+        if ss.trace.network_blocks is None:
+            net_blocked, net_sides = blocked, sides
+        else:
+            net_blocked = set(network_obstructed(rules, ctx, ss)) | extra_hexes
+            net_sides = extra_sides | (rules.map.impassable_sides if ss.trace.network_blocked_by("impassable")
+                                       else frozenset())
+        network = ss.network - net_sides
+        sources = [h for h in ss.sources.hexes if h not in net_blocked and h in ss.network_hexes]
 
         def along(a: Hex, b: Hex) -> int | None:
-            return 1 if b not in blocked and Hexside.between(a, b) in network else None
+            return 1 if b not in net_blocked and Hexside.between(a, b) in network else None
 
-        sources = list(multi_source_search(rules.topology, sources, along).dist)
+        sources = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
+    if ss.trace.max_mp is not None and ss.trace.mp_class is not None:
+        return _mp_search(rules, ss, sources, blocked, sides)
     cost = BlockCost(rules.topology, hexes=blocked, sides=sides)
     return multi_source_search(rules.topology, sources, cost, reverse=True)
 
 
+#: movement points are counted in halves in a trace search (costs are integers there: road 1/2 = 1)
+MP_SCALE = 2
+
+
+def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
+               sides: frozenset[Hexside]) -> SearchResult:
+    """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as
+    a unit of that class moves), from the unit towards the sources: entering a hex of cost ``all``
+    ends the trace there, so it may only be the trace's last hex (a source or network hex)."""
+    cls = ss.trace.mp_class
+    assert cls is not None and ss.trace.max_mp is not None
+    goal = frozenset(sources)
+    step = rules.mp_step(cls)
+    limit = int(round(ss.trace.max_mp * MP_SCALE))
+
+    def cost(a: Hex, b: Hex) -> int | None:  # the trace steps from a into b
+        if b in blocked or Hexside.between(a, b) in sides:
+            return None
+        c = step(a, b)
+        if c is None:
+            return None
+        if c == "all":  # all remaining MP: the trace must end here, with some MP left on entering
+            return 1 if b in goal else None
+        return max(0, int(round(float(c) * MP_SCALE)))
+
+    return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=limit)
+
+
 def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:
     d = res.distance(h)
-    return d is not None and (ss.trace.max_length is None or d <= ss.trace.max_length)
+    if d is None:
+        return False
+    if ss.trace.max_mp is not None:
+        return d <= ss.trace.max_mp * MP_SCALE
+    return ss.trace.max_length is None or d <= ss.trace.max_length
 
 
 def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
@@ -460,13 +615,14 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
             continue
         res = supply_search(rules, ctx, ss)
         out.reached[side] = res
+        own_sources = trace_sources(ss)
         for u in units:
             if u.hex is None or u.hex not in ctx.topology:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
                 out.status[u.id] = SupplyStatus.IN
                 continue
-            ok = supplied(ss, res, u.hex)
+            ok = supplied(ss, res, u.hex) or u.hex in own_sources
             if data.markers:
-                _marker_status(out, ctx, ss, u, ok)
+                _marker_status(rules, out, ctx, ss, u, ok)
             else:
                 out.status[u.id] = SupplyStatus.IN if ok else SupplyStatus.OUT
                 if not ok:
@@ -476,13 +632,16 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
     return out
 
 
-def _marker_status(out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit, traced: bool) -> None:
+def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit,
+                   traced: bool) -> None:
     assert u.hex is not None
     where = ctx.label(u.hex)
-    if u.has(OUT_OF_SUPPLY) and u.has(ISOLATED):
-        out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both Out of Supply and Isolated",
+    oos, iso = supply_markers(rules)
+    if u.has(oos) and u.has(iso) and not rules.data.markers[oos].excludes and not rules.data.markers[iso].excludes:
+        names = rules.data.markers
+        out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both {names[oos].name} and {names[iso].name}",
                                     units=(u.id,), hexes=(where,)))
-    status, change = marker_flow(u, traced, ss.rule)
+    status, change = marker_flow(u, traced, ss.rule, oos, iso)
     out.status[u.id] = status
     if change is not None:
         out.markers.append(change)
@@ -503,24 +662,34 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
     return multi_source_search(ctx.topology, sources, cost, reverse=True, within=within)
 
 
-def marker_flow(unit: Unit, traced: bool, rule: str) -> tuple[SupplyStatus, MarkerChange | None]:
-    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family).
+def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
+    """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
+    (``rules.markers``; the reader refuses ``supply.markers: true`` without both)."""
+    oos, iso = rules.data.supply_marker("out"), rules.data.supply_marker("isolated")
+    if oos is None or iso is None:
+        raise ValueError("the game's markers have no supply roles (rules.markers ... supply: out / isolated)")
+    return oos, iso
+
+
+def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str) -> tuple[SupplyStatus, MarkerChange | None]:
+    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family; Lowland
+    Front 7.6), with the game's markers ``oos`` (``supply: out``) and ``iso`` (``supply: isolated``).
 
     Traced: in supply, any marker removed. Not traced: Out of Supply, or Isolated if the unit was
-    already Out of Supply (or Isolated).
+    already Out of Supply (or Isolated): out of supply in two consecutive supply phases.
     """
-    had_out, had_iso = unit.has(OUT_OF_SUPPLY), unit.has(ISOLATED)
+    had_out, had_iso = unit.has(oos), unit.has(iso)
     if traced:
         if had_iso:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=ISOLATED, rule=rule)
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=iso, rule=rule)
         if had_out:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule)
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=oos, rule=rule)
         return SupplyStatus.IN, None
     if had_iso:  # an Out of Supply marker beside the Isolated one goes: the unit is now Isolated
-        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule) if had_out else None)
+        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=oos, rule=rule) if had_out else None)
     if had_out:
-        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=ISOLATED, remove=OUT_OF_SUPPLY, rule=rule)
-    return SupplyStatus.OUT, MarkerChange(unit.id, add=OUT_OF_SUPPLY, rule=rule)
+        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=iso, remove=oos, rule=rule)
+    return SupplyStatus.OUT, MarkerChange(unit.id, add=oos, rule=rule)
 
 
 # --- helpers for plugins --------------------------------------------------------------------------
