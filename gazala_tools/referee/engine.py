@@ -23,19 +23,30 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
-from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
-from gazala_tools.referee.report import Report, ReportPath, ReportSection
+from gazala_tools.referee.position import (
+    Labels,
+    LabelWriter,
+    Position,
+    StateReader,
+    StateWriter,
+    Unit,
+    units_by_hex,
+)
+from gazala_tools.referee.report import Report, ReportPath, ReportSection, SupplyStatus
 from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.referee.zoc import zoc_map
+from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -115,7 +126,7 @@ class RulesPlugin:
     def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
         """The report's VP as sentences, one per item (the text and HTML reports print them; empty:
         the renderer's generic sentences)."""
-        return []
+        return generic.vp_sentences(self, vp)
 
     def validate(self, position: Position) -> None:
         """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
@@ -217,12 +228,42 @@ class RulesPlugin:
 
     def state_readers(self) -> Mapping[str, StateReader]:
         """The plugin's own top-level keys of a position YAML, each with its reader, in the order
-        errors and ``referee position`` list them; read values go to ``Position.extra``."""
-        return {}
+        errors and ``referee position`` list them; read values go to ``Position.extra``. The data's:
+        ``control: {HEX: side}`` (who last entered a hex) when its control is ``by: last-entered``."""
+        c = self.data.control
+        if c is None or c.by != "last-entered":
+            return {}
+        sides = self.sides
+
+        def read_control(value: object, labels: Labels, file: str | Path | None, place: str) -> object:
+            if not isinstance(value, Mapping):
+                raise GazalaError(f"{place} must be a mapping", file=file, place=place,
+                                  expected="{HEX: side}: the side that last entered each hex")
+            out: dict[Hex, str] = {}
+            for k, side in value.items():
+                try:
+                    h = labels.parse(str(k))
+                except HexNameError as exc:
+                    raise GazalaError(f"{place}.{k}: {exc.problem}", file=file, place=f"{place}.{k}",
+                                      expected=exc.expected) from None
+                if side not in sides:
+                    raise GazalaError(f"{place}.{k}: {side!r} is not a side{did_you_mean(str(side), sides)}",
+                                      file=file, place=f"{place}.{k}", expected=" or ".join(sides))
+                out[h] = str(side)
+            return out
+
+        return {generic.CONTROL: read_control}
 
     def state_writers(self) -> Mapping[str, StateWriter]:
         """How ``referee position`` writes the plugin's state keys back (a writer's None: leave out)."""
-        return {}
+        if self.data.control is None or self.data.control.by != "last-entered":
+            return {}
+
+        def write_control(value: object, labels: LabelWriter) -> object:
+            got = value if isinstance(value, Mapping) else {}
+            return {labels.label(h): side for h, side in sorted(got.items(), key=lambda kv: labels.label(kv[0]))}
+
+        return {generic.CONTROL: write_control}
 
     def state_from_pieces(self, pieces: Sequence[tuple[PieceView, Hex]], turn: str | None) -> dict[str, object]:
         """The plugin's state from a save's pieces of :attr:`state_piece_kinds` on the map (each
@@ -245,7 +286,8 @@ class RulesPlugin:
         return frozenset()
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
-        return {}, []
+        """Victory points: the data's ``victory`` section (a plugin computes its own)."""
+        return generic.victory(self, ctx)
 
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """Rules about what happened between two positions (``check(position, before=...)``)."""
@@ -282,6 +324,9 @@ class Context:
         #: the earlier position when two are checked (``check(position, before=...)``): a rule stated
         #: at the start of a phase reads it (SPI 17.0's "may move" line)
         self.before: Context | None = None
+        #: each unit's supply status once supply is judged (victory in supply reads it; None: not yet,
+        #: or the game has no supply rule)
+        self.supply_status: dict[str, SupplyStatus] | None = None
 
     def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
         """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
@@ -375,6 +420,7 @@ class Referee:
         if self.rules.data.supply is not None or supply is not None:
             report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
         if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
+            ctx.supply_status = supply.status
             report.supply = dict(sorted(supply.status.items()))
             report.markers = sorted(supply.markers, key=lambda m: m.unit)
             findings.extend(supply.findings)

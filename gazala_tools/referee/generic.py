@@ -27,7 +27,7 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import movement_rules
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules
+from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
 from gazala_tools.referee.search import BlockCost, Cost, SearchResult, Topology, multi_source_search
 from gazala_tools.referee.units import values_code
 
@@ -330,10 +330,12 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
         if side is None:
             continue
+        if a.turn == turn and "enemy-zoc" in r.blocked_by:
+            yield from _placed_in_enemy_zone(rules, ctx, a, side)
         if a.turn < turn and not any(may_be(rules, u, a) for u in waiting):
             continue
         enemies = [u.id for h in sorted(a.enter.hexes) for u in ctx.by_hex.get(h, []) if u.side != side]
-        if all(any(u.side != side for u in ctx.by_hex.get(h, [])) for h in a.enter.hexes):
+        if all(entry_blocked(rules, ctx, side, h) for h in a.enter.hexes):
             got = blocked.setdefault(a.enter.hexes, ([], []))
             got[0].extend(e for e in enemies if e not in got[0])
             got[1].append(a)
@@ -341,10 +343,52 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         now = [a for a in arrivals if a.turn == turn] or arrivals
         what = ", ".join(f"{a.what} ({rules.turn_name(a.turn)})" for a in now)
         where = "/".join(ctx.labels(hexes))
+        if (r.blocked_by == {"enemy-units"} and r.when_blocked == "wait") or turn is None:
+            yield Finding(r.entry_rule, Severity.WARNING,
+                          f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
+                          "until no enemy unit occupies it",
+                          units=tuple(enemies), hexes=ctx.labels(hexes))
+            continue
+        side = now[0].side or next((u.side for u in ctx.units() if scheduled(rules, u, now[0])), "")
+        why = "; ".join(f"{ctx.label(h)} {entry_blocked(rules, ctx, side, h)}" for h in sorted(hexes, key=ctx.label))
+        then = {"wait": "may not arrive until an entry hex is free",
+                "delay": "is delayed one turn" + (f" (to {rules.turn_name(turn + 1)})"
+                                                  if rules.turns.open or turn + 1 < len(rules.turns) else ""),
+                "shift": "enters at the nearest free hex instead"}[r.when_blocked]
         yield Finding(r.entry_rule, Severity.WARNING,
-                      f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
-                      "until no enemy unit occupies it",
+                      f"every reinforcement hex of {what} is blocked ({why}): it {then}",
                       units=tuple(enemies), hexes=ctx.labels(hexes))
+
+
+def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | None:
+    """Why ``side`` may not place a reinforcement in hex ``h`` (``reinforcements.entry-blocked-by``:
+    an enemy unit in it, the hex in an enemy zone), or None. The log checker asks it for each unit
+    it sees placed from a reinforcement box."""
+    r = rules.data.reinforcements
+    blocks = r.blocked_by if r is not None else frozenset({"enemy-units"})
+    if "enemy-units" in blocks and h in ctx.enemy_hexes(side):
+        enemies = [u.id for u in ctx.by_hex.get(h, []) if u.side != side]
+        return "is occupied by " + ", ".join(enemies)
+    if "enemy-zoc" in blocks and h in ctx.enemy_zoc(side):
+        who = sorted({uid for e in rules.enemies(side) for uid in ctx.zoc(e).get(h, ())})
+        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(who)
+    return None
+
+
+def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: str) -> Iterable[Finding]:
+    """A reinforcement standing on its arrival turn in one of its entry hexes that lies in an enemy
+    zone: it was placed there (a position is judged as at the end of its side's movement phase)."""
+    r = rules.data.reinforcements
+    assert r is not None
+    for h in sorted(a.enter.hexes, key=ctx.label):
+        if h not in ctx.enemy_zoc(side):
+            continue
+        for u in ctx.by_hex.get(h, []):
+            if u.side == side and (scheduled(rules, u, a) or (a.values is not None and may_be(rules, u, a))):
+                yield Finding(r.entry_rule, Severity.ERROR,
+                              f"{u.id} arrives at {ctx.label(h)} {entry_blocked(rules, ctx, side, h)}: a "
+                              f"reinforcement may not be placed in an enemy {zoc_name(rules)}",
+                              units=(u.id,), hexes=(ctx.label(h),))
 
 
 def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterable[Finding]:
@@ -567,7 +611,7 @@ def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], block
     assert cls is not None and ss.trace.max_mp is not None
     goal = frozenset(sources)
     step = rules.mp_step(cls)
-    limit = int(round(ss.trace.max_mp * MP_SCALE))
+    limit = round(ss.trace.max_mp * MP_SCALE)
 
     def cost(a: Hex, b: Hex) -> int | None:  # the trace steps from a into b
         if b in blocked or Hexside.between(a, b) in sides:
@@ -577,7 +621,7 @@ def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], block
             return None
         if c == "all":  # all remaining MP: the trace must end here, with some MP left on entering
             return 1 if b in goal else None
-        return max(0, int(round(float(c) * MP_SCALE)))
+        return max(0, round(float(c) * MP_SCALE))
 
     return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=limit)
 
@@ -758,3 +802,141 @@ def frontier(topology: Topology, res: SearchResult) -> set[Hex]:
     """Hexes just outside the reached region (the ones that stopped the search)."""
     adj = topology.neighbours
     return {n for h in res.dist for n in adj[h] if n not in res.dist}
+
+
+# --- control and victory (item 7) --------------------------------------------------------------------
+#: ``Position.extra`` key of the hexes' control a log has seen (hex -> the side that last entered it)
+CONTROL = "control"
+
+
+def control_of(rules: RulesPlugin, ctx: Context, h: Hex) -> str | None:
+    """The side controlling hex ``h`` (``rules.control``): the side with a unit in it; else, with
+    ``by: last-entered``, the side a log (or the position's ``control:``) saw enter it last; else its
+    starting owner (None: nobody)."""
+    c = rules.data.control
+    here = {u.side for u in ctx.by_hex.get(h, ())}
+    if len(here) == 1:
+        return next(iter(here))
+    if c is None:
+        return None
+    if c.by == "last-entered":
+        seen = ctx.position.extra.get(CONTROL)
+        if isinstance(seen, Mapping) and h in seen:
+            return str(seen[h])
+    return c.starting_owner(h)
+
+
+def record_entries(control: dict[Hex, str], side: str, hexes: Iterable[Hex]) -> None:
+    """The log checker's hook for ``by: last-entered``: a unit of ``side`` entered these hexes (its
+    path, in order), so ``side`` controls them now. Feed the result to a position as
+    ``Position.extra[CONTROL]``."""
+    for h in hexes:
+        control[h] = side
+
+
+def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool) -> bool:
+    if holds == "controlled":
+        ok = control_of(rules, ctx, h) == side
+        units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
+        return ok and (not in_supply or not units or any(_in_supply(ctx, u) for u in units))
+    units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
+    return bool(units) and (not in_supply or any(_in_supply(ctx, u) for u in units))
+
+
+def _in_supply(ctx: Context, u: Unit) -> bool:
+    status = ctx.supply_status
+    return status is None or status.get(u.id, SupplyStatus.IN) is SupplyStatus.IN
+
+
+def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
+    """Victory points as the data's ``victory`` section says: the tally per side (JSON ``vp``: each
+    side's total, ``awards``: every award with its rule, ``final``: the game has ended, ``result``
+    once it has or a sudden death has come)."""
+    v = rules.data.victory
+    if v is None:
+        return {}, []
+    tally = {side: 0 for side in rules.sides}
+    awards: list[dict[str, object]] = []
+    findings: list[Finding] = []
+
+    def award(rule: str, side: str, vp: int, what: str, hexes: tuple[str, ...] = (),
+              units: tuple[str, ...] = ()) -> None:
+        tally[side] = tally.get(side, 0) + vp
+        awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
+        findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
+                                hexes=hexes, units=units))
+
+    end = v.end if v.end is not None else (len(rules.turns) - 1 if rules.turns and not rules.turns.open else None)
+    final = end is not None and ctx.turn_index is not None and ctx.turn_index >= end
+    for ha in v.hexes:
+        if ha.at is not None and ctx.turn_index != ha.at:
+            continue
+        for h in sorted(ha.hexes.hexes, key=ctx.label):
+            for side in rules.sides:
+                if ha.sides is not None and side not in ha.sides:
+                    continue
+                tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply)), None)
+                if tier is not None and tier.vp:
+                    how = ("occupied" if tier.holds == "occupied" else "controlled") + (" in supply" if tier.in_supply
+                                                                                          else "")
+                    award(ha.rule, side, tier.vp, f"{_hex_name(ctx, h)} {how}", hexes=(ctx.label(h),))
+    for ua in v.units:
+        for u in sorted(ctx.units(), key=lambda u: u.id):
+            if not ua.units.matches(u, rules.names):
+                continue
+            vp = ua.vp * (max(u.full_steps, u.steps, 1) if ua.per_step else 1)
+            if ua.kind == "eliminated" and box_in(u, rules.data.boxes.eliminated):
+                for enemy in rules.enemies(u.side):
+                    award(ua.rule, enemy, vp, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) eliminated",
+                          units=(u.id,))
+            elif ua.kind == "exited" and box_in(u, ua.boxes):
+                award(ua.rule, u.side, vp, f"{u.id} ({u.type}) exited the map ({u.box})", units=(u.id,))
+    out: dict[str, object] = {**tally, "awards": awards, "final": final}
+    for sd in v.sudden_death:
+        if sd.hexes and all(_holds(rules, ctx, sd.side, h, sd.holds, sd.in_supply) for h in sd.hexes.hexes):
+            out["result"] = f"{side_name(rules, sd.side)} wins by sudden death ({sd.rule})"
+            findings.append(Finding(sd.rule, Severity.INFO, f"sudden death: {side_name(rules, sd.side)} holds "
+                                    f"{sd.hexes.text or ', '.join(ctx.labels(sd.hexes.hexes))} "
+                                    f"({sd.holds}{' in supply' if sd.in_supply else ''}) and wins at once",
+                                    hexes=ctx.labels(sd.hexes.hexes)))
+            break
+    if "result" not in out and final:
+        out["result"] = _level(rules, v, tally)
+        findings.append(Finding(v.levels_rule or v.rule, Severity.INFO, f"the game has ended: {out['result']}"))
+    return out, findings
+
+
+def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:
+    ranked = sorted(tally.items(), key=lambda kv: -kv[1])
+    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+        return v.draw
+    margin = ranked[0][1] - ranked[1][1]
+    level = next((lv.name for lv in v.levels if margin >= lv.margin), v.levels[-1].name if v.levels else "victory")
+    return f"{side_name(rules, ranked[0][0])} {level} (by {margin} VP)"
+
+
+def _hex_name(ctx: Context, h: Hex) -> str:
+    places = [p.name for p in ctx.map.places if h in p.hexes]
+    return f"{places[0]} ({ctx.label(h)})" if places else ctx.label(h)
+
+
+def side_name(rules: RulesPlugin, side: str) -> str:
+    try:
+        return rules.game.side(side).name
+    except KeyError:
+        return side
+
+
+def vp_sentences(rules: RulesPlugin, vp: Mapping[str, object]) -> list[str]:
+    """The generic victory as sentences: the tally per side, each award, the result."""
+    v = rules.data.victory
+    if v is None or not vp:
+        return []
+    out = [f"Victory points ({v.rule}): " + ", ".join(f"{side_name(rules, s)} {vp.get(s, 0)}" for s in rules.sides)
+           + ("" if vp.get("final") else " (as the position stands)") + "."]
+    awards = vp.get("awards")
+    for a in awards if isinstance(awards, list) else ():
+        out.append(f"{a['rule']}: {side_name(rules, str(a['side']))} {a['vp']} VP, {a['what']}.")
+    if "result" in vp:
+        out.append(f"Result: {vp['result']}.")
+    return out

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import RulesPlugin
+from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.ruledata import PieceWords
 from gazala_tools.yamlnodes import did_you_mean
-from gazala_tools.referee.position import Position, Unit
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView, Save, TurnView
