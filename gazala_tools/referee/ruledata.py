@@ -30,6 +30,7 @@ from gazala_tools.errors import GameDataError, HexNameError
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
+from gazala_tools.referee.terrain import CHART_KEYS, Chart, read_chart
 from gazala_tools.referee.turns import TurnRecord
 from gazala_tools.yamlnodes import ID_RE, Doc, compose, did_you_mean
 
@@ -44,7 +45,7 @@ T = TypeVar("T")
 #: generic keys of the ``rules:`` section (a plugin adds its own ``data_keys``)
 GENERIC_KEYS: Final = frozenset({
     "unit-types", "type-groups", "formation-words", "boxes", "stacking", "prohibited", "zoc", "supply",
-    "reinforcements",
+    "reinforcements", "terrain-effects",
 })
 HEXSET_KEYS: Final = frozenset({"hexes", "zones", "places", "boxes", "box-kinds", "edges", "terrain"})
 EDGES: Final = ("N", "E", "S", "W")
@@ -259,6 +260,7 @@ class GenericRules:
     zoc: ZocRules = field(default_factory=ZocRules)
     supply: SupplyRules | None = None
     reinforcements: ReinforcementRules | None = None
+    chart: Chart | None = None  #: the Terrain Effects Chart (``terrain-effects``: :mod:`.terrain`)
 
 
 # =================================================================================================
@@ -707,6 +709,7 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
     stacking, enemy_rule = _stacking(root.sub("stacking", frozenset({"rule", "limit", "types", "alone", "note",
                                                                       "exempt", "types-rule", "alone-rule",
                                                                        "enemy-rule"})))
+    chart = read_chart(root.sub("terrain-effects", CHART_KEYS))
     prohibited = tuple(_prohibition(s) for s in root.each("prohibited", frozenset({"rule", "units", "enter", "cross",
                                                                                     "except-along", "what"})))
     zoc = _zoc(root)
@@ -724,6 +727,7 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
         zoc=zoc,
         supply=supply,
         reinforcements=reinforcements,
+        chart=chart,
     )
 
 
