@@ -212,11 +212,6 @@ class RulesPlugin:
     def supply(self, ctx: Context) -> SupplyOutcome | None:
         return generic.supply(self, ctx)
 
-    def mp_step(self, unit_class: str) -> Callable[[Hex, Hex], float | str | None]:
-        """The terrain effects chart's price of one step from hex ``a`` into the adjacent ``b`` for a
-        unit of ``unit_class``: movement points, ``"all"`` (all remaining), or None (prohibited).
-        Supply traces counted in movement points read it."""
-        raise NotImplementedError("the game has no terrain effects chart")
 
     def sections(self, ctx: Context) -> tuple[dict[str, ReportSection], list[Finding]]:
         """The plugin's own report sections by JSON key (RG ``loc``), and their findings."""

@@ -604,24 +604,18 @@ MP_SCALE = 2
 
 def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
                sides: frozenset[Hexside]) -> SearchResult:
-    """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as
-    a unit of that class moves), from the unit towards the sources: entering a hex of cost ``all``
-    ends the trace there, so it may only be the trace's last hex (a source or network hex)."""
-    cls = ss.trace.mp_class
-    assert cls is not None and ss.trace.max_mp is not None
-    goal = frozenset(sources)
-    step = rules.mp_step(cls)
+    """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as a
+    unit of that class of the side moves), from the unit towards the sources: entering a hex of cost
+    ``all`` ends the trace there, so it may only be the trace's last hex (a source or network hex)."""
+    cls, chart = ss.trace.mp_class, rules.data.chart
+    assert cls is not None and ss.trace.max_mp is not None and chart is not None
+    step = chart.costs(rules.map, cls, ss.side).search_cost(MP_SCALE)
     limit = round(ss.trace.max_mp * MP_SCALE)
 
-    def cost(a: Hex, b: Hex) -> int | None:  # the trace steps from a into b
+    def cost(a: Hex, b: Hex, /) -> int | None:  # the trace steps from a into b
         if b in blocked or Hexside.between(a, b) in sides:
             return None
-        c = step(a, b)
-        if c is None:
-            return None
-        if c == "all":  # all remaining MP: the trace must end here, with some MP left on entering
-            return 1 if b in goal else None
-        return max(0, round(float(c) * MP_SCALE))
+        return step(a, b)
 
     return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=limit)
 

@@ -32,6 +32,7 @@ from gazala_tools.filecache import ObjectCache
 from gazala_tools.games.moduleyaml import status_names
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
+from gazala_tools.referee.terrain import CHART_KEYS, Chart, read_chart
 from gazala_tools.referee.turns import TurnRecord
 from gazala_tools.yamlnodes import ID_RE, Doc, compose, did_you_mean
 
@@ -46,7 +47,7 @@ T = TypeVar("T")
 #: generic keys of the ``rules:`` section (a plugin adds its own ``data_keys``)
 GENERIC_KEYS: Final = frozenset({
     "unit-types", "type-groups", "formation-words", "boxes", "stacking", "prohibited", "zoc", "supply",
-    "reinforcements", "markers", "control", "victory", "piece-words",
+    "reinforcements", "markers", "control", "victory", "piece-words", "terrain-effects",
 })
 HEXSET_KEYS: Final = frozenset({"hexes", "zones", "places", "boxes", "box-kinds", "edges", "terrain"})
 EDGES: Final = ("N", "E", "S", "W")
@@ -466,6 +467,7 @@ class GenericRules:
     zoc: ZocRules = field(default_factory=ZocRules)
     supply: SupplyRules | None = None
     reinforcements: ReinforcementRules | None = None
+    chart: Chart | None = None  #: the Terrain Effects Chart (``terrain-effects``: :mod:`.terrain`)
     #: the game's markers by id (``rules.markers``; without it the module's status layers and ``used``)
     markers: Mapping[str, Marker] = field(default_factory=dict)
     control: ControlRules | None = None
@@ -499,11 +501,12 @@ class RulesReader:
         self.notes: list[str] = []
         self.mentioned_types: set[str] = set()  #: every unit type the rules data names (inline-unit checks)
         self.markers: Mapping[str, Marker] = {}  #: the game's markers (read first: other keys name them)
+        self.chart: Chart | None = None  #: the terrain effects chart (supply traces in MP name its classes)
 
     def mp_class(self, node: yaml.Node, what: str) -> str:
         """A unit class (movement mode) of the game's terrain effects chart, with "did you mean"."""
         text = self.doc.scalar(node, what)
-        classes = chart_classes(self.game, self.map)
+        classes = self.chart.class_names if self.chart is not None else ()
         if text not in classes:
             raise self.doc.err(node, f"{what}: {text!r} is not a unit class of the terrain effects chart"
                                f"{did_you_mean(text, classes)}",
@@ -545,11 +548,6 @@ class RulesReader:
         note = f"rules data: {what} {name!r} is not on this map; taken as no hexes"
         self.notes.append(note)
         log.info(note)
-
-
-def chart_classes(game: Game, game_map: GameMap) -> tuple[str, ...]:
-    """The unit classes (movement modes) of the game's terrain effects chart."""
-    return ()
 
 
 def phase_names(game: Game) -> tuple[str, ...]:
@@ -983,6 +981,8 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     boxes = _boxes(root.sub("boxes", frozenset({"rule", "allowed", "reinforcements", "eliminated", "exited",
                                                  "turn-boxes"})))
     stacking, enemy_rule = _stacking(root.sub("stacking", STACKING_KEYS))
+    chart = read_chart(root.sub("terrain-effects", CHART_KEYS))
+    r.chart = chart
     prohibited = tuple(_prohibition(s) for s in root.each("prohibited", frozenset({"rule", "units", "enter", "cross",
                                                                                     "except-along", "what"})))
     markers = _markers(root, r)
@@ -1015,6 +1015,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
         control=control,
         victory=victory,
         piece_words=piece_words,
+        chart=chart,
     )
 
 
@@ -1074,13 +1075,14 @@ def _stacking(s: Section) -> tuple[StackingRules | None, str]:
         if limit is None:
             raise s.err("terrain", "raises no limit", expected="a 'limit' beside it")
         ts = s.sub("terrain")
+        m = s.r.map
         for name in ts:
-            if name not in s.r.map.terrain_types:
-                have = sorted(s.r.map.terrain_types)
+            have = sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind), *(b.kind for b in m.boxes)})
+            if name not in have:
                 raise s.r.doc.err(ts.key_node(name) or ts.m[name],
                                   f"{ts.what(name)}: {name!r} is not a terrain of the map{did_you_mean(name, have)}",
                                   expected="one of " + ", ".join(have))
-            terrain.append(TerrainLimit(name, frozenset(s.r.map.hexes_of_terrain(name)), _per_side(ts, name, 0)))
+            terrain.append(TerrainLimit(name, terrain_hexes(m, name), _per_side(ts, name, 0)))
     types: list[TypeLimit] = []
     tl = s.sub("types")
     types_rule = s.rule("types-rule", rule)
@@ -1294,6 +1296,19 @@ REINFORCEMENT_KEYS: Final = frozenset({"rule", "entry-rule", "schedule", "at-ent
 ENTRY_BLOCKS: Final = ("enemy-units", "enemy-zoc")
 WHEN_BLOCKED: Final = ("wait", "delay", "shift")
 
+
+
+def terrain_hexes(m: GameMap, name: str) -> frozenset[Hex]:
+    """The hexes of a terrain in the chart's sense: of that terrain type, or in a place or box of that
+    kind (Marrenburg, a city on a hill)."""
+    out = set(m.hexes_of_terrain(name)) if name in m.terrain_types else set()
+    for p in m.places:
+        if p.kind == name:
+            out.update(p.hexes)
+    for b in m.boxes:
+        if b.kind == name:
+            out.update(b.hexes)
+    return frozenset(out)
 
 
 def _number(text: str) -> float | None:

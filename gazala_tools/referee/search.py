@@ -19,9 +19,15 @@ a 100,000-hex map fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Protocol
+from typing import Final, Protocol
 
 from gazala_tools.hexes import Hex, Hexside
+
+#: a step cost meaning "all the points left" (a Terrain Effects Chart's ``all``): with ``max_cost`` a
+#: forward search may take the step while any point is left and has none after it; a reverse search
+#: (a trace from a unit to its source) only as the trace's last step, into a source, with at least one
+#: point left before it. Without ``max_cost`` the step costs 1.
+ALL: Final = -1
 
 
 class Cost(Protocol):
@@ -224,6 +230,17 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                 c = cost(hv, hu) if reverse else cost(hu, hv)
                 if c is None:
                     continue
+                if c == ALL:
+                    if max_cost is None:
+                        c = 1
+                    elif reverse:  # into a source only, and the unit must have a point left for it
+                        if d != 0:
+                            continue
+                        c = 1
+                    else:
+                        if d >= max_cost:
+                            continue
+                        c = max_cost - d
                 nd = d + c
                 if max_cost is not None and nd > max_cost:
                     continue
