@@ -562,7 +562,7 @@ def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict
 def trace_sources(ss: SideSupply) -> frozenset[Hex]:
     """The hexes a ``ss.side`` trace may end at before any blocking: its sources (those on the network,
     when the side traces to one). A unit standing on one is in supply (it enters nothing)."""
-    if ss.network is None:
+    if ss.network is None or ss.direct:
         return ss.sources.hexes
     return ss.sources.hexes & ss.network_hexes
 
@@ -591,7 +591,9 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
         def along(a: Hex, b: Hex) -> int | None:
             return 1 if b not in net_blocked and Hexside.between(a, b) in network else None
 
-        sources = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
+        joined = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
+        sources = list(dict.fromkeys([*joined, *(h for h in ss.sources.hexes if h not in blocked)])) if ss.direct \
+            else joined
     if ss.trace.max_mp is not None and ss.trace.mp_class is not None:
         return _mp_search(rules, ss, sources, blocked, sides)
     cost = BlockCost(rules.topology, hexes=blocked, sides=sides)

@@ -313,6 +313,8 @@ class SideSupply:
     trace: Trace
     network: frozenset[Hexside] | None = None  #: sources extend along these path hexsides ...
     network_hexes: frozenset[Hex] = frozenset()  #: ... from the sources on these path hexes
+    #: with a network: the trace may also end at any source itself (not only at the network)
+    direct: bool = False
     goal: str = "a supply source"
     automatic_through: int | None = None  #: turn index: supplied automatically up to it
     automatic_rule: str = ""
@@ -1233,7 +1235,7 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
     sides: dict[str, SideSupply] = {}
     for side in per.side_keys():
         ss = per.sub(side, TRACE_KEYS | {"rule", "sources", "network", "goal", "automatic-through",
-                                        "automatic-rule"})
+                                        "automatic-rule", "direct"})
         ss.require("sources")
         network = ss.path_kinds("network")
         sides[side] = SideSupply(
@@ -1243,6 +1245,7 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
             trace=_trace(ss, base),
             network=r.map.path_sides(*network) if network else None,
             network_hexes=r.map.path_hexes(*network) if network else frozenset(),
+            direct=ss.boolean("direct", False),
             goal=ss.text("goal", "a supply source"),
             automatic_through=ss.opt_turn("automatic-through"),
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),
