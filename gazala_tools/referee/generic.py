@@ -693,7 +693,7 @@ def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: Sid
                                     f"supply phase: {u.id} at {where} cannot trace supply ({status.value}): {what}",
                                     units=(u.id,), hexes=(where,)))
     elif status is not SupplyStatus.IN:
-        out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays Isolated",
+        out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays {rules.data.markers[iso].name}",
                                     units=(u.id,), hexes=(where,)))
 
 
