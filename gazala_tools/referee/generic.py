@@ -28,7 +28,15 @@ from gazala_tools.referee.movement import movement_rules
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
-from gazala_tools.referee.search import BlockCost, Cost, SearchResult, Topology, multi_source_search
+from gazala_tools.referee.search import (
+    ALL,
+    BlockCost,
+    Cost,
+    EntryCost,
+    SearchResult,
+    Topology,
+    multi_source_search,
+)
 from gazala_tools.referee.units import values_code
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -585,11 +593,11 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
             net_blocked = set(network_obstructed(rules, ctx, ss)) | extra_hexes
             net_sides = extra_sides | (rules.map.impassable_sides if ss.trace.network_blocked_by("impassable")
                                        else frozenset())
-        network = ss.network - net_sides
+        network = _pairs(ss.network - net_sides)
         sources = [h for h in ss.sources.hexes if h not in net_blocked and h in ss.network_hexes]
 
         def along(a: Hex, b: Hex) -> int | None:
-            return 1 if b not in net_blocked and Hexside.between(a, b) in network else None
+            return 1 if b not in net_blocked and (a, b) in network else None
 
         joined = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
         sources = list(dict.fromkeys([*joined, *(h for h in ss.sources.hexes if h not in blocked)])) if ss.direct \
@@ -604,22 +612,71 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
 MP_SCALE = 2
 
 
+def _pairs(sides: Iterable[Hexside]) -> dict[tuple[Hex, Hex], Hexside]:
+    """Hexsides by the steps across them, both ways (a search looks a step up without building a
+    :class:`Hexside` for it)."""
+    out: dict[tuple[Hex, Hex], Hexside] = {}
+    for s in sides:
+        a, b = s.hexes
+        out[(a, b)] = out[(b, a)] = s
+    return out
+
+
 def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
                sides: frozenset[Hexside]) -> SearchResult:
     """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as a
     unit of that class of the side moves), from the unit towards the sources: entering a hex of cost
-    ``all`` ends the trace there, so it may only be the trace's last hex (a source or network hex)."""
+    ``all`` ends the trace there, so it may only be the trace's last hex (a source or network hex).
+
+    Speed: a step across a hexside the chart prices (a path, a hexside kind) or the trace may not cross
+    is priced by the chart with that hexside; any other step costs the hex entered, computed once per
+    hex of the map."""
     cls, chart = ss.trace.mp_class, rules.data.chart
     assert cls is not None and ss.trace.max_mp is not None and chart is not None
-    step = chart.costs(rules.map, cls, ss.side).search_cost(MP_SCALE)
+    topo = rules.topology
+    enter, pairs = _mp_costs(rules, cls, ss.side, sides)
     limit = round(ss.trace.max_mp * MP_SCALE)
+    return multi_source_search(topo, sources, EntryCost(topo, enter, pairs, blocked), reverse=True, max_cost=limit)
 
-    def cost(a: Hex, b: Hex, /) -> int | None:  # the trace steps from a into b
-        if b in blocked or Hexside.between(a, b) in sides:
-            return None
-        return step(a, b)
 
-    return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=limit)
+def _mp_costs(rules: RulesPlugin, cls: str, side: str, sides: frozenset[Hexside]
+              ) -> tuple[list[int | None], dict[int, int | None]]:
+    """What entering each hex costs a unit of class ``cls`` of ``side`` (by hex index, in
+    ``1/MP_SCALE`` MP; ALL; None), and the steps priced otherwise (paths, hexside kinds, the
+    hexsides ``sides`` a trace may not cross): the map and the data's, computed once per rules."""
+    cache: dict[tuple[str, str, frozenset[Hexside]], tuple[list[int | None], dict[int, int | None]]] = \
+        rules.__dict__.setdefault("_mp_costs", {})
+    got = cache.get((cls, side, sides))
+    if got is not None:
+        return got
+    chart = rules.data.chart
+    assert chart is not None
+    cc = chart.costs(rules.map, cls, side)
+    topo = rules.topology
+    n = len(topo)
+    idx = topo.index
+    cells: dict[object, int | None] = {}  # the cost of entering a hex, by its cell (few distinct cells)
+    enter: list[int | None] = []
+    for h in topo.order:
+        cell = cc.hex_cell(h)
+        c = cells.get(cell, -2)
+        if c == -2:
+            c = cells[cell] = None if cell.prohibited else ALL if cell.kind == "all" else round(cell.value * MP_SCALE)
+        enter.append(c)
+    pairs: dict[int, int | None] = {}
+    for (a, b), s in _pairs((*cc.along, *cc.sides, *sides)).items():
+        ia, ib = idx.get(a), idx.get(b)
+        if ia is None or ib is None:
+            continue
+        if s in sides:
+            pairs[ia * n + ib] = None
+            continue
+        mp, flag = cc.step(a, b, s)
+        pairs[ia * n + ib] = None if flag == 2 else ALL if flag == 1 else round(mp * MP_SCALE)
+    if len(cache) > 32:
+        cache.clear()
+    cache[(cls, side, sides)] = (enter, pairs)
+    return enter, pairs
 
 
 def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:
@@ -705,9 +762,13 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
 def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
     """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
     (``rules.markers``; the reader refuses ``supply.markers: true`` without both)."""
+    got = rules.__dict__.get("_supply_markers")
+    if got is not None:
+        return got  # type: ignore[no-any-return]
     oos, iso = rules.data.supply_marker("out"), rules.data.supply_marker("isolated")
     if oos is None or iso is None:
         raise ValueError("the game's markers have no supply roles (rules.markers ... supply: out / isolated)")
+    rules.__dict__["_supply_markers"] = (oos, iso)
     return oos, iso
 
 

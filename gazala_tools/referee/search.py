@@ -166,6 +166,8 @@ def multi_source_search(
             start.append(i)
     if isinstance(cost, BlockCost) and within is None and max_cost is None:
         _bfs_blocked(topology, cost, start, dist, parent, reverse)
+    elif isinstance(cost, EntryCost) and within is None:
+        _dial_entry(topology, cost, start, dist, parent, reverse, max_cost)
     else:
         _dial(topology, cost, start, dist, parent, reverse, within, max_cost)
     return SearchResult(topology, dist, parent)
@@ -234,6 +236,92 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                     if max_cost is None:
                         c = 1
                     elif reverse:  # into a source only, and the unit must have a point left for it
+                        if d != 0:
+                            continue
+                        c = 1
+                    else:
+                        if d >= max_cost:
+                            continue
+                        c = max_cost - d
+                nd = d + c
+                if max_cost is not None and nd > max_cost:
+                    continue
+                if old < 0 or nd < old:
+                    dist[v] = nd
+                    parent[v] = u
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(v)
+        d += 1
+
+
+class EntryCost:
+    """A step cost that is the cost of the hex entered (per hex index: a cost, :data:`ALL`, or None:
+    may not be entered), except for the steps given in ``pairs`` (``a * n + b`` for the step from hex
+    index ``a`` into ``b``: their own cost, ALL or None). A Terrain Effects Chart prices most steps by
+    the hex entered; paths and hexside kinds are the pairs. The search reads it on integers, without
+    calling back into Python per step. Callable as an ordinary ``cost(a, b)`` hook."""
+
+    __slots__ = ("blocked", "enter", "pairs", "topology")
+
+    def __init__(self, topology: Topology, enter: list[int | None], pairs: Mapping[int, int | None],
+                 blocked: Iterable[Hex] = ()) -> None:
+        self.topology = topology
+        self.enter = enter
+        self.pairs = pairs
+        #: hexes no step may enter, whatever ``enter`` and ``pairs`` say (enemy units in a position)
+        self.blocked = bytearray(len(topology))
+        idx = topology.index
+        for h in blocked:
+            i = idx.get(h)
+            if i is not None:
+                self.blocked[i] = 1
+
+    def __call__(self, a: Hex, b: Hex, /) -> int | None:
+        idx = self.topology.index
+        ia, ib = idx[a], idx[b]
+        if self.blocked[ib]:
+            return None
+        key = ia * len(self.topology) + ib
+        return self.pairs[key] if key in self.pairs else self.enter[ib]
+
+
+def _dial_entry(topology: Topology, cost: EntryCost, start: list[int], dist: list[int], parent: list[int],
+                reverse: bool, max_cost: int | None) -> None:
+    """:func:`_dial` for an :class:`EntryCost`, on indices (the same answers, ``ALL`` included)."""
+    adj = topology.adj
+    n = len(topology)
+    enter = cost.enter
+    pairs = cost.pairs
+    blocked = cost.blocked
+    done = bytearray(n)
+    buckets: list[list[int]] = [start]
+    d = 0
+    while d < len(buckets):
+        bucket = buckets[d]
+        i = 0
+        while i < len(bucket):
+            u = bucket[i]
+            i += 1
+            if done[u] or dist[u] != d:
+                continue
+            done[u] = 1
+            for v in adj[u]:
+                if done[v]:
+                    continue
+                old = dist[v]
+                if 0 <= old <= d:
+                    continue
+                if blocked[u] if reverse else blocked[v]:
+                    continue
+                key = v * n + u if reverse else u * n + v
+                c = pairs[key] if key in pairs else (enter[u] if reverse else enter[v])
+                if c is None:
+                    continue
+                if c == ALL:
+                    if max_cost is None:
+                        c = 1
+                    elif reverse:
                         if d != 0:
                             continue
                         c = 1
