@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import movement_rules
+from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules
@@ -63,34 +63,9 @@ NEEDS_BEFORE = "needs the earlier position, --before EARLIER"
 
 
 def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
-    """The rules the game's data gives that only a move shows, as ``(rule, what)``: its movement data
-    (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), its
-    prohibited hexsides and where its reinforcements enter (checked in a position only on a unit's
-    arrival turn with ``at-entry: true``)."""
-    m = movement_rules(rules)
-    out: list[tuple[str, str]] = []
-    if m.points is not None:
-        out.append((m.points.rule, f"movement points ({m.points.role} allowance)"))
-    if m.zoc is not None:
-        if m.zoc.zoc_to_zoc:
-            out.append((m.zoc.rule, "no move from one enemy ZOC hex directly to another"
-                        + (" across those hexsides" if m.zoc.across is not None else "")))
-        if m.zoc.stop:
-            out.append((m.zoc.rule, f"a unit stops on entering an enemy {'ZOC' if m.zoc.zone == 'zoc' else 'zone'}"))
-    out.extend((c.rule, f"crossing {c.what}") for c in m.crossings)
-    out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
-    if m.blocked_rule is not None:
-        out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
-    if m.mines_rule is not None:
-        out.append((m.mines_rule, f"crossing {m.mines_what}"))
-    if m.exits_rule is not None:
-        out.append((m.exits_rule, "the map edges units exit by"))
-    out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
-    r = rules.data.reinforcements
-    if r is not None and any(a.enter for a in r.schedule):
-        out.append((r.entry_rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
-                                                                          "only)" if r.at_entry else "")))
-    return _unique(out)
+    """The rules the game's data gives that only a move shows, as ``(rule, what)``
+    (:func:`gazala_tools.referee.movement.move_rules`)."""
+    return movement_move_rules(rules)
 
 
 def before_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
