@@ -17,14 +17,13 @@ Pure Python.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import movement_rules
+from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
@@ -74,34 +73,9 @@ NEEDS_BEFORE = "needs the earlier position, --before EARLIER"
 
 
 def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
-    """The rules the game's data gives that only a move shows, as ``(rule, what)``: its movement data
-    (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), its
-    prohibited hexsides and where its reinforcements enter (checked in a position only on a unit's
-    arrival turn with ``at-entry: true``)."""
-    m = movement_rules(rules)
-    out: list[tuple[str, str]] = []
-    if m.points is not None:
-        out.append((m.points.rule, f"movement points ({m.points.role} allowance)"))
-    if m.zoc is not None:
-        if m.zoc.zoc_to_zoc:
-            out.append((m.zoc.rule, "no move from one enemy ZOC hex directly to another"
-                        + (" across those hexsides" if m.zoc.across is not None else "")))
-        if m.zoc.stop:
-            out.append((m.zoc.rule, f"a unit stops on entering an enemy {'ZOC' if m.zoc.zone == 'zoc' else 'zone'}"))
-    out.extend((c.rule, f"crossing {c.what}") for c in m.crossings)
-    out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
-    if m.blocked_rule is not None:
-        out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
-    if m.mines_rule is not None:
-        out.append((m.mines_rule, f"crossing {m.mines_what}"))
-    if m.exits_rule is not None:
-        out.append((m.exits_rule, "the map edges units exit by"))
-    out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
-    r = rules.data.reinforcements
-    if r is not None and any(a.enter for a in r.schedule):
-        out.append((r.entry_rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
-                                                                          "only)" if r.at_entry else "")))
-    return _unique(out)
+    """The rules the game's data gives that only a move shows, as ``(rule, what)``
+    (:func:`gazala_tools.referee.movement.move_rules`)."""
+    return movement_move_rules(rules)
 
 
 def before_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
@@ -458,46 +432,13 @@ def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
 def zoc_name(rules: RulesPlugin) -> str:
     """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
     say "enemy {name}"."""
-    return rules.data.zoc.name
+    return rules.data.zoc.name or "zone of control"
 
 
 def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
     """Does a friendly unit in an enemy-zone hex negate the zone there for ``purpose`` (``supply``,
     ``movement``; ``rules.zoc.negated-by-friendly``)?"""
     return purpose in rules.data.zoc.negated_for
-
-
-# --- statuses: what a unit's markers do (item 5) -----------------------------------------------------
-def allowance(rules: RulesPlugin, unit: Unit, printed: float) -> float:
-    """The unit's movement allowance after its markers' ``movement`` factors (each rounded as the
-    marker says: down, up or to the nearest whole point), from its printed allowance."""
-    ma = printed
-    markers = rules.data.markers
-    for mid in sorted(unit.markers):
-        m = markers.get(mid)
-        if m is None or m.movement is None:
-            continue
-        ma = ma * m.movement
-        ma = float(math.floor(ma + 1e-9) if m.round == "down" else math.ceil(ma - 1e-9) if m.round == "up"
-                   else math.floor(ma + 0.5))
-    return ma
-
-
-def may_move(rules: RulesPlugin, unit: Unit) -> Finding | None:
-    """Why ``unit`` may not move at all (a marker with ``move: false``, cited by its rule), or None."""
-    markers = rules.data.markers
-    for mid in sorted(unit.markers):
-        m = markers.get(mid)
-        if m is not None and not m.move:
-            return Finding(m.rule, Severity.ERROR, f"{unit.id} is marked {m.name}: it may not move", units=(unit.id,))
-    return None
-
-
-def marker_effects(rules: RulesPlugin, unit: Unit) -> list[str]:
-    """What the unit's markers do, in words (``"Isolated: movement allowance x0.5 ..."``)."""
-    markers = rules.data.markers
-    return [f"{markers[m].name}: {', '.join(markers[m].effects())}" for m in sorted(unit.markers)
-            if m in markers and markers[m].effects()]
 
 
 def check_markers(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
@@ -545,7 +486,7 @@ def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: 
     why: dict[Hex, str] = {}
     if enemy_zoc:
         own = ctx.hexes_of.get(side, set()) if negates else set()
-        zone = f"in enemy {zoc_name(rules)}" if rules.data.zoc.name != "zone of control" else "in enemy ZOC"
+        zone = f"in enemy {rules.data.zoc.name}" if rules.data.zoc.name else "in enemy ZOC"
         why.update({h: zone for h in ctx.enemy_zoc(side) if h not in own})
     for h in hexes:
         why[h] = "blocked terrain"

@@ -275,7 +275,7 @@ class ZocRules:
     uphill: Mapping[Hex, frozenset[Hex]] = field(default_factory=dict)  #: low hex -> high hexes it does not reach
     into: frozenset[Hex] = frozenset()  #: hexes no ZOC extends into
     exempt: UnitFilter | None = None  #: units that exert none (HQs, artillery)
-    name: str = "zone of control"  #: the game's own name for the zone (messages)
+    name: str = ""  #: the game's own name for the zone (messages; "" not given: "zone of control")
     rule: str = "zoc"  #: the rule the zone's findings cite
     #: what a friendly unit standing in an enemy-zone hex negates there: supply, movement (or nothing)
     negated_for: frozenset[str] = frozenset()
@@ -326,7 +326,6 @@ class SupplyRules:
     sides: Mapping[str, SideSupply]
     markers: bool = False  #: Out of Supply -> Isolated marker flow (RG 5.0 family)
     off_map: str = "reinforcements"  #: which off-map units are in supply: in | reinforcements | none
-    when: str = ""  #: the phase supply is judged in (the sequence of play's name; "" any position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,16 +514,6 @@ class RulesReader:
                                expected="one of " + (", ".join(classes) or "none (the game has no chart)"))
         return text
 
-    def phase(self, node: yaml.Node, what: str) -> str:
-        """A phase of the game's sequence of play, with "did you mean"."""
-        text = self.doc.scalar(node, what)
-        phases = phase_names(self.game)
-        if text not in phases:
-            raise self.doc.err(node, f"{what}: {text!r} is not a phase of the sequence of play"
-                               f"{did_you_mean(text, phases)}",
-                               expected="one of " + (", ".join(phases) or "none (the game states no sequence of play)"))
-        return text
-
     def edge(self, name: str) -> frozenset[Hex]:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
         return map_edges(self.map).get(name, frozenset())
@@ -550,11 +539,6 @@ class RulesReader:
         note = f"rules data: {what} {name!r} is not on this map; taken as no hexes"
         self.notes.append(note)
         log.info(note)
-
-
-def phase_names(game: Game) -> tuple[str, ...]:
-    """The phases of the game's sequence of play."""
-    return ()
 
 
 _EDGES: ObjectCache[dict[str, frozenset[Hex]]] = ObjectCache(maxsize=8)
@@ -990,7 +974,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     markers = _markers(root, r)
     r.markers = markers
     zoc = _zoc(root)
-    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides", "when"})), r, zoc)
+    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r, zoc)
     reinforcements = _reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
     control = _control(sub("control", frozenset({"rule", "by", "start"})))
     victory = _victory(sub("victory", VICTORY_KEYS), control)
@@ -1153,8 +1137,8 @@ def _zoc(root: Section) -> ZocRules:
         if purpose not in ZOC_NEGATION:
             raise s.err("negated-by-friendly", f"[{i}] {purpose!r} is not what a zone is negated for"
                         f"{did_you_mean(purpose, ZOC_NEGATION)}", expected=", ".join(ZOC_NEGATION))
-    name = s.text("name", "zone of control").strip()
-    if not name or "\n" in name or len(name) > 60:
+    name = s.text("name", "").strip()
+    if "name" in s and (not name or "\n" in name or len(name) > 60):
         raise s.err("name", f"{name!r} is not a name for the zone", expected="one line of 1 to 60 characters")
     uphill: dict[Hex, set[Hex]] = {}
     m = s.r.map
@@ -1251,8 +1235,7 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),
         )
     return SupplyRules(rule, sides, markers=s.boolean("markers", False),
-                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"),
-                       when=s.r.phase(s.m["when"], s.what("when")) if "when" in s else "")
+                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"))
 
 
 def _reinforcements(s: Section) -> ReinforcementRules | None:

@@ -293,7 +293,8 @@ class ClassCosts:
 
     def step(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[float, int]:
         """``(mp, flag)`` for the step from ``a`` into adjacent ``b``: flag 0 a plain cost, 1 ``all``
-        (the MP left; ``mp`` is then the cost before it), 2 prohibited (``P``; ``mp`` 0)."""
+        (the MP left; ``mp`` is then what is added to it), 2 prohibited (``P``; ``mp`` is what the step
+        would cost without the prohibited cells: how a path that breaks the rule is priced)."""
         s = side if side is not None else Hexside.between(a, b)
         al = self.along.get(s)
         flag = 0
@@ -308,8 +309,9 @@ class ClassCosts:
             bridges = frozenset()
             cell = self.hex_cell(b)
             if cell.kind == PROHIBITED:
-                return 0.0, 2
-            if cell.kind == ALL_MP:
+                flag = 2
+                mp = self.chart.default.value if self.chart.default.kind == NUMBER else 1.0
+            elif cell.kind == ALL_MP:
                 flag = 1
                 mp = 0.0
             else:
@@ -322,11 +324,11 @@ class ClassCosts:
                     continue
                 k = c.kind
                 if k == PROHIBITED:
-                    return 0.0, 2
-                if k == PLUS:
+                    flag = 2
+                elif k == PLUS:
                     mp += c.value
                 elif k == ALL_MP:
-                    flag = 1
+                    flag = max(flag, 1)
                 else:
                     replace = c.value if replace is None else max(replace, c.value)
             if replace is not None:
