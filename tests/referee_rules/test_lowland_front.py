@@ -19,9 +19,9 @@ from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.generic import control_of, entry_blocked
-from gazala_tools.referee.statuses import allowance, may_move
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import Report
+from gazala_tools.referee.statuses import allowance, may_move
 from gazala_tools.rules import plugin_class, rules_for
 
 FOLDER = Path(__file__).resolve().parents[1] / "games" / "lowland-front"
