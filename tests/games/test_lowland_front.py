@@ -23,7 +23,14 @@ import pytest
 from gazala_tools.games import find_game
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import MoveChecker, MoveContext, UnitPhase, allowances, check_move, movement_rules
+from gazala_tools.referee.movement import (
+    MoveChecker,
+    MoveContext,
+    UnitPhase,
+    allowances,
+    check_move,
+    movement_rules,
+)
 from gazala_tools.referee.plugins import rules_for
 from gazala_tools.referee.position import Position, Unit
 
