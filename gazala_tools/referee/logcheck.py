@@ -32,6 +32,9 @@ from gazala_tools.referee.movement import (
 from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.referee.sequence import PlayPhase
+
+if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
     from gazala_tools.referee.api import LayoutReader
     from gazala_tools.referee.position import Position, Unit
@@ -179,15 +182,29 @@ class LogReferee:
         #: per side, the position at the start of its movement in this phase (before its first move)
         starts: dict[str, Context] = {}
         compares = type(rules).compare is not RulesPlugin.compare
+        seq = self.data.sequence  #: the sequence of play (None: phases from the tracker and chits only)
+        play: PlayPhase | None = None  #: the phase of the sequence the log is in (None: not known yet)
         flagged: set[tuple[int, str, str]] = set()  #: (phase, rule, unit): a phase rule said once per unit
         for step in rp.steps():
             last = step.index
             boundary = self._boundary(step)
             if boundary is not None:
                 readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
-                if step.index > phase_start:
+                if seq is not None and step.turn_changed:
+                    # the turn's phases left end on the position before the press (the end phase included)
+                    for i, p in enumerate(seq.phases[play.index:] if play is not None else ()):
+                        self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
+                                        phase_turn, p.title, step.position_before, dict(acts), play=p)
+                        phase += 1
+                    if play is None and step.index > phase_start:
+                        self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
+                                        step.position_before, dict(acts), play=None)
+                        phase += 1
+                    play = seq.phases[0]
+                    boundary = f"{play.title}, turn {step.turn}"
+                elif step.index > phase_start:
                     self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                    step.position_before, dict(acts))
+                                    step.position_before, dict(acts), play=play)
                     phase += 1
                 phase_start, started_by = step.index, boundary
                 phase_turn = rp.turn
@@ -221,6 +238,27 @@ class LogReferee:
                 path: list[Any] | None = None
                 direct: list[Any] | None = None
                 found: list[Finding] = []
+                if seq is not None and (play is None or not (play.movement and play.side == b.side)):
+                    nxt = seq.movement_phase(b.side, play.index + 1 if play is not None else 0)
+                    if nxt is None and play is not None:
+                        own = seq.movement_phases(b.side)
+                        found.append(Finding(seq.rule, Severity.ERROR,
+                                             f"{b.id} moves in the {play.title}: {b.side} units move in "
+                                             + (" or ".join(p.title for p in own) or "no phase"),
+                                             units=(b.id,)))
+                    elif nxt is not None:
+                        # the phases before the side's movement phase end on the position before this move
+                        for i, p in enumerate(seq.phases[play.index:nxt.index] if play is not None else ()):
+                            self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
+                                            phase_turn, p.title, step.position_before, dict(acts), play=p)
+                            phase += 1
+                        if play is None and step.index > phase_start:
+                            self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
+                                            step.position_before, dict(acts), play=None)
+                            phase += 1
+                        play = nxt
+                        phase_start, started_by = step.index, nxt.title
+                        units, starts, phase_state = {}, {}, {}
                 if self.check_moves and not step.undo:
                     mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
                                      activation=activation, drawn=tuple(drawn), phase_state=phase_state,
@@ -246,7 +284,8 @@ class LogReferee:
         if self.data.phases.activations and not chits_seen and rep.moves:
             rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
                                  "activated is not checked (only formations barred on the turn are)")
-        self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
+        self._end_phase(rep, phase, phase_start, last, phase_turn, play.title if play is not None else started_by,
+                        rp.position(), dict(acts), play=play)
         rep.final = rp.position()
         return rep
 
@@ -284,19 +323,28 @@ class LogReferee:
         return None
 
     def _end_phase(self, rep: LogReport, phase: int, first: int, last: int, turn: str | None, started_by: str,
-                   position: Position | None, acts: Mapping[str, int]) -> None:
+                   position: Position | None, acts: Mapping[str, int], *, play: PlayPhase | None = None) -> None:
+        """The end of a phase: the position checks on ``position``; with a sequence of play, only the
+        findings of the rules the phase ``play`` judges (and of those no phase names)."""
         rep.phases.append(Phase(phase, first, max(first, last), turn, started_by))
         if not self.position_checks or position is None:
             return
         if acts:
             position = self.rules.with_activations(position, acts)
+        seq = self.data.sequence
         report = Referee(self.rules).check(position)
+        standing: set[tuple[str, str]] = set()
         for f in report.findings:
             key = (f.rule, f.message)
+            if seq is not None and not seq.judges(play, f.rule):
+                if key in self._standing:
+                    standing.add(key)
+                continue  # not judged at this phase
+            standing.add(key)
             if f.severity is Severity.INFO or key in self._standing:
                 continue  # reported at an earlier phase end and still standing
             rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
-        self._standing = {(f.rule, f.message) for f in report.findings}
+        self._standing = standing
 
 
 def check_log(

@@ -323,10 +323,10 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
         out.append((m.exits_rule, "the map edges units exit by"))
     out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
     r = rules.data.reinforcements
-    if r is not None and any(a.enter for a in r.schedule):
-        rule = getattr(r, "arrival_rule", None) or r.entry_rule
-        out.append((rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
-                                                                 "only)" if r.at_entry else "")))
+    if r is not None:  # cited as a unit standing off its entry hexes is (the line's rule, else the schedule's)
+        for rule in dict.fromkeys(a.rule or r.rule for a in r.schedule if a.enter):
+            out.append((rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
+                                                                     "only)" if r.at_entry else "")))
     return tuple(dict.fromkeys(out))
 
 
@@ -715,7 +715,8 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
                                     f"to {to_text} by the direct route, more than the {_fmt(remaining)} of its "
-                                    f"{_fmt(allowance)} it has left this phase",
+                                    f"{_fmt(allowance)} it has left this phase: "
+                                    f"{checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
                                     units=(before.id,), hexes=(label(before.hex), label(res.path[-1]))))
         return _spend(res, before, checker, mc, up, allowance), findings
     res = checker.path(before.hex, targets, legal=True, limit=remaining)
@@ -761,7 +762,8 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
                                     f"to {to_text}, more than the {_fmt(remaining)} of its {_fmt(allowance)} it has left "
-                                    "this phase", units=(before.id,), hexes=(label(before.hex), end)))
+                                    f"this phase: {checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
+                                    units=(before.id,), hexes=(label(before.hex), end)))
     return _spend(res, before, checker, mc, up, allowance), findings
 
 

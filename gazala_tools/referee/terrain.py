@@ -434,14 +434,14 @@ def describe_parts(parts: Iterable[StepParts]) -> tuple[str, float]:
     hexes: dict[str, tuple[int, float]] = {}
     extras: dict[tuple[str, str], float] = {}
     total = 0.0
-    n_all = 0
+    alls: dict[str, int] = {}
     for p in parts:
         if p.replaced is not None:
             key = (p.replaced[0], p.replaced[2])
             extras[key] = extras.get(key, 0.0) + p.replaced[1]
             total += p.replaced[1]
         elif p.all_mp:
-            n_all += 1
+            alls[p.base_what] = alls.get(p.base_what, 0) + 1
         else:
             n, mp = hexes.get(p.base_what, (0, 0.0))
             hexes[p.base_what] = (n + 1, mp + p.base)
@@ -459,8 +459,8 @@ def describe_parts(parts: Iterable[StepParts]) -> tuple[str, float]:
                 words.append(f"{_num(mp)} {what} ({n} {'hex' if n == 1 else 'hexes'})")
             else:
                 words.append(f"{_num(mp)} for {n} {what} {'hex' if n == 1 else 'hexes'}")
-    if n_all:
-        words.append(f"all that was left for {n_all} {'hex' if n_all == 1 else 'hexes'}")
+    for what, n in alls.items():
+        words.append(f"all MP left for {n} {what} {'hex' if n == 1 else 'hexes'}")
     for (what, rule), mp in extras.items():
         words.append(f"{_num(mp)} {what} ({rule})")
     return " + ".join(words), total

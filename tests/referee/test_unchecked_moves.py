@@ -36,7 +36,7 @@ def unchecked(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
 def test_rg_moves_rules_are_listed_with_why(capsys):
     got = unchecked(capsys, str(GOLDEN / "rg-may29.yaml"))
     for rule in ("8.0 movement points (move allowance)", "8.0 crossing an escarpment off a road",
-                 "9.0 no move from one enemy ZOC hex directly to another", "15.0 the entry hexes of reinforcements",
+                 "9.0 no move from one enemy ZOC hex directly to another", "15.1 the entry hexes of reinforcements",  # as 15.1 findings cite it
                  "7.0 the units each action chit activates"):
         assert f"{rule}: {MOVES_UNSEEN}" in got
     assert f"8.3 units that left the map wait two turns in the turn record: {NEEDS_BEFORE}" in got
