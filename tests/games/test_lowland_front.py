@@ -322,4 +322,4 @@ def test_a_position_lists_the_movement_rules_by_their_own_ids(rules: RulesPlugin
     from gazala_tools.referee.movement import move_rules
 
     got = dict.fromkeys(r for r, _w in move_rules(rules))
-    assert list(got) == ["3.1", "3.2", "5.3", "5.4", "3.6", "10.3", "6.3"]
+    assert list(got) == ["3.1", "3.2", "5.3", "5.4", "3.6", "10.3", "6.3", "8.3"]  # 8.3: the reinforcements (rules data)
