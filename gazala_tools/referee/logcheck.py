@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.referee import generic
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
@@ -153,6 +154,8 @@ class LogReferee:
         self.check_moves = moves
         self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}
         self._standing: set[tuple[str, str]] = set()
+        #: the side that last entered each hex in the log so far (``rules.control`` by last-entered)
+        self._control: dict[Hex, str] = {}
         self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
 
     def check(self) -> LogReport:
@@ -271,6 +274,8 @@ class LogReferee:
                         said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
                         flagged.update((phase, f.rule, b.id) for f in said)
                         found.extend(said)
+                if not step.undo and a.hex is not None:  # who entered which hex (control: last-entered)
+                    generic.record_entries(self._control, b.side, path[1:] if path else [a.hex])
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
                                           tuple(label(h) for h in path or ()), phase,
@@ -331,6 +336,9 @@ class LogReferee:
             return
         if acts:
             position = self.rules.with_activations(position, acts)
+        c = self.rules.data.control
+        if c is not None and c.by == "last-entered" and self._control:  # the hexes the log saw entered
+            position = replace(position, extra={**position.extra, generic.CONTROL: dict(self._control)})
         seq = self.data.sequence
         report = Referee(self.rules).check(position)
         standing: set[tuple[str, str]] = set()

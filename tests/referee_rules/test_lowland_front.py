@@ -9,16 +9,18 @@ clear unless said, the high road along row 05 from 01.05 through Westhaven 03.05
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gazala_tools.games import find_game
+from gazala_tools.hexes import Hex
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Severity
-from gazala_tools.referee.generic import control_of, entry_blocked
+from gazala_tools.referee.generic import CONTROL, control_of, entry_blocked, record_entries
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import Report
 from gazala_tools.referee.statuses import allowance, may_move
@@ -380,3 +382,17 @@ def test_10_4_sudden_death_at_the_end_of_the_last_turn_too(rules: RulesPlugin) -
     r = check(rules, unit("a", L, "infantry", "03.05"), unit("b", L, "infantry", "11.06"),
               unit("c", L, "infantry", "19.06"), turn="Turn 6")
     assert (vp(r)[L], vp(r)[E]) == (9, 0) and vp(r)["result"] == "The League wins by sudden death (10.4)"
+
+
+def test_9_1_a_logs_moves_feed_control(rules: RulesPlugin) -> None:
+    # the log checker records each path's hexes for its side (generic.record_entries); an Imperial
+    # unit passed through Marrenburg and went on: on Turn 6 the Empire controls it (10.2: 1 VP)
+    seen: dict[Hex, str] = {}
+    record_entries(seen, E, [rules.map.hex(x) for x in ("12.06", "11.06", "10.05")])
+    record_entries(seen, L, [rules.map.hex("10.05")])
+    pos = position_from_data(rules, {"game": "lowland-front", "units": [], "turn": "Turn 6"})
+    pos = dataclasses.replace(pos, extra={CONTROL: seen})
+    ctx = Context(rules, pos)
+    assert control_of(rules, ctx, rules.map.hex("11.06")) == E and control_of(rules, ctx, rules.map.hex("10.05")) == L
+    r = Referee(rules).check(pos)
+    assert (vp(r)[L], vp(r)[E]) == (1, 2)  # Westhaven (League's start) 1; Marrenburg and Ostfurt 1 each
