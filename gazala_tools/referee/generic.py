@@ -508,12 +508,22 @@ def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict
                           negates=t.friendly_negates_zoc)
 
 
-def trace_sources(ss: SideSupply) -> frozenset[Hex]:
+def trace_sources(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
     """The hexes a ``ss.side`` trace may end at before any blocking: its sources (those on the network,
-    when the side traces to one). A unit standing on one is in supply (it enters nothing)."""
+    when the side traces to one), and the hexes of its ``source-units``. A unit standing on one is in
+    supply (it enters nothing)."""
+    units = source_unit_hexes(rules, ctx, ss)
     if ss.network is None or ss.direct:
-        return ss.sources.hexes
-    return ss.sources.hexes & ss.network_hexes
+        return ss.sources.hexes | units
+    return (ss.sources.hexes & ss.network_hexes) | units
+
+
+def source_unit_hexes(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
+    """Where the side's units that are sources (``source-units``: its HQs) stand."""
+    if ss.source_units is None:
+        return frozenset()
+    f = ss.source_units
+    return frozenset(u.hex for u in ctx.on_map(ss.side) if u.hex is not None and f.matches(u, rules.names))
 
 
 def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
@@ -527,6 +537,7 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
     blocked = set(why) | extra_hexes
     sides = ss.trace.sides | extra_sides | (rules.map.impassable_sides if ss.trace.impassable else frozenset())
     sources = [h for h in ss.sources.hexes if h not in blocked]
+    units = source_unit_hexes(rules, ctx, ss)
     if ss.network is not None:  # the sources on the network, and the network hexes joined to them
         if ss.trace.network_blocks is None:
             net_blocked, net_sides = blocked, sides
@@ -543,6 +554,8 @@ def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
         joined = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
         sources = list(dict.fromkeys([*joined, *(h for h in ss.sources.hexes if h not in blocked)])) if ss.direct \
             else joined
+    if units:  # a unit that is a source supplies where it stands
+        sources = list(dict.fromkeys([*sources, *(h for h in sorted(units) if h not in blocked)]))
     if ss.trace.max_mp is not None and ss.trace.mp_class is not None:
         return _mp_search(rules, ss, sources, blocked, sides)
     cost = BlockCost(rules.topology, hexes=blocked, sides=sides)
@@ -653,7 +666,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
             continue
         res = supply_search(rules, ctx, ss)
         out.reached[side] = res
-        own_sources = trace_sources(ss)
+        own_sources = trace_sources(rules, ctx, ss)
         for u in units:
             if u.hex is None or u.hex not in ctx.topology:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
                 out.status[u.id] = SupplyStatus.IN

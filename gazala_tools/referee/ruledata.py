@@ -315,6 +315,8 @@ class SideSupply:
     network_hexes: frozenset[Hex] = frozenset()  #: ... from the sources on these path hexes
     #: with a network: the trace may also end at any source itself (not only at the network)
     direct: bool = False
+    #: the side's own units that are sources too (an HQ, a supply truck), where they stand
+    source_units: UnitFilter | None = None
     goal: str = "a supply source"
     automatic_through: int | None = None  #: turn index: supplied automatically up to it
     automatic_rule: str = ""
@@ -1219,7 +1221,7 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
     sides: dict[str, SideSupply] = {}
     for side in per.side_keys():
         ss = per.sub(side, TRACE_KEYS | {"rule", "sources", "network", "goal", "automatic-through",
-                                        "automatic-rule", "direct"})
+                                        "automatic-rule", "direct", "source-units"})
         ss.require("sources")
         network = ss.path_kinds("network")
         sides[side] = SideSupply(
@@ -1230,6 +1232,7 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
             network=r.map.path_sides(*network) if network else None,
             network_hexes=r.map.path_hexes(*network) if network else frozenset(),
             direct=ss.boolean("direct", False),
+            source_units=ss.units("source-units") if "source-units" in ss else None,
             goal=ss.text("goal", "a supply source"),
             automatic_through=ss.opt_turn("automatic-through"),
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),

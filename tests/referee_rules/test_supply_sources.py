@@ -1,0 +1,44 @@
+"""Supply sources that are units (``source-units``: an HQ supplies where it stands), on a copy of Lowland
+Front whose League traces to its HQs too (a variant of its rule 7.1)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gazala_tools.games import find_game
+from gazala_tools.referee.api import position_from_data
+from gazala_tools.referee.engine import Referee, RulesPlugin
+from gazala_tools.rules import rules_for
+
+FOLDER = Path(__file__).resolve().parents[1] / "games" / "lowland-front"
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory: pytest.TempPathFactory) -> RulesPlugin:
+    game = tmp_path_factory.mktemp("lf") / "lowland-front"
+    shutil.copytree(FOLDER, game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    old = "league: {sources: {edges: [W], places: [Westhaven]}, network: [road, railway], direct: true,"
+    assert text.count(old) == 1
+    (game / "game.yaml").write_text(text.replace(old, old[:-1] + ", source-units: {types: [hq]},"), encoding="utf-8")
+    return rules_for(find_game(game))
+
+
+def supply(rules: RulesPlugin, *units: tuple[str, str, str]) -> dict[str, str]:
+    rows = [{"id": i, "side": "league", "type": t, "hex": h} for i, t, h in units]
+    report = Referee(rules).check(position_from_data(rules, {"game": "lowland-front", "units": rows}))
+    return {k: v.value for k, v in report.supply.items()}
+
+
+def test_an_hq_is_a_source_where_it_stands(rules: RulesPlugin) -> None:
+    # 20.01 is 5 MP from the League's nearest network hex (the high road at 20.06); the HQ beside it
+    # (21.01) is a source: 1 MP
+    assert supply(rules, ("a", "infantry", "20.01"), ("h", "hq", "21.01")) == {"a": "in", "h": "in"}
+
+
+def test_without_the_hq_the_unit_is_out_of_supply(rules: RulesPlugin) -> None:
+    assert supply(rules, ("a", "infantry", "20.01")) == {"a": "out"}
+    assert supply(rules, ("a", "infantry", "20.01"), ("h", "infantry", "21.01")) == {"a": "out", "h": "out"}
