@@ -23,30 +23,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
-from gazala_tools.referee.position import (
-    Labels,
-    LabelWriter,
-    Position,
-    StateReader,
-    StateWriter,
-    Unit,
-    units_by_hex,
-)
+from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
 from gazala_tools.referee.report import Report, ReportPath, ReportSection, SupplyStatus
 from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.referee.zoc import zoc_map
-from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -225,40 +214,11 @@ class RulesPlugin:
         """The plugin's own top-level keys of a position YAML, each with its reader, in the order
         errors and ``referee position`` list them; read values go to ``Position.extra``. The data's:
         ``control: {HEX: side}`` (who last entered a hex) when its control is ``by: last-entered``."""
-        c = self.data.control
-        if c is None or c.by != "last-entered":
-            return {}
-        sides = self.sides
-
-        def read_control(value: object, labels: Labels, file: str | Path | None, place: str) -> object:
-            if not isinstance(value, Mapping):
-                raise GazalaError(f"{place} must be a mapping", file=file, place=place,
-                                  expected="{HEX: side}: the side that last entered each hex")
-            out: dict[Hex, str] = {}
-            for k, side in value.items():
-                try:
-                    h = labels.parse(str(k))
-                except HexNameError as exc:
-                    raise GazalaError(f"{place}.{k}: {exc.problem}", file=file, place=f"{place}.{k}",
-                                      expected=exc.expected) from None
-                if side not in sides:
-                    raise GazalaError(f"{place}.{k}: {side!r} is not a side{did_you_mean(str(side), sides)}",
-                                      file=file, place=f"{place}.{k}", expected=" or ".join(sides))
-                out[h] = str(side)
-            return out
-
-        return {generic.CONTROL: read_control}
+        return generic.control_readers(self)
 
     def state_writers(self) -> Mapping[str, StateWriter]:
         """How ``referee position`` writes the plugin's state keys back (a writer's None: leave out)."""
-        if self.data.control is None or self.data.control.by != "last-entered":
-            return {}
-
-        def write_control(value: object, labels: LabelWriter) -> object:
-            got = value if isinstance(value, Mapping) else {}
-            return {labels.label(h): side for h, side in sorted(got.items(), key=lambda kv: labels.label(kv[0]))}
-
-        return {generic.CONTROL: write_control}
+        return generic.control_writers(self)
 
     def state_from_pieces(self, pieces: Sequence[tuple[PieceView, Hex]], turn: str | None) -> dict[str, object]:
         """The plugin's state from a save's pieces of :attr:`state_piece_kinds` on the map (each

@@ -19,12 +19,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import move_rules as movement_move_rules
-from gazala_tools.referee.position import Unit
+from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
 from gazala_tools.referee.search import (
@@ -37,6 +39,7 @@ from gazala_tools.referee.search import (
     multi_source_search,
 )
 from gazala_tools.referee.units import values_code
+from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Check, Context, RulesPlugin
@@ -843,6 +846,47 @@ def record_entries(control: dict[Hex, str], side: str, hexes: Iterable[Hex]) -> 
     ``Position.extra[CONTROL]``."""
     for h in hexes:
         control[h] = side
+
+
+def control_readers(rules: RulesPlugin) -> dict[str, StateReader]:
+    """The position YAML's ``control: {HEX: side}`` (who last entered each hex), for a game whose
+    control is ``by: last-entered``; kept in ``Position.extra[CONTROL]``."""
+    c = rules.data.control
+    if c is None or c.by != "last-entered":
+        return {}
+    sides = rules.sides
+
+    def read_control(value: object, labels: Labels, file: str | Path | None, place: str) -> object:
+        if not isinstance(value, Mapping):
+            raise GazalaError(f"{place} must be a mapping", file=file, place=place,
+                              expected="{HEX: side}: the side that last entered each hex")
+        out: dict[Hex, str] = {}
+        for k, side in value.items():
+            try:
+                h = labels.parse(str(k))
+            except HexNameError as exc:
+                raise GazalaError(f"{place}.{k}: {exc.problem}", file=file, place=f"{place}.{k}",
+                                  expected=exc.expected) from None
+            if side not in sides:
+                raise GazalaError(f"{place}.{k}: {side!r} is not a side{did_you_mean(str(side), sides)}",
+                                  file=file, place=f"{place}.{k}", expected=" or ".join(sides))
+            out[h] = str(side)
+        return out
+
+    return {CONTROL: read_control}
+
+
+def control_writers(rules: RulesPlugin) -> dict[str, StateWriter]:
+    """How ``referee position`` writes ``control:`` back."""
+    c = rules.data.control
+    if c is None or c.by != "last-entered":
+        return {}
+
+    def write_control(value: object, labels: LabelWriter) -> object:
+        got = value if isinstance(value, Mapping) else {}
+        return {labels.label(h): side for h, side in sorted(got.items(), key=lambda kv: labels.label(kv[0]))}
+
+    return {CONTROL: write_control}
 
 
 def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool) -> bool:

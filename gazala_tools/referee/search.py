@@ -167,9 +167,9 @@ def multi_source_search(
     if isinstance(cost, BlockCost) and within is None and max_cost is None:
         _bfs_blocked(topology, cost, start, dist, parent, reverse)
     elif isinstance(cost, EntryCost) and within is None:
-        _dial_entry(topology, cost, start, dist, parent, reverse, max_cost)
+        _dial(topology, cost.price(reverse), start, dist, parent, reverse, max_cost)
     else:
-        _dial(topology, cost, start, dist, parent, reverse, within, max_cost)
+        _dial(topology, _price(topology, cost, reverse, within), start, dist, parent, reverse, max_cost)
     return SearchResult(topology, dist, parent)
 
 
@@ -203,10 +203,31 @@ def _bfs_blocked(topology: Topology, cost: BlockCost, frontier: list[int], dist:
         frontier = nxt
 
 
-def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], parent: list[int], reverse: bool,
-          within: Callable[[Hex], bool] | None, max_cost: int | None) -> None:
-    adj = topology.adj
+#: the price of one step of a search on indices: from ``u`` (reached) into its neighbour ``v``, as the
+#: search walks (a reverse search prices the trace's step from ``v`` into ``u``); None: impossible
+Price = Callable[[int, int], "int | None"]
+
+
+def _price(topology: Topology, cost: Cost, reverse: bool, within: Callable[[Hex], bool] | None) -> Price:
+    """An ordinary ``cost(a, b)`` hook (and ``within``) as a :data:`Price` on indices."""
     order = topology.order
+    if within is None:
+        if reverse:
+            return lambda u, v: cost(order[v], order[u])
+        return lambda u, v: cost(order[u], order[v])
+
+    def price(u: int, v: int) -> int | None:
+        hv = order[v]
+        if not within(hv):
+            return None
+        return cost(hv, order[u]) if reverse else cost(order[u], hv)
+
+    return price
+
+
+def _dial(topology: Topology, price: Price, start: list[int], dist: list[int], parent: list[int], reverse: bool,
+          max_cost: int | None) -> None:
+    adj = topology.adj
     done = bytearray(len(topology))
     buckets: list[list[int]] = [start]
     d = 0
@@ -219,17 +240,13 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
             if done[u] or dist[u] != d:
                 continue
             done[u] = 1
-            hu = order[u]
             for v in adj[u]:
                 if done[v]:
                     continue
                 old = dist[v]
                 if old >= 0 and old <= d:
                     continue  # costs are >= 0: no step from u can improve on it
-                hv = order[v]
-                if within is not None and not within(hv):
-                    continue
-                c = cost(hv, hu) if reverse else cost(hu, hv)
+                c = price(u, v)
                 if c is None:
                     continue
                 if c == ALL:
@@ -279,63 +296,22 @@ class EntryCost:
 
     def __call__(self, a: Hex, b: Hex, /) -> int | None:
         idx = self.topology.index
-        ia, ib = idx[a], idx[b]
-        if self.blocked[ib]:
-            return None
-        key = ia * len(self.topology) + ib
-        return self.pairs[key] if key in self.pairs else self.enter[ib]
+        return self.price(False)(idx[a], idx[b])
 
-
-def _dial_entry(topology: Topology, cost: EntryCost, start: list[int], dist: list[int], parent: list[int],
-                reverse: bool, max_cost: int | None) -> None:
-    """:func:`_dial` for an :class:`EntryCost`, on indices (the same answers, ``ALL`` included)."""
-    adj = topology.adj
-    n = len(topology)
-    enter = cost.enter
-    pairs = cost.pairs
-    blocked = cost.blocked
-    done = bytearray(n)
-    buckets: list[list[int]] = [start]
-    d = 0
-    while d < len(buckets):
-        bucket = buckets[d]
-        i = 0
-        while i < len(bucket):
-            u = bucket[i]
-            i += 1
-            if done[u] or dist[u] != d:
-                continue
-            done[u] = 1
-            for v in adj[u]:
-                if done[v]:
-                    continue
-                old = dist[v]
-                if 0 <= old <= d:
-                    continue
-                if blocked[u] if reverse else blocked[v]:
-                    continue
-                key = v * n + u if reverse else u * n + v
-                c = pairs[key] if key in pairs else (enter[u] if reverse else enter[v])
-                if c is None:
-                    continue
-                if c == ALL:
-                    if max_cost is None:
-                        c = 1
-                    elif reverse:
-                        if d != 0:
-                            continue
-                        c = 1
-                    else:
-                        if d >= max_cost:
-                            continue
-                        c = max_cost - d
-                nd = d + c
-                if max_cost is not None and nd > max_cost:
-                    continue
-                if old < 0 or nd < old:
-                    dist[v] = nd
-                    parent[v] = u
-                    while len(buckets) <= nd:
-                        buckets.append([])
-                    buckets[nd].append(v)
-        d += 1
+    def price(self, reverse: bool) -> Price:
+        """The cost as a :data:`Price` on indices (``reverse``: the step from ``v`` into ``u``)."""
+        n = len(self.topology)
+        enter, pairs, blocked = self.enter, self.pairs, self.blocked
+        if reverse:
+            def price(u: int, v: int) -> int | None:
+                if blocked[u]:
+                    return None
+                key = v * n + u
+                return pairs[key] if key in pairs else enter[u]
+        else:
+            def price(u: int, v: int) -> int | None:
+                if blocked[v]:
+                    return None
+                key = u * n + v
+                return pairs[key] if key in pairs else enter[v]
+        return price
