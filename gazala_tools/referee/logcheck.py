@@ -156,6 +156,7 @@ class LogReferee:
         self._standing: set[tuple[str, str]] = set()
         #: the side that last entered each hex in the log so far (``rules.control`` by last-entered)
         self._control: dict[Hex, str] = {}
+        self._stack_standing: set[tuple[str, str]] = set()  #: over-stacks judged at all times, still standing
         self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
 
     def check(self) -> LogReport:
@@ -285,6 +286,8 @@ class LogReferee:
                                                     label(b.hex) if b.hex else b.box,
                                                     label(a.hex) if a.hex else a.box, phase))
             self._keep_zoc(ctx, keys)
+            if self.position_checks and not step.undo:
+                self._stacking_now(rep, step, phase)
         rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
         if self.data.phases.activations and not chits_seen and rep.moves:
             rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
@@ -293,6 +296,23 @@ class LogReferee:
                         rp.position(), dict(acts), play=play)
         rep.final = rp.position()
         return rep
+
+    def _stacking_now(self, rep: LogReport, step: Step, phase: int) -> None:
+        """Stacking judged at all times (``rules.stacking.when: always``): on the position after each
+        step that moves units, each over-stack reported once while it stands."""
+        s = self.rules.data.stacking
+        if s is None or s.when != "always" or step.position_before is None:
+            return
+        moved = {mv.after.id: mv.after for mv in step.moves}
+        before = step.position_before
+        after = replace(before, units=tuple(moved.pop(u.id, u) for u in before.units) + tuple(moved.values()))
+        standing: set[tuple[str, str]] = set()
+        for f in generic.check_stacking(self.rules, Context(self.rules, after)):
+            key = (f.rule, f.message)
+            standing.add(key)
+            if key not in self._stack_standing:
+                rep.findings.append(StepFinding(step.index, "position", f, phase=phase))
+        self._stack_standing = standing
 
     def _phase_rules(self, start: Context, after: Unit) -> Iterable[Finding]:
         """The plugin's two-position rules (``compare``: DG 17.0, SPI 17.0) for one move, judged on the
@@ -349,8 +369,8 @@ class LogReferee:
                     standing.add(key)
                 continue  # not judged at this phase
             standing.add(key)
-            if f.severity is Severity.INFO or key in self._standing:
-                continue  # reported at an earlier phase end and still standing
+            if f.severity is Severity.INFO or key in self._standing or key in self._stack_standing:
+                continue  # reported at an earlier phase end (or step, stacking at all times) and still standing
             rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
         self._standing = standing
 
