@@ -695,7 +695,9 @@ def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: Sid
         names = rules.data.markers
         out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both {names[oos].name} and {names[iso].name}",
                                     units=(u.id,), hexes=(where,)))
-    status, change = marker_flow(u, traced, ss.rule, oos, iso)
+    data = rules.data.supply
+    status, change = marker_flow(u, traced, ss.rule, oos, iso,
+                                 isolated_after=data.isolated_after if data is not None else 2)
     out.status[u.id] = status
     if change is not None:
         out.markers.append(change)
@@ -729,12 +731,14 @@ def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
     return oos, iso
 
 
-def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str) -> tuple[SupplyStatus, MarkerChange | None]:
+def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str, *,
+                isolated_after: int = 2) -> tuple[SupplyStatus, MarkerChange | None]:
     """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family; Lowland
     Front 7.6), with the game's markers ``oos`` (``supply: out``) and ``iso`` (``supply: isolated``).
 
     Traced: in supply, any marker removed. Not traced: Out of Supply, or Isolated if the unit was
-    already Out of Supply (or Isolated): out of supply in two consecutive supply phases.
+    already Out of Supply (or Isolated): out of supply in two consecutive supply phases
+    (``isolated_after=1``: Isolated at once).
     """
     had_out, had_iso = unit.has(oos), unit.has(iso)
     if traced:
@@ -747,6 +751,8 @@ def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str) -> tupl
         return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=oos, rule=rule) if had_out else None)
     if had_out:
         return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=iso, remove=oos, rule=rule)
+    if isolated_after <= 1:
+        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=iso, rule=rule)
     return SupplyStatus.OUT, MarkerChange(unit.id, add=oos, rule=rule)
 
 

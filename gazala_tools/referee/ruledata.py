@@ -327,6 +327,8 @@ class SupplyRules:
     rule: str
     sides: Mapping[str, SideSupply]
     markers: bool = False  #: Out of Supply -> Isolated marker flow (RG 5.0 family)
+    #: the marker flow: isolated in the Nth consecutive supply phase out of supply (2: RG 5.0; 1: at once)
+    isolated_after: int = 2
     off_map: str = "reinforcements"  #: which off-map units are in supply: in | reinforcements | none
 
 
@@ -976,7 +978,8 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     markers = _markers(root, r)
     r.markers = markers
     zoc = _zoc(root)
-    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r, zoc)
+    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides", "isolated-after"})),
+                     r, zoc)
     reinforcements = _reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
     control = _control(sub("control", frozenset({"rule", "by", "start"})))
     victory = _victory(sub("victory", VICTORY_KEYS), control)
@@ -1238,7 +1241,18 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),
         )
     return SupplyRules(rule, sides, markers=s.boolean("markers", False),
-                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"))
+                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"),
+                       isolated_after=_isolated_after(s))
+
+
+def _isolated_after(s: Section) -> int:
+    """``isolated-after: N``: the supply phase out of supply in which a unit is Isolated (the markers
+    show two states, so 1 or 2)."""
+    if "isolated-after" not in s:
+        return 2
+    if not s.boolean("markers", False):
+        raise s.err("isolated-after", "counts supply phases of no marker flow", expected="markers: true beside it")
+    return s.integer("isolated-after", lo=1, hi=2)
 
 
 def _reinforcements(s: Section) -> ReinforcementRules | None:

@@ -42,3 +42,18 @@ def test_an_hq_is_a_source_where_it_stands(rules: RulesPlugin) -> None:
 def test_without_the_hq_the_unit_is_out_of_supply(rules: RulesPlugin) -> None:
     assert supply(rules, ("a", "infantry", "20.01")) == {"a": "out"}
     assert supply(rules, ("a", "infantry", "20.01"), ("h", "infantry", "21.01")) == {"a": "out", "h": "out"}
+
+
+def test_isolated_at_once_when_the_data_says_so(tmp_path: Path) -> None:
+    """``supply.isolated-after: 1``: a unit out of supply is Isolated in the first supply phase (Lowland
+    Front's 7.6 says two; a variant)."""
+    game = tmp_path / "lowland-front"
+    shutil.copytree(FOLDER, game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    old = "    markers: true                 # 7.6"
+    assert text.count(old) == 1
+    (game / "game.yaml").write_text(text.replace(old, "    isolated-after: 1\n" + old), encoding="utf-8")
+    rules = rules_for(find_game(game))
+    report = Referee(rules).check(position_from_data(rules, {"game": "lowland-front", "units": [
+        {"id": "a", "side": "league", "type": "infantry", "hex": "20.01"}]}))
+    assert report.supply["a"].value == "isolated" and [(m.add, m.remove) for m in report.markers] == [("isolated", None)]
