@@ -348,7 +348,7 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
 def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | None:
     """Why ``side`` may not place a reinforcement in hex ``h`` (``reinforcements.entry-blocked-by``:
     an enemy unit in it, the hex in an enemy zone), or None. The log checker asks it for each unit
-    it sees placed from a reinforcement box."""
+    it sees placed from a reinforcement box (:func:`placed_in_blocked_entry`)."""
     r = rules.data.reinforcements
     blocks = r.blocked_by if r is not None else frozenset({"enemy-units"})
     if "enemy-units" in blocks and h in ctx.enemy_hexes(side):
@@ -358,6 +358,23 @@ def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | 
         who = sorted({uid for e in rules.enemies(side) for uid in ctx.zoc(e).get(h, ())})
         return f"is in the enemy {zoc_name(rules)} of " + ", ".join(who)
     return None
+
+
+def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex) -> list[Finding]:
+    """A log's move of ``unit`` from a reinforcement box onto the map at ``h``, one of the entry hexes
+    of its schedule: an error when the hex is blocked (``entry-blocked-by``: an enemy unit, an enemy
+    zone) in the position before the move."""
+    r = rules.data.reinforcements
+    if r is None or not box_in(unit, rules.data.boxes.reinforcements):
+        return []
+    if not any(h in a.enter.hexes and may_be(rules, unit, a) for a in r.schedule):
+        return []
+    why = entry_blocked(rules, ctx, unit.side, h)
+    if why is None:
+        return []
+    where = "an enemy-occupied hex" if h in ctx.enemy_hexes(unit.side) else f"an enemy {zoc_name(rules)}"
+    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)} {why}: a reinforcement may "
+                    f"not be placed in {where}", units=(unit.id,), hexes=(ctx.label(h),))]
 
 
 def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: str) -> Iterable[Finding]:

@@ -157,6 +157,7 @@ class LogReferee:
         #: the side that last entered each hex in the log so far (``rules.control`` by last-entered)
         self._control: dict[Hex, str] = {}
         self._stack_standing: set[tuple[str, str]] = set()  #: over-stacks judged at all times, still standing
+        self._said_at_move: set[tuple[str, str]] = set()  #: position rules a move already showed (a placement)
         self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
 
     def check(self) -> LogReport:
@@ -275,6 +276,10 @@ class LogReferee:
                         said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
                         flagged.update((phase, f.rule, b.id) for f in said)
                         found.extend(said)
+                if not step.undo and b.hex is None and a.hex is not None:
+                    placed = generic.placed_in_blocked_entry(rules, ctx, b, a.hex)
+                    self._said_at_move.update((f.rule, f.message) for f in placed)  # not again at the phase end
+                    found.extend(placed)
                 if not step.undo and a.hex is not None:  # who entered which hex (control: last-entered)
                     generic.record_entries(self._control, b.side, path[1:] if path else [a.hex])
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
@@ -369,7 +374,8 @@ class LogReferee:
                     standing.add(key)
                 continue  # not judged at this phase
             standing.add(key)
-            if f.severity is Severity.INFO or key in self._standing or key in self._stack_standing:
+            if f.severity is Severity.INFO or key in self._standing or key in self._stack_standing \
+                    or key in self._said_at_move:
                 continue  # reported at an earlier phase end (or step, stacking at all times) and still standing
             rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
         self._standing = standing

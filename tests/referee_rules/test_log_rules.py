@@ -1,6 +1,7 @@
-"""Lowland Front 4.3, "Stacking is judged at the end of each movement phase" (``stacking.when:
-end-of-movement``), against a variant judged at all times (``when: always``), in a log: a stack over
-6 points in the middle of the League's movement phase, undone by the phase's end.
+"""Lowland Front's rules judged in a log: 4.3, "Stacking is judged at the end of each movement phase"
+(``stacking.when: end-of-movement``), against a variant judged at all times (``when: always``): a stack
+over 6 points in the middle of the League's movement phase, undone by the phase's end; 8.2, a
+reinforcement placed from its box in an enemy zone of control (found at its move, said once).
 
 The log is a replay given as data (its steps and the positions before them), as ``gazala referee log``
 reads a ``.vlog``.
@@ -81,3 +82,27 @@ def test_4_3_an_over_stack_standing_at_the_phase_end_is_found_either_way(tmp_pat
              Unit("c", "league", "motorized", hex=m.hex("06.06"))]
     rep = LogReferee(Replay(rules, units, [("b", "05.07"), ("c", "05.07")])).check()  # type: ignore[arg-type]
     assert [f.finding.rule for f in rep.findings if f.finding.rule == "4.1"] == ["4.1"]
+
+
+class BoxReplay(Replay):
+    """A log whose moves may bring a unit from a box (``to`` a hex, the unit starting in ``box``)."""
+
+    def __init__(self, rules: RulesPlugin, units: list[Unit], moves: list[tuple[str, str]], turn: str) -> None:
+        super().__init__(rules, units, moves)
+        self.turn = turn
+
+
+def test_8_2_a_log_places_a_reinforcement_in_an_enemy_zone(tmp_path: Path) -> None:
+    rules = rules_for(find_game(FOLDER))
+    m = rules.map
+    # lg-8-bde arrives on turn 2 (8.3) at the west-edge hexes of rows 03-06; 01.04 is in the zone of
+    # the Imperial unit at 02.04, 01.06 is not
+    units = [Unit("lg-8-bde", "league", "infantry", box="reinforcements"), Unit("e", "empire", "infantry",
+                                                                                hex=m.hex("02.04"))]
+    rep = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.04")], "Turn 2")).check()  # type: ignore[arg-type]
+    assert [(f.step, f.kind, f.finding.message) for f in rep.findings if f.finding.rule == "8.2"] == [
+        (1, "move", "lg-8-bde arrives at 01.04 is in the enemy zone of control of e: a reinforcement may not be "
+                    "placed in an enemy zone of control")]
+    units[0] = Unit("lg-8-bde", "league", "infantry", box="reinforcements")
+    ok = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.06")], "Turn 2")).check()  # type: ignore[arg-type]
+    assert [f for f in ok.findings if f.finding.rule == "8.2"] == []
