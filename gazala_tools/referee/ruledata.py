@@ -538,7 +538,7 @@ class RulesReader:
     def missing(self, node: yaml.Node, what: str, name: str, have: list[str]) -> None:
         """A name the map lacks: an error on the game's own map, nothing (logged) on another map."""
         if self.strict:
-            raise self.doc.err(node, f"{what} {name!r} is not on the map of {self.game.id}",
+            raise self.doc.err(node, f"{what} {name!r} is not on the map of {self.game.id}{did_you_mean(name, have)}",
                                expected=("one of " + ", ".join(have[:30])) if have else f"a {what} of map.yaml")
         note = f"rules data: {what} {name!r} is not on this map; taken as no hexes"
         self.notes.append(note)
@@ -887,11 +887,12 @@ class Section:
             if name not in EDGES:
                 raise r.doc.err(node, f"{what}: {name!r} is not a map edge", expected="N, E, S or W")
             return r.edge(name)
-        if key == "terrain":
-            if name not in m.terrain_types:
-                r.missing(node, "terrain", name, sorted(m.terrain_types))
+        if key == "terrain":  # a terrain type, or a kind of the map's places or boxes (as the chart reads it)
+            got = terrain_hexes(m, name)
+            if name not in m.terrain_types and not got:
+                r.missing(node, "terrain", name, sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind)}))
                 return frozenset()
-            return frozenset(m.hexes_of_terrain(name))
+            return got
         try:
             if key == "zones":
                 return m.zone(name).hexes

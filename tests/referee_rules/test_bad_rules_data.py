@@ -77,3 +77,14 @@ def test_a_position_with_a_marker_the_game_lacks(tmp_path: Path, capsys: pytest.
     assert main(["referee", "check", str(pos), "--game", str(FOLDER)]) == 2
     err = capsys.readouterr().err
     assert f"{pos}:3:" in err and "unknown marker 'out-of-suply' (did you mean 'out-of-supply'?)" in err, err
+
+
+@pytest.mark.parametrize(("old", "new", "words"), [
+    ("into: {terrain: [swamp, lake]}", "into: {terrain: [swamp, lak]}",
+     "terrain 'lak' is not on the map of lowland-front (did you mean 'lake'?)"),
+    ("sources: {edges: [W], places: [Westhaven]}", "sources: {edges: [W], places: [Westhavn]}",
+     "place 'Westhavn' is not on the map of lowland-front (did you mean 'Westhaven'?)"),
+])
+def test_a_misspelt_map_name_says_did_you_mean(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               old: str, new: str, words: str) -> None:
+    test_bad_rules_data_is_one_line_with_its_place(tmp_path, capsys, old, new, words)
