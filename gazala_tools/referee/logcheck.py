@@ -243,8 +243,8 @@ class LogReferee:
                     if nxt is None and play is not None:
                         own = seq.movement_phases(b.side)
                         found.append(Finding(seq.rule, Severity.ERROR,
-                                             f"{b.id} moves in the {play.title}: {b.side} units move in "
-                                             + (" or ".join(p.title for p in own) or "no phase"),
+                                             f"{b.id} moves in the {play.title}: a {b.side} unit moves only in the "
+                                             + (" or the ".join(p.title for p in own) or "no phase"),
                                              units=(b.id,)))
                     elif nxt is not None:
                         # the phases before the side's movement phase end on the position before this move
@@ -263,7 +263,8 @@ class LogReferee:
                     mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
                                      activation=activation, drawn=tuple(drawn), phase_state=phase_state,
                                      turn_state=turn_state)
-                    path, found = check_move(b, a, mc)
+                    path, moved = check_move(b, a, mc)
+                    found.extend(moved)
                     direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
                     if compares:
@@ -361,6 +362,7 @@ def check_log(
     """Read a ``.vlog`` and check every move of it (``gazala referee log``); ``module`` and its
     ``read_layouts`` as :func:`gazala_tools.referee.api.load`."""
     from gazala_tools.games import default_game_id, find_game
+    from gazala_tools.games.moduleyaml import holding_box_at
     from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.plugins import plugin_note
@@ -382,7 +384,8 @@ def check_log(
     layouts = module_layouts(module, read_layouts)
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
-                       module_layouts=layouts, turn=turn)
+                       module_layouts=layouts, turn=turn,
+                       box_at=holding_box_at(g) if module is None else None)  # the folder's boxes name them
     rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)
