@@ -164,9 +164,14 @@ class Chart:
             matches = tuple((r.units.sides is None or side in r.units.sides) and r.units.types is None
                             and r.units.formations is None for r in self.filtered_rows() if r.units is not None)
         key = (unit_class, side, matches)
-        got = _COSTS.get(self, game_map, key)
+        compiled = _COSTS.get(self, game_map)
+        if compiled is None:
+            compiled = _COSTS.put({}, self, game_map)
+        got = compiled.get(key)
         if got is None:
-            got = _COSTS.put(ClassCosts(self, game_map, unit_class, side, matches), self, game_map, key)
+            if len(compiled) >= MAX_PROFILES:
+                compiled.clear()
+            got = compiled[key] = ClassCosts(self, game_map, unit_class, side, matches)
         return got
 
     def unit_costs(self, game_map: GameMap, unit: Unit, names: FormationNames) -> ClassCosts:
@@ -174,7 +179,9 @@ class Chart:
         return self.costs(game_map, cls, side, matches)
 
 
-_COSTS: ObjectCache[ClassCosts] = ObjectCache(maxsize=64)
+#: per chart and map, the compiled costs of each (class, side, rows) profile
+_COSTS: ObjectCache[dict[tuple[str, str | None, tuple[bool, ...]], ClassCosts]] = ObjectCache(maxsize=8)
+MAX_PROFILES: Final = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +273,13 @@ class ClassCosts:
                             acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
             self.sides = {s: tuple(v) for s, v in acc.items()}
         self.least = min([c[0].value for c in self.along.values()] + [1.0]) if self.along else 1.0
+        #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
+        self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
+        self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
@@ -339,6 +353,9 @@ class ClassCosts:
     def prohibitions(self, a: Hex, b: Hex, side: Hexside | None = None) -> list[tuple[Row, str]]:
         """The ``P`` rows the step breaks, each with "enters" or "crosses"."""
         s = side if side is not None else Hexside.between(a, b)
+        if s not in self.p_sides and b not in self.p_hexes and (
+                not self.p_terrain or self.map.terrain(b) not in self.p_terrain):
+            return []
         out: list[tuple[Row, str]] = []
         al = self.along.get(s)
         bridges = al[2] if al is not None else frozenset()
@@ -353,6 +370,8 @@ class ClassCosts:
     def first_step_rows(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[Row, ...]:
         """The hexside rows of the step crossed only as a unit's whole move (DG 14.2)."""
         s = side if side is not None else Hexside.between(a, b)
+        if s not in self.first_sides:
+            return ()
         al = self.along.get(s)
         bridges = al[2] if al is not None else frozenset()
         return tuple(r for r, _c, kind in self.sides.get(s, ()) if r.first_step and kind not in bridges)
