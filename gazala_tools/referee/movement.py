@@ -214,7 +214,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         zoc_all=zoc_all, zoc_sides=zoc_sides,
         exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
         notes=notes, source=str(file), chart=chart,
-        sequence=read_sequence(root.sub("sequence"), rules) if "sequence" in root else None,
+        sequence=read_sequence(root.sub("sequence"), rules, root.node) if "sequence" in root else None,
     )
 
 

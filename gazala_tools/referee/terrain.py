@@ -174,6 +174,17 @@ class Chart:
             got = compiled[key] = ClassCosts(self, game_map, unit_class, side, matches)
         return got
 
+    def class_named(self, s: Section, key: str) -> str:
+        """A movement class the key of a section names (a supply trace counted in MP "as a foot unit
+        moves": ``class: foot``), or an error at its line and column with "did you mean"."""
+        node = s.m[key]
+        text = s.r.doc.scalar(node, s.what(key))
+        if text not in self.class_names:
+            raise s.r.doc.err(node, f"{s.what(key)}: {text!r} is not a movement class of the Terrain Effects Chart"
+                              f"{did_you_mean(text, self.class_names)}",
+                              expected="one of " + ", ".join(self.class_names) + " (rules.terrain-effects.classes)")
+        return text
+
     def unit_costs(self, game_map: GameMap, unit: Unit, names: FormationNames) -> ClassCosts:
         cls, side, matches = self.profile(unit, names)
         return self.costs(game_map, cls, side, matches)
