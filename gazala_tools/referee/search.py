@@ -90,6 +90,45 @@ class BlockCost:
         return self.step
 
 
+class ArrayCost:
+    """Step costs as data: for each hex index ``u`` and each of its neighbours ``adj[u][k]``, the cost
+    of the step ``u -> adj[u][k]`` (``forward``) and of the step ``adj[u][k] -> u`` (``backward``):
+    a non-negative integer, ``-1`` (impossible: ``None``) or :data:`ALL`... stored as ``-2``. Built
+    once per map and movement class (a Terrain Effects Chart's, :meth:`ClassCosts.array_cost
+    <gazala_tools.referee.terrain.ClassCosts.array_cost>`); ``blocked`` hexes may not be entered (enemy
+    units: per position). The search walks it on integers without calling back into Python per step."""
+
+    __slots__ = ("backward", "blocked", "forward", "topology")
+
+    IMPOSSIBLE: Final = -1
+    EVERYTHING: Final = -2
+
+    def __init__(self, topology: Topology, forward: list[tuple[int, ...]], backward: list[tuple[int, ...]],
+                 blocked: bytearray | None = None) -> None:
+        self.topology = topology
+        self.forward = forward
+        self.backward = backward
+        self.blocked = blocked
+
+    def with_blocked(self, hexes: Iterable[Hex]) -> ArrayCost:
+        """The same costs with ``hexes`` that may not be entered."""
+        blocked = bytearray(len(self.topology))
+        idx = self.topology.index
+        for h in hexes:
+            i = idx.get(h)
+            if i is not None:
+                blocked[i] = 1
+        return ArrayCost(self.topology, self.forward, self.backward, blocked)
+
+    def __call__(self, a: Hex, b: Hex, /) -> int | None:
+        idx = self.topology.index
+        ia, ib = idx[a], idx[b]
+        if self.blocked is not None and self.blocked[ib]:
+            return None
+        c = self.forward[ia][self.topology.adj[ia].index(ib)]
+        return None if c == -1 else ALL if c == -2 else c
+
+
 class SearchResult:
     """Distances from the nearest source and the tree of steps back to it."""
 
@@ -166,6 +205,8 @@ def multi_source_search(
             start.append(i)
     if isinstance(cost, BlockCost) and within is None and max_cost is None:
         _bfs_blocked(topology, cost, start, dist, parent, reverse)
+    elif isinstance(cost, ArrayCost) and within is None:
+        _dial_array(topology, cost, start, dist, parent, reverse, max_cost)
     else:
         _dial(topology, cost, start, dist, parent, reverse, within, max_cost)
     return SearchResult(topology, dist, parent)
@@ -244,6 +285,60 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                 nd = d + c
                 if max_cost is not None and nd > max_cost:
                     continue
+                if old < 0 or nd < old:
+                    dist[v] = nd
+                    parent[v] = u
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(v)
+        d += 1
+
+
+def _dial_array(topology: Topology, cost: ArrayCost, start: list[int], dist: list[int], parent: list[int],
+                reverse: bool, max_cost: int | None) -> None:
+    """Dial's algorithm on an :class:`ArrayCost`: the same answers as :func:`_dial`, on integers only."""
+    adj = topology.adj
+    table = cost.backward if reverse else cost.forward
+    blocked = cost.blocked
+    done = bytearray(len(topology))
+    buckets: list[list[int]] = [start]
+    d = 0
+    limit = max_cost
+    while d < len(buckets):
+        bucket = buckets[d]
+        i = 0
+        while i < len(bucket):
+            u = bucket[i]
+            i += 1
+            if done[u] or dist[u] != d:
+                continue
+            done[u] = 1
+            if reverse and blocked is not None and blocked[u]:
+                continue  # a trace may not enter a blocked hex (nor a blocked source)
+            costs = table[u]
+            for k, v in enumerate(adj[u]):
+                if done[v]:
+                    continue
+                c = costs[k]
+                if c < 0:
+                    if c == -1:
+                        continue
+                    if limit is None:
+                        c = 1
+                    elif reverse:
+                        if d != 0:
+                            continue
+                        c = 1
+                    else:
+                        if d >= limit:
+                            continue
+                        c = limit - d
+                if not reverse and blocked is not None and blocked[v]:
+                    continue
+                nd = d + c
+                if limit is not None and nd > limit:
+                    continue
+                old = dist[v]
                 if old < 0 or nd < old:
                     dist[v] = nd
                     parent[v] = u

@@ -40,13 +40,14 @@ import yaml
 
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.referee.search import ALL
+from gazala_tools.referee.search import ALL, ArrayCost
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.referee.position import Unit
     from gazala_tools.referee.ruledata import FormationNames, Section, UnitFilter
+    from gazala_tools.referee.search import Topology
 
 #: the class a chart without ``classes:`` prices every unit as
 ANY_CLASS: Final = "any"
@@ -291,6 +292,7 @@ class ClassCosts:
         self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
             r.cells.get(unit_class) == P_CELL for r in got[2]))
         self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
+        self._arrays: list[tuple[Topology, int, ArrayCost]] = []
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
@@ -421,6 +423,26 @@ class ClassCosts:
         return StepParts(base, what, tuple(extras), replaced, all_mp, prohibited)
 
     # --- for the search -------------------------------------------------------------------------------
+    def array_cost(self, topology: Topology, scale: int = 2) -> ArrayCost:
+        """Every step of a map priced once, as an :class:`~.search.ArrayCost` in units of ``1/scale`` MP
+        (what a supply trace counted in MP searches on: no Python call per step). Cached per topology."""
+        for topo, sc, got in self._arrays:
+            if topo is topology and sc == scale:
+                return got
+        order, adj, index = topology.order, topology.adj, topology.index
+        step = self.step
+
+        def cell(a: Hex, b: Hex) -> int:
+            mp, flag = step(a, b)
+            return -1 if flag == 2 else -2 if flag == 1 else round(mp * scale)
+
+        forward = [tuple(cell(order[u], order[v]) for v in adj[u]) for u in range(len(order))]
+        backward = [tuple(forward[v][adj[v].index(u)] for v in adj[u]) for u in range(len(order))]
+        del index
+        got = ArrayCost(topology, forward, backward)
+        self._arrays = [(topology, scale, got), *self._arrays[:3]]
+        return got
+
     def search_cost(self, scale: int = 2, sides: Mapping[tuple[Hex, Hex], Hexside] | None = None
                     ) -> Callable[[Hex, Hex], int | None]:
         """A ``Cost`` hook of :mod:`.search`: the step in units of ``1/scale`` MP (``scale=2``: half
