@@ -430,15 +430,25 @@ class ClassCosts:
             if topo is topology and sc == scale:
                 return got
         order, adj, index = topology.order, topology.adj, topology.index
-        step = self.step
 
-        def cell(a: Hex, b: Hex) -> int:
-            mp, flag = step(a, b)
+        def code(mp: float, flag: int) -> int:
             return -1 if flag == 2 else -2 if flag == 1 else round(mp * scale)
 
-        forward = [tuple(cell(order[u], order[v]) for v in adj[u]) for u in range(len(order))]
-        backward = [tuple(forward[v][adj[v].index(u)] for v in adj[u]) for u in range(len(order))]
-        del index
+        # most steps cost what entering their hex costs; the steps across a priced hexside or along a
+        # path are priced one by one
+        enter = []
+        for h in order:
+            c = self.hex_cell(h)
+            enter.append(-1 if c.kind == PROHIBITED else -2 if c.kind == ALL_MP else round(c.value * scale))
+        special: dict[tuple[int, int], int] = {}
+        for s in (*self.along, *self.sides):
+            a, b = s.hexes
+            ia, ib = index.get(a), index.get(b)
+            if ia is not None and ib is not None:
+                special[(ia, ib)] = code(*self.step(a, b, s))
+                special[(ib, ia)] = code(*self.step(b, a, s))
+        forward = [tuple(special.get((u, v), enter[v]) for v in adj[u]) for u in range(len(order))]
+        backward = [tuple(special.get((v, u), enter[u]) for v in adj[u]) for u in range(len(order))]
         got = ArrayCost(topology, forward, backward)
         self._arrays = [(topology, scale, got), *self._arrays[:3]]
         return got
