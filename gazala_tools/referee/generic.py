@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.movement import check_chart_terrain
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
@@ -50,6 +51,8 @@ def checks(rules: RulesPlugin) -> tuple[Check, ...]:
         out.append(lambda ctx: check_stacking(rules, ctx))
     if d.prohibited:
         out.append(lambda ctx: check_prohibited(rules, ctx))
+    if d.chart is not None and any(c.prohibited for r in d.chart.terrain for c in r.cells.values()):
+        out.append(lambda ctx: check_chart_terrain(rules, ctx))  # P terrain of the Terrain Effects Chart
     if d.reinforcements is not None:
         out.append(lambda ctx: check_reinforcements(rules, ctx))
     return tuple(out)

@@ -363,6 +363,13 @@ class ClassCosts:
                 mp = replace + plus + (self.box_plus[b][0] if self.box_plus and b in self.box_plus else 0.0)
         return mp, flag
 
+    def prohibited_in(self, h: Hex) -> tuple[Row, ...]:
+        """The rows that make standing in (entering) ``h`` prohibited to this class (empty: none)."""
+        if h not in self.p_hexes and self.map.terrain(h) not in self.p_terrain:
+            return ()
+        got = self.box_hex.get(h) or self.by_terrain[self.map.terrain(h)]
+        return tuple(r for r in got[2] if r.cells.get(self.unit_class) == P_CELL)
+
     def prohibitions(self, a: Hex, b: Hex, side: Hexside | None = None) -> list[tuple[Row, str]]:
         """The ``P`` rows the step breaks, each with "enters" or "crosses"."""
         s = side if side is not None else Hexside.between(a, b)

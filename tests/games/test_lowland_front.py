@@ -323,3 +323,16 @@ def test_a_position_lists_the_movement_rules_by_their_own_ids(rules: RulesPlugin
 
     got = dict.fromkeys(r for r, _w in move_rules(rules))
     assert list(got) == ["3.1", "3.2", "5.3", "5.4", "3.6", "10.3", "6.3"]
+
+
+# --- 3.6 in a position: a unit standing where the chart says P ---------------------------------------------
+def test_3_6_a_position_with_a_unit_in_a_prohibited_hex_is_an_error(rules: RulesPlugin) -> None:
+    from gazala_tools.referee.engine import Referee
+
+    position = Position(game=rules.game.id, units=(unit(rules, "lg-4-pz", "08.03"), unit(rules, "lg-2-bde", "08.04"),
+                                                    unit(rules, "em-hq", "06.10")))
+    found = [(f.rule, f.units, f.message) for f in Referee(rules).check(position).findings if f.rule == "3.6"]
+    assert found == [
+        ("3.6", ("em-hq",), "em-hq (empire hq) is in lake at 06.10, prohibited to foot units"),
+        ("3.6", ("lg-4-pz",), "lg-4-pz (league armor) is in swamp at 08.03, prohibited to motor units"),
+    ]  # the brigade may stand in swamp (all)
