@@ -336,3 +336,19 @@ def test_3_6_a_position_with_a_unit_in_a_prohibited_hex_is_an_error(rules: Rules
         ("3.6", ("em-hq",), "em-hq (empire hq) is in lake at 06.10, prohibited to foot units"),
         ("3.6", ("lg-4-pz",), "lg-4-pz (league armor) is in swamp at 08.03, prohibited to motor units"),
     ]  # the brigade may stand in swamp (all)
+
+
+def test_the_documented_chart_is_lowland_fronts() -> None:
+    # docs/games.md, "Rules mechanics": the example is this game's own chart, key for key
+    import re
+
+    import yaml
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Terrain Effects Chart"):]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    documented = yaml.safe_load(block.group(1))["rules"]
+    game = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))["rules"]
+    assert documented["terrain-effects"] == game["terrain-effects"]
+    assert documented["type-groups"] == game["type-groups"]
