@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import time
 
+from benchmarks.bench_referee import grid_yaml
 from benchmarks.common import Result, best_of, size
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata import load_map_text
@@ -50,15 +51,7 @@ def chart_map(columns: int = 400, rows: int = 250, seed: int = 32) -> GameMap:
         streams[f'"{c:03d}.{r:03d}/{c + 1:03d}.{r:03d}"'] = None
     road_hexes = {(c, r) for r in range(13, rows + 1, 25) for c in range(1, columns + 1)}
     clear = [x for x in (*swamp, *lake) if x not in road_hexes]
-    text = f"""game: synthetic
-provenance: benchmark
-grid:
-  orientation: flat
-  numbering: {{hLeading: "2", vLeading: "2", sep: "."}}
-  columns: [1, {columns}]
-  rows: [1, {rows}]
-  pixels: {{dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 25000, board_height: 18100}}
-path-kinds:
+    text = grid_yaml(columns, rows) + f"""path-kinds:
   road: {{}}
 hexside-kinds:
   stream: {{}}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,14 +192,8 @@ class LogReferee:
                 readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
                 if seq is not None and step.turn_changed:
                     # the turn's phases left end on the position before the press (the end phase included)
-                    for i, p in enumerate(seq.phases[play.index:] if play is not None else ()):
-                        self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
-                                        phase_turn, p.title, step.position_before, dict(acts), play=p)
-                        phase += 1
-                    if play is None and step.index > phase_start:
-                        self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                        step.position_before, dict(acts), play=None)
-                        phase += 1
+                    phase = self._end_play(rep, seq.phases[play.index:] if play is not None else None, phase,
+                                           phase_start, step, phase_turn, started_by, dict(acts))
                     play = seq.phases[0]
                     boundary = f"{play.title}, turn {step.turn}"
                 elif step.index > phase_start:
@@ -248,14 +242,8 @@ class LogReferee:
                                              units=(b.id,)))
                     elif nxt is not None:
                         # the phases before the side's movement phase end on the position before this move
-                        for i, p in enumerate(seq.phases[play.index:nxt.index] if play is not None else ()):
-                            self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
-                                            phase_turn, p.title, step.position_before, dict(acts), play=p)
-                            phase += 1
-                        if play is None and step.index > phase_start:
-                            self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                            step.position_before, dict(acts), play=None)
-                            phase += 1
+                        phase = self._end_play(rep, seq.phases[play.index:nxt.index] if play is not None else None,
+                                               phase, phase_start, step, phase_turn, started_by, dict(acts))
                         play = nxt
                         phase_start, started_by = step.index, nxt.title
                         units, starts, phase_state = {}, {}, {}
@@ -322,6 +310,22 @@ class LogReferee:
             if chit.kind in self.data.phases.chits:
                 return f"chit {chit.name}"
         return None
+
+    def _end_play(self, rep: LogReport, ended: Sequence[PlayPhase] | None, phase: int, first: int, step: Step,
+                  turn: str | None, started_by: str, acts: Mapping[str, int]) -> int:
+        """End the phases of the sequence ``ended`` (None: the phase is not known, the log's first) on
+        the position before ``step``, each judged; the number of the next phase."""
+        last = step.index - 1
+        if ended is None:
+            if step.index > first:
+                self._end_phase(rep, phase, first, last, turn, started_by, step.position_before, acts, play=None)
+                phase += 1
+            return phase
+        for i, p in enumerate(ended):
+            self._end_phase(rep, phase, first if i == 0 else last, last, turn, p.title, step.position_before, acts,
+                            play=p)
+            phase += 1
+        return phase
 
     def _end_phase(self, rep: LogReport, phase: int, first: int, last: int, turn: str | None, started_by: str,
                    position: Position | None, acts: Mapping[str, int], *, play: PlayPhase | None = None) -> None:

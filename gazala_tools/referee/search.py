@@ -242,6 +242,17 @@ def _bfs_blocked(topology: Topology, cost: BlockCost, frontier: list[int], dist:
         frontier = nxt
 
 
+def _all_cost(d: int, max_cost: int | None, reverse: bool) -> int | None:
+    """What an :data:`ALL` step costs at distance ``d`` (None: it may not be taken): the rest of
+    ``max_cost`` forward while a point is left; reverse, only from a source (``d == 0``) at 1, so that the
+    unit has a point left for it; 1 without a ``max_cost``."""
+    if max_cost is None:
+        return 1
+    if reverse:
+        return 1 if d == 0 else None
+    return max_cost - d if d < max_cost else None
+
+
 def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], parent: list[int], reverse: bool,
           within: Callable[[Hex], bool] | None, max_cost: int | None) -> None:
     adj = topology.adj
@@ -272,16 +283,9 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                 if c is None:
                     continue
                 if c == ALL:
-                    if max_cost is None:
-                        c = 1
-                    elif reverse:  # into a source only, and the unit must have a point left for it
-                        if d != 0:
-                            continue
-                        c = 1
-                    else:
-                        if d >= max_cost:
-                            continue
-                        c = max_cost - d
+                    c = _all_cost(d, max_cost, reverse)
+                    if c is None:
+                        continue
                 nd = d + c
                 if max_cost is not None and nd > max_cost:
                     continue
@@ -321,18 +325,10 @@ def _dial_array(topology: Topology, cost: ArrayCost, start: list[int], dist: lis
                     continue
                 c = costs[k]
                 if c < 0:
-                    if c == -1:
+                    got = None if c == -1 else _all_cost(d, limit, reverse)
+                    if got is None:
                         continue
-                    if limit is None:
-                        c = 1
-                    elif reverse:
-                        if d != 0:
-                            continue
-                        c = 1
-                    else:
-                        if d >= limit:
-                            continue
-                        c = limit - d
+                    c = got
                 if not reverse and blocked is not None and blocked[v]:
                     continue
                 nd = d + c
