@@ -352,3 +352,48 @@ def test_the_documented_chart_is_lowland_fronts() -> None:
     game = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))["rules"]
     assert documented["terrain-effects"] == game["terrain-effects"]
     assert documented["type-groups"] == game["type-groups"]
+
+
+# --- zone effects Lowland Front does not use: +N to enter, leave only at the start of the phase -------------
+@pytest.fixture()
+def variant(tmp_path: Path):
+    """Lowland Front with other zone effects (movement.yaml ``zoc.sides``): another game's rules."""
+    import shutil
+
+    def make(league: str, empire: str) -> RulesPlugin:
+        game = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}"
+        shutil.copytree(FOLDER, game)
+        text = (game / "movement.yaml").read_text(encoding="utf-8")
+        text = text.replace('    league: {rule: "5.3", stop: true}', f"    league: {league}")
+        text = text.replace('    empire: {rule: "5.4", leave: 1, zoc-to-zoc: true}', f"    empire: {empire}")
+        (game / "movement.yaml").write_text(text, encoding="utf-8")
+        return rules_for(find_game(str(game)))
+
+    return make
+
+
+def test_zoc_enter_costs_more_points_to_enter_an_enemy_zone_hex(variant) -> None:
+    rules = variant('{rule: "Z1", enter: 2}', '{rule: "Z2"}')
+    # lg-2-bde from 13.06 into 14.06, beside em-2-div at 15.06: 1 + 2
+    ph = Phase(rules, [unit(rules, "lg-2-bde", "13.06"), unit(rules, "em-2-div", "15.06")])
+    assert ph.move("lg-2-bde", "14.06") == [] and ph.spent("lg-2-bde") == 3
+    # the Empire pays nothing more (its own effects are none)
+    ph = Phase(rules, [unit(rules, "em-3-bde", "16.06"), unit(rules, "lg-2-bde", "14.06")])
+    assert ph.move("em-3-bde", "15.06") == [] and ph.spent("em-3-bde") == 1
+    # from 13.08 by 13.07 (1) into 14.06 (1 + 2) with 3 MP (two hexes: 3.2 does not apply)
+    ph = Phase(rules, [unit(rules, "lg-2-bde", "13.08"), unit(rules, "em-2-div", "15.06")], allowance={"lg-2-bde": 3})
+    found = ph.move("lg-2-bde", "14.06")
+    assert errors(found) == ["3.1"]
+    assert found[0].message.endswith(": 2 hexes + 2 to enter an enemy zone of control hex (Z1) = 4 of 3")
+
+
+def test_zoc_leave_at_start_an_enemy_zone_hex_is_left_only_as_the_first_step(variant) -> None:
+    rules = variant('{rule: "Z3", leave-at-start: true}', '{rule: "Z2"}')
+    units = [unit(rules, "lg-2-bde", "14.06"), unit(rules, "em-2-div", "15.06")]
+    ph = Phase(rules, units)
+    assert ph.move("lg-2-bde", "13.06") == []  # it began its phase there
+    ph = Phase(rules, units)
+    assert ph.move("lg-2-bde", "14.05") == []  # 14.05 is beside em-2-div too: no stop in this game
+    found = ph.move("lg-2-bde", "13.05")  # a second move out of the zone
+    assert errors(found) == ["Z3"]
+    assert "leaves an enemy zone of control hex other than at the start of its movement phase" in found[0].message
