@@ -397,3 +397,16 @@ def test_zoc_leave_at_start_an_enemy_zone_hex_is_left_only_as_the_first_step(var
     found = ph.move("lg-2-bde", "13.05")  # a second move out of the zone
     assert errors(found) == ["Z3"]
     assert "leaves an enemy zone of control hex other than at the start of its movement phase" in found[0].message
+
+
+def test_game_yaml_follows_the_json_schema_chart_included() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "gazala_tools/games/schema.json").read_text())
+    raw = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(raw)) == []
+    raw["rules"]["terrain-effects"]["terrain"]["woods"] = {"foot": "x2", "motor": 3}
+    assert [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(raw)]
