@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.movement import check_chart_terrain
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
 from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
 from gazala_tools.referee.search import (
-    ALL,
+    ArrayCost,
     BlockCost,
     Cost,
-    EntryCost,
     SearchResult,
     Topology,
     multi_source_search,
@@ -63,6 +63,8 @@ def checks(rules: RulesPlugin) -> tuple[Check, ...]:
         out.append(lambda ctx: check_stacking(rules, ctx))
     if d.prohibited:
         out.append(lambda ctx: check_prohibited(rules, ctx))
+    if d.chart is not None and any(c.prohibited for r in d.chart.terrain for c in r.cells.values()):
+        out.append(lambda ctx: check_chart_terrain(rules, ctx))  # P terrain of the Terrain Effects Chart
     if d.reinforcements is not None:
         out.append(lambda ctx: check_reinforcements(rules, ctx))
     return tuple(out)
@@ -602,55 +604,42 @@ def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], block
     unit of that class of the side moves), from the unit towards the sources: entering a hex of cost
     ``all`` ends the trace there, so it may only be the trace's last hex (a source or network hex).
 
-    Speed: a step across a hexside the chart prices (a path, a hexside kind) or the trace may not cross
-    is priced by the chart with that hexside; any other step costs the hex entered, computed once per
-    hex of the map."""
-    cls, chart = ss.trace.mp_class, rules.data.chart
-    assert cls is not None and ss.trace.max_mp is not None and chart is not None
-    topo = rules.topology
-    enter, pairs = _mp_costs(rules, cls, ss.side, sides)
-    limit = round(ss.trace.max_mp * MP_SCALE)
-    return multi_source_search(topo, sources, EntryCost(topo, enter, pairs, blocked), reverse=True, max_cost=limit)
+    Speed: every step of the map is priced once per rules (the chart's :class:`~.search.ArrayCost`,
+    with the hexsides the trace may not cross closed); a position adds only its blocked hexes."""
+    cls = ss.trace.mp_class
+    assert cls is not None and ss.trace.max_mp is not None
+    cost = _mp_costs(rules, cls, ss.side, sides).with_blocked(blocked)
+    return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=round(ss.trace.max_mp * MP_SCALE))
 
 
-def _mp_costs(rules: RulesPlugin, cls: str, side: str, sides: frozenset[Hexside]
-              ) -> tuple[list[int | None], dict[int, int | None]]:
-    """What entering each hex costs a unit of class ``cls`` of ``side`` (by hex index, in
-    ``1/MP_SCALE`` MP; ALL; None), and the steps priced otherwise (paths, hexside kinds, the
-    hexsides ``sides`` a trace may not cross): the map and the data's, computed once per rules."""
-    cache: dict[tuple[str, str, frozenset[Hexside]], tuple[list[int | None], dict[int, int | None]]] = \
-        rules.__dict__.setdefault("_mp_costs", {})
+def _mp_costs(rules: RulesPlugin, cls: str, side: str, sides: frozenset[Hexside]) -> ArrayCost:
+    """The chart's step costs of class ``cls`` for ``side`` in ``1/MP_SCALE`` MP, with the steps across
+    ``sides`` (hexsides a trace may not cross) impossible: computed once per rules."""
+    cache: dict[tuple[str, str, frozenset[Hexside]], ArrayCost] = rules.__dict__.setdefault("_mp_costs", {})
     got = cache.get((cls, side, sides))
     if got is not None:
         return got
     chart = rules.data.chart
     assert chart is not None
-    cc = chart.costs(rules.map, cls, side)
     topo = rules.topology
-    n = len(topo)
-    idx = topo.index
-    cells: dict[object, int | None] = {}  # the cost of entering a hex, by its cell (few distinct cells)
-    enter: list[int | None] = []
-    for h in topo.order:
-        cell = cc.hex_cell(h)
-        c = cells.get(cell, -2)
-        if c == -2:
-            c = cells[cell] = None if cell.prohibited else ALL if cell.kind == "all" else round(cell.value * MP_SCALE)
-        enter.append(c)
-    pairs: dict[int, int | None] = {}
-    for (a, b), s in _pairs((*cc.along, *cc.sides, *sides)).items():
-        ia, ib = idx.get(a), idx.get(b)
-        if ia is None or ib is None:
-            continue
-        if s in sides:
-            pairs[ia * n + ib] = None
-            continue
-        mp, flag = cc.step(a, b, s)
-        pairs[ia * n + ib] = None if flag == 2 else ALL if flag == 1 else round(mp * MP_SCALE)
+    got = chart.costs(rules.map, cls, side).array_cost(topo, MP_SCALE)
+    if sides:
+        forward, backward = list(got.forward), list(got.backward)
+        idx, adj = topo.index, topo.adj
+        for s in sides:
+            a, b = s.hexes
+            ia, ib = idx.get(a), idx.get(b)
+            if ia is None or ib is None:
+                continue
+            for u, v in ((ia, ib), (ib, ia)):
+                k = adj[u].index(v)
+                forward[u] = (*forward[u][:k], ArrayCost.IMPOSSIBLE, *forward[u][k + 1:])
+                backward[u] = (*backward[u][:k], ArrayCost.IMPOSSIBLE, *backward[u][k + 1:])
+        got = ArrayCost(topo, forward, backward)
     if len(cache) > 32:
         cache.clear()
-    cache[(cls, side, sides)] = (enter, pairs)
-    return enter, pairs
+    cache[(cls, side, sides)] = got
+    return got
 
 
 def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:

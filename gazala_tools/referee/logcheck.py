@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,14 +197,8 @@ class LogReferee:
                 readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
                 if seq is not None and step.turn_changed:
                     # the turn's phases left end on the position before the press (the end phase included)
-                    for i, p in enumerate(seq.phases[play.index:] if play is not None else ()):
-                        self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
-                                        phase_turn, p.title, step.position_before, dict(acts), play=p)
-                        phase += 1
-                    if play is None and step.index > phase_start:
-                        self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                        step.position_before, dict(acts), play=None)
-                        phase += 1
+                    phase = self._end_play(rep, seq.phases[play.index:] if play is not None else None, phase,
+                                           phase_start, step, phase_turn, started_by, dict(acts))
                     play = seq.phases[0]
                     boundary = f"{play.title}, turn {step.turn}"
                 elif step.index > phase_start:
@@ -248,19 +242,13 @@ class LogReferee:
                     if nxt is None and play is not None:
                         own = seq.movement_phases(b.side)
                         found.append(Finding(seq.rule, Severity.ERROR,
-                                             f"{b.id} moves in the {play.title}: {b.side} units move in "
-                                             + (" or ".join(p.title for p in own) or "no phase"),
+                                             f"{b.id} moves in the {play.title}: a {b.side} unit moves only in the "
+                                             + (" or the ".join(p.title for p in own) or "no phase"),
                                              units=(b.id,)))
                     elif nxt is not None:
                         # the phases before the side's movement phase end on the position before this move
-                        for i, p in enumerate(seq.phases[play.index:nxt.index] if play is not None else ()):
-                            self._end_phase(rep, phase, phase_start if i == 0 else step.index - 1, step.index - 1,
-                                            phase_turn, p.title, step.position_before, dict(acts), play=p)
-                            phase += 1
-                        if play is None and step.index > phase_start:
-                            self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                            step.position_before, dict(acts), play=None)
-                            phase += 1
+                        phase = self._end_play(rep, seq.phases[play.index:nxt.index] if play is not None else None,
+                                               phase, phase_start, step, phase_turn, started_by, dict(acts))
                         play = nxt
                         phase_start, started_by = step.index, nxt.title
                         units, starts, phase_state = {}, {}, {}
@@ -268,7 +256,8 @@ class LogReferee:
                     mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
                                      activation=activation, drawn=tuple(drawn), phase_state=phase_state,
                                      turn_state=turn_state)
-                    path, found = check_move(b, a, mc)
+                    path, moved = check_move(b, a, mc)
+                    found.extend(moved)
                     direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
                     if compares:
@@ -352,6 +341,22 @@ class LogReferee:
                 return f"chit {chit.name}"
         return None
 
+    def _end_play(self, rep: LogReport, ended: Sequence[PlayPhase] | None, phase: int, first: int, step: Step,
+                  turn: str | None, started_by: str, acts: Mapping[str, int]) -> int:
+        """End the phases of the sequence ``ended`` (None: the phase is not known, the log's first) on
+        the position before ``step``, each judged; the number of the next phase."""
+        last = step.index - 1
+        if ended is None:
+            if step.index > first:
+                self._end_phase(rep, phase, first, last, turn, started_by, step.position_before, acts, play=None)
+                phase += 1
+            return phase
+        for i, p in enumerate(ended):
+            self._end_phase(rep, phase, first if i == 0 else last, last, turn, p.title, step.position_before, acts,
+                            play=p)
+            phase += 1
+        return phase
+
     def _end_phase(self, rep: LogReport, phase: int, first: int, last: int, turn: str | None, started_by: str,
                    position: Position | None, acts: Mapping[str, int], *, play: PlayPhase | None = None) -> None:
         """The end of a phase: the position checks on ``position``; with a sequence of play, only the
@@ -395,6 +400,7 @@ def check_log(
     """Read a ``.vlog`` and check every move of it (``gazala referee log``); ``module`` and its
     ``read_layouts`` as :func:`gazala_tools.referee.api.load`."""
     from gazala_tools.games import default_game_id, find_game
+    from gazala_tools.games.moduleyaml import holding_box_at
     from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.plugins import plugin_note
@@ -416,7 +422,8 @@ def check_log(
     layouts = module_layouts(module, read_layouts)
     replay = LogReplay(save, rules, manifest=manifest_specs(g),
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
-                       module_layouts=layouts, turn=turn)
+                       module_layouts=layouts, turn=turn,
+                       box_at=holding_box_at(g) if module is None else None)  # the folder's boxes name them
     rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)

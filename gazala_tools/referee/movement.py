@@ -19,7 +19,7 @@ import dataclasses
 import heapq
 import itertools
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -216,7 +216,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         zoc_all=zoc_all, zoc_sides=zoc_sides,
         exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
         notes=notes, source=str(file), chart=chart,
-        sequence=read_sequence(root.sub("sequence"), rules) if "sequence" in root else None,
+        sequence=read_sequence(root.sub("sequence"), rules, root.node) if "sequence" in root else None,
     )
 
 
@@ -836,6 +836,21 @@ def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
 
 def _fmt(x: float | None) -> str:
     return f"{x:g}" if x is not None else "?"
+
+
+def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Units standing in a hex the Terrain Effects Chart prohibits to their class (``P``): a lake, a
+    swamp for motor units (Lowland Front 3.6)."""
+    chart = rules.data.chart
+    if chart is None:
+        return
+    for u in ctx.on_map():
+        if u.hex is None:
+            continue
+        costs = chart.unit_costs(rules.map, u, rules.names)
+        for row in costs.prohibited_in(u.hex):
+            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {row.what} at {ctx.label(u.hex)}, "
+                          f"prohibited to {costs.unit_class} units", units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
 def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:

@@ -90,6 +90,45 @@ class BlockCost:
         return self.step
 
 
+class ArrayCost:
+    """Step costs as data: for each hex index ``u`` and each of its neighbours ``adj[u][k]``, the cost
+    of the step ``u -> adj[u][k]`` (``forward``) and of the step ``adj[u][k] -> u`` (``backward``):
+    a non-negative integer, ``-1`` (impossible: ``None``) or :data:`ALL`... stored as ``-2``. Built
+    once per map and movement class (a Terrain Effects Chart's, :meth:`ClassCosts.array_cost
+    <gazala_tools.referee.terrain.ClassCosts.array_cost>`); ``blocked`` hexes may not be entered (enemy
+    units: per position). The search walks it on integers without calling back into Python per step."""
+
+    __slots__ = ("backward", "blocked", "forward", "topology")
+
+    IMPOSSIBLE: Final = -1
+    EVERYTHING: Final = -2
+
+    def __init__(self, topology: Topology, forward: list[tuple[int, ...]], backward: list[tuple[int, ...]],
+                 blocked: bytearray | None = None) -> None:
+        self.topology = topology
+        self.forward = forward
+        self.backward = backward
+        self.blocked = blocked
+
+    def with_blocked(self, hexes: Iterable[Hex]) -> ArrayCost:
+        """The same costs with ``hexes`` that may not be entered."""
+        blocked = bytearray(len(self.topology))
+        idx = self.topology.index
+        for h in hexes:
+            i = idx.get(h)
+            if i is not None:
+                blocked[i] = 1
+        return ArrayCost(self.topology, self.forward, self.backward, blocked)
+
+    def __call__(self, a: Hex, b: Hex, /) -> int | None:
+        idx = self.topology.index
+        ia, ib = idx[a], idx[b]
+        if self.blocked is not None and self.blocked[ib]:
+            return None
+        c = self.forward[ia][self.topology.adj[ia].index(ib)]
+        return None if c == -1 else ALL if c == -2 else c
+
+
 class SearchResult:
     """Distances from the nearest source and the tree of steps back to it."""
 
@@ -166,10 +205,10 @@ def multi_source_search(
             start.append(i)
     if isinstance(cost, BlockCost) and within is None and max_cost is None:
         _bfs_blocked(topology, cost, start, dist, parent, reverse)
-    elif isinstance(cost, EntryCost) and within is None:
-        _dial(topology, cost.price(reverse), start, dist, parent, reverse, max_cost)
+    elif isinstance(cost, ArrayCost) and within is None:
+        _dial_array(topology, cost, start, dist, parent, reverse, max_cost)
     else:
-        _dial(topology, _price(topology, cost, reverse, within), start, dist, parent, reverse, max_cost)
+        _dial(topology, cost, start, dist, parent, reverse, within, max_cost)
     return SearchResult(topology, dist, parent)
 
 
@@ -203,31 +242,21 @@ def _bfs_blocked(topology: Topology, cost: BlockCost, frontier: list[int], dist:
         frontier = nxt
 
 
-#: the price of one step of a search on indices: from ``u`` (reached) into its neighbour ``v``, as the
-#: search walks (a reverse search prices the trace's step from ``v`` into ``u``); None: impossible
-Price = Callable[[int, int], "int | None"]
+def _all_cost(d: int, max_cost: int | None, reverse: bool) -> int | None:
+    """What an :data:`ALL` step costs at distance ``d`` (None: it may not be taken): the rest of
+    ``max_cost`` forward while a point is left; reverse, only from a source (``d == 0``) at 1, so that the
+    unit has a point left for it; 1 without a ``max_cost``."""
+    if max_cost is None:
+        return 1
+    if reverse:
+        return 1 if d == 0 else None
+    return max_cost - d if d < max_cost else None
 
 
-def _price(topology: Topology, cost: Cost, reverse: bool, within: Callable[[Hex], bool] | None) -> Price:
-    """An ordinary ``cost(a, b)`` hook (and ``within``) as a :data:`Price` on indices."""
-    order = topology.order
-    if within is None:
-        if reverse:
-            return lambda u, v: cost(order[v], order[u])
-        return lambda u, v: cost(order[u], order[v])
-
-    def price(u: int, v: int) -> int | None:
-        hv = order[v]
-        if not within(hv):
-            return None
-        return cost(hv, order[u]) if reverse else cost(order[u], hv)
-
-    return price
-
-
-def _dial(topology: Topology, price: Price, start: list[int], dist: list[int], parent: list[int], reverse: bool,
-          max_cost: int | None) -> None:
+def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], parent: list[int], reverse: bool,
+          within: Callable[[Hex], bool] | None, max_cost: int | None) -> None:
     adj = topology.adj
+    order = topology.order
     done = bytearray(len(topology))
     buckets: list[list[int]] = [start]
     d = 0
@@ -240,26 +269,23 @@ def _dial(topology: Topology, price: Price, start: list[int], dist: list[int], p
             if done[u] or dist[u] != d:
                 continue
             done[u] = 1
+            hu = order[u]
             for v in adj[u]:
                 if done[v]:
                     continue
                 old = dist[v]
                 if old >= 0 and old <= d:
                     continue  # costs are >= 0: no step from u can improve on it
-                c = price(u, v)
+                hv = order[v]
+                if within is not None and not within(hv):
+                    continue
+                c = cost(hv, hu) if reverse else cost(hu, hv)
                 if c is None:
                     continue
                 if c == ALL:
-                    if max_cost is None:
-                        c = 1
-                    elif reverse:  # into a source only, and the unit must have a point left for it
-                        if d != 0:
-                            continue
-                        c = 1
-                    else:
-                        if d >= max_cost:
-                            continue
-                        c = max_cost - d
+                    c = _all_cost(d, max_cost, reverse)
+                    if c is None:
+                        continue
                 nd = d + c
                 if max_cost is not None and nd > max_cost:
                     continue
@@ -272,46 +298,47 @@ def _dial(topology: Topology, price: Price, start: list[int], dist: list[int], p
         d += 1
 
 
-class EntryCost:
-    """A step cost that is the cost of the hex entered (per hex index: a cost, :data:`ALL`, or None:
-    may not be entered), except for the steps given in ``pairs`` (``a * n + b`` for the step from hex
-    index ``a`` into ``b``: their own cost, ALL or None). A Terrain Effects Chart prices most steps by
-    the hex entered; paths and hexside kinds are the pairs. The search reads it on integers, without
-    calling back into Python per step. Callable as an ordinary ``cost(a, b)`` hook."""
-
-    __slots__ = ("blocked", "enter", "pairs", "topology")
-
-    def __init__(self, topology: Topology, enter: list[int | None], pairs: Mapping[int, int | None],
-                 blocked: Iterable[Hex] = ()) -> None:
-        self.topology = topology
-        self.enter = enter
-        self.pairs = pairs
-        #: hexes no step may enter, whatever ``enter`` and ``pairs`` say (enemy units in a position)
-        self.blocked = bytearray(len(topology))
-        idx = topology.index
-        for h in blocked:
-            i = idx.get(h)
-            if i is not None:
-                self.blocked[i] = 1
-
-    def __call__(self, a: Hex, b: Hex, /) -> int | None:
-        idx = self.topology.index
-        return self.price(False)(idx[a], idx[b])
-
-    def price(self, reverse: bool) -> Price:
-        """The cost as a :data:`Price` on indices (``reverse``: the step from ``v`` into ``u``)."""
-        n = len(self.topology)
-        enter, pairs, blocked = self.enter, self.pairs, self.blocked
-        if reverse:
-            def price(u: int, v: int) -> int | None:
-                if blocked[u]:
-                    return None
-                key = v * n + u
-                return pairs[key] if key in pairs else enter[u]
-        else:
-            def price(u: int, v: int) -> int | None:
-                if blocked[v]:
-                    return None
-                key = u * n + v
-                return pairs[key] if key in pairs else enter[v]
-        return price
+def _dial_array(topology: Topology, cost: ArrayCost, start: list[int], dist: list[int], parent: list[int],
+                reverse: bool, max_cost: int | None) -> None:
+    """Dial's algorithm on an :class:`ArrayCost`: the same answers as :func:`_dial`, on integers only."""
+    adj = topology.adj
+    table = cost.backward if reverse else cost.forward
+    blocked = cost.blocked
+    done = bytearray(len(topology))
+    buckets: list[list[int]] = [start]
+    d = 0
+    limit = max_cost
+    while d < len(buckets):
+        bucket = buckets[d]
+        i = 0
+        while i < len(bucket):
+            u = bucket[i]
+            i += 1
+            if done[u] or dist[u] != d:
+                continue
+            done[u] = 1
+            if reverse and blocked is not None and blocked[u]:
+                continue  # a trace may not enter a blocked hex (nor a blocked source)
+            costs = table[u]
+            for k, v in enumerate(adj[u]):
+                if done[v]:
+                    continue
+                c = costs[k]
+                if c < 0:
+                    got = None if c == -1 else _all_cost(d, limit, reverse)
+                    if got is None:
+                        continue
+                    c = got
+                if not reverse and blocked is not None and blocked[v]:
+                    continue
+                nd = d + c
+                if limit is not None and nd > limit:
+                    continue
+                old = dist[v]
+                if old < 0 or nd < old:
+                    dist[v] = nd
+                    parent[v] = u
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(v)
+        d += 1

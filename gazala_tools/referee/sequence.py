@@ -16,6 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import yaml
+
+from gazala_tools.yamlnodes import did_you_mean
+
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.ruledata import Section
@@ -68,7 +72,7 @@ class Sequence:
         return tuple(p for p in self.phases if p.movement and p.side == side)
 
 
-def read_sequence(s: Section, rules: RulesPlugin) -> Sequence:
+def read_sequence(s: Section, rules: RulesPlugin, root: yaml.Node | None = None) -> Sequence:
     """``sequence: {rule, phases: [{name, rule, side, movement, judge: [rule ids]}]}``: every side a side
     of the game, every judged rule id a short name; each side with moves has a movement phase."""
     rule = s.rule("rule", "sequence")
@@ -89,7 +93,60 @@ def read_sequence(s: Section, rules: RulesPlugin) -> Sequence:
         phases.append(PlayPhase(i, name, p.rule("rule", rule), side, movement, judge))
     if not phases:
         raise s.err("phases", "names no phase", expected="at least one phase")
+    if rules.game.plugin is None:  # a game of data only: every judged rule is one its data gives
+        known = rule_ids(rules, root)
+        for p in s.each("phases", PHASE_KEYS):
+            for n in p.r.doc.seq(p.m["judge"], p.what("judge")) if "judge" in p and not isinstance(
+                    p.m["judge"], yaml.ScalarNode) else ([p.m["judge"]] if "judge" in p else []):
+                text = p.r.doc.scalar(n, p.what("judge")).strip()
+                if text not in known:
+                    raise p.r.doc.err(n, f"{p.what('judge')}: {text!r} is not a rule of the game's data"
+                                      f"{did_you_mean(text, known)}",
+                                      expected="one of " + ", ".join(sorted(known, key=rule_key)))
     return Sequence(rule, tuple(phases))
+
+
+def phase_named(seq: Sequence, s: Section, key: str) -> PlayPhase:
+    """The phase a key of a section names (``judged-in: Supply phase``), with "did you mean"."""
+    node = s.m[key]
+    text = s.r.doc.scalar(node, s.what(key))
+    for p in seq.phases:
+        if p.name == text:
+            return p
+    names = [p.name for p in seq.phases]
+    raise s.r.doc.err(node, f"{s.what(key)}: {text!r} is not a phase of the sequence of play{did_you_mean(text, names)}",
+                      expected="one of " + ", ".join(names))
+
+
+#: keys whose values are rule ids in a game's data (besides ``rule`` and ``*-rule``)
+RULE_KEYS = frozenset({"rule", "enemy-hexes", "impassable", "minimum-move"})
+
+
+def rule_ids(rules: RulesPlugin, movement: yaml.Node | None) -> frozenset[str]:
+    """Every rule id the game's data gives (its ``rules:`` section and its movement data)."""
+    from gazala_tools.referee.ruledata import rules_node
+
+    out: set[str] = set()
+    node, _file = rules_node(rules.game)
+    roots = [n for n in (node, movement) if n is not None]
+    stack: list[yaml.Node] = list(roots)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key = getattr(k, "value", "")
+                if isinstance(v, yaml.ScalarNode) and (key in RULE_KEYS or str(key).endswith("-rule")):
+                    out.add(str(v.value).strip())
+                else:
+                    stack.append(v)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+    out.add("terrain-effects")  # the chart's default rule id
+    return frozenset(out)
+
+
+def rule_key(rule: str) -> tuple[tuple[int, str], ...]:
+    return tuple((int(p), "") if p.isdigit() else (10**9, p) for p in rule.split("."))
 
 
 def _rule_id(p: Section, text: str, i: int) -> str:

@@ -40,13 +40,14 @@ import yaml
 
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.referee.search import ALL
+from gazala_tools.referee.search import ALL, ArrayCost
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.referee.position import Unit
     from gazala_tools.referee.ruledata import FormationNames, Section, UnitFilter
+    from gazala_tools.referee.search import Topology
 
 #: the class a chart without ``classes:`` prices every unit as
 ANY_CLASS: Final = "any"
@@ -164,17 +165,35 @@ class Chart:
             matches = tuple((r.units.sides is None or side in r.units.sides) and r.units.types is None
                             and r.units.formations is None for r in self.filtered_rows() if r.units is not None)
         key = (unit_class, side, matches)
-        got = _COSTS.get(self, game_map, key)
+        compiled = _COSTS.get(self, game_map)
+        if compiled is None:
+            compiled = _COSTS.put({}, self, game_map)
+        got = compiled.get(key)
         if got is None:
-            got = _COSTS.put(ClassCosts(self, game_map, unit_class, side, matches), self, game_map, key)
+            if len(compiled) >= MAX_PROFILES:
+                compiled.clear()
+            got = compiled[key] = ClassCosts(self, game_map, unit_class, side, matches)
         return got
+
+    def class_named(self, s: Section, key: str) -> str:
+        """A movement class the key of a section names (a supply trace counted in MP "as a foot unit
+        moves": ``class: foot``), or an error at its line and column with "did you mean"."""
+        node = s.m[key]
+        text = s.r.doc.scalar(node, s.what(key))
+        if text not in self.class_names:
+            raise s.r.doc.err(node, f"{s.what(key)}: {text!r} is not a movement class of the Terrain Effects Chart"
+                              f"{did_you_mean(text, self.class_names)}",
+                              expected="one of " + ", ".join(self.class_names) + " (rules.terrain-effects.classes)")
+        return text
 
     def unit_costs(self, game_map: GameMap, unit: Unit, names: FormationNames) -> ClassCosts:
         cls, side, matches = self.profile(unit, names)
         return self.costs(game_map, cls, side, matches)
 
 
-_COSTS: ObjectCache[ClassCosts] = ObjectCache(maxsize=64)
+#: per chart and map, the compiled costs of each (class, side, rows) profile
+_COSTS: ObjectCache[dict[tuple[str, str | None, tuple[bool, ...]], ClassCosts]] = ObjectCache(maxsize=8)
+MAX_PROFILES: Final = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +285,14 @@ class ClassCosts:
                             acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
             self.sides = {s: tuple(v) for s, v in acc.items()}
         self.least = min([c[0].value for c in self.along.values()] + [1.0]) if self.along else 1.0
+        #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
+        self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
+        self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
+        self._arrays: list[tuple[Topology, int, ArrayCost]] = []
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
@@ -336,9 +363,19 @@ class ClassCosts:
                 mp = replace + plus + (self.box_plus[b][0] if self.box_plus and b in self.box_plus else 0.0)
         return mp, flag
 
+    def prohibited_in(self, h: Hex) -> tuple[Row, ...]:
+        """The rows that make standing in (entering) ``h`` prohibited to this class (empty: none)."""
+        if h not in self.p_hexes and self.map.terrain(h) not in self.p_terrain:
+            return ()
+        got = self.box_hex.get(h) or self.by_terrain[self.map.terrain(h)]
+        return tuple(r for r in got[2] if r.cells.get(self.unit_class) == P_CELL)
+
     def prohibitions(self, a: Hex, b: Hex, side: Hexside | None = None) -> list[tuple[Row, str]]:
         """The ``P`` rows the step breaks, each with "enters" or "crosses"."""
         s = side if side is not None else Hexside.between(a, b)
+        if s not in self.p_sides and b not in self.p_hexes and (
+                not self.p_terrain or self.map.terrain(b) not in self.p_terrain):
+            return []
         out: list[tuple[Row, str]] = []
         al = self.along.get(s)
         bridges = al[2] if al is not None else frozenset()
@@ -353,6 +390,8 @@ class ClassCosts:
     def first_step_rows(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[Row, ...]:
         """The hexside rows of the step crossed only as a unit's whole move (DG 14.2)."""
         s = side if side is not None else Hexside.between(a, b)
+        if s not in self.first_sides:
+            return ()
         al = self.along.get(s)
         bridges = al[2] if al is not None else frozenset()
         return tuple(r for r, _c, kind in self.sides.get(s, ()) if r.first_step and kind not in bridges)
@@ -391,6 +430,36 @@ class ClassCosts:
         return StepParts(base, what, tuple(extras), replaced, all_mp, prohibited)
 
     # --- for the search -------------------------------------------------------------------------------
+    def array_cost(self, topology: Topology, scale: int = 2) -> ArrayCost:
+        """Every step of a map priced once, as an :class:`~.search.ArrayCost` in units of ``1/scale`` MP
+        (what a supply trace counted in MP searches on: no Python call per step). Cached per topology."""
+        for topo, sc, got in self._arrays:
+            if topo is topology and sc == scale:
+                return got
+        order, adj, index = topology.order, topology.adj, topology.index
+
+        def code(mp: float, flag: int) -> int:
+            return -1 if flag == 2 else -2 if flag == 1 else round(mp * scale)
+
+        # most steps cost what entering their hex costs; the steps across a priced hexside or along a
+        # path are priced one by one
+        enter = []
+        for h in order:
+            c = self.hex_cell(h)
+            enter.append(-1 if c.kind == PROHIBITED else -2 if c.kind == ALL_MP else round(c.value * scale))
+        special: dict[tuple[int, int], int] = {}
+        for s in (*self.along, *self.sides):
+            a, b = s.hexes
+            ia, ib = index.get(a), index.get(b)
+            if ia is not None and ib is not None:
+                special[(ia, ib)] = code(*self.step(a, b, s))
+                special[(ib, ia)] = code(*self.step(b, a, s))
+        forward = [tuple(special.get((u, v), enter[v]) for v in adj[u]) for u in range(len(order))]
+        backward = [tuple(special.get((v, u), enter[u]) for v in adj[u]) for u in range(len(order))]
+        got = ArrayCost(topology, forward, backward)
+        self._arrays = [(topology, scale, got), *self._arrays[:3]]
+        return got
+
     def search_cost(self, scale: int = 2, sides: Mapping[tuple[Hex, Hex], Hexside] | None = None
                     ) -> Callable[[Hex, Hex], int | None]:
         """A ``Cost`` hook of :mod:`.search`: the step in units of ``1/scale`` MP (``scale=2``: half

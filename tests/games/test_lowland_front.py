@@ -323,3 +323,90 @@ def test_a_position_lists_the_movement_rules_by_their_own_ids(rules: RulesPlugin
 
     got = dict.fromkeys(r for r, _w in move_rules(rules))
     assert list(got) == ["3.1", "3.2", "5.3", "5.4", "3.6", "10.3", "6.3", "8.3"]  # 8.3: the reinforcements (rules data)
+
+
+# --- 3.6 in a position: a unit standing where the chart says P ---------------------------------------------
+def test_3_6_a_position_with_a_unit_in_a_prohibited_hex_is_an_error(rules: RulesPlugin) -> None:
+    from gazala_tools.referee.engine import Referee
+
+    position = Position(game=rules.game.id, units=(unit(rules, "lg-4-pz", "08.03"), unit(rules, "lg-2-bde", "08.04"),
+                                                    unit(rules, "em-hq", "06.10")))
+    found = [(f.rule, f.units, f.message) for f in Referee(rules).check(position).findings if f.rule == "3.6"]
+    assert found == [
+        ("3.6", ("em-hq",), "em-hq (empire hq) is in lake at 06.10, prohibited to foot units"),
+        ("3.6", ("lg-4-pz",), "lg-4-pz (league armor) is in swamp at 08.03, prohibited to motor units"),
+    ]  # the brigade may stand in swamp (all)
+
+
+def test_the_documented_chart_is_lowland_fronts() -> None:
+    # docs/games.md, "Rules mechanics": the example is this game's own chart, key for key
+    import re
+
+    import yaml
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    section = doc[doc.index("### Terrain Effects Chart"):]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block is not None
+    documented = yaml.safe_load(block.group(1))["rules"]
+    game = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))["rules"]
+    assert documented["terrain-effects"] == game["terrain-effects"]
+    assert documented["type-groups"] == game["type-groups"]
+
+
+# --- zone effects Lowland Front does not use: +N to enter, leave only at the start of the phase -------------
+@pytest.fixture()
+def variant(tmp_path: Path):
+    """Lowland Front with other zone effects (movement.yaml ``zoc.sides``): another game's rules."""
+    import shutil
+
+    def make(league: str, empire: str) -> RulesPlugin:
+        game = tmp_path / f"variant-{len(list(tmp_path.iterdir()))}"
+        shutil.copytree(FOLDER, game)
+        text = (game / "movement.yaml").read_text(encoding="utf-8")
+        text = text.replace('    league: {rule: "5.3", stop: true}', f"    league: {league}")
+        text = text.replace('    empire: {rule: "5.4", leave: 1, zoc-to-zoc: true}', f"    empire: {empire}")
+        (game / "movement.yaml").write_text(text, encoding="utf-8")
+        return rules_for(find_game(str(game)))
+
+    return make
+
+
+def test_zoc_enter_costs_more_points_to_enter_an_enemy_zone_hex(variant) -> None:
+    rules = variant('{rule: "Z1", enter: 2}', '{rule: "Z2"}')
+    # lg-2-bde from 13.06 into 14.06, beside em-2-div at 15.06: 1 + 2
+    ph = Phase(rules, [unit(rules, "lg-2-bde", "13.06"), unit(rules, "em-2-div", "15.06")])
+    assert ph.move("lg-2-bde", "14.06") == [] and ph.spent("lg-2-bde") == 3
+    # the Empire pays nothing more (its own effects are none)
+    ph = Phase(rules, [unit(rules, "em-3-bde", "16.06"), unit(rules, "lg-2-bde", "14.06")])
+    assert ph.move("em-3-bde", "15.06") == [] and ph.spent("em-3-bde") == 1
+    # from 13.08 by 13.07 (1) into 14.06 (1 + 2) with 3 MP (two hexes: 3.2 does not apply)
+    ph = Phase(rules, [unit(rules, "lg-2-bde", "13.08"), unit(rules, "em-2-div", "15.06")], allowance={"lg-2-bde": 3})
+    found = ph.move("lg-2-bde", "14.06")
+    assert errors(found) == ["3.1"]
+    assert found[0].message.endswith(": 2 hexes + 2 to enter an enemy zone of control hex (Z1) = 4 of 3")
+
+
+def test_zoc_leave_at_start_an_enemy_zone_hex_is_left_only_as_the_first_step(variant) -> None:
+    rules = variant('{rule: "Z3", leave-at-start: true}', '{rule: "Z2"}')
+    units = [unit(rules, "lg-2-bde", "14.06"), unit(rules, "em-2-div", "15.06")]
+    ph = Phase(rules, units)
+    assert ph.move("lg-2-bde", "13.06") == []  # it began its phase there
+    ph = Phase(rules, units)
+    assert ph.move("lg-2-bde", "14.05") == []  # 14.05 is beside em-2-div too: no stop in this game
+    found = ph.move("lg-2-bde", "13.05")  # a second move out of the zone
+    assert errors(found) == ["Z3"]
+    assert "leaves an enemy zone of control hex other than at the start of its movement phase" in found[0].message
+
+
+def test_game_yaml_follows_the_json_schema_chart_included() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "gazala_tools/games/schema.json").read_text())
+    raw = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(raw)) == []
+    raw["rules"]["terrain-effects"]["terrain"]["woods"] = {"foot": "x2", "motor": 3}
+    assert [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(raw)]

@@ -57,3 +57,22 @@ def test_isolated_at_once_when_the_data_says_so(tmp_path: Path) -> None:
     report = Referee(rules).check(position_from_data(rules, {"game": "lowland-front", "units": [
         {"id": "a", "side": "league", "type": "infantry", "hex": "20.01"}]}))
     assert report.supply["a"].value == "isolated" and [(m.add, m.remove) for m in report.markers] == [("isolated", None)]
+
+
+def test_a_trace_in_mp_may_not_cross_the_hexsides_its_data_closes() -> None:
+    """``trace.hexsides`` with a trace in MP: the chart's step costs with those hexsides closed (a
+    variant of Lowland Front 7.2 whose trace may not cross 04.01/05.01)."""
+    import dataclasses
+
+    from gazala_tools.referee.engine import Context
+    from gazala_tools.referee.generic import supplied, supply_search
+
+    rules = rules_for(find_game(FOLDER))
+    assert rules.data.supply is not None
+    ss = rules.data.supply.sides["league"]
+    ctx = Context(rules, position_from_data(rules, {"game": "lowland-front", "units": []}))
+    h = rules.map.hex("05.01")
+    assert supplied(ss, supply_search(rules, ctx, ss), h)  # 04.01, 03.01, 02.01, 01.01: 4 MP
+    closed = dataclasses.replace(ss, trace=dataclasses.replace(ss.trace, sides=frozenset({
+        rules.map.grid.hexside("04.01/05.01")})))
+    assert not supplied(closed, supply_search(rules, ctx, closed), h)  # the other ways: 05.02 woods 2, then 4 more
