@@ -121,6 +121,8 @@ def test_2_0_a_rule_is_judged_only_at_the_end_of_the_phases_that_judge_it(tmp_pa
         game = tmp_path / name
         shutil.copytree(FOLDER, game)
         text = (game / "game.yaml").read_text(encoding="utf-8")
+        mine = text.index("  stacking:  ")  # the game's own stacking (4.1-4.3) gives way to the test's
+        text = text[:mine] + text[text.index("  markers:  ", mine):]
         (game / "game.yaml").write_text(text.replace("rules:\n", 'rules:\n  stacking: {rule: "4.3", limit: 1}\n', 1),
                                         encoding="utf-8")
         movement = (game / "movement.yaml").read_text(encoding="utf-8")
