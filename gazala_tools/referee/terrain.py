@@ -218,10 +218,10 @@ class ClassCosts:
         self.unit_class = unit_class
         self.side = side
         filtered = chart.filtered_rows()
-        on = {id(r): m for r, m in zip(filtered, matches, strict=True)}
+        off = [r for r, m in zip(filtered, matches, strict=True) if not m]  #: rows with units: this profile is not
 
         def applies(r: Row) -> bool:
-            return r.units is None or on.get(id(r), False)
+            return r.units is None or not any(r is x for x in off)
 
         self.applies = applies
         # --- hexes: terrain types; kinds of the boxes (owned boxes by the unit's side) and places a hex is in
