@@ -362,7 +362,6 @@ class UnitPhase:
     spent: float = 0.0
     engaged: bool = False  #: entered an enemy zone it must stop in (BG 4.1.2)
     moves: int = 0
-    began: Hex | None = None  #: the hex it began its movement in this phase
 
 
 @dataclass
@@ -440,7 +439,6 @@ class MoveChecker:
         self.targets: frozenset[Hex] = frozenset()
         up = mc.unit_phase(unit.id)
         self.fresh = up.moves == 0  #: the unit has not moved yet this phase
-        self.began = up.began  #: the hex it began its movement in this phase (None: not moved yet)
         self._broken_n: dict[tuple[Hex, Hex], int] = {}
         self._points_of: dict[tuple[Hex, Hex], tuple[float, int]] = {}
 
@@ -670,8 +668,6 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
                                     units=(before.id,), hexes=(label(before.hex),)))
     checker = MoveChecker(mc, before)
-    if up.began is None:
-        up.began = before.hex
     z = checker.zoc
     if z is not None and z.stop and up.engaged:
         findings.append(Finding(z.rule, Severity.ERROR,
