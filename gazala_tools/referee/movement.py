@@ -794,30 +794,6 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-_OWNED: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
-_STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
-
-
-def own_side_steps(rules: RulesPlugin, kind: str, side: str) -> frozenset[tuple[Hex, Hex]]:
-    """The steps (a, b), both ways, across a hexside of ``kind`` owned by ``side`` (computed once)."""
-    got = _STEPS.get(rules, kind, side)
-    if got is not None:
-        return got
-    out = frozenset(p for s in owned_sides(rules, kind, side, own=True) for p in (s.hexes, s.hexes[::-1]))
-    return _STEPS.put(out, rules, kind, side)
-
-
-def owned_sides(rules: RulesPlugin, kind: str, side: str, *, own: bool) -> frozenset[Hexside]:
-    """The map's hexsides of ``kind`` owned by ``side`` (``own``) or by another side (computed once)."""
-    got = _OWNED.get(rules, kind, side, own)
-    if got is not None:
-        return got
-    m = rules.map
-    out = frozenset(s for s in m.feature_sides(kind)
-                    if (f := m.active_feature(s, kind)) is not None and f.owner is not None and (f.owner == side) == own)
-    return _OWNED.put(out, rules, kind, side, own)
-
-
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
     from gazala_tools.referee.ruledata import map_edges
 
