@@ -83,6 +83,8 @@ class Points:
     markers: Mapping[str, float] = field(default_factory=dict)
     #: a unit may always move one hex in a phase, whatever it costs, unless prohibited (LF 3.2)
     minimum_move: str | None = None
+    #: a unit placed on the map from a box pays the cost of the hex it enters (LF 8.1); the rule cited
+    entry_cost: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +196,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
                                                                            "markers", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "terrain", "along", "fast",
-                                          "boxes", "own-hexsides", "leave-zone"}))
+        p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "entry-cost", "terrain",
+                                          "along", "fast", "boxes", "own-hexsides", "leave-zone"}))
         for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone"):
             if old in p:
                 raise p.err(old, "has moved", expected=MOVED_KEYS[f"points.{old}"])
@@ -203,7 +205,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         mk = p.sub("markers")
         factors = {name: _factor(mk, name) for name in mk}
         points = Points(p.rule(), p.text("allowance", "move"), factors,
-                        p.rule("minimum-move") if "minimum-move" in p else None)
+                        p.rule("minimum-move") if "minimum-move" in p else None,
+                        p.rule("entry-cost") if "entry-cost" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -658,8 +661,10 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     findings: list[Finding] = []
     up = mc.unit_phase(before.id)
     label = rules.map.label
-    if before.hex is None:
-        return None, findings  # entering from a box: reinforcement / entry rules are position checks
+    if before.hex is None:  # entering from a box: where it may enter is a position check (reinforcements)
+        if after.hex is not None and data.points is not None and data.points.entry_cost is not None:
+            _enter(before, after, mc, findings)
+        return None, findings
     for im in data.immobile:
         if not im.units.matches(before, rules.names):
             continue
@@ -755,6 +760,32 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
                                     f"this phase: {checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
                                     units=(before.id,), hexes=(label(before.hex), end)))
     return _spend(res, before, checker, mc, up, allowance), findings
+
+
+def _enter(before: Unit, after: Unit, mc: MoveContext, findings: list[Finding]) -> None:
+    """A unit placed on the map from a box pays the hex it enters (LF 8.1: "paying the cost of the entry
+    hex"), by the chart (its terrain; no hexside is crossed), as the first hex of its phase."""
+    assert after.hex is not None and mc.data.points is not None
+    up = mc.unit_phase(before.id)
+    allowance = unit_allowance(mc, before)
+    checker = MoveChecker(mc, after)
+    costs = checker.costs
+    if costs is None:
+        mp, flag = 1.0, 0
+    else:
+        cell = costs.hex_cell(after.hex)
+        mp, flag = (0.0, 2) if cell.prohibited else (0.0, 1) if cell.kind == "all" else (cell.value, 0)
+    label = mc.rules.map.label(after.hex)
+    if flag == 2:
+        rows = costs.prohibited_in(after.hex) if costs is not None else ()
+        findings.append(Finding(rows[0].rule if rows else (mc.data.points.entry_cost or "movement"), Severity.ERROR,
+                                f"{before.id} enters the map at {label}, prohibited to it",
+                                units=(before.id,), hexes=(label,)))
+        return
+    up.moves += 1
+    if allowance is None:
+        return
+    up.spent += max(allowance - up.spent, 0.0) if flag == 1 else mp
 
 
 def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, up: UnitPhase,
