@@ -681,7 +681,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     if after.hex is not None:
         targets = frozenset({after.hex})
     else:
-        if data.exits_rule is None or after.box in rules.data.boxes.eliminated:
+        if data.exits_rule is None or (after.box or "").strip().lower() in rules.data.boxes.eliminated:
             return None, findings
         targets = data.exits.get(before.side, frozenset())
         if not targets:
