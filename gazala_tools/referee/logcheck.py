@@ -237,7 +237,8 @@ class LogReferee:
                 path: list[Any] | None = None
                 direct: list[Any] | None = None
                 found: list[Finding] = []
-                if seq is not None and (play is None or not (play.movement and play.side == b.side)):
+                eliminated = a.hex is None and (a.box or "").strip().lower() in rules.data.boxes.eliminated
+                if seq is not None and not eliminated and (play is None or not (play.movement and play.side == b.side)):
                     nxt = seq.movement_phase(b.side, play.index + 1 if play is not None else 0)
                     if nxt is None and play is not None:
                         own = seq.movement_phases(b.side)

@@ -85,6 +85,8 @@ class Points:
     markers: Mapping[str, float] = field(default_factory=dict)
     #: a unit may always move one hex in a phase, whatever it costs, unless prohibited (LF 3.2)
     minimum_move: str | None = None
+    #: a unit placed on the map from a box pays the cost of the hex it enters (LF 8.1); the rule cited
+    entry_cost: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +198,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
                                                                            "markers", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "terrain", "along", "fast",
-                                          "boxes", "own-hexsides", "leave-zone"}))
+        p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "entry-cost", "terrain",
+                                          "along", "fast", "boxes", "own-hexsides", "leave-zone"}))
         for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone"):
             if old in p:
                 raise p.err(old, "has moved", expected=MOVED_KEYS[f"points.{old}"])
@@ -205,7 +207,8 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         mk = p.sub("markers")
         factors = {name: _factor(mk, name) for name in mk}
         points = Points(p.rule(), p.text("allowance", "move"), factors,
-                        p.rule("minimum-move") if "minimum-move" in p else None)
+                        p.rule("minimum-move") if "minimum-move" in p else None,
+                        p.rule("entry-cost") if "entry-cost" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
@@ -364,7 +367,6 @@ class UnitPhase:
     spent: float = 0.0
     engaged: bool = False  #: entered an enemy zone it must stop in (BG 4.1.2)
     moves: int = 0
-    began: Hex | None = None  #: the hex it began its movement in this phase
 
 
 @dataclass
@@ -442,7 +444,6 @@ class MoveChecker:
         self.targets: frozenset[Hex] = frozenset()
         up = mc.unit_phase(unit.id)
         self.fresh = up.moves == 0  #: the unit has not moved yet this phase
-        self.began = up.began  #: the hex it began its movement in this phase (None: not moved yet)
         self._broken_n: dict[tuple[Hex, Hex], int] = {}
         self._points_of: dict[tuple[Hex, Hex], tuple[float, int]] = {}
 
@@ -662,8 +663,10 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     findings: list[Finding] = []
     up = mc.unit_phase(before.id)
     label = rules.map.label
-    if before.hex is None:
-        return None, findings  # entering from a box: reinforcement / entry rules are position checks
+    if before.hex is None:  # entering from a box: where it may enter is a position check (reinforcements)
+        if after.hex is not None and data.points is not None and data.points.entry_cost is not None:
+            _enter(before, after, mc, findings)
+        return None, findings
     stopped = False
     for im in data.immobile:
         if not im.units.matches(before, rules.names):
@@ -676,8 +679,6 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     if not stopped and (held := may_move(rules, before)) is not None:  # rules.markers: move: false
         findings.append(dataclasses.replace(held, hexes=(label(before.hex),)))
     checker = MoveChecker(mc, before)
-    if up.began is None:
-        up.began = before.hex
     z = checker.zoc
     if z is not None and z.stop and up.engaged:
         findings.append(Finding(z.rule, Severity.ERROR,
@@ -686,7 +687,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     if after.hex is not None:
         targets = frozenset({after.hex})
     else:
-        if data.exits_rule is None or after.box in rules.data.boxes.eliminated:
+        if data.exits_rule is None or (after.box or "").strip().lower() in rules.data.boxes.eliminated:
             return None, findings
         targets = data.exits.get(before.side, frozenset())
         if not targets:
@@ -767,6 +768,32 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     return _spend(res, before, checker, mc, up, allowance), findings
 
 
+def _enter(before: Unit, after: Unit, mc: MoveContext, findings: list[Finding]) -> None:
+    """A unit placed on the map from a box pays the hex it enters (LF 8.1: "paying the cost of the entry
+    hex"), by the chart (its terrain; no hexside is crossed), as the first hex of its phase."""
+    assert after.hex is not None and mc.data.points is not None
+    up = mc.unit_phase(before.id)
+    allowance = unit_allowance(mc, before)
+    checker = MoveChecker(mc, after)
+    costs = checker.costs
+    if costs is None:
+        mp, flag = 1.0, 0
+    else:
+        cell = costs.hex_cell(after.hex)
+        mp, flag = (0.0, 2) if cell.prohibited else (0.0, 1) if cell.kind == "all" else (cell.value, 0)
+    label = mc.rules.map.label(after.hex)
+    if flag == 2:
+        rows = costs.prohibited_in(after.hex) if costs is not None else ()
+        findings.append(Finding(rows[0].rule if rows else (mc.data.points.entry_cost or "movement"), Severity.ERROR,
+                                f"{before.id} enters the map at {label}, prohibited to it",
+                                units=(before.id,), hexes=(label,)))
+        return
+    up.moves += 1
+    if allowance is None:
+        return
+    up.spent += max(allowance - up.spent, 0.0) if flag == 1 else mp
+
+
 def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, up: UnitPhase,
            allowance: float | None) -> list[Hex] | None:
     """Count the points of the path taken and what it did this phase; the path."""
@@ -802,30 +829,6 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    f"{unit.id} is legal only by {route}, {_fmt(legal.cost)} MP: the direct route {why}, "
                    f"{', '.join(dict.fromkeys(f.rule for f in direct.broken))}",
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
-
-
-_OWNED: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
-_STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
-
-
-def own_side_steps(rules: RulesPlugin, kind: str, side: str) -> frozenset[tuple[Hex, Hex]]:
-    """The steps (a, b), both ways, across a hexside of ``kind`` owned by ``side`` (computed once)."""
-    got = _STEPS.get(rules, kind, side)
-    if got is not None:
-        return got
-    out = frozenset(p for s in owned_sides(rules, kind, side, own=True) for p in (s.hexes, s.hexes[::-1]))
-    return _STEPS.put(out, rules, kind, side)
-
-
-def owned_sides(rules: RulesPlugin, kind: str, side: str, *, own: bool) -> frozenset[Hexside]:
-    """The map's hexsides of ``kind`` owned by ``side`` (``own``) or by another side (computed once)."""
-    got = _OWNED.get(rules, kind, side, own)
-    if got is not None:
-        return got
-    m = rules.map
-    out = frozenset(s for s in m.feature_sides(kind)
-                    if (f := m.active_feature(s, kind)) is not None and f.owner is not None and (f.owner == side) == own)
-    return _OWNED.put(out, rules, kind, side, own)
 
 
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:

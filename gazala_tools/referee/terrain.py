@@ -120,6 +120,7 @@ class Row:
     owner: str | None = None  #: hexsides and boxes: only those of the unit's "own" side or an "enemy"'s
     first_step: bool = False  #: hexsides: only as the unit's whole move from the hex it began its phase in
     bridges: frozenset[str] = frozenset()  #: paths: the hexside kinds crossed along it at no cost
+    unless: frozenset[str] = frozenset()  #: hexsides: not where a hexside of these kinds is too (a ford, a bridge)
 
 
 @dataclass(frozen=True)
@@ -218,10 +219,10 @@ class ClassCosts:
         self.unit_class = unit_class
         self.side = side
         filtered = chart.filtered_rows()
-        on = {id(r): m for r, m in zip(filtered, matches, strict=True)}
+        off = [r for r, m in zip(filtered, matches, strict=True) if not m]  #: rows with units: this profile is not
 
         def applies(r: Row) -> bool:
-            return r.units is None or on.get(id(r), False)
+            return r.units is None or not any(r is x for x in off)
 
         self.applies = applies
         # --- hexes: terrain types; kinds of the boxes (owned boxes by the unit's side) and places a hex is in
@@ -281,6 +282,8 @@ class ClassCosts:
                     f = game_map.feature(s, kind)
                     owner = f.owner if f is not None else None
                     for r in rows:
+                        if r.unless and any(g.kind in r.unless for g in game_map.features(s)):
+                            continue  # a river row where a ford or bridge is too
                         if _owned(r.owner, owner, side):
                             acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
             self.sides = {s: tuple(v) for s, v in acc.items()}
@@ -627,7 +630,7 @@ def _rows(s: Section, name: str, classes: tuple[str, ...], rule: str, *, owner_o
     what = s.what(name)
     items = s.r.doc.seq(node, what) if isinstance(node, yaml.SequenceNode) else [node]
     out = []
-    allowed = ROW_KEYS | ({"first-step"} if first_ok else set()) | ({"bridges"} if bridges_ok else set())
+    allowed = ROW_KEYS | ({"first-step", "unless"} if first_ok else set()) | ({"bridges"} if bridges_ok else set())
     for i, n in enumerate(items):
         w = f"{what}[{i}]" if isinstance(node, yaml.SequenceNode) else what
         if isinstance(n, yaml.MappingNode) and any(getattr(k, "value", None) == "cost" for k, _v in n.value):
@@ -645,6 +648,7 @@ def _rows(s: Section, name: str, classes: tuple[str, ...], rule: str, *, owner_o
                 units=row.units("units") if "units" in row else None,
                 owner=row.choice("owner", OWNERS, "") or None if "owner" in row else None,
                 first_step=row.boolean("first-step", False),
+                unless=frozenset(row.hexside_kinds("unless")) if "unless" in row else frozenset(),
                 bridges=bridges,
             ))
         else:

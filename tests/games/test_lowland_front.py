@@ -45,6 +45,8 @@ TYPES = {
     "em-1-div": ("empire", "infantry-division"), "em-2-div": ("empire", "infantry-division"),
     "em-3-bde": ("empire", "infantry"), "em-4-pz": ("empire", "armor"), "em-5-mot": ("empire", "motorized"),
     "em-6-rec": ("empire", "recon"), "em-7-art": ("empire", "artillery"), "em-hq": ("empire", "hq"),
+    "lg-8-bde": ("league", "infantry"), "lg-9-rec": ("league", "recon"), "lg-10-pz": ("league", "armor"),
+    "em-8-div": ("empire", "infantry-division"),
 }
 
 
@@ -410,3 +412,41 @@ def test_game_yaml_follows_the_json_schema_chart_included() -> None:
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(raw)) == []
     raw["rules"]["terrain-effects"]["terrain"]["woods"] = {"foot": "x2", "motor": 3}
     assert [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(raw)]
+
+
+# --- 8.1 a reinforcement pays its entry hex ----------------------------------------------------------------
+def test_8_1_a_reinforcement_pays_the_cost_of_its_entry_hex(rules: RulesPlugin) -> None:
+    # lg-8-bde (MA 5) placed at 01.04 (clear, 1) has 4 left: 01.04 to 05.04 is 4 more, to 06.04 5 more
+    ph = Phase(rules, [unit(rules, "lg-8-bde", None, box="reinforcements")])
+    assert ph.move("lg-8-bde", "01.04") == [] and ph.spent("lg-8-bde") == 1
+    assert ph.move("lg-8-bde", "05.04") == []
+    ph = Phase(rules, [unit(rules, "lg-8-bde", None, box="reinforcements")])
+    ph.move("lg-8-bde", "01.04")
+    found = ph.move("lg-8-bde", "06.04")
+    assert errors(found) == ["3.1"] and "more than the 4 of its 5" in found[0].message
+
+
+def test_8_1_no_reinforcement_enters_a_hex_prohibited_to_it(rules: RulesPlugin) -> None:
+    found = Phase(rules, [unit(rules, "lg-10-pz", None, box="reinforcements")]).move("lg-10-pz", "08.03")
+    assert errors(found) == ["3.6"] and "enters the map at 08.03, prohibited to it" in found[0].message
+
+
+# --- hexside rows that do not apply where another kind is (a ford): a variant of the map ----------------------
+def test_3_6_a_river_row_unless_a_ford_is_there(tmp_path: Path) -> None:
+    import shutil
+
+    game = tmp_path / "ford"
+    shutil.copytree(FOLDER, game)
+    m = (game / "map.yaml").read_text(encoding="utf-8")
+    m = m.replace("hexside-kinds:\n", 'hexside-kinds:\n  ford: {description: "a ford"}\n', 1)
+    m = m.replace("paths:\n", '  - {name: the ford, kind: ford, source: test, sides: ["12.03/13.03"]}\npaths:\n', 1)
+    (game / "map.yaml").write_text(m, encoding="utf-8")
+    g = (game / "game.yaml").read_text(encoding="utf-8")
+    g = g.replace('      river: {foot: "+2", motor: P}',
+                  '      river: {cost: {foot: "+2", motor: P}, unless: [ford]}\n      ford: "+1"')
+    (game / "game.yaml").write_text(g, encoding="utf-8")
+    ford = rules_for(find_game(str(game)))
+    pz = unit(ford, "lg-4-pz", "12.03")
+    assert points(ford, pz, "12.03", "13.03") == 2  # clear 1 + the ford 1: the river row does not apply there
+    found = Phase(ford, [unit(ford, "lg-4-pz", "12.04")], allowance={"lg-4-pz": 1}).move("lg-4-pz", "13.04")
+    assert errors(found) == ["3.6"]  # elsewhere the river is still P to motor units

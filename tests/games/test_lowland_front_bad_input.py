@@ -93,3 +93,20 @@ def test_a_supply_trace_in_mp_names_a_class_of_the_chart() -> None:
         chart.class_named(trace, "class")
     ok = Section(reader, yaml.compose('trace: {class: foot}\n'), "rules.supply").sub("trace")
     assert chart.class_named(ok, "class") == "foot"
+
+
+def test_a_key_naming_a_phase_of_the_sequence_says_did_you_mean() -> None:
+    # what a rule judged in a named phase reads its phase with (supply "judged in the Supply phase", 7.6)
+    from gazala_tools.referee.movement import movement_rules
+    from gazala_tools.referee.sequence import phase_named
+
+    rules = rules_for(find_game(str(FOLDER)))
+    seq = movement_rules(rules).sequence
+    assert seq is not None
+    reader = RulesReader(rules.game, rules.map, strict=True, file="game.yaml")
+    ok = Section(reader, yaml.compose("supply: {judged-in: Supply phase}\n"), "rules").sub("supply")
+    assert phase_named(seq, ok, "judged-in").rule == "2.1"
+    bad = Section(reader, yaml.compose("supply: {judged-in: Suply phase}\n"), "rules").sub("supply")
+    with pytest.raises(GazalaError, match=r"game\.yaml:1:\d+: .*'Suply phase' is not a phase of the sequence of play "
+                                          r"\(did you mean 'Supply phase'\?\)"):
+        phase_named(seq, bad, "judged-in")

@@ -45,6 +45,15 @@ LOGS: dict[str, list[dict[str, Any]]] = {
         {"piece": "em-5-mot", "to": "15.03"},  # 11: the Empire movement phase of turn 2
         {"piece": "lg-3-bde", "to": "11.08"},  # 12: 2.0: a League unit moves in the Empire movement phase
     ],
+    "lf-combat": [
+        {"piece": "lg-4-pz", "to": "13.06"},   # 1: as lf-turn 1
+        {"piece": "em-2-div", "map": "Holding Boxes", "x": 260, "y": 136},   # 2: eliminated in combat: no move,
+                                               #    no phase of the Empire's
+        {"piece": "em-4-pz", "to": "15.07"},   # 3: the Empire movement phase
+        NEXT,                                  # 4: turn 2
+        {"piece": "lg-8-bde", "to": "01.04", "map": "Main Map"},   # 5: a reinforcement placed at 01.04 pays 1 (8.1)
+        {"piece": "lg-8-bde", "to": "06.04"},  # 6: 3.1: 5 clear hexes with the 4 left
+    ],
     "lf-legal": [
         {"piece": "lg-4-pz", "to": "13.06"},   # 1: as lf-turn 1
         {"piece": "lg-5-mot", "to": "12.10"},  # 2: 07.08 to the railway hex 12.10, west of the Lisse
@@ -66,6 +75,7 @@ EXPECT: dict[str, set[tuple[int, str, Severity, str]]] = {
         (8, "5.4", Severity.WARNING, "em-4-pz"),
         (12, "2.0", Severity.ERROR, "lg-3-bde"),
     },
+    "lf-combat": {(6, "3.1", Severity.ERROR, "lg-8-bde")},
     "lf-legal": set(),
 }
 
@@ -97,6 +107,20 @@ def test_2_0_the_phases_follow_the_sequence_of_play() -> None:
     out = next(f for f in rep.findings if f.step == 12)
     assert out.finding.message == ("lg-3-bde moves in the Empire movement phase (2.4): a league unit moves only in the "
                                    "League movement phase (2.2)")
+
+
+def test_2_0_an_elimination_is_no_move_and_starts_no_phase() -> None:
+    rep = check("lf-combat")
+    assert [p.started_by for p in rep.phases][:3] == ["League movement phase (2.2)", "League combat phase (2.3)",
+                                                      "Empire movement phase (2.4)"]
+    assert [(p.first_step, p.last_step) for p in rep.phases][:3] == [(1, 2), (2, 2), (3, 3)]
+
+
+def test_8_1_the_entry_hex_is_paid_in_a_log() -> None:
+    rep = check("lf-combat")
+    f = next(f for f in rep.findings if f.step == 6)
+    assert "needs 5 movement points from 01.04 to 06.04, more than the 4 of its 5 it has left this phase: " \
+           "5 hexes = 5 of 4" in f.finding.message
 
 
 def test_3_1_the_message_names_what_makes_the_total() -> None:
@@ -157,4 +181,4 @@ def test_the_engine_writes_the_logs_and_the_referee_finds_the_same(name: str, va
     rep = check(name, log=vlog)
     assert move_findings(rep) == EXPECT[name]
     engine = [(i + 1, m["piece"], m["from"], m["to"]) for i, m in enumerate(written) if m["kind"] == "move"]
-    assert [(m.step, m.unit, m.from_hex, m.to_hex) for m in rep.moves] == engine
+    assert [(m.step, m.unit, m.from_hex or m.from_box, m.to_hex or m.to_box) for m in rep.moves] == engine

@@ -189,16 +189,16 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
     assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated
 
 
-def test_a_side_read_from_a_log_finds_the_minefield_hexsides_computed_once() -> None:
-    # the caches of movement.py are keyed by the rules (identity) and a side's name (equality): a side
-    # read from a log is a new string each time, and an identity key recomputed them for every move
-    from gazala_tools.referee.movement import own_side_steps
-
+def test_a_side_read_from_a_log_finds_the_chart_compiled_once() -> None:
+    # the chart's compiled costs are kept per map and (class, side, rows) by equality: a side read from
+    # a log is a new string each time, and an identity key would compile them again for every move
     rules = rules_for_game("gazala-rg")
-    first = own_side_steps(rules, "minefield", "allied")
-    again = own_side_steps(rules, "minefield", "".join(["all", "ied"]))
-    assert first and again is first
-    assert own_side_steps(rules, "minefield", "axis") is not first
+    chart = rules.data.chart
+    assert chart is not None
+    first = chart.costs(rules.map, "any", "allied")
+    again = chart.costs(rules.map, "any", "".join(["all", "ied"]))
+    assert again is first and first.sides  # RG's own minefield hexsides (14.0: 12 points) are priced
+    assert chart.costs(rules.map, "any", "axis") is not first
 
 
 #: BG 4.0's worked example, in our numbering (tests/maps/rulerefs.py places it on the map): Sidi
