@@ -1194,12 +1194,18 @@ def _trace(s: Section, base: Trace) -> Trace:
     if "max-mp" in s and "max-length" in s:
         raise s.err("max-mp", "a trace is counted in hexes or in movement points, not both",
                     expected="max-length or max-mp")
-    if ("max-mp" in s) != ("class" in s):
-        raise s.err("max-mp" if "max-mp" in s else "class", "a trace in movement points names its unit class",
-                    expected="max-mp: N and class: CLASS (a class of the terrain effects chart) together")
+    classes = s.r.chart.class_names if s.r.chart is not None else ()
+    if "class" in s and "max-mp" not in s and base.max_mp is None:
+        raise s.err("class", "names the class of no trace in movement points", expected="max-mp: N beside it")
+    if "max-mp" in s and "class" not in s and len(classes) != 1 and base.mp_class is None:
+        raise s.err("max-mp", "a trace in movement points names its unit class",
+                    expected="class: CLASS beside it (one of " + (", ".join(classes) or "none: the game has no "
+                                                                  "terrain effects chart") + ")")
     mp_class = base.mp_class
     if "class" in s:
         mp_class = s.r.mp_class(s.m["class"], s.what("class"))
+    elif "max-mp" in s and mp_class is None:
+        mp_class = classes[0]  # a chart of one class (or none named): the trace moves as it
     return Trace(
         enemy_units=("enemy-units" in blocks) if blocks is not None else base.enemy_units,
         enemy_zoc=("enemy-zoc" in blocks) if blocks is not None else base.enemy_zoc,

@@ -76,3 +76,32 @@ def test_a_trace_in_mp_may_not_cross_the_hexsides_its_data_closes() -> None:
     closed = dataclasses.replace(ss, trace=dataclasses.replace(ss.trace, sides=frozenset({
         rules.map.grid.hexside("04.01/05.01")})))
     assert not supplied(closed, supply_search(rules, ctx, closed), h)  # the other ways: 05.02 woods 2, then 4 more
+
+
+def test_a_trace_of_n_mp_at_1_mp_a_hex_is_a_trace_of_n_hexes(tmp_path: Path) -> None:
+    """River War's P1/P2 (6 and 4 hexes) restated as 6 and 4 MP on a chart of one class where every hex
+    costs 1: the same supply for every unit, the river closed except along the road in both. ``class``
+    may be left out when the chart has one class."""
+    import random
+
+    game = tmp_path / "river-war"
+    shutil.copytree(FOLDER.parent / "river-war", game)
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("      max-length: 6\n", "      max-mp: 6\n").replace("max-length: 4,", "max-mp: 4,")
+    text = text.replace("  supply:  ", "  terrain-effects: {terrain: {clear: 1, marsh: 1}}\n  supply:  ", 1)
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    by_mp = rules_for(find_game(game))
+    by_hexes = rules_for(find_game(FOLDER.parent / "river-war"))
+    assert by_mp.data.supply is not None and by_mp.data.supply.sides["red"].trace.max_mp == 6
+    labels = [by_hexes.map.label(h) for h in by_hexes.map.hexes() if by_hexes.map.passable(h)]
+    rng = random.Random(4)
+    seen: set[str] = set()
+    for _ in range(20):
+        picks = rng.sample(labels, 8)
+        rows = [{"id": f"u{i}", "side": "red" if i % 2 else "blue", "type": "infantry", "hex": h}
+                for i, h in enumerate(picks)]
+        got = [{k: v.value for k, v in Referee(r).check(position_from_data(r, {"game": "river-war", "units": rows}))
+                .supply.items()} for r in (by_mp, by_hexes)]
+        assert got[0] == got[1], picks
+        seen.update(got[0].values())
+    assert seen == {"in", "out"}  # both answers were asked
