@@ -57,6 +57,17 @@ def synthetic_map_text(columns: int = 400, rows: int = 250, seed: int = 3, more:
     for k in range(300):
         c, r = rng.randrange(2, columns), rng.randrange(2, rows)
         boxes.append(f'  - {{name: m{k}, kind: minefield, owner: allied, source: bench, hexes: ["{c:03d}.{r:03d}"]}}')
+    return grid_yaml(columns, rows) + """hexside-kinds:
+  minefield: {owned: true}
+terrain:
+  default: clear
+  types: {clear: {}}
+boxes:
+""" + "\n".join(boxes) + "\n" + more
+
+
+def grid_yaml(columns: int, rows: int) -> str:
+    """The head of a synthetic map's YAML: a ``columns`` x ``rows`` flat grid numbered ``CCC.RRR``."""
     return f"""game: synthetic
 provenance: benchmark
 grid:
@@ -65,13 +76,7 @@ grid:
   columns: [1, {columns}]
   rows: [1, {rows}]
   pixels: {{dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 25000, board_height: 18100}}
-hexside-kinds:
-  minefield: {{owned: true}}
-terrain:
-  default: clear
-  types: {{clear: {{}}}}
-boxes:
-""" + "\n".join(boxes) + "\n" + more
+"""
 
 
 def synthetic_map(columns: int = 400, rows: int = 250, seed: int = 3) -> GameMap:

@@ -112,7 +112,7 @@ def _check(args: argparse.Namespace) -> int:
         from gazala_tools.referee.saves import fix_save
 
         assert checked.save is not None  # --fix needs a .vsav input (checked above)
-        n = fix_save(checked.save, Path(args.output), markers=checked.report.markers,
+        n = fix_save(checked.save, Path(args.output), markers=checked.report.markers, rules=checked.rules,
                      inputs=[*([args.before] if args.before else [])])
         log.info("wrote %s with %d unit(s) re-marked", args.output, n)
         sys.stdout.write(_render(checked, fmt if fmt in ("text", "json") else "text", args.dpi).decode("utf-8"))

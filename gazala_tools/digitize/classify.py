@@ -21,7 +21,7 @@ Legend YAML::
     default: clear           # optional: the map's default terrain (most common if absent)
     hexsides:                # optional: line colours for hexside detection
       minefield: {colour: "#cc1818", owner: allied}
-      escarpment: "#6e461e"
+      escarpment: {colour: "#6e461e", directed: true}   # directed: its hatching marks the down side
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ class Legend:
     terrain: Mapping[str, tuple[RGB, ...]]
     default: str | None = None
     hexsides: Mapping[str, tuple[RGB, str | None]] = ()  # type: ignore[assignment]
+    #: hexside kinds drawn with hatching on their down side (the map's ``directed`` kinds): the
+    #: up side is read for these, whatever their name
+    directed: frozenset[str] = frozenset()
 
     def names(self) -> list[str]:
         return list(self.terrain)
@@ -109,13 +112,19 @@ def legend_from_data(data: Any, file: str | Path = "<legend>") -> Legend:
     sides: dict[str, tuple[RGB, str | None]] = {}
     if not isinstance(data.get("hexsides") or {}, dict):
         raise GazalaError("hexsides must be a mapping", file=file, place="hexsides", expected="hexsides: {name: colour}")
+    directed: set[str] = set()
     for k, v in (data.get("hexsides") or {}).items():
         if isinstance(v, dict):
             sides[str(k)] = (parse_colour(v.get("colour", v.get("color")), file=file, place=f"hexsides.{k}"),
                              None if v.get("owner") is None else str(v.get("owner")))
+            if v.get("directed") not in (None, True, False):
+                raise GazalaError(f"hexsides.{k}.directed: {v.get('directed')!r} is not true or false", file=file,
+                                  place=f"hexsides.{k}.directed", expected="true or false")
+            if v.get("directed"):
+                directed.add(str(k))
         else:
             sides[str(k)] = (parse_colour(v, file=file, place=f"hexsides.{k}"), None)
-    return Legend(terrain, default, sides)
+    return Legend(terrain, default, sides, frozenset(directed))
 
 
 def read_legend(path: str | Path) -> Legend:
@@ -235,7 +244,7 @@ def detect_hexsides(
     band = max(1, round(size / 25))
     ts = np.linspace(0.15, 0.85, 24)
     across = np.arange(-band, band + 1)
-    hatched = "escarpment" in legend.hexsides
+    hatched = bool(legend.directed & set(legend.hexsides))
     groups: dict[tuple[int, int], list[tuple[int, Hexside, tuple[float, float], tuple[float, float]]]] = {}
     for i, side in enumerate(sides):
         (ax, ay), (bx, by) = (geometry.lattice_to_pixel(*p) for p in side_lattice(side, geometry.orientation))
@@ -272,7 +281,7 @@ def detect_hexsides(
                 if conf < threshold:
                     continue
                 up: Hex | None = None
-                if kind == "escarpment":
+                if kind in legend.directed:
                     a, b = p.side.hexes
                     counts = [_feature_pixels(sub, (x0, y0), wins, colour, tolerance / 2) for wins in p.windows]
                     up = a if counts[0] < counts[1] else b  # hatches hang on the down side

@@ -39,7 +39,7 @@ def terrain_data(
 
 
 def hexsides_data(spec: GridSpec, sides: Sequence[SideResult], *, source: str) -> list[dict[str, Any]]:
-    """``hexsides`` entries, one per kind; escarpments as ``LOW>HIGH``."""
+    """``hexsides`` entries, one per kind; a directed kind's sides (an escarpment's) as ``LOW>HIGH``."""
     g = spec.grid
     by_kind: dict[str, list[SideResult]] = {}
     for s in sides:
@@ -51,7 +51,7 @@ def hexsides_data(spec: GridSpec, sides: Sequence[SideResult], *, source: str) -
             entry["owner"] = items[0].owner
         texts = []
         for s in sorted(items, key=lambda s: s.side):
-            if kind == "escarpment" and s.up is not None:
+            if s.up is not None:  # a directed kind (the legend's): LOW>HIGH
                 texts.append(f"{g.label(s.side.other(s.up))}>{g.label(s.up)}")
             else:
                 texts.append(g.hexside_label(s.side))

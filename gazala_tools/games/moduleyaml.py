@@ -144,3 +144,23 @@ def holding_box_at(game: Game) -> Callable[[str, int, int], str | None] | None:
         return next((n for (x0, y0, x1, y1), n in rects if x0 <= x < x1 and y0 <= y < y1), None)
 
     return at
+
+
+def status_names(game: Game) -> tuple[str, ...]:
+    """The names of the status layers the game's module gives every unit (``module.yaml``
+    ``prototypes.status[].name``): a game whose rules data declares no ``markers`` has these (and the
+    builder's own ``Used``) as its markers. A file the module build would refuse names none."""
+    if game.module_config is None or not game.module_config.is_file():
+        return ()
+    try:
+        top = _top(game)
+        if top is None or "prototypes" not in top[1]:
+            return ()
+        doc, m = top
+        pr = doc.mapping(m["prototypes"], "prototypes")
+        if "status" not in pr:
+            return ()
+        return tuple(name(doc, doc.mapping(n, "prototypes.status")["name"], "prototypes.status.name")
+                     for n in doc.seq(pr["status"], "prototypes.status"))
+    except (GameDataError, KeyError):
+        return ()

@@ -126,7 +126,8 @@ def position_from_data(
     any other key is refused. ``game``: the game id in place of the YAML's ``game:``."""
     return parse_position(data, labels=rules.map.grid, manifest=manifest, file=file, extra_keys=rules.extra_keys,
                           extra_hex_keys=rules.extra_hex_keys, sides=rules.sides, extra_names=rules.extra_names(),
-                          vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same),
+                          vocabulary=Vocabulary(rules.unit_types(), rules.formations(), rules.names.same,
+                                                markers=rules.data.marker_names()),
                           state_readers=rules.state_readers(), game=game)
 
 

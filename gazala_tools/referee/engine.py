@@ -31,7 +31,7 @@ from gazala_tools.referee import generic
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
 from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
-from gazala_tools.referee.report import Report, ReportPath, ReportSection
+from gazala_tools.referee.report import Report, ReportPath, ReportSection, SupplyStatus
 from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
@@ -115,7 +115,7 @@ class RulesPlugin:
     def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
         """The report's VP as sentences, one per item (the text and HTML reports print them; empty:
         the renderer's generic sentences)."""
-        return []
+        return generic.vp_sentences(self, vp)
 
     def validate(self, position: Position) -> None:
         """Refuse a position whose own keys contradict each other (raise ``GazalaError``: bad input)."""
@@ -201,6 +201,7 @@ class RulesPlugin:
     def supply(self, ctx: Context) -> SupplyOutcome | None:
         return generic.supply(self, ctx)
 
+
     def sections(self, ctx: Context) -> tuple[dict[str, ReportSection], list[Finding]]:
         """The plugin's own report sections by JSON key (RG ``loc``), and their findings."""
         return {}, []
@@ -211,12 +212,13 @@ class RulesPlugin:
 
     def state_readers(self) -> Mapping[str, StateReader]:
         """The plugin's own top-level keys of a position YAML, each with its reader, in the order
-        errors and ``referee position`` list them; read values go to ``Position.extra``."""
-        return {}
+        errors and ``referee position`` list them; read values go to ``Position.extra``. The data's:
+        ``control: {HEX: side}`` (who last entered a hex) when its control is ``by: last-entered``."""
+        return generic.control_readers(self)
 
     def state_writers(self) -> Mapping[str, StateWriter]:
         """How ``referee position`` writes the plugin's state keys back (a writer's None: leave out)."""
-        return {}
+        return generic.control_writers(self)
 
     def state_from_pieces(self, pieces: Sequence[tuple[PieceView, Hex]], turn: str | None) -> dict[str, object]:
         """The plugin's state from a save's pieces of :attr:`state_piece_kinds` on the map (each
@@ -239,7 +241,8 @@ class RulesPlugin:
         return frozenset()
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
-        return {}, []
+        """Victory points: the data's ``victory`` section (a plugin computes its own)."""
+        return generic.victory(self, ctx)
 
     def compare(self, before: Context, after: Context) -> Iterable[Finding]:
         """Rules about what happened between two positions (``check(position, before=...)``)."""
@@ -276,6 +279,9 @@ class Context:
         #: the earlier position when two are checked (``check(position, before=...)``): a rule stated
         #: at the start of a phase reads it (SPI 17.0's "may move" line)
         self.before: Context | None = None
+        #: each unit's supply status once supply is judged (victory in supply reads it; None: not yet,
+        #: or the game has no supply rule)
+        self.supply_status: dict[str, SupplyStatus] | None = None
 
     def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
         """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
@@ -369,6 +375,7 @@ class Referee:
         if self.rules.data.supply is not None or supply is not None:
             report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
         if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
+            ctx.supply_status = supply.status
             report.supply = dict(sorted(supply.status.items()))
             report.markers = sorted(supply.markers, key=lambda m: m.unit)
             findings.extend(supply.findings)

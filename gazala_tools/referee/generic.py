@@ -19,16 +19,27 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import movement_rules
-from gazala_tools.referee.position import ISOLATED, OUT_OF_SUPPLY, Unit
+from gazala_tools.referee.movement import check_chart_terrain
+from gazala_tools.referee.movement import move_rules as movement_move_rules
+from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules
-from gazala_tools.referee.search import BlockCost, Cost, SearchResult, Topology, multi_source_search
+from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
+from gazala_tools.referee.search import (
+    ArrayCost,
+    BlockCost,
+    Cost,
+    SearchResult,
+    Topology,
+    multi_source_search,
+)
 from gazala_tools.referee.units import values_code
+from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Check, Context, RulesPlugin
@@ -46,10 +57,14 @@ def checks(rules: RulesPlugin) -> tuple[Check, ...]:
     """The generic position checks the game's data calls for."""
     d = rules.data
     out: list[Check] = [lambda ctx: check_on_map(rules, ctx), lambda ctx: check_enemy_share(rules, ctx)]
+    if any(m.excludes or m.attack is not None or m.defense is not None for m in d.markers.values()):
+        out.append(lambda ctx: check_markers(rules, ctx))
     if d.stacking is not None:
         out.append(lambda ctx: check_stacking(rules, ctx))
     if d.prohibited:
         out.append(lambda ctx: check_prohibited(rules, ctx))
+    if d.chart is not None and any(c.prohibited for r in d.chart.terrain for c in r.cells.values()):
+        out.append(lambda ctx: check_chart_terrain(rules, ctx))  # P terrain of the Terrain Effects Chart
     if d.reinforcements is not None:
         out.append(lambda ctx: check_reinforcements(rules, ctx))
     return tuple(out)
@@ -63,34 +78,9 @@ NEEDS_BEFORE = "needs the earlier position, --before EARLIER"
 
 
 def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
-    """The rules the game's data gives that only a move shows, as ``(rule, what)``: its movement data
-    (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), its
-    prohibited hexsides and where its reinforcements enter (checked in a position only on a unit's
-    arrival turn with ``at-entry: true``)."""
-    m = movement_rules(rules)
-    out: list[tuple[str, str]] = []
-    if m.points is not None:
-        out.append((m.points.rule, f"movement points ({m.points.role} allowance)"))
-    if m.zoc is not None:
-        if m.zoc.zoc_to_zoc:
-            out.append((m.zoc.rule, "no move from one enemy ZOC hex directly to another"
-                        + (" across those hexsides" if m.zoc.across is not None else "")))
-        if m.zoc.stop:
-            out.append((m.zoc.rule, f"a unit stops on entering an enemy {'ZOC' if m.zoc.zone == 'zoc' else 'zone'}"))
-    out.extend((c.rule, f"crossing {c.what}") for c in m.crossings)
-    out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
-    if m.blocked_rule is not None:
-        out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
-    if m.mines_rule is not None:
-        out.append((m.mines_rule, f"crossing {m.mines_what}"))
-    if m.exits_rule is not None:
-        out.append((m.exits_rule, "the map edges units exit by"))
-    out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
-    r = rules.data.reinforcements
-    if r is not None and any(a.enter for a in r.schedule):
-        out.append((r.entry_rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
-                                                                          "only)" if r.at_entry else "")))
-    return _unique(out)
+    """The rules the game's data gives that only a move shows, as ``(rule, what)``
+    (:func:`gazala_tools.referee.movement.move_rules`)."""
+    return movement_move_rules(rules)
 
 
 def before_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
@@ -146,9 +136,12 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
-def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> list[tuple[str, str]]:
+def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
+                   h: Hex | None = None) -> list[tuple[str, str]]:
     """What is wrong with one side's stack in one hex (the data's ``stacking`` rules): (rule, message)
-    pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule)."""
+    pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule).
+    ``h``: the hex (its terrain's limit); the limit counts units, or stacking points when the data
+    gives ``points``."""
     side = units[0].side
     who = side_adjective(rules, side)
 
@@ -163,8 +156,18 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit]) -> l
                      f"{', '.join(u.id for u in big)} ({what}) fills the hex: no unit may stack with it"
                      + note(len(units) - 1))]
     out: list[tuple[str, str]] = []
-    if s.limit is not None:
-        limit = s.limit.get(side)
+    if s.points is not None:
+        limit = s.limit_at(side, h)
+        counted = [u for u in units if s.exempt is None or not s.exempt.matches(u, rules.names)]
+        pts = sum(s.points_of(u) for u in counted)
+        if limit is not None and pts > limit:
+            where = next((f" in {tl.terrain}" for tl in s.terrain if h in tl.hexes and tl.limits.get(side) == limit),
+                         "")
+            what = " + ".join(f"{u.id} {s.points_of(u)}" for u in counted if s.points_of(u))
+            out.append((s.rule, f"{pts} {who} stacking points in one hex ({what}) (limit {limit}{where})"
+                        + note(pts - limit)))
+    elif s.limit is not None:
+        limit = s.limit_at(side, h)
         counted = [u for u in units if s.exempt is None or not s.exempt.matches(u, rules.names)]
         if limit is not None and len(counted) > limit:
             also = f" ({len(units) - len(counted)} more not counted)" if len(counted) < len(units) else ""
@@ -205,7 +208,7 @@ def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               f"on {rules.turn_name(ctx.turn_index or 0)}: the hex holds them all this turn",
                               units=tuple(u.id for u in new), hexes=(ctx.label(h),))
                 us = [u for u in us if u not in new[1:]]
-            for rule, msg in stack_problems(rules, s, us):
+            for rule, msg in stack_problems(rules, s, us, h):
                 yield Finding(rule, Severity.ERROR, f"{ctx.label(h)}: {msg}", units=tuple(sorted(u.id for u in us)),
                               hexes=(ctx.label(h),))
 
@@ -314,10 +317,12 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
         if side is None:
             continue
+        if a.turn == turn and "enemy-zoc" in r.blocked_by:
+            yield from _placed_in_enemy_zone(rules, ctx, a, side)
         if a.turn < turn and not any(may_be(rules, u, a) for u in waiting):
             continue
         enemies = [u.id for h in sorted(a.enter.hexes) for u in ctx.by_hex.get(h, []) if u.side != side]
-        if all(any(u.side != side for u in ctx.by_hex.get(h, [])) for h in a.enter.hexes):
+        if all(entry_blocked(rules, ctx, side, h) for h in a.enter.hexes):
             got = blocked.setdefault(a.enter.hexes, ([], []))
             got[0].extend(e for e in enemies if e not in got[0])
             got[1].append(a)
@@ -325,10 +330,69 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         now = [a for a in arrivals if a.turn == turn] or arrivals
         what = ", ".join(f"{a.what} ({rules.turn_name(a.turn)})" for a in now)
         where = "/".join(ctx.labels(hexes))
+        if (r.blocked_by == {"enemy-units"} and r.when_blocked == "wait") or turn is None:
+            yield Finding(r.entry_rule, Severity.WARNING,
+                          f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
+                          "until no enemy unit occupies it",
+                          units=tuple(enemies), hexes=ctx.labels(hexes))
+            continue
+        side = now[0].side or next((u.side for u in ctx.units() if scheduled(rules, u, now[0])), "")
+        why = "; ".join(f"{ctx.label(h)} {entry_blocked(rules, ctx, side, h)}" for h in sorted(hexes, key=ctx.label))
+        then = {"wait": "may not arrive until an entry hex is free",
+                "delay": "is delayed one turn" + (f" (to {rules.turn_name(turn + 1)})"
+                                                  if rules.turns.open or turn + 1 < len(rules.turns) else ""),
+                "shift": "enters at the nearest free hex instead"}[r.when_blocked]
         yield Finding(r.entry_rule, Severity.WARNING,
-                      f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
-                      "until no enemy unit occupies it",
+                      f"every reinforcement hex of {what} is blocked ({why}): it {then}",
                       units=tuple(enemies), hexes=ctx.labels(hexes))
+
+
+def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | None:
+    """Why ``side`` may not place a reinforcement in hex ``h`` (``reinforcements.entry-blocked-by``:
+    an enemy unit in it, the hex in an enemy zone), or None. The log checker asks it for each unit
+    it sees placed from a reinforcement box (:func:`placed_in_blocked_entry`)."""
+    r = rules.data.reinforcements
+    blocks = r.blocked_by if r is not None else frozenset({"enemy-units"})
+    if "enemy-units" in blocks and h in ctx.enemy_hexes(side):
+        enemies = [u.id for u in ctx.by_hex.get(h, []) if u.side != side]
+        return "is occupied by " + ", ".join(enemies)
+    if "enemy-zoc" in blocks and h in ctx.enemy_zoc(side):
+        who = sorted({uid for e in rules.enemies(side) for uid in ctx.zoc(e).get(h, ())})
+        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(who)
+    return None
+
+
+def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex) -> list[Finding]:
+    """A log's move of ``unit`` from a reinforcement box onto the map at ``h``, one of the entry hexes
+    of its schedule: an error when the hex is blocked (``entry-blocked-by``: an enemy unit, an enemy
+    zone) in the position before the move."""
+    r = rules.data.reinforcements
+    if r is None or not box_in(unit, rules.data.boxes.reinforcements):
+        return []
+    if not any(h in a.enter.hexes and may_be(rules, unit, a) for a in r.schedule):
+        return []
+    why = entry_blocked(rules, ctx, unit.side, h)
+    if why is None:
+        return []
+    where = "an enemy-occupied hex" if h in ctx.enemy_hexes(unit.side) else f"an enemy {zoc_name(rules)}"
+    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)} {why}: a reinforcement may "
+                    f"not be placed in {where}", units=(unit.id,), hexes=(ctx.label(h),))]
+
+
+def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: str) -> Iterable[Finding]:
+    """A reinforcement standing on its arrival turn in one of its entry hexes that lies in an enemy
+    zone: it was placed there (a position is judged as at the end of its side's movement phase)."""
+    r = rules.data.reinforcements
+    assert r is not None
+    for h in sorted(a.enter.hexes, key=ctx.label):
+        if h not in ctx.enemy_zoc(side):
+            continue
+        for u in ctx.by_hex.get(h, []):
+            if u.side == side and (scheduled(rules, u, a) or (a.values is not None and may_be(rules, u, a))):
+                yield Finding(r.entry_rule, Severity.ERROR,
+                              f"{u.id} arrives at {ctx.label(h)} {entry_blocked(rules, ctx, side, h)}: a "
+                              f"reinforcement may not be placed in an enemy {zoc_name(rules)}",
+                              units=(u.id,), hexes=(ctx.label(h),))
 
 
 def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterable[Finding]:
@@ -376,8 +440,48 @@ def _where(ctx: Context, a: Arrival) -> str:
 
 # --- zones of control -----------------------------------------------------------------------------
 def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
+    """Does ``unit`` exert a zone of control (``rules.zoc``: ``units``, not ``exempt`` units, not with
+    a marker of ``unless-markers`` nor one whose effects say ``zoc: false``)?"""
     z = rules.data.zoc
-    return z.exert and not (unit.markers & z.unless_markers) and z.units.matches(unit, rules.names)
+    if not z.exert or unit.markers & z.unless_markers or not z.units.matches(unit, rules.names):
+        return False
+    if z.exempt is not None and z.exempt.matches(unit, rules.names):
+        return False
+    markers = rules.data.markers
+    return not any(not markers[m].zoc for m in unit.markers if m in markers)
+
+
+def zoc_name(rules: RulesPlugin) -> str:
+    """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
+    say "enemy {name}"."""
+    return rules.data.zoc.name or "zone of control"
+
+
+def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
+    """Does a friendly unit in an enemy-zone hex negate the zone there for ``purpose`` (``supply``,
+    ``movement``; ``rules.zoc.negated-by-friendly``)?"""
+    return purpose in rules.data.zoc.negated_for
+
+
+def check_markers(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Markers a unit may not carry together (``excludes``), and what each unit's markers do (info:
+    the attack and defense factors are reported, not resolved)."""
+    markers = rules.data.markers
+    for u in ctx.units():
+        where = (ctx.label(u.hex),) if u.hex is not None else ()
+        carried = sorted(m for m in u.markers if m in markers)
+        for i, a in enumerate(carried):
+            for b in carried[i + 1:]:
+                if b in markers[a].excludes or a in markers[b].excludes:
+                    m = markers[a] if b in markers[a].excludes else markers[b]
+                    yield Finding(m.rule, Severity.ERROR, f"{u.id} carries both {markers[a].name} and "
+                                  f"{markers[b].name}: a unit carries at most one of them", units=(u.id,), hexes=where)
+        for mid in carried:
+            m = markers[mid]
+            if m.attack is not None or m.defense is not None:
+                what = ", ".join(f"{k} x{v:g}" for k, v in (("attack", m.attack), ("defense", m.defense)) if v is not None)
+                yield Finding(m.rule, Severity.INFO, f"{u.id} is {m.name}: {what} (combat is not refereed)",
+                              units=(u.id,), hexes=where)
 
 
 def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
@@ -395,45 +499,156 @@ def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
 def obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
     """Hexes a ``ss.side`` supply path may not enter, with the reason (the data's ``trace``)."""
     t = ss.trace
-    side = ss.side
+    return _blocked_hexes(rules, ctx, ss.side, enemy_units=t.enemy_units, enemy_zoc=t.enemy_zoc,
+                          impassable=t.impassable, negates=t.friendly_negates_zoc, hexes=t.hexes)
+
+
+def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: bool, enemy_zoc: bool,
+                   impassable: bool, negates: bool, hexes: frozenset[Hex] = frozenset()) -> dict[Hex, str]:
     why: dict[Hex, str] = {}
-    if t.enemy_zoc:
-        own = ctx.hexes_of.get(side, set()) if t.friendly_negates_zoc else set()
-        why.update({h: "in enemy ZOC" for h in ctx.enemy_zoc(side) if h not in own})
-    for h in t.hexes:
+    if enemy_zoc:
+        own = ctx.hexes_of.get(side, set()) if negates else set()
+        zone = f"in enemy {rules.data.zoc.name}" if rules.data.zoc.name else "in enemy ZOC"
+        why.update({h: zone for h in ctx.enemy_zoc(side) if h not in own})
+    for h in hexes:
         why[h] = "blocked terrain"
-    if t.enemy_units:
+    if enemy_units:
         why.update({h: "enemy-occupied" for h in ctx.enemy_hexes(side)})
-    if t.impassable:
+    if impassable:
         why.update({h: "impassable" for h in rules.impassable})
     return why
+
+
+def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
+    """Hexes that cut a ``ss.side`` supply network (``network-blocked-by``; by default what blocks
+    the trace)."""
+    t = ss.trace
+    if t.network_blocks is None:
+        return obstructed(rules, ctx, ss)
+    return _blocked_hexes(rules, ctx, ss.side, enemy_units=t.network_blocked_by("enemy-units"),
+                          enemy_zoc=t.network_blocked_by("enemy-zoc"), impassable=t.network_blocked_by("impassable"),
+                          negates=t.friendly_negates_zoc)
+
+
+def trace_sources(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
+    """The hexes a ``ss.side`` trace may end at before any blocking: its sources (those on the network,
+    when the side traces to one), and the hexes of its ``source-units``. A unit standing on one is in
+    supply (it enters nothing)."""
+    units = source_unit_hexes(rules, ctx, ss)
+    if ss.network is None or ss.direct:
+        return ss.sources.hexes | units
+    return (ss.sources.hexes & ss.network_hexes) | units
+
+
+def source_unit_hexes(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
+    """Where the side's units that are sources (``source-units``: its HQs) stand."""
+    if ss.source_units is None:
+        return frozenset()
+    f = ss.source_units
+    return frozenset(u.hex for u in ctx.on_map(ss.side) if u.hex is not None and f.matches(u, rules.names))
 
 
 def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
                   why: Mapping[Hex, str] | None = None) -> SearchResult:
     """One backwards search from all of ``ss.side``'s sources (through its road/trail network when
-    the data gives one): the distance of every hex to supply."""
+    the data gives one): the distance of every hex to supply (in hexes, or in movement points
+    times :data:`MP_SCALE` for a trace counted in MP)."""
     if why is None:
         why = obstructed(rules, ctx, ss)
     extra_hexes, extra_sides = rules.supply_blocks(ctx, ss.side)
     blocked = set(why) | extra_hexes
     sides = ss.trace.sides | extra_sides | (rules.map.impassable_sides if ss.trace.impassable else frozenset())
     sources = [h for h in ss.sources.hexes if h not in blocked]
+    units = source_unit_hexes(rules, ctx, ss)
     if ss.network is not None:  # the sources on the network, and the network hexes joined to them
-        network = ss.network - sides
-        sources = [h for h in sources if h in ss.network_hexes]
+        if ss.trace.network_blocks is None:
+            net_blocked, net_sides = blocked, sides
+        else:
+            net_blocked = set(network_obstructed(rules, ctx, ss)) | extra_hexes
+            net_sides = extra_sides | (rules.map.impassable_sides if ss.trace.network_blocked_by("impassable")
+                                       else frozenset())
+        network = _pairs(ss.network - net_sides)
+        sources = [h for h in ss.sources.hexes if h not in net_blocked and h in ss.network_hexes]
 
         def along(a: Hex, b: Hex) -> int | None:
-            return 1 if b not in blocked and Hexside.between(a, b) in network else None
+            return 1 if b not in net_blocked and (a, b) in network else None
 
-        sources = list(multi_source_search(rules.topology, sources, along).dist)
+        joined = [h for h in multi_source_search(rules.topology, sources, along).dist if h not in blocked]
+        sources = list(dict.fromkeys([*joined, *(h for h in ss.sources.hexes if h not in blocked)])) if ss.direct \
+            else joined
+    if units:  # a unit that is a source supplies where it stands
+        sources = list(dict.fromkeys([*sources, *(h for h in sorted(units) if h not in blocked)]))
+    if ss.trace.max_mp is not None and ss.trace.mp_class is not None:
+        return _mp_search(rules, ss, sources, blocked, sides)
     cost = BlockCost(rules.topology, hexes=blocked, sides=sides)
     return multi_source_search(rules.topology, sources, cost, reverse=True)
 
 
+#: movement points are counted in halves in a trace search (costs are integers there: road 1/2 = 1)
+MP_SCALE = 2
+
+
+def _pairs(sides: Iterable[Hexside]) -> dict[tuple[Hex, Hex], Hexside]:
+    """Hexsides by the steps across them, both ways (a search looks a step up without building a
+    :class:`Hexside` for it)."""
+    out: dict[tuple[Hex, Hex], Hexside] = {}
+    for s in sides:
+        a, b = s.hexes
+        out[(a, b)] = out[(b, a)] = s
+    return out
+
+
+def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
+               sides: frozenset[Hexside]) -> SearchResult:
+    """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as a
+    unit of that class of the side moves), from the unit towards the sources: entering a hex of cost
+    ``all`` ends the trace there, so it may only be the trace's last hex (a source or network hex).
+
+    Speed: every step of the map is priced once per rules (the chart's :class:`~.search.ArrayCost`,
+    with the hexsides the trace may not cross closed); a position adds only its blocked hexes."""
+    cls = ss.trace.mp_class
+    assert cls is not None and ss.trace.max_mp is not None
+    cost = _mp_costs(rules, cls, ss.side, sides).with_blocked(blocked)
+    return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=round(ss.trace.max_mp * MP_SCALE))
+
+
+def _mp_costs(rules: RulesPlugin, cls: str, side: str, sides: frozenset[Hexside]) -> ArrayCost:
+    """The chart's step costs of class ``cls`` for ``side`` in ``1/MP_SCALE`` MP, with the steps across
+    ``sides`` (hexsides a trace may not cross) impossible: computed once per rules."""
+    cache: dict[tuple[str, str, frozenset[Hexside]], ArrayCost] = rules.__dict__.setdefault("_mp_costs", {})
+    got = cache.get((cls, side, sides))
+    if got is not None:
+        return got
+    chart = rules.data.chart
+    assert chart is not None
+    topo = rules.topology
+    got = chart.costs(rules.map, cls, side).array_cost(topo, MP_SCALE)
+    if sides:
+        forward, backward = list(got.forward), list(got.backward)
+        idx, adj = topo.index, topo.adj
+        for s in sides:
+            a, b = s.hexes
+            ia, ib = idx.get(a), idx.get(b)
+            if ia is None or ib is None:
+                continue
+            for u, v in ((ia, ib), (ib, ia)):
+                k = adj[u].index(v)
+                forward[u] = (*forward[u][:k], ArrayCost.IMPOSSIBLE, *forward[u][k + 1:])
+                backward[u] = (*backward[u][:k], ArrayCost.IMPOSSIBLE, *backward[u][k + 1:])
+        got = ArrayCost(topo, forward, backward)
+    if len(cache) > 32:
+        cache.clear()
+    cache[(cls, side, sides)] = got
+    return got
+
+
 def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:
     d = res.distance(h)
-    return d is not None and (ss.trace.max_length is None or d <= ss.trace.max_length)
+    if d is None:
+        return False
+    if ss.trace.max_mp is not None:
+        return d <= ss.trace.max_mp * MP_SCALE
+    return ss.trace.max_length is None or d <= ss.trace.max_length
 
 
 def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
@@ -460,13 +675,14 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
             continue
         res = supply_search(rules, ctx, ss)
         out.reached[side] = res
+        own_sources = trace_sources(rules, ctx, ss)
         for u in units:
             if u.hex is None or u.hex not in ctx.topology:  # off the map: in supply (RG 8.3; reinforcements not yet arrived)
                 out.status[u.id] = SupplyStatus.IN
                 continue
-            ok = supplied(ss, res, u.hex)
+            ok = supplied(ss, res, u.hex) or u.hex in own_sources
             if data.markers:
-                _marker_status(out, ctx, ss, u, ok)
+                _marker_status(rules, out, ctx, ss, u, ok)
             else:
                 out.status[u.id] = SupplyStatus.IN if ok else SupplyStatus.OUT
                 if not ok:
@@ -476,13 +692,18 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
     return out
 
 
-def _marker_status(out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit, traced: bool) -> None:
+def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit,
+                   traced: bool) -> None:
     assert u.hex is not None
     where = ctx.label(u.hex)
-    if u.has(OUT_OF_SUPPLY) and u.has(ISOLATED):
-        out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both Out of Supply and Isolated",
+    oos, iso = supply_markers(rules)
+    if u.has(oos) and u.has(iso) and not rules.data.markers[oos].excludes and not rules.data.markers[iso].excludes:
+        names = rules.data.markers
+        out.findings.append(Finding(ss.rule, Severity.ERROR, f"{u.id} carries both {names[oos].name} and {names[iso].name}",
                                     units=(u.id,), hexes=(where,)))
-    status, change = marker_flow(u, traced, ss.rule)
+    data = rules.data.supply
+    status, change = marker_flow(u, traced, ss.rule, oos, iso,
+                                 isolated_after=data.isolated_after if data is not None else 2)
     out.status[u.id] = status
     if change is not None:
         out.markers.append(change)
@@ -494,7 +715,7 @@ def _marker_status(out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit, tr
                                     f"supply phase: {u.id} at {where} cannot trace supply ({status.value}): {what}",
                                     units=(u.id,), hexes=(where,)))
     elif status is not SupplyStatus.IN:
-        out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays Isolated",
+        out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays {rules.data.markers[iso].name}",
                                     units=(u.id,), hexes=(where,)))
 
 
@@ -503,24 +724,42 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
     return multi_source_search(ctx.topology, sources, cost, reverse=True, within=within)
 
 
-def marker_flow(unit: Unit, traced: bool, rule: str) -> tuple[SupplyStatus, MarkerChange | None]:
-    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family).
+def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
+    """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
+    (``rules.markers``; the reader refuses ``supply.markers: true`` without both)."""
+    got = rules.__dict__.get("_supply_markers")
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    oos, iso = rules.data.supply_marker("out"), rules.data.supply_marker("isolated")
+    if oos is None or iso is None:
+        raise ValueError("the game's markers have no supply roles (rules.markers ... supply: out / isolated)")
+    rules.__dict__["_supply_markers"] = (oos, iso)
+    return oos, iso
+
+
+def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str, *,
+                isolated_after: int = 2) -> tuple[SupplyStatus, MarkerChange | None]:
+    """The Out of Supply -> Isolated marker flow of the supply phase (RG 5.0 and its family; Lowland
+    Front 7.6), with the game's markers ``oos`` (``supply: out``) and ``iso`` (``supply: isolated``).
 
     Traced: in supply, any marker removed. Not traced: Out of Supply, or Isolated if the unit was
-    already Out of Supply (or Isolated).
+    already Out of Supply (or Isolated): out of supply in two consecutive supply phases
+    (``isolated_after=1``: Isolated at once).
     """
-    had_out, had_iso = unit.has(OUT_OF_SUPPLY), unit.has(ISOLATED)
+    had_out, had_iso = unit.has(oos), unit.has(iso)
     if traced:
         if had_iso:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=ISOLATED, rule=rule)
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=iso, rule=rule)
         if had_out:
-            return SupplyStatus.IN, MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule)
+            return SupplyStatus.IN, MarkerChange(unit.id, remove=oos, rule=rule)
         return SupplyStatus.IN, None
     if had_iso:  # an Out of Supply marker beside the Isolated one goes: the unit is now Isolated
-        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=OUT_OF_SUPPLY, rule=rule) if had_out else None)
+        return SupplyStatus.ISOLATED, (MarkerChange(unit.id, remove=oos, rule=rule) if had_out else None)
     if had_out:
-        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=ISOLATED, remove=OUT_OF_SUPPLY, rule=rule)
-    return SupplyStatus.OUT, MarkerChange(unit.id, add=OUT_OF_SUPPLY, rule=rule)
+        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=iso, remove=oos, rule=rule)
+    if isolated_after <= 1:
+        return SupplyStatus.ISOLATED, MarkerChange(unit.id, add=iso, rule=rule)
+    return SupplyStatus.OUT, MarkerChange(unit.id, add=oos, rule=rule)
 
 
 # --- helpers for plugins --------------------------------------------------------------------------
@@ -589,3 +828,182 @@ def frontier(topology: Topology, res: SearchResult) -> set[Hex]:
     """Hexes just outside the reached region (the ones that stopped the search)."""
     adj = topology.neighbours
     return {n for h in res.dist for n in adj[h] if n not in res.dist}
+
+
+# --- control and victory (item 7) --------------------------------------------------------------------
+#: ``Position.extra`` key of the hexes' control a log has seen (hex -> the side that last entered it)
+CONTROL = "control"
+
+
+def control_of(rules: RulesPlugin, ctx: Context, h: Hex) -> str | None:
+    """The side controlling hex ``h`` (``rules.control``): the side with a unit in it; else, with
+    ``by: last-entered``, the side a log (or the position's ``control:``) saw enter it last; else its
+    starting owner (None: nobody)."""
+    c = rules.data.control
+    here = {u.side for u in ctx.by_hex.get(h, ())}
+    if len(here) == 1:
+        return next(iter(here))
+    if c is None:
+        return None
+    if c.by == "last-entered":
+        seen = ctx.position.extra.get(CONTROL)
+        if isinstance(seen, Mapping) and h in seen:
+            return str(seen[h])
+    return c.starting_owner(h)
+
+
+def record_entries(control: dict[Hex, str], side: str, hexes: Iterable[Hex]) -> None:
+    """The log checker's hook for ``by: last-entered``: a unit of ``side`` entered these hexes (its
+    path, in order), so ``side`` controls them now. Feed the result to a position as
+    ``Position.extra[CONTROL]``."""
+    for h in hexes:
+        control[h] = side
+
+
+def control_readers(rules: RulesPlugin) -> dict[str, StateReader]:
+    """The position YAML's ``control: {HEX: side}`` (who last entered each hex), for a game whose
+    control is ``by: last-entered``; kept in ``Position.extra[CONTROL]``."""
+    c = rules.data.control
+    if c is None or c.by != "last-entered":
+        return {}
+    sides = rules.sides
+
+    def read_control(value: object, labels: Labels, file: str | Path | None, place: str) -> object:
+        if not isinstance(value, Mapping):
+            raise GazalaError(f"{place} must be a mapping", file=file, place=place,
+                              expected="{HEX: side}: the side that last entered each hex")
+        out: dict[Hex, str] = {}
+        for k, side in value.items():
+            try:
+                h = labels.parse(str(k))
+            except HexNameError as exc:
+                raise GazalaError(f"{place}.{k}: {exc.problem}", file=file, place=f"{place}.{k}",
+                                  expected=exc.expected) from None
+            if side not in sides:
+                raise GazalaError(f"{place}.{k}: {side!r} is not a side{did_you_mean(str(side), sides)}",
+                                  file=file, place=f"{place}.{k}", expected=" or ".join(sides))
+            out[h] = str(side)
+        return out
+
+    return {CONTROL: read_control}
+
+
+def control_writers(rules: RulesPlugin) -> dict[str, StateWriter]:
+    """How ``referee position`` writes ``control:`` back."""
+    c = rules.data.control
+    if c is None or c.by != "last-entered":
+        return {}
+
+    def write_control(value: object, labels: LabelWriter) -> object:
+        got = value if isinstance(value, Mapping) else {}
+        return {labels.label(h): side for h, side in sorted(got.items(), key=lambda kv: labels.label(kv[0]))}
+
+    return {CONTROL: write_control}
+
+
+def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool) -> bool:
+    if holds == "controlled":
+        ok = control_of(rules, ctx, h) == side
+        units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
+        return ok and (not in_supply or not units or any(_in_supply(ctx, u) for u in units))
+    units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
+    return bool(units) and (not in_supply or any(_in_supply(ctx, u) for u in units))
+
+
+def _in_supply(ctx: Context, u: Unit) -> bool:
+    status = ctx.supply_status
+    return status is None or status.get(u.id, SupplyStatus.IN) is SupplyStatus.IN
+
+
+def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
+    """Victory points as the data's ``victory`` section says: the tally per side (JSON ``vp``: each
+    side's total, ``awards``: every award with its rule, ``final``: the game has ended, ``result``
+    once it has or a sudden death has come)."""
+    v = rules.data.victory
+    if v is None:
+        return {}, []
+    tally = {side: 0 for side in rules.sides}
+    awards: list[dict[str, object]] = []
+    findings: list[Finding] = []
+
+    def award(rule: str, side: str, vp: int, what: str, hexes: tuple[str, ...] = (),
+              units: tuple[str, ...] = ()) -> None:
+        tally[side] = tally.get(side, 0) + vp
+        awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
+        findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
+                                hexes=hexes, units=units))
+
+    end = v.end if v.end is not None else (len(rules.turns) - 1 if rules.turns and not rules.turns.open else None)
+    final = end is not None and ctx.turn_index is not None and ctx.turn_index >= end
+    for ha in v.hexes:
+        if ha.at is not None and ctx.turn_index != ha.at:
+            continue
+        for h in sorted(ha.hexes.hexes, key=ctx.label):
+            for side in rules.sides:
+                if ha.sides is not None and side not in ha.sides:
+                    continue
+                tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply)), None)
+                if tier is not None and tier.vp:
+                    how = ("occupied" if tier.holds == "occupied" else "controlled") + (" in supply" if tier.in_supply
+                                                                                          else "")
+                    award(ha.rule, side, tier.vp, f"{_hex_name(ctx, h)} {how}", hexes=(ctx.label(h),))
+    for ua in v.units:
+        for u in sorted(ctx.units(), key=lambda u: u.id):
+            if not ua.units.matches(u, rules.names):
+                continue
+            vp = ua.vp * (max(u.full_steps, u.steps, 1) if ua.per_step else 1)
+            if ua.kind == "eliminated" and box_in(u, rules.data.boxes.eliminated):
+                for enemy in rules.enemies(u.side):
+                    award(ua.rule, enemy, vp, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) eliminated",
+                          units=(u.id,))
+            elif ua.kind == "exited" and box_in(u, ua.boxes):
+                award(ua.rule, u.side, vp, f"{u.id} ({u.type}) exited the map ({u.box})", units=(u.id,))
+    out: dict[str, object] = {**tally, "awards": awards, "final": final}
+    for sd in v.sudden_death:
+        if sd.hexes and all(_holds(rules, ctx, sd.side, h, sd.holds, sd.in_supply) for h in sd.hexes.hexes):
+            out["result"] = f"{side_name(rules, sd.side)} wins by sudden death ({sd.rule})"
+            findings.append(Finding(sd.rule, Severity.INFO, f"sudden death: {side_name(rules, sd.side)} holds "
+                                    f"{sd.hexes.text or ', '.join(ctx.labels(sd.hexes.hexes))} "
+                                    f"({sd.holds}{' in supply' if sd.in_supply else ''}) and wins at once",
+                                    hexes=ctx.labels(sd.hexes.hexes)))
+            break
+    if "result" not in out and final:
+        out["result"] = _level(rules, v, tally)
+        findings.append(Finding(v.levels_rule or v.rule, Severity.INFO, f"the game has ended: {out['result']}"))
+    return out, findings
+
+
+def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:
+    ranked = sorted(tally.items(), key=lambda kv: -kv[1])
+    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+        return v.draw
+    margin = ranked[0][1] - ranked[1][1]
+    level = next((lv.name for lv in v.levels if margin >= lv.margin), v.levels[-1].name if v.levels else "victory")
+    return f"{side_name(rules, ranked[0][0])} {level} (by {margin} VP)"
+
+
+def _hex_name(ctx: Context, h: Hex) -> str:
+    places = [p.name for p in ctx.map.places if h in p.hexes]
+    return f"{places[0]} ({ctx.label(h)})" if places else ctx.label(h)
+
+
+def side_name(rules: RulesPlugin, side: str) -> str:
+    try:
+        return rules.game.side(side).name
+    except KeyError:
+        return side
+
+
+def vp_sentences(rules: RulesPlugin, vp: Mapping[str, object]) -> list[str]:
+    """The generic victory as sentences: the tally per side, each award, the result."""
+    v = rules.data.victory
+    if v is None or not vp:
+        return []
+    out = [f"Victory points ({v.rule}): " + ", ".join(f"{side_name(rules, s)} {vp.get(s, 0)}" for s in rules.sides)
+           + ("" if vp.get("final") else " (as the position stands)") + "."]
+    awards = vp.get("awards")
+    for a in awards if isinstance(awards, list) else ():
+        out.append(f"{a['rule']}: {side_name(rules, str(a['side']))} {a['vp']} VP, {a['what']}.")
+    if "result" in vp:
+        out.append(f"Result: {vp['result']}.")
+    return out

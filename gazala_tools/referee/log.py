@@ -24,6 +24,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.referee.imported import ImportedPieces, PieceTable
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.saves import (
+    BoxAt,
     PieceMapping,
     position_from_mapped_pieces,
     position_from_pieces,
@@ -136,8 +137,10 @@ class LogReplay:
         module_layouts: list[MapLayout] | None = None,
         turn: str | None = None,
         imported: PieceTable | None = None,
+        box_at: BoxAt | None = None,
     ) -> None:
         self.save = save
+        self.box_at = box_at  #: the game folder's holding boxes (a log read without its module)
         self.rules = rules
         self.manifest = manifest
         self.mapping = mapping
@@ -214,7 +217,8 @@ class LogReplay:
                                               turn=self.turn if hasattr(self, "turn") else None, source=self.file)
         else:
             got = position_from_pieces([view], rules=self.rules, manifest=self.manifest,
-                                       turn=self.turn if hasattr(self, "turn") else None, source=self.file)
+                                       turn=self.turn if hasattr(self, "turn") else None, source=self.file,
+                                       box_at=self.box_at)
         if got.units:
             self.units[pid] = got.units[0]
         elif got.extra:

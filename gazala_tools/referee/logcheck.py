@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.referee import generic
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
@@ -30,6 +31,9 @@ from gazala_tools.referee.movement import (
     movement_rules,
 )
 from gazala_tools.wording import count
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.referee.sequence import PlayPhase
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
@@ -150,6 +154,10 @@ class LogReferee:
         self.check_moves = moves
         self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}
         self._standing: set[tuple[str, str]] = set()
+        #: the side that last entered each hex in the log so far (``rules.control`` by last-entered)
+        self._control: dict[Hex, str] = {}
+        self._stack_standing: set[tuple[str, str]] = set()  #: over-stacks judged at all times, still standing
+        self._said_at_move: set[tuple[str, str]] = set()  #: position rules a move already showed (a placement)
         self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
 
     def check(self) -> LogReport:
@@ -179,15 +187,23 @@ class LogReferee:
         #: per side, the position at the start of its movement in this phase (before its first move)
         starts: dict[str, Context] = {}
         compares = type(rules).compare is not RulesPlugin.compare
+        seq = self.data.sequence  #: the sequence of play (None: phases from the tracker and chits only)
+        play: PlayPhase | None = None  #: the phase of the sequence the log is in (None: not known yet)
         flagged: set[tuple[int, str, str]] = set()  #: (phase, rule, unit): a phase rule said once per unit
         for step in rp.steps():
             last = step.index
             boundary = self._boundary(step)
             if boundary is not None:
                 readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
-                if step.index > phase_start:
+                if seq is not None and step.turn_changed:
+                    # the turn's phases left end on the position before the press (the end phase included)
+                    phase = self._end_play(rep, seq.phases[play.index:] if play is not None else None, phase,
+                                           phase_start, step, phase_turn, started_by, dict(acts))
+                    play = seq.phases[0]
+                    boundary = f"{play.title}, turn {step.turn}"
+                elif step.index > phase_start:
                     self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                    step.position_before, dict(acts))
+                                    step.position_before, dict(acts), play=play)
                     phase += 1
                 phase_start, started_by = step.index, boundary
                 phase_turn = rp.turn
@@ -221,11 +237,28 @@ class LogReferee:
                 path: list[Any] | None = None
                 direct: list[Any] | None = None
                 found: list[Finding] = []
+                eliminated = a.hex is None and (a.box or "").strip().lower() in rules.data.boxes.eliminated
+                if seq is not None and not eliminated and (play is None or not (play.movement and play.side == b.side)):
+                    nxt = seq.movement_phase(b.side, play.index + 1 if play is not None else 0)
+                    if nxt is None and play is not None:
+                        own = seq.movement_phases(b.side)
+                        found.append(Finding(seq.rule, Severity.ERROR,
+                                             f"{b.id} moves in the {play.title}: a {b.side} unit moves only in the "
+                                             + (" or the ".join(p.title for p in own) or "no phase"),
+                                             units=(b.id,)))
+                    elif nxt is not None:
+                        # the phases before the side's movement phase end on the position before this move
+                        phase = self._end_play(rep, seq.phases[play.index:nxt.index] if play is not None else None,
+                                               phase, phase_start, step, phase_turn, started_by, dict(acts))
+                        play = nxt
+                        phase_start, started_by = step.index, nxt.title
+                        units, starts, phase_state = {}, {}, {}
                 if self.check_moves and not step.undo:
                     mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
                                      activation=activation, drawn=tuple(drawn), phase_state=phase_state,
                                      turn_state=turn_state)
-                    path, found = check_move(b, a, mc)
+                    path, moved = check_move(b, a, mc)
+                    found.extend(moved)
                     direct = mc.direct
                     found.extend(rules.check_move(b, a, path, mc))
                     if compares:
@@ -233,6 +266,12 @@ class LogReferee:
                         said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
                         flagged.update((phase, f.rule, b.id) for f in said)
                         found.extend(said)
+                if not step.undo and b.hex is None and a.hex is not None:
+                    placed = generic.placed_in_blocked_entry(rules, ctx, b, a.hex)
+                    self._said_at_move.update((f.rule, f.message) for f in placed)  # not again at the phase end
+                    found.extend(placed)
+                if not step.undo and a.hex is not None:  # who entered which hex (control: last-entered)
+                    generic.record_entries(self._control, b.side, path[1:] if path else [a.hex])
                 rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
                                           label(a.hex) if a.hex else None, b.box, a.box,
                                           tuple(label(h) for h in path or ()), phase,
@@ -242,13 +281,33 @@ class LogReferee:
                                                     label(b.hex) if b.hex else b.box,
                                                     label(a.hex) if a.hex else a.box, phase))
             self._keep_zoc(ctx, keys)
+            if self.position_checks and not step.undo:
+                self._stacking_now(rep, step, phase)
         rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
         if self.data.phases.activations and not chits_seen and rep.moves:
             rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
                                  "activated is not checked (only formations barred on the turn are)")
-        self._end_phase(rep, phase, phase_start, last, phase_turn, started_by, rp.position(), dict(acts))
+        self._end_phase(rep, phase, phase_start, last, phase_turn, play.title if play is not None else started_by,
+                        rp.position(), dict(acts), play=play)
         rep.final = rp.position()
         return rep
+
+    def _stacking_now(self, rep: LogReport, step: Step, phase: int) -> None:
+        """Stacking judged at all times (``rules.stacking.when: always``): on the position after each
+        step that moves units, each over-stack reported once while it stands."""
+        s = self.rules.data.stacking
+        if s is None or s.when != "always" or step.position_before is None:
+            return
+        moved = {mv.after.id: mv.after for mv in step.moves}
+        before = step.position_before
+        after = replace(before, units=tuple(moved.pop(u.id, u) for u in before.units) + tuple(moved.values()))
+        standing: set[tuple[str, str]] = set()
+        for f in generic.check_stacking(self.rules, Context(self.rules, after)):
+            key = (f.rule, f.message)
+            standing.add(key)
+            if key not in self._stack_standing:
+                rep.findings.append(StepFinding(step.index, "position", f, phase=phase))
+        self._stack_standing = standing
 
     def _phase_rules(self, start: Context, after: Unit) -> Iterable[Finding]:
         """The plugin's two-position rules (``compare``: DG 17.0, SPI 17.0) for one move, judged on the
@@ -283,20 +342,49 @@ class LogReferee:
                 return f"chit {chit.name}"
         return None
 
+    def _end_play(self, rep: LogReport, ended: Sequence[PlayPhase] | None, phase: int, first: int, step: Step,
+                  turn: str | None, started_by: str, acts: Mapping[str, int]) -> int:
+        """End the phases of the sequence ``ended`` (None: the phase is not known, the log's first) on
+        the position before ``step``, each judged; the number of the next phase."""
+        last = step.index - 1
+        if ended is None:
+            if step.index > first:
+                self._end_phase(rep, phase, first, last, turn, started_by, step.position_before, acts, play=None)
+                phase += 1
+            return phase
+        for i, p in enumerate(ended):
+            self._end_phase(rep, phase, first if i == 0 else last, last, turn, p.title, step.position_before, acts,
+                            play=p)
+            phase += 1
+        return phase
+
     def _end_phase(self, rep: LogReport, phase: int, first: int, last: int, turn: str | None, started_by: str,
-                   position: Position | None, acts: Mapping[str, int]) -> None:
+                   position: Position | None, acts: Mapping[str, int], *, play: PlayPhase | None = None) -> None:
+        """The end of a phase: the position checks on ``position``; with a sequence of play, only the
+        findings of the rules the phase ``play`` judges (and of those no phase names)."""
         rep.phases.append(Phase(phase, first, max(first, last), turn, started_by))
         if not self.position_checks or position is None:
             return
         if acts:
             position = self.rules.with_activations(position, acts)
+        c = self.rules.data.control
+        if c is not None and c.by == "last-entered" and self._control:  # the hexes the log saw entered
+            position = replace(position, extra={**position.extra, generic.CONTROL: dict(self._control)})
+        seq = self.data.sequence
         report = Referee(self.rules).check(position)
+        standing: set[tuple[str, str]] = set()
         for f in report.findings:
             key = (f.rule, f.message)
-            if f.severity is Severity.INFO or key in self._standing:
-                continue  # reported at an earlier phase end and still standing
+            if seq is not None and not seq.judges(play, f.rule):
+                if key in self._standing:
+                    standing.add(key)
+                continue  # not judged at this phase
+            standing.add(key)
+            if f.severity is Severity.INFO or key in self._standing or key in self._stack_standing \
+                    or key in self._said_at_move:
+                continue  # reported at an earlier phase end (or step, stacking at all times) and still standing
             rep.findings.append(StepFinding(max(first, last), "position", f, phase=phase))
-        self._standing = {(f.rule, f.message) for f in report.findings}
+        self._standing = standing
 
 
 def check_log(
@@ -313,6 +401,7 @@ def check_log(
     """Read a ``.vlog`` and check every move of it (``gazala referee log``); ``module`` and its
     ``read_layouts`` as :func:`gazala_tools.referee.api.load`."""
     from gazala_tools.games import default_game_id, find_game
+    from gazala_tools.games.moduleyaml import holding_box_at
     from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.imported import check_module_name, is_imported, piece_table
@@ -340,7 +429,8 @@ def check_log(
     layouts = module_layouts(module, read_layouts) if module is None or read_layouts is not None else None
     replay = LogReplay(save, rules, manifest=manifest_specs(g) if table is None else None,
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
-                       module_layouts=layouts, turn=turn, imported=table)
+                       module_layouts=layouts, turn=turn, imported=table,
+                       box_at=holding_box_at(g) if module is None else None)  # the folder's boxes name them
     rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)

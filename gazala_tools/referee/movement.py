@@ -15,10 +15,11 @@ its :class:`~gazala_tools.referee.engine.RulesPlugin`), called for every move af
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -26,74 +27,85 @@ from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GameDataError
 from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
-from gazala_tools.mapdata.model import PathKind
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import ANY_UNIT, RulesReader, Section, UnitFilter
+from gazala_tools.referee.statuses import allowance, may_move
+from gazala_tools.referee.terrain import Chart, ClassCosts
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Context, RulesPlugin
     from gazala_tools.referee.search import Topology
+    from gazala_tools.referee.sequence import Sequence
 
 log = logging.getLogger(__name__)
 
 MOVEMENT_FILE = "movement.yaml"
 PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper than any illegal one
-TOP_KEYS = frozenset({"phases", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-hexsides", "zoc",
-                      "exits", "immobile", "points", "notes"})
-
-
-@dataclass(frozen=True, slots=True)
-class Crossing:
-    """Units of ``units`` may not cross ``sides`` (8.0: escarpments off a road)."""
-
-    rule: str
-    units: UnitFilter
-    sides: frozenset[Hexside]
-    what: str
+TOP_KEYS = frozenset({"phases", "sequence", "impassable", "enemy-hexes", "cross", "blocked-sides", "enemy-hexsides",
+                      "zoc", "exits", "immobile", "points", "notes"})
+#: the words a message uses for an enemy zone when the game's data names none
+DEFAULT_ZONE_NAME = "zone of control"
+#: keys of earlier versions and where what they said is now (a folder using one gets exit 2 naming it)
+MOVED_KEYS: Mapping[str, str] = {
+    "cross": "rules.terrain-effects.hexsides of game.yaml ({KIND: {cost: P, rule, what}}; a path crossing it "
+             "'bridges: [KIND]')",
+    "enemy-hexsides": "rules.terrain-effects.hexsides of game.yaml ({KIND: {owner: enemy, cost: all, first-step: true, "
+                      "rule, what}})",
+    "points.terrain": "rules.terrain-effects.terrain of game.yaml ({TERRAIN: cost or {CLASS: cost}})",
+    "points.along": "rules.terrain-effects.paths of game.yaml ({PATH: {cost, bridges}})",
+    "points.fast": "rules.terrain-effects.classes of game.yaml ({CLASS: {types: [...]}})",
+    "points.boxes": "rules.terrain-effects.terrain of game.yaml ({BOX-KIND: {cost: '+N', units}})",
+    "points.own-hexsides": "rules.terrain-effects.hexsides of game.yaml ({KIND: {owner: own, cost: N or '+N'}})",
+    "points.leave-zone": "zoc.leave of movement.yaml",
+    "immobile[].breach": "immobile[].state",
+}
+ZOC_EFFECTS = frozenset({"rule", "zoc-to-zoc", "stop", "across", "enter", "leave", "leave-at-start"})
 
 
 @dataclass(frozen=True, slots=True)
 class Immobile:
-    """Units of ``units`` in the hex of a breach marker in ``state`` may not move (14.1)."""
+    """Units of ``units`` may not move: those carrying one of ``markers`` (LF 6.3 Disrupted), or
+    standing in the hex of a plugin marker in ``state`` (RG 14.1: a breach under construction)."""
 
     rule: str
     units: UnitFilter
-    breach: str  #: "under-construction" or "breached"
+    state: str | None  #: a state of the plugin's markers (``marker_states_at``), e.g. RG's "under-construction"
     what: str
+    markers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Movement points (BG 4.0): terrain costs per class, costs along roads/tracks, extras."""
+    """Movement points: the rule cited, the counter value that is the allowance, and what changes it."""
 
     rule: str
     role: str  #: the counter value that is the allowance ("move")
-    fast: UnitFilter  #: the units of the second cost column (motorized)
-    terrain: Mapping[str, tuple[float, float]]
-    along: Mapping[PathKind, tuple[float, float]]
-    leave_zone: float
-    default: tuple[float, float] = (1.0, 1.0)
-    #: ``boxes: {kind, cost, units}``: entering a hex of a box of this hexside kind costs ``box_cost``
-    #: more (BG 9.1's minefield hexes: +1), for the units of ``box_units`` (None: every unit)
-    box_kind: str | None = None
-    box_cost: float = 0.0
-    box_units: UnitFilter | None = None
-    #: ``own-hexsides: {kind, cost, add}``: crossing a hexside of this kind owned by the unit's own
-    #: side costs ``own_cost`` points (RG 14.0: 12, into or out of a minefield box) or, with
-    #: ``own_add``, that many more (DG 14.1: +2, even along a trail or road)
-    own_kind: str | None = None
-    own_cost: float = 0.0
-    own_add: bool = False
+    #: marker -> factor of the allowance (LF 6.1: out-of-supply 1/2), rounded down
+    markers: Mapping[str, float] = field(default_factory=dict)
+    #: a unit may always move one hex in a phase, whatever it costs, unless prohibited (LF 3.2)
+    minimum_move: str | None = None
+    #: a unit placed on the map from a box pays the cost of the hex it enters (LF 8.1); the rule cited
+    entry_cost: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ZocMoves:
+    """What an enemy zone does to one side's movement (``zoc`` of movement.yaml, per side)."""
+
     rule: str
-    zoc_to_zoc: bool  #: no move from one enemy-ZOC hex directly to another (RG 9.0)
-    stop: bool  #: a unit stops on entering an enemy zone (BG 4.1.2)
-    zone: str  #: "zoc" (the referee's ZOC) or "engagement" (the plugin's ``zones_against``)
+    zoc_to_zoc: bool = False  #: no move from one enemy-ZOC hex directly to another (RG 9.0)
+    stop: bool = False  #: a unit stops on entering an enemy zone (BG 4.1.2, LF 5.3)
+    zone: str = "zoc"  #: "zoc" (the referee's ZOC) or "engagement" (the plugin's ``zones_against``)
     across: frozenset[Hexside] | None = None  #: zoc-to-zoc only across these hexsides (DG 14.2 note)
+    enter: float = 0.0  #: more MP to enter an enemy-zone hex
+    leave: float = 0.0  #: more MP to leave one (RG 9.0: 2, BG 4.1.2: 1, LF 5.4: 1)
+    leave_at_start: bool = False  #: an enemy-zone hex is left only as the first step of the phase
+    name: str = DEFAULT_ZONE_NAME  #: how messages name the zone
+
+    @property
+    def effective(self) -> bool:
+        return self.zoc_to_zoc or self.stop or bool(self.enter) or bool(self.leave) or self.leave_at_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,26 +122,38 @@ class MovementRules:
     phases: Phases = field(default_factory=Phases)
     impassable_rule: str | None = None
     enemy_rule: str | None = None
-    crossings: tuple[Crossing, ...] = ()
     blocked_rule: str | None = None  #: hexsides the rules' ``supply_blocks`` closes (un-breached minefields)
     blocked_what: str = ""
-    #: ``enemy-hexsides: {kind, rule, what}``: hexsides of this kind owned by another side are crossed
-    #: only as a unit's whole move from its start hex (DG 14.2's enemy minefields)
-    mines_rule: str | None = None
-    mines_what: str = ""
-    mines_kind: str = ""
-    zoc: ZocMoves | None = None
+    #: per side, what an enemy zone does to its movement (a side not named: ``zoc_all``)
+    zoc_sides: Mapping[str, ZocMoves] = field(default_factory=dict)
+    zoc_all: ZocMoves | None = None
     exits_rule: str | None = None
     exits: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
     immobile: tuple[Immobile, ...] = ()
     points: Points | None = None
     notes: tuple[str, ...] = ()
     source: str = ""
+    chart: Chart | None = None  #: the game's Terrain Effects Chart (``rules.terrain-effects``)
+    sequence: Sequence | None = None  #: the sequence of play (``sequence``: :mod:`.sequence`)
+
+    def zoc_for(self, side: str) -> ZocMoves | None:
+        """What an enemy zone does to ``side``'s movement (None: nothing)."""
+        got = self.zoc_sides.get(side, self.zoc_all)
+        return got if got is not None and got.effective else None
+
+    @property
+    def zoc(self) -> ZocMoves | None:
+        """The zone rules of every side (the first side's when they differ; for listing)."""
+        return self.zoc_all if self.zoc_all is not None else next(iter(self.zoc_sides.values()), None)
 
     @property
     def empty(self) -> bool:
-        return not (self.crossings or self.blocked_rule or self.mines_rule or self.zoc or self.exits_rule
+        return not (self.chart_rows or self.blocked_rule or self.zoc_all or self.zoc_sides or self.exits_rule
                     or self.immobile or self.points)
+
+    @property
+    def chart_rows(self) -> bool:
+        return self.chart is not None and bool(self.chart.terrain or self.chart.hexsides or self.chart.paths)
 
 
 _CACHE: ObjectCache[MovementRules] = ObjectCache(maxsize=8)
@@ -144,31 +168,25 @@ def movement_rules(rules: RulesPlugin) -> MovementRules:
 
 
 def read_movement(rules: RulesPlugin) -> MovementRules:
+    from gazala_tools.referee.sequence import read_sequence
     from gazala_tools.yamlnodes import compose
 
     file = rules.game.data_file(MOVEMENT_FILE)
     enemy = rules.data.enemy_rule if rules.data.stacking is not None else None
+    chart = rules.data.chart
     if not file.is_file():
-        return MovementRules(enemy_rule=enemy)
+        return MovementRules(enemy_rule=enemy, chart=chart)
     r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file)
     r.unit_types = rules.data.unit_types
     r.groups = dict(rules.data.groups)
     root = Section(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)
+    for old in ("cross", "enemy-hexsides"):
+        if old in root:
+            raise root.err(old, "has moved to the Terrain Effects Chart", expected=MOVED_KEYS[old])
     ph = root.sub("phases", frozenset({"rule", "chits", "activations"}))
     phases = Phases(ph.rule("rule", "phases"), frozenset(ph.names("chits")), ph.boolean("activations", False))
-    crossings = tuple(
-        Crossing(s.rule(), s.units("units"), s.crossing("sides"), s.text("what", "that hexside"))
-        for s in root.each("cross", frozenset({"rule", "units", "sides", "except-along", "what"})))
     blocked = root.sub("blocked-sides", frozenset({"rule", "what"}))
-    zoc = None
-    if "zoc" in root:
-        z = root.sub("zoc", frozenset({"rule", "zoc-to-zoc", "stop", "zone", "across"}))
-        zoc = ZocMoves(z.rule(), z.boolean("zoc-to-zoc", False), z.boolean("stop", False),
-                       z.choice("zone", ("zoc", "engagement"), "zoc"),
-                       z.crossing("across") if "across" in z else None)
-    mines = root.sub("enemy-hexsides", frozenset({"kind", "rule", "what"}))
-    if mines:
-        mines.require("kind", "rule")
+    zoc_all, zoc_sides = _zoc(root)
     exits: dict[str, frozenset[Hex]] = {}
     ex = root.sub("exits", frozenset({"rule", "edges"}))
     if ex:
@@ -176,69 +194,143 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         for side in edges.side_keys():
             names = edges.names(side)
             exits[side] = frozenset().union(*(r.edge(n) for n in names)) if names else frozenset()
-    immobile = tuple(
-        Immobile(s.rule(), s.units("units"), s.choice("breach", ("under-construction", "breached"), "under-construction"),
-                 s.text("what", "a breaching unit"))
-        for s in root.each("immobile", frozenset({"rule", "units", "breach", "what"})))
+    immobile = tuple(_immobile(s) for s in root.each("immobile", frozenset({"rule", "units", "breach", "state",
+                                                                           "markers", "what"})))
     points = None
     if "points" in root:
-        p = root.sub("points", frozenset({"rule", "allowance", "fast", "terrain", "along", "leave-zone", "boxes",
-                                          "own-hexsides"}))
-        p.require("rule", "terrain")
-        t = p.sub("terrain")
-        terrain = {k: _pair(t, k) for k in t}
-        al = p.sub("along")
-        along: dict[PathKind, tuple[float, float]] = {}
-        for k in al:  # the map's own path kinds (path-kinds: of map.yaml), with "did you mean"
-            along[r.path_kind(al.m[k], al.what(k), k)] = _pair(al, k)
-        bx = p.sub("boxes", frozenset({"kind", "cost", "units"})) if "boxes" in p else None
-        own = p.sub("own-hexsides", frozenset({"kind", "cost", "add"})) if "own-hexsides" in p else None
-        for s in (bx, own):
-            if s is not None:
-                s.require("kind", "cost")
-        points = Points(p.rule(), p.text("allowance", "move"), p.units("fast") if "fast" in p else UnitFilter(frozenset()),
-                        terrain, along, _num(p, "leave-zone"),
-                        box_kind=bx.hexside_kinds("kind")[0] if bx is not None else None,
-                        box_cost=_num(bx, "cost") if bx is not None else 0.0,
-                        box_units=bx.units("units") if bx is not None and "units" in bx else None,
-                        own_kind=own.hexside_kinds("kind")[0] if own is not None else None,
-                        own_cost=_num(own, "cost") if own is not None else 0.0,
-                        own_add=own.boolean("add", False) if own is not None else False)
+        p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "entry-cost", "terrain",
+                                          "along", "fast", "boxes", "own-hexsides", "leave-zone"}))
+        for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone"):
+            if old in p:
+                raise p.err(old, "has moved", expected=MOVED_KEYS[f"points.{old}"])
+        p.require("rule")
+        mk = p.sub("markers")
+        factors = {name: _factor(mk, name) for name in mk}
+        points = Points(p.rule(), p.text("allowance", "move"), factors,
+                        p.rule("minimum-move") if "minimum-move" in p else None,
+                        p.rule("entry-cost") if "entry-cost" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
     return MovementRules(
         phases=phases,
         impassable_rule=root.text("impassable") if "impassable" in root else None,
         enemy_rule=root.text("enemy-hexes") if "enemy-hexes" in root else enemy,
-        crossings=crossings,
         blocked_rule=blocked.rule() if blocked else None,
         blocked_what=blocked.text("what", "a closed hexside") if blocked else "",
-        mines_rule=mines.rule() if mines else None,
-        mines_what=mines.text("what", "an enemy hexside") if mines else "",
-        mines_kind=mines.hexside_kinds("kind")[0] if mines else "",
-        zoc=zoc, exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
-        notes=notes, source=str(file),
+        zoc_all=zoc_all, zoc_sides=zoc_sides,
+        exits_rule=ex.rule() if ex else None, exits=exits, immobile=immobile, points=points,
+        notes=notes, source=str(file), chart=chart,
+        sequence=read_sequence(root.sub("sequence"), rules, root.node) if "sequence" in root else None,
+    )
+
+
+def _immobile(s: Section) -> Immobile:
+    if "breach" in s:
+        raise s.err("breach", "is now 'state' (any state of the plugin's markers)", expected=MOVED_KEYS["immobile[].breach"])
+    markers = frozenset(s.names("markers"))
+    state = s.text("state") if "state" in s else None
+    if not markers and state is None:
+        raise s.err(None, "names no reason a unit may not move", expected="markers: [..] or state: WORD")
+    return Immobile(s.rule(), s.units("units"), state,
+                    s.text("what", "a breaching unit" if state else "marked " + "/".join(sorted(markers))), markers)
+
+
+def _factor(s: Section, key: str) -> float:
+    from gazala_tools.referee.terrain import parse_cell
+
+    text = s.r.doc.scalar(s.m[key], s.what(key))
+    cell = parse_cell(text)
+    if cell is None or cell.kind != "number" or cell.value > 10:
+        raise s.err(key, f"{text!r} is not a factor", expected="a number like 1/2, 2/3 or 0")
+    return cell.value
+
+
+def _zoc(root: Section) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
+    """``zoc: {rule, zone, name, EFFECTS, sides: {side: {rule, EFFECTS}}}``: what an enemy zone does to
+    the movement of every side, and of each side named (its keys over the section's)."""
+    if "zoc" not in root:
+        return None, {}
+    z = root.sub("zoc", ZOC_EFFECTS | {"zone", "name", "sides"})
+    if "leave-zone" in z:  # pragma: no cover - refused by the key set
+        raise z.err("leave-zone", "has moved", expected=MOVED_KEYS["points.leave-zone"])
+    zone = z.choice("zone", ("zoc", "engagement"), "zoc")
+    name = z.text("name", DEFAULT_ZONE_NAME)
+    base = _zoc_effects(z, ZocMoves(z.rule("rule", "zoc"), zone=zone, name=name))
+    sides = {}
+    per = z.sub("sides")
+    for side in per.side_keys():
+        sides[side] = _zoc_effects(per.sub(side, ZOC_EFFECTS), base)
+    return base, sides
+
+
+def _zoc_effects(s: Section, base: ZocMoves) -> ZocMoves:
+    return replace(
+        base,
+        rule=s.rule("rule", base.rule),
+        zoc_to_zoc=s.boolean("zoc-to-zoc", base.zoc_to_zoc),
+        stop=s.boolean("stop", base.stop),
+        across=s.crossing("across") if "across" in s else base.across,
+        enter=_num(s, "enter") if "enter" in s else base.enter,
+        leave=_num(s, "leave") if "leave" in s else base.leave,
+        leave_at_start=s.boolean("leave-at-start", base.leave_at_start),
     )
 
 
 def _num(s: Section, key: str) -> float:
     if key not in s:
         return 0.0
-    return s.r.doc.number(s.m[key], s.what(key))
+    v = s.r.doc.number(s.m[key], s.what(key))
+    if not 0 <= v <= 1000:
+        raise s.err(key, f"{v:g} is out of range", expected="0..1000")
+    return v
 
 
-def _pair(s: Section, key: str) -> tuple[float, float]:
-    """A cost: one number for every unit, or ``[others, fast]``."""
-    import yaml
+def zone_name(rules: RulesPlugin, z: ZocMoves | None) -> str:
+    """How messages name an enemy zone: the game's word (``rules.zoc.name``, else ``zoc.name`` of
+    movement.yaml), by default "zone of control"."""
+    got = getattr(rules.data.zoc, "name", None)
+    if isinstance(got, str) and got:
+        return got
+    return z.name if z is not None else DEFAULT_ZONE_NAME
 
-    node = s.m[key]
-    if isinstance(node, yaml.ScalarNode):
-        v = s.r.doc.number(node, s.what(key))
-        return (v, v)
-    items = s.r.doc.seq(node, s.what(key))
-    if len(items) != 2:
-        raise s.err(key, "must be one cost or two [others, fast]", expected="a number or [n, m]")
-    a, b = (s.r.doc.number(n, s.what(key)) for n in items)
-    return (a, b)
+
+def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
+    """The rules the game's data gives that only a move shows, as ``(rule, what)``: its movement data
+    (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), the
+    chart's prohibited hexsides and where its reinforcements enter (checked in a position only on a
+    unit's arrival turn with ``at-entry: true``), each by the id of the rule that states it."""
+    m = movement_rules(rules)
+    out: list[tuple[str, str]] = []
+    if m.points is not None:
+        out.append((m.points.rule, f"movement points ({m.points.role} allowance)"))
+        if m.points.minimum_move is not None:
+            out.append((m.points.minimum_move, "a unit may always move one hex"))
+    zones = [z for z in (m.zoc_all, *m.zoc_sides.values()) if z is not None and z.effective]
+    for z in dict.fromkeys(zones):
+        if z.zoc_to_zoc:
+            out.append((z.rule, "no move from one enemy ZOC hex directly to another"
+                        + (" across those hexsides" if z.across is not None else "")))
+        if z.stop:
+            out.append((z.rule, f"a unit stops on entering an enemy {'ZOC' if z.zone == 'zoc' else 'zone'}"))
+        if z.leave_at_start:
+            out.append((z.rule, f"an enemy {zone_name(rules, z)} is left only at the start of the phase"))
+    if m.chart is not None:
+        for row in m.chart.hexsides:
+            if any(c.prohibited for c in row.cells.values()) and not row.first_step:
+                out.append((row.rule, f"crossing {row.what}"))
+    out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
+    if m.blocked_rule is not None:
+        out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
+    if m.chart is not None:
+        out.extend((row.rule, f"crossing {row.what}") for row in m.chart.hexsides if row.first_step)
+    if m.exits_rule is not None:
+        out.append((m.exits_rule, "the map edges units exit by"))
+    out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
+    r = rules.data.reinforcements
+    if r is not None:  # cited as a unit standing off its entry hexes is (the line's rule, else the schedule's)
+        for rule in dict.fromkeys(a.rule or r.rule for a in r.schedule if a.enter):
+            out.append((rule, "the entry hexes of reinforcements" + (" (a position shows them on the arrival turn "
+                                                                     "only)" if r.at_entry else "")))
+    return tuple(dict.fromkeys(out))
 
 
 _SIDES: BoundedDict[tuple[Hex, Hex], Hexside] = BoundedDict(maxsize=200_000)
@@ -262,35 +354,6 @@ def side_table(topology: Topology) -> dict[tuple[Hex, Hex], Hexside]:
     if got is None:
         got = _SIDE_TABLES.put({(a, b): Hexside.between(a, b) for a, ns in topology.neighbours.items() for b in ns},
                                topology)
-    return got
-
-
-_ALONG: ObjectCache[dict[Hexside, tuple[float, float]]] = ObjectCache(maxsize=8)
-
-
-def along_costs(rules: RulesPlugin, points: Points) -> dict[Hexside, tuple[float, float]]:
-    """Hexside -> the cheapest cost pair of the roads/tracks crossing it (computed once per rules)."""
-    got = _ALONG.get(rules)
-    if got is not None:
-        return got
-    out: dict[Hexside, tuple[float, float]] = {}
-    for kind, pair in points.along.items():
-        for side in rules.map.path_sides(kind):
-            old = out.get(side)
-            out[side] = pair if old is None else (min(old[0], pair[0]), min(old[1], pair[1]))
-    return _ALONG.put(out, rules)
-
-
-_TERRAIN: ObjectCache[dict[Hex, tuple[float, float]]] = ObjectCache(maxsize=8)
-
-
-def terrain_costs(rules: RulesPlugin, points: Points) -> dict[Hex, tuple[float, float]]:
-    """Map hex -> the cost pair of entering it off a road (computed once per rules)."""
-    got = _TERRAIN.get(rules, points)
-    if got is None:
-        m = rules.map
-        got = _TERRAIN.put({h: points.terrain.get(m.terrain(h), points.default) for h in rules.topology.order},
-                           rules, points)
     return got
 
 
@@ -363,35 +426,26 @@ class MoveChecker:
                     self.enter.append((p.rule, p.enter.hexes, p.what))
                 if p.cross:
                     self.cross.append((p.rule, p.cross, p.what))
-        for c in data.crossings:
-            if c.units.matches(unit, rules.names) and c.sides:
-                self.cross.append((c.rule, c.sides, c.what))
         if data.blocked_rule is not None:
             _h, sides = rules.supply_blocks(ctx, side)
             if sides:
                 self.cross.append((data.blocked_rule, frozenset(sides), data.blocked_what))
+        self.zoc = data.zoc_for(side)
         self.zone: frozenset[Hex] = frozenset()
-        if data.zoc is not None:
-            self.zone = _zone(rules, ctx, unit, data.zoc.zone)
-        pts = data.points
-        self.col = 1 if pts is not None and pts.fast.matches(unit, rules.names) else 0
-        pays = pts is not None and pts.box_kind is not None and pts.box_cost and (
-            pts.box_units is None or pts.box_units.matches(unit, rules.names))
-        self.box_hexes = self.map.box_kind_hexes(pts.box_kind) if pays and pts and pts.box_kind else frozenset()
-        self.along = along_costs(rules, pts) if pts is not None else {}
-        self.terrain_cost = terrain_costs(rules, pts) if pts is not None else {}
+        if self.zoc is not None:
+            self.zone = _zone(rules, ctx, unit, self.zoc.zone)
+        self.zone_name = zone_name(rules, self.zoc)
+        #: the chart's costs for this unit's class, side and rows (None: 1 MP a hex, nothing prohibited)
+        self.costs: ClassCosts | None = (data.chart.unit_costs(self.map, unit, rules.names)
+                                         if data.chart is not None else None)
+        self.first_steps = self.costs is not None and any(r.first_step for r in data.chart.hexsides) \
+            if data.chart is not None else False
         self.start: Hex | None = None
         self.targets: frozenset[Hex] = frozenset()
-        self.fresh = mc.unit_phase(unit.id).moves == 0  #: the unit has not moved yet this phase
-        self.mines: frozenset[Hexside] = frozenset()
-        if data.mines_rule is not None:
-            self.mines = owned_sides(rules, data.mines_kind, side, own=False)
-        #: (a, b) steps across a hexside of ``own-hexsides``' kind of the unit's own side (both ways)
-        self.own_mines: frozenset[tuple[Hex, Hex]] = frozenset()
-        if pts is not None and pts.own_kind is not None:
-            self.own_mines = own_side_steps(rules, pts.own_kind, side)
+        up = mc.unit_phase(unit.id)
+        self.fresh = up.moves == 0  #: the unit has not moved yet this phase
         self._broken_n: dict[tuple[Hex, Hex], int] = {}
-        self._points_of: dict[tuple[Hex, Hex], float] = {}
+        self._points_of: dict[tuple[Hex, Hex], tuple[float, int]] = {}
 
     # --- one step ---------------------------------------------------------------------------------
     def side(self, a: Hex, b: Hex) -> Hexside:
@@ -410,38 +464,52 @@ class MoveChecker:
         for rule, hexes, what in self.enter:
             if b in hexes and a not in hexes:
                 out.append((rule, f"enters {what}"))
+        costs = self.costs
+        if costs is not None:
+            side = self.side(a, b)
+            for row, verb in costs.prohibitions(a, b, side):
+                out.append((row.rule, f"{verb} {row.what}"))
+            if self.first_steps:
+                for row in costs.first_step_rows(a, b, side):
+                    if not (a == self.start and self.fresh and b in self.targets):
+                        out.append((row.rule, f"crosses {row.what} other than as its whole move from where it "
+                                    "began its movement"))
         if self.cross:
             side = self.side(a, b)
             for rule, sides, what in self.cross:
                 if side in sides:
                     out.append((rule, f"crosses {what}"))
-        if self.mines and self.side(a, b) in self.mines and not (a == self.start and self.fresh and b in self.targets):
-            out.append((data.mines_rule or "enemy-hexsides", f"crosses {data.mines_what} other than as its whole move from "
-                        "where it began its movement"))
-        z = data.zoc
+        z = self.zoc
         if z is not None and a in self.zone:
             if z.zoc_to_zoc and b in self.zone and (z.across is None or self.side(a, b) in z.across):
                 out.append((z.rule, "moves from one enemy ZOC hex directly to another"
                             + (" across that hexside" if z.across is not None else "")))
             if z.stop and a != self.start:
-                out.append((z.rule, "goes on after entering an enemy engagement zone (it must stop)"))
+                out.append((z.rule, f"goes on after entering an enemy {self.zone_name} (it must stop)"))
+            if z.leave_at_start and not (a == self.start and self.fresh):
+                out.append((z.rule, f"leaves an enemy {self.zone_name} hex other than at the start of its "
+                            "movement phase"))
         return out
 
+    def step_points(self, a: Hex, b: Hex) -> tuple[float, int]:
+        """``(mp, flag)`` of the step: flag 1 when it costs all the points left (``mp``: what the
+        enemy zone adds), 2 when the chart prohibits it."""
+        costs = self.costs
+        if costs is None:
+            mp, flag = 1.0, 0
+        else:
+            mp, flag = costs.step(a, b, self.side(a, b))
+        z = self.zoc
+        if z is not None:
+            if z.leave and a in self.zone:
+                mp += z.leave
+            if z.enter and b in self.zone:
+                mp += z.enter
+        return mp, flag
+
     def points(self, a: Hex, b: Hex) -> float:
-        pts = self.mc.data.points
-        if pts is None:
-            return 1.0
-        pair = self.along.get(self.side(a, b)) if self.along else None
-        if pair is None:
-            pair = self.terrain_cost.get(b) or pts.terrain.get(self.map.terrain(b), pts.default)
-        cost = pair[self.col]
-        if self.own_mines and (a, b) in self.own_mines:
-            cost = cost + pts.own_cost if pts.own_add else pts.own_cost
-        if b in self.box_hexes:
-            cost += pts.box_cost
-        if a in self.zone and pts.leave_zone:
-            cost += pts.leave_zone
-        return cost
+        """The movement points of the step (a step costing all the points left: what the zone adds)."""
+        return self.step_points(a, b)[0]
 
     # the steps a move's searches price again and again (a failed legal search is followed by one
     # that breaks rules, and by a detour's direct route): each step is priced once per move
@@ -451,11 +519,32 @@ class MoveChecker:
             got = self._broken_n[(a, b)] = len(self.broken(a, b))
         return got
 
-    def _points(self, a: Hex, b: Hex) -> float:
+    def _points(self, a: Hex, b: Hex) -> tuple[float, int]:
         got = self._points_of.get((a, b))
         if got is None:
-            got = self._points_of[(a, b)] = self.points(a, b)
+            got = self._points_of[(a, b)] = self.step_points(a, b)
         return got
+
+    @staticmethod
+    def spend(spent: float, step: tuple[float, int], limit: float | None) -> float | None:
+        """The points spent after a step (None: it cannot be taken within ``limit``). A step costing
+        ``all`` takes every point left (at least one must be left), or 1 without a limit; a prohibited
+        step is priced as if it were not (a path breaking the rule is still compared by points)."""
+        mp, flag = step
+        if flag == 1:
+            if limit is None:
+                return spent + 1.0 + mp
+            if spent >= limit - 1e-9:
+                return None
+            return max(limit, spent + mp)
+        return spent + mp
+
+    def path_cost(self, path: list[Hex], limit: float | None) -> float:
+        spent = 0.0
+        for a, b in itertools.pairwise(path):
+            got = self.spend(spent, self.step_points(a, b), limit)
+            spent = got if got is not None else spent + max(self.points(a, b), 1.0)
+        return spent
 
     # --- a path -----------------------------------------------------------------------------------
     def path(self, start: Hex, targets: frozenset[Hex], *, legal: bool = False,
@@ -476,8 +565,7 @@ class MoveChecker:
             return PathResult([start], 0.0, [])
         neighbours = self.topology.neighbours
         tlist = list(targets)
-        pts = self.mc.data.points
-        least = min([1.0, *(p[self.col] for p in pts.along.values())]) if pts is not None else 1.0
+        least = self.costs.least if self.costs is not None else 1.0
 
         def h(x: Hex) -> float:
             return least * min(x.distance(t) for t in tlist) if len(tlist) < 8 else 0.0
@@ -489,6 +577,7 @@ class MoveChecker:
         tie = 0
         done: set[Hex] = set()
         end: Hex | None = None
+        spend = self.spend
         while heap:
             _f, _t, a = heapq.heappop(heap)
             if a in done:
@@ -498,19 +587,20 @@ class MoveChecker:
                 end = a
                 break
             ga = best[a]
+            sa = spent[a]
             for b in neighbours[a]:
                 if b in done:
                     continue
                 n_broken = 0 if ignore else self._n_broken(a, b)
                 if legal and n_broken:
                     continue
-                mp = self._points(a, b)
-                if limit is not None and spent[a] + mp > limit + 1e-9:
+                sb = spend(sa, self._points(a, b), limit)
+                if sb is None or (limit is not None and sb > limit + 1e-9):
                     continue
-                g = ga + mp + PENALTY * n_broken
+                g = ga + (sb - sa) + PENALTY * n_broken
                 if g < best.get(b, float("inf")):
                     best[b] = g
-                    spent[b] = spent[a] + mp
+                    spent[b] = sb
                     parent[b] = a
                     tie += 1
                     heapq.heappush(heap, (g + h(b), tie, b))
@@ -520,11 +610,9 @@ class MoveChecker:
         while path[-1] != start:
             path.append(parent[path[-1]])
         path.reverse()
-        cost = 0.0
         broken: list[Finding] = []
         seen: set[tuple[str, str]] = set()
         for a, b in itertools.pairwise(path):
-            cost += self.points(a, b)
             for rule, what in self.broken(a, b):
                 if (rule, what) in seen:
                     continue
@@ -532,7 +620,30 @@ class MoveChecker:
                 where = (self.map.label(a), self.map.label(b))
                 broken.append(Finding(rule, Severity.ERROR, f"{self.unit.id} {what} ({where[0]} to {where[1]})",
                                       units=(self.unit.id,), hexes=where))
-        return PathResult(path, cost, broken)
+        return PathResult(path, spent[end], broken)
+
+    def breakdown(self, path: list[Hex], limit: float | None) -> str:
+        """What a path's movement points are made of: ``"5 hexes + 2 across the river (3.6) + 1 to leave
+        the enemy zone of control (5.4) = 8"``."""
+        from gazala_tools.referee.terrain import StepParts, describe_parts
+
+        parts: list[StepParts] = []
+        extra: dict[tuple[str, str], float] = {}
+        z = self.zoc
+        for a, b in itertools.pairwise(path):
+            if self.costs is not None:
+                parts.append(self.costs.breakdown(a, b, self.side(a, b)))
+            else:
+                parts.append(StepParts(1.0, "", (), None, False, ()))
+            if z is not None and z.leave and a in self.zone:
+                key = (f"to leave an enemy {self.zone_name} hex", z.rule)
+                extra[key] = extra.get(key, 0.0) + z.leave
+            if z is not None and z.enter and b in self.zone:
+                key = (f"to enter an enemy {self.zone_name} hex", z.rule)
+                extra[key] = extra.get(key, 0.0) + z.enter
+        words, _total = describe_parts(parts)
+        pieces = [words, *(f"{v:g} {what} ({rule})" for (what, rule), v in extra.items())]
+        return " + ".join(p for p in pieces if p) + f" = {_fmt(self.path_cost(path, limit))}"
 
 
 def _zone(rules: RulesPlugin, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
@@ -552,23 +663,31 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     findings: list[Finding] = []
     up = mc.unit_phase(before.id)
     label = rules.map.label
-    if before.hex is None:
-        return None, findings  # entering from a box: reinforcement / entry rules are position checks
+    if before.hex is None:  # entering from a box: where it may enter is a position check (reinforcements)
+        if after.hex is not None and data.points is not None and data.points.entry_cost is not None:
+            _enter(before, after, mc, findings)
+        return None, findings
+    stopped = False
     for im in data.immobile:
         if not im.units.matches(before, rules.names):
             continue
-        if im.breach in rules.marker_states_at(mc.ctx.position, before.hex):
+        if (im.markers & before.markers) or (
+                im.state is not None and im.state in rules.marker_states_at(mc.ctx.position, before.hex)):
+            stopped = True
             findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
                                     units=(before.id,), hexes=(label(before.hex),)))
+    if not stopped and (held := may_move(rules, before)) is not None:  # rules.markers: move: false
+        findings.append(dataclasses.replace(held, hexes=(label(before.hex),)))
     checker = MoveChecker(mc, before)
-    if data.zoc is not None and data.zoc.stop and up.engaged:
-        findings.append(Finding(data.zoc.rule, Severity.ERROR,
-                                f"{before.id} moves again after entering an enemy engagement zone this phase",
+    z = checker.zoc
+    if z is not None and z.stop and up.engaged:
+        findings.append(Finding(z.rule, Severity.ERROR,
+                                f"{before.id} moves again after entering an enemy {checker.zone_name} this phase",
                                 units=(before.id,), hexes=(label(before.hex),)))
     if after.hex is not None:
         targets = frozenset({after.hex})
     else:
-        if data.exits_rule is None or after.box in rules.data.boxes.eliminated:
+        if data.exits_rule is None or (after.box or "").strip().lower() in rules.data.boxes.eliminated:
             return None, findings
         targets = data.exits.get(before.side, frozenset())
         if not targets:
@@ -577,8 +696,9 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
                                     units=(before.id,), hexes=(label(before.hex),)))
             return None, findings
     pts = data.points
-    allowance = mc.allowance.get(before.id) if pts is not None else None
+    allowance = unit_allowance(mc, before) if pts is not None else None
     remaining = max(0.0, allowance - up.spent) if allowance is not None else None
+    fresh = up.moves == 0
     up.moves += 1
     mc.direct = None
     exiting = after.hex is None
@@ -596,10 +716,24 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
                                     f"to {to_text} by the direct route, more than the {_fmt(remaining)} of its "
-                                    f"{allowance} it has left this phase",
+                                    f"{_fmt(allowance)} it has left this phase: "
+                                    f"{checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
                                     units=(before.id,), hexes=(label(before.hex), label(res.path[-1]))))
         return _spend(res, before, checker, mc, up, allowance), findings
     res = checker.path(before.hex, targets, legal=True, limit=remaining)
+    if (res.path is None and pts is not None and pts.minimum_move is not None and fresh and remaining is not None
+            and after.hex is not None and before.hex.distance(after.hex) == 1
+            and not checker.broken(before.hex, after.hex)):
+        # LF 3.2: one hex a phase whatever it costs, unless prohibited: it spends the whole allowance
+        one = [before.hex, after.hex]
+        res = PathResult(one, max(remaining, checker.points(before.hex, after.hex)), [])
+        findings.append(Finding(pts.minimum_move, Severity.INFO,
+                                f"{before.id} moves one hex from {label(before.hex)} to {label(after.hex)} although "
+                                f"it costs {checker.breakdown(one, None)}, more than its {_fmt(remaining)} "
+                                "points: a unit may always move one hex a phase", units=(before.id,),
+                                hexes=(label(before.hex), label(after.hex))))
+        up.spent = float(allowance or 0)
+        return _spend(res, before, checker, mc, up, None), findings
     if res.path is not None and len(res.path) > 2:
         detour = _detour(checker, before, targets, res)
         if detour is not None:
@@ -628,22 +762,47 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
         elif pts is not None and remaining is not None:
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
-                                    f"to {to_text}, more than the {_fmt(remaining)} of its {allowance} it has left "
-                                    "this phase", units=(before.id,), hexes=(label(before.hex), end)))
+                                    f"to {to_text}, more than the {_fmt(remaining)} of its {_fmt(allowance)} it has left "
+                                    f"this phase: {checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
+                                    units=(before.id,), hexes=(label(before.hex), end)))
     return _spend(res, before, checker, mc, up, allowance), findings
 
 
+def _enter(before: Unit, after: Unit, mc: MoveContext, findings: list[Finding]) -> None:
+    """A unit placed on the map from a box pays the hex it enters (LF 8.1: "paying the cost of the entry
+    hex"), by the chart (its terrain; no hexside is crossed), as the first hex of its phase."""
+    assert after.hex is not None and mc.data.points is not None
+    up = mc.unit_phase(before.id)
+    allowance = unit_allowance(mc, before)
+    checker = MoveChecker(mc, after)
+    costs = checker.costs
+    if costs is None:
+        mp, flag = 1.0, 0
+    else:
+        cell = costs.hex_cell(after.hex)
+        mp, flag = (0.0, 2) if cell.prohibited else (0.0, 1) if cell.kind == "all" else (cell.value, 0)
+    label = mc.rules.map.label(after.hex)
+    if flag == 2:
+        rows = costs.prohibited_in(after.hex) if costs is not None else ()
+        findings.append(Finding(rows[0].rule if rows else (mc.data.points.entry_cost or "movement"), Severity.ERROR,
+                                f"{before.id} enters the map at {label}, prohibited to it",
+                                units=(before.id,), hexes=(label,)))
+        return
+    up.moves += 1
+    if allowance is None:
+        return
+    up.spent += max(allowance - up.spent, 0.0) if flag == 1 else mp
+
+
 def _spend(res: PathResult, unit: Unit, checker: MoveChecker, mc: MoveContext, up: UnitPhase,
-           allowance: int | None) -> list[Hex] | None:
+           allowance: float | None) -> list[Hex] | None:
     """Count the points of the path taken and what it did this phase; the path."""
     assert res.path is not None
     data = mc.data
-    if data.points is not None:
+    if data.points is not None and allowance is not None:
         up.spent += res.cost
-        if allowance is not None and checker.mines and any(
-                checker.side(x, y) in checker.mines for x, y in itertools.pairwise(res.path)):
-            up.spent = max(up.spent, float(allowance))  # DG 14.2: crossing spends all its points
-    if data.zoc is not None and data.zoc.stop and res.path[-1] in checker.zone and len(res.path) > 1:
+    z = checker.zoc
+    if z is not None and z.stop and res.path[-1] in checker.zone and len(res.path) > 1:
         up.engaged = True
     return res.path
 
@@ -672,38 +831,47 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-_OWNED: ObjectCache[frozenset[Hexside]] = ObjectCache(maxsize=16)
-_STEPS: ObjectCache[frozenset[tuple[Hex, Hex]]] = ObjectCache(maxsize=16)
-
-
-def own_side_steps(rules: RulesPlugin, kind: str, side: str) -> frozenset[tuple[Hex, Hex]]:
-    """The steps (a, b), both ways, across a hexside of ``kind`` owned by ``side`` (computed once)."""
-    got = _STEPS.get(rules, kind, side)
-    if got is not None:
-        return got
-    out = frozenset(p for s in owned_sides(rules, kind, side, own=True) for p in (s.hexes, s.hexes[::-1]))
-    return _STEPS.put(out, rules, kind, side)
-
-
-def owned_sides(rules: RulesPlugin, kind: str, side: str, *, own: bool) -> frozenset[Hexside]:
-    """The map's hexsides of ``kind`` owned by ``side`` (``own``) or by another side (computed once)."""
-    got = _OWNED.get(rules, kind, side, own)
-    if got is not None:
-        return got
-    m = rules.map
-    out = frozenset(s for s in m.feature_sides(kind)
-                    if (f := m.active_feature(s, kind)) is not None and f.owner is not None and (f.owner == side) == own)
-    return _OWNED.put(out, rules, kind, side, own)
-
-
 def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
     from gazala_tools.referee.ruledata import map_edges
 
     return {name for name, hs in map_edges(rules.map).items() if hs and hs <= hexes}
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}"
+def _fmt(x: float | None) -> str:
+    return f"{x:g}" if x is not None else "?"
+
+
+def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+    """Units standing in a hex the Terrain Effects Chart prohibits to their class (``P``): a lake, a
+    swamp for motor units (Lowland Front 3.6)."""
+    chart = rules.data.chart
+    if chart is None:
+        return
+    for u in ctx.on_map():
+        if u.hex is None:
+            continue
+        costs = chart.unit_costs(rules.map, u, rules.names)
+        for row in costs.prohibited_in(u.hex):
+            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {row.what} at {ctx.label(u.hex)}, "
+                          f"prohibited to {costs.unit_class} units", units=(u.id,), hexes=(ctx.label(u.hex),))
+
+
+def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:
+    """The unit's movement allowance this phase: its printed value, times the factor of each marker it
+    carries (``points.markers``: LF 6.1 out of supply 1/2), rounded down."""
+    printed = mc.allowance.get(unit.id)
+    if printed is None:
+        return None
+    pts = mc.data.points
+    if pts is None or not unit.markers:
+        return printed
+    if not pts.markers:  # the game's markers' own factors (rules.markers: movement)
+        return allowance(mc.rules, unit, printed)
+    value = float(printed)
+    for marker, factor in pts.markers.items():
+        if marker in unit.markers:
+            value = float(int(value * factor + 1e-9))
+    return value
 
 
 def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:

@@ -15,7 +15,7 @@ Position YAML schema (``docs/referee.md`` has the full description)::
       # ... or an inline unit (side and type required, formation/steps optional)
       - {id: x1, side: red, type: armor, formation: 1st, hex: "C-5", steps: 3}
       - {id: b1, side: blue, type: infantry, hex: "D-5", markers: [out-of-supply]}
-                                            # out-of-supply | isolated | disrupted | used
+                                            # the game's markers (rules.markers)
       - {id: r1, side: blue, type: infantry, box: Turn 5}   # off the map
     # plus the top-level keys the game's rules plugin declares: its own state (``state_readers``,
     # e.g. RG ``breaches`` and ``activations``) and its plain keys (``extra_keys``, e.g. DG
@@ -39,13 +39,8 @@ from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.yamlnodes import Doc, compose_text, did_you_mean, place_of, plain, read_text, show
 
-#: Marker names the referee understands (position YAML spellings).
-OUT_OF_SUPPLY = "out-of-supply"
-ISOLATED = "isolated"
-DISRUPTED = "disrupted"
-USED = "used"
-MARKERS = (OUT_OF_SUPPLY, ISOLATED, DISRUPTED, USED)
-#: Counter back-face states that are the unit's reduced step (the unit has two steps).
+#: a unit's markers are the game's (``rules.markers`` of its ``game.yaml``, ``Vocabulary.markers``):
+#: the core knows none by name
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +96,8 @@ class Vocabulary:
     types: frozenset[str] = frozenset()
     formations: frozenset[str] = frozenset()
     same: Callable[[str, str], bool] | None = None
+    #: the game's marker ids (None: any marker is taken as written)
+    markers: tuple[str, ...] | None = None
 
     def type_error(self, type_: str) -> tuple[str, str] | None:
         """``(problem, expected)`` when ``type_`` is not a unit type of the game, else None."""
@@ -381,9 +378,11 @@ class _PositionReader:
         markers: list[str] = []
         for i, mk in enumerate(self.doc.seq(m["markers"], f"{what}.markers") if "markers" in m else ()):
             text = self.text(mk, f"{what}.markers[{i}]")
-            if text not in MARKERS:
+            known = self.vocabulary.markers if self.vocabulary is not None else None
+            if known is not None and text not in known:
                 raise self.doc.err(mk, f"{what}.markers[{i}]: unit {uid!r}: unknown marker {text!r}"
-                                   f"{did_you_mean(text, MARKERS)}", expected=" / ".join(MARKERS))
+                                   f"{did_you_mean(text, known)}",
+                                   expected=" / ".join(known) + " (the game's rules.markers)")
             markers.append(text)
         full = _spec_get(spec, "steps") if spec is not None else None
         full = full if isinstance(full, int) else None

@@ -16,6 +16,7 @@ Pure Python.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import string
@@ -28,8 +29,10 @@ import yaml
 
 from gazala_tools.errors import GameDataError, HexNameError
 from gazala_tools.filecache import ObjectCache
+from gazala_tools.games.moduleyaml import status_names
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
+from gazala_tools.referee.terrain import CHART_KEYS, Chart, read_chart
 from gazala_tools.referee.turns import TurnRecord
 from gazala_tools.yamlnodes import ID_RE, Doc, compose, did_you_mean
 
@@ -44,12 +47,16 @@ T = TypeVar("T")
 #: generic keys of the ``rules:`` section (a plugin adds its own ``data_keys``)
 GENERIC_KEYS: Final = frozenset({
     "unit-types", "type-groups", "formation-words", "boxes", "stacking", "prohibited", "zoc", "supply",
-    "reinforcements",
+    "reinforcements", "markers", "control", "victory", "piece-words", "terrain-effects",
 })
 HEXSET_KEYS: Final = frozenset({"hexes", "zones", "places", "boxes", "box-kinds", "edges", "terrain"})
 EDGES: Final = ("N", "E", "S", "W")
-MARKER_NAMES: Final = ("out-of-supply", "isolated", "disrupted", "used")
 TRACE_BLOCKS: Final = ("enemy-units", "enemy-zoc", "impassable")
+#: what may block a supply network (``network-blocked-by``): as the trace, or nothing
+NETWORK_BLOCKS: Final = TRACE_BLOCKS
+#: the marker every unit of a module may show whatever the game (the module builder's ``Used`` layer,
+#: a counter's used side up): the one marker the core names
+USED: Final = "used"
 RULE_RE: Final = re.compile(r"^[^\n]{1,40}$")
 MAX_LIST: Final = 10_000
 
@@ -153,14 +160,47 @@ class TypeLimit:
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainLimit:
+    """A hex of one of these terrains holds ``limits[side]`` (in the stacking unit) instead."""
+
+    terrain: str
+    hexes: frozenset[Hex]
+    limits: Mapping[str, int]
+
+
+#: when stacking is judged: at the end of each movement phase (a log), or at every step of one
+STACKING_WHEN: Final = ("end-of-movement", "always")
+
+
+@dataclass(frozen=True, slots=True)
 class StackingRules:
     rule: str
-    limit: Mapping[str, int] | None  #: units of a side in one hex, per side (None: no general limit)
+    limit: Mapping[str, int] | None  #: units (or points) of a side in one hex, per side (None: no general limit)
     types: tuple[TypeLimit, ...] = ()
     alone: UnitFilter | None = None  #: units no other unit may stack with
     note: str = ""  #: appended to a finding; ``{excess}`` is the number of units too many
     exempt: UnitFilter | None = None  #: units the ``limit`` does not count (HQs, leaders)
     alone_rule: str = ""  #: the rule the ``alone`` finding cites ("" = ``rule``)
+    #: stacking points by unit type (``points``; None: the limit counts units); a type not named counts
+    #: ``default_points``
+    points: Mapping[str, int] | None = None
+    default_points: int = 1
+    terrain: tuple[TerrainLimit, ...] = ()  #: per-terrain limits (a city holds more)
+    when: str = "end-of-movement"
+
+    def points_of(self, unit: Unit) -> int:
+        """A unit's stacking points (1 when the limit counts units)."""
+        if self.points is None:
+            return 1
+        return self.points.get(unit.type, self.default_points)
+
+    def limit_at(self, side: str, h: Hex | None) -> int | None:
+        """The side's limit in hex ``h``: the largest limit of its terrains (``terrain``), else the
+        general one."""
+        got = [tl.limits[side] for tl in self.terrain if h in tl.hexes and side in tl.limits]
+        if got:
+            return max(got)
+        return self.limit.get(side) if self.limit is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +215,58 @@ class Prohibition:
 
 
 @dataclass(frozen=True, slots=True)
+class Marker:
+    """A marker (status) of the game's ``rules.markers``, and what it does to the unit carrying it.
+
+    ``name`` is how the game prints it and the module's status layer (a save's ``<name>_Active``).
+    Effects: ``movement`` multiplies the movement allowance (rounded ``round``: down, up, nearest);
+    ``move: false`` the unit may not move; ``zoc: false`` it exerts no zone of control; ``attack`` /
+    ``defense`` factors are reported, not resolved (combat is not refereed); ``supply``: the marker
+    the supply phase puts on a unit out of supply (``out``) or isolated (``isolated``); ``excludes``:
+    markers a unit may not carry together with this one (cited as ``rule``)."""
+
+    id: str
+    name: str
+    rule: str = "markers"
+    movement: float | None = None
+    round: str = "down"
+    move: bool = True
+    zoc: bool = True
+    attack: float | None = None
+    defense: float | None = None
+    supply: str | None = None
+    excludes: frozenset[str] = frozenset()
+    key: str | None = None  #: the module's keystroke for the status layer (``Ctrl+O``)
+    badge: str | None = None
+    color: str | None = None
+
+    def effects(self) -> list[str]:
+        """What the marker does, in words (reports, docs)."""
+        out: list[str] = []
+        if self.movement is not None:
+            out.append(f"movement allowance x{_num(self.movement)} (rounded {self.round})")
+        if not self.move:
+            out.append("may not move")
+        if not self.zoc:
+            out.append("no zone of control")
+        if self.attack is not None:
+            out.append(f"attack x{_num(self.attack)}")
+        if self.defense is not None:
+            out.append(f"defense x{_num(self.defense)}")
+        return out
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+#: ``round:`` of a marker's movement factor
+ROUNDING: Final = ("down", "up", "nearest")
+#: ``supply:`` roles of a marker in the supply phase's marker flow
+SUPPLY_ROLES: Final = ("out", "isolated")
+
+
+@dataclass(frozen=True, slots=True)
 class ZocRules:
     exert: bool = True
     units: UnitFilter = ANY_UNIT  #: the units that exert a ZOC
@@ -182,6 +274,11 @@ class ZocRules:
     sides: frozenset[Hexside] = frozenset()  #: a ZOC does not extend across these hexsides
     uphill: Mapping[Hex, frozenset[Hex]] = field(default_factory=dict)  #: low hex -> high hexes it does not reach
     into: frozenset[Hex] = frozenset()  #: hexes no ZOC extends into
+    exempt: UnitFilter | None = None  #: units that exert none (HQs, artillery)
+    name: str = ""  #: the game's own name for the zone (messages; "" not given: "zone of control")
+    rule: str = "zoc"  #: the rule the zone's findings cite
+    #: what a friendly unit standing in an enemy-zone hex negates there: supply, movement (or nothing)
+    negated_for: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +292,17 @@ class Trace:
     hexes: frozenset[Hex] = frozenset()  #: hexes the path may not enter
     sides: frozenset[Hexside] = frozenset()  #: hexsides it may not cross
     max_length: int | None = None  #: hexes from the unit to the source (or network), at most
+    #: at most this many movement points of ``mp_class`` (the terrain effects chart) instead of hexes
+    max_mp: float | None = None
+    mp_class: str | None = None
+    #: what blocks the network (the part along paths): ``enemy-units``, ``enemy-zoc``, ``impassable``;
+    #: None: what blocks the trace
+    network_blocks: frozenset[str] | None = None
+
+    def network_blocked_by(self, what: str) -> bool:
+        if self.network_blocks is not None:
+            return what in self.network_blocks
+        return {"enemy-units": self.enemy_units, "enemy-zoc": self.enemy_zoc, "impassable": self.impassable}[what]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +313,10 @@ class SideSupply:
     trace: Trace
     network: frozenset[Hexside] | None = None  #: sources extend along these path hexsides ...
     network_hexes: frozenset[Hex] = frozenset()  #: ... from the sources on these path hexes
+    #: with a network: the trace may also end at any source itself (not only at the network)
+    direct: bool = False
+    #: the side's own units that are sources too (an HQ, a supply truck), where they stand
+    source_units: UnitFilter | None = None
     goal: str = "a supply source"
     automatic_through: int | None = None  #: turn index: supplied automatically up to it
     automatic_rule: str = ""
@@ -215,6 +327,8 @@ class SupplyRules:
     rule: str
     sides: Mapping[str, SideSupply]
     markers: bool = False  #: Out of Supply -> Isolated marker flow (RG 5.0 family)
+    #: the marker flow: isolated in the Nth consecutive supply phase out of supply (2: RG 5.0; 1: at once)
+    isolated_after: int = 2
     off_map: str = "reinforcements"  #: which off-map units are in supply: in | reinforcements | none
 
 
@@ -243,6 +357,105 @@ class ReinforcementRules:
     #: ``at-entry: true``: a unit on the map on its arrival turn stands in its entry hexes (the rules
     #: let it move no further that turn); false (default): it may have moved on from them
     at_entry: bool = False
+    #: what makes an entry hex unusable (``entry-blocked-by``): ``enemy-units``, ``enemy-zoc``
+    blocked_by: frozenset[str] = frozenset({"enemy-units"})
+    #: when every entry hex is blocked (``when-blocked``): ``wait`` (until one is free), ``delay``
+    #: (one turn), ``shift`` (to the nearest free hex of the same edge or entry area)
+    when_blocked: str = "wait"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRules:
+    """Who controls a hex (``rules.control``): ``by: occupation`` (the side with a unit in it now) or
+    ``by: last-entered`` (the side that last entered it, from a log; a single position falls back on
+    occupation); otherwise its starting owner (``start``)."""
+
+    rule: str
+    by: str = "occupation"
+    start: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
+
+    def starting_owner(self, h: Hex) -> str | None:
+        return next((side for side, hexes in self.start.items() if h in hexes), None)
+
+
+#: how a hex is held for victory points: a unit of the side in it, or control (``rules.control``)
+HOLDS: Final = ("occupied", "controlled")
+
+
+@dataclass(frozen=True, slots=True)
+class HexScore:
+    """One tier of a hex award: a side scores ``vp`` for each hex it ``holds`` (``occupied`` or
+    ``controlled``; ``in_supply``: by a unit in supply)."""
+
+    holds: str
+    in_supply: bool
+    vp: int
+
+
+@dataclass(frozen=True, slots=True)
+class HexAward:
+    """Victory points for hexes held: each hex scores the first tier its side meets (10.2: 3 VP for
+    an objective occupied in supply, else 1 VP if controlled). ``at``: a turn index (scored from the
+    end of that turn on), None: at the end of the game."""
+
+    rule: str
+    hexes: HexSet
+    tiers: tuple[HexScore, ...]
+    sides: frozenset[str] | None = None
+    at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAward:
+    """Victory points per unit: ``eliminated`` (enemy units in an eliminated box score for their
+    enemies) or ``exited`` (own units in the ``boxes`` they exit to score for their side)."""
+
+    rule: str
+    kind: str  #: eliminated | exited
+    units: UnitFilter
+    vp: int
+    per_step: bool = False
+    boxes: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class SuddenDeath:
+    """``side`` wins at once when it holds every hex of ``hexes`` (``holds``, ``in_supply``) at the end
+    of any turn."""
+
+    rule: str
+    side: str
+    hexes: HexSet
+    holds: str = "occupied"
+    in_supply: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryLevel:
+    name: str
+    margin: int  #: at least this many VP more than the other side
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryRules:
+    rule: str
+    end: int | None  #: the turn the game ends (its last turn by default)
+    hexes: tuple[HexAward, ...] = ()
+    units: tuple[UnitAward, ...] = ()
+    sudden_death: tuple[SuddenDeath, ...] = ()
+    levels: tuple[VictoryLevel, ...] = ()
+    draw: str = "draw"
+    levels_rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceWords:
+    """How a piece of another module (``--mapping``) looks like a unit: its name carries a designation
+    (a number, ``5/1``, ``(21``) or one of ``unit`` words, and none of the ``not_unit`` words (the
+    game's marker names are among those)."""
+
+    unit: tuple[str, ...] = ()
+    not_unit: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,6 +472,20 @@ class GenericRules:
     zoc: ZocRules = field(default_factory=ZocRules)
     supply: SupplyRules | None = None
     reinforcements: ReinforcementRules | None = None
+    chart: Chart | None = None  #: the Terrain Effects Chart (``terrain-effects``: :mod:`.terrain`)
+    #: the game's markers by id (``rules.markers``; without it the module's status layers and ``used``)
+    markers: Mapping[str, Marker] = field(default_factory=dict)
+    control: ControlRules | None = None
+    victory: VictoryRules | None = None
+    #: words of piece names (``--mapping``): a unit's designation, a marker's name
+    piece_words: PieceWords = field(default_factory=lambda: PieceWords())
+
+    def marker_names(self) -> tuple[str, ...]:
+        return tuple(self.markers)
+
+    def supply_marker(self, role: str) -> str | None:
+        """The marker id of a supply role (``out``, ``isolated``), or None."""
+        return next((m.id for m in self.markers.values() if m.supply == role), None)
 
 
 # =================================================================================================
@@ -278,6 +505,18 @@ class RulesReader:
         self.groups: dict[str, frozenset[str]] = {}
         self.notes: list[str] = []
         self.mentioned_types: set[str] = set()  #: every unit type the rules data names (inline-unit checks)
+        self.markers: Mapping[str, Marker] = {}  #: the game's markers (read first: other keys name them)
+        self.chart: Chart | None = None  #: the terrain effects chart (supply traces in MP name its classes)
+
+    def mp_class(self, node: yaml.Node, what: str) -> str:
+        """A unit class (movement mode) of the game's terrain effects chart, with "did you mean"."""
+        text = self.doc.scalar(node, what)
+        classes = self.chart.class_names if self.chart is not None else ()
+        if text not in classes:
+            raise self.doc.err(node, f"{what}: {text!r} is not a unit class of the terrain effects chart"
+                               f"{did_you_mean(text, classes)}",
+                               expected="one of " + (", ".join(classes) or "none (the game has no chart)"))
+        return text
 
     def edge(self, name: str) -> frozenset[Hex]:
         """The passable hexes of a compass map edge (as a zone's ``edges`` in map.yaml)."""
@@ -299,7 +538,7 @@ class RulesReader:
     def missing(self, node: yaml.Node, what: str, name: str, have: list[str]) -> None:
         """A name the map lacks: an error on the game's own map, nothing (logged) on another map."""
         if self.strict:
-            raise self.doc.err(node, f"{what} {name!r} is not on the map of {self.game.id}",
+            raise self.doc.err(node, f"{what} {name!r} is not on the map of {self.game.id}{did_you_mean(name, have)}",
                                expected=("one of " + ", ".join(have[:30])) if have else f"a {what} of map.yaml")
         note = f"rules data: {what} {name!r} is not on this map; taken as no hexes"
         self.notes.append(note)
@@ -522,6 +761,29 @@ class Section:
             raise self.r.doc.err(node, f"{what}: {text!r} is not a unit type", expected="a lowercase type like 'armor'")
         return frozenset({text})
 
+    def markers(self, key: str) -> frozenset[str]:
+        """Marker ids of the game (``rules.markers``), with "did you mean"."""
+        out: set[str] = set()
+        known = tuple(self.r.markers)
+        for i, n in enumerate(self._nodes(key)):
+            text = self.r.doc.scalar(n, f"{self.what(key)}[{i}]")
+            if text not in self.r.markers:
+                raise self.r.doc.err(n, f"{self.what(key)}[{i}]: {text!r} is not a marker of the game"
+                                     f"{did_you_mean(text, known)}",
+                                     expected="one of " + (", ".join(known) or "none (rules.markers)"))
+            out.add(text)
+        return frozenset(out)
+
+    def factor(self, key: str) -> float | None:
+        """A factor (``0.5``, ``1/2``, ``2``), None if the key is missing."""
+        if key not in self.m:
+            return None
+        text = self.r.doc.scalar(self.m[key], self.what(key))
+        got = _number(text)
+        if got is None or not 0 <= got <= 100:
+            raise self.err(key, f"{text!r} is not a factor", expected="a number such as 0.5 or 1/2 (0 to 100)")
+        return got
+
     def units(self, key: str) -> UnitFilter:
         """``{sides, types, formations}`` (each optional): the units a rule is about."""
         if key not in self.m:
@@ -625,11 +887,12 @@ class Section:
             if name not in EDGES:
                 raise r.doc.err(node, f"{what}: {name!r} is not a map edge", expected="N, E, S or W")
             return r.edge(name)
-        if key == "terrain":
-            if name not in m.terrain_types:
-                r.missing(node, "terrain", name, sorted(m.terrain_types))
+        if key == "terrain":  # a terrain type, or a kind of the map's places or boxes (as the chart reads it)
+            got = terrain_hexes(m, name)
+            if name not in m.terrain_types and not got:
+                r.missing(node, "terrain", name, sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind)}))
                 return frozenset()
-            return frozenset(m.hexes_of_terrain(name))
+            return got
         try:
             if key == "zones":
                 return m.zone(name).hexes
@@ -676,10 +939,14 @@ def read_rules(game: Game, game_map: GameMap, *, strict: bool,
     r = RulesReader(game, game_map, strict=strict, file=file)
     allowed = GENERIC_KEYS | plugin_keys | {"plugin"}
     root = Section(r, node, "rules", frozenset(allowed))
-    return _generic(r, root), root
+    return _generic(r, root, plugin_keys), root
 
 
-def _generic(r: RulesReader, root: Section) -> GenericRules:
+def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozenset()) -> GenericRules:
+    """The generic keys of the section (a key a plugin declares as its own is the plugin's to read)."""
+    def sub(key: str, allowed: frozenset[str] | None = None) -> Section:
+        return Section(r, None, f"rules.{key}") if key in plugin_keys else root.sub(key, allowed)
+
     if "unit-types" in root:
         types = root.names("unit-types")
         for i, t in enumerate(types):
@@ -704,15 +971,27 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
                             for k in words})
     boxes = _boxes(root.sub("boxes", frozenset({"rule", "allowed", "reinforcements", "eliminated", "exited",
                                                  "turn-boxes"})))
-    stacking, enemy_rule = _stacking(root.sub("stacking", frozenset({"rule", "limit", "types", "alone", "note",
-                                                                      "exempt", "types-rule", "alone-rule",
-                                                                       "enemy-rule"})))
+    stacking, enemy_rule = _stacking(root.sub("stacking", STACKING_KEYS))
+    chart = read_chart(root.sub("terrain-effects", CHART_KEYS))
+    r.chart = chart
     prohibited = tuple(_prohibition(s) for s in root.each("prohibited", frozenset({"rule", "units", "enter", "cross",
                                                                                     "except-along", "what"})))
+    markers = _markers(root, r)
+    r.markers = markers
     zoc = _zoc(root)
-    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides"})), r)
-    reinforcements = _reinforcements(root.sub("reinforcements", frozenset({"rule", "entry-rule", "schedule", "at-entry",
-                                                                         "stack-on-arrival"})))
+    supply = _supply(root.sub("supply", frozenset({"rule", "markers", "off-map", "trace", "sides", "isolated-after"})),
+                     r, zoc)
+    reinforcements = _reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
+    control = _control(sub("control", frozenset({"rule", "by", "start"})))
+    victory = _victory(sub("victory", VICTORY_KEYS), control)
+    if supply is not None and supply.markers:
+        for role in SUPPLY_ROLES:
+            if not any(m.supply == role for m in markers.values()):
+                raise root.sub("supply").err("markers", f"the marker flow needs a marker with 'supply: {role}'",
+                                             expected=f"rules.markers: {{ID: {{name: ..., supply: {role}}}}}")
+    words = sub("piece-words", frozenset({"unit", "not-unit"}))
+    piece_words = PieceWords(tuple(words.names("unit")),
+                             tuple(words.names("not-unit")) + tuple(m.name for m in markers.values()))
     return GenericRules(
         unit_types=r.unit_types,
         groups=dict(r.groups),
@@ -724,6 +1003,11 @@ def _generic(r: RulesReader, root: Section) -> GenericRules:
         zoc=zoc,
         supply=supply,
         reinforcements=reinforcements,
+        markers=markers,
+        control=control,
+        victory=victory,
+        piece_words=piece_words,
+        chart=chart,
     )
 
 
@@ -745,19 +1029,52 @@ def _boxes(s: Section) -> BoxRules:
     )
 
 
+STACKING_KEYS: Final = frozenset({"rule", "limit", "types", "alone", "note", "exempt", "types-rule", "alone-rule",
+                                  "enemy-rule", "points", "terrain", "when"})
+
+
+def _per_side(s: Section, key: str, lo: int) -> dict[str, int]:
+    """``N`` (every side) or ``{side: N}``."""
+    if isinstance(s.m[key], yaml.ScalarNode):
+        n = s.integer(key, lo=lo, hi=100_000)
+        return {side: n for side in s.r.sides}
+    per = s.sub(key)
+    return {side: per.integer(side, lo=lo, hi=100_000) for side in per.side_keys()}
+
+
 def _stacking(s: Section) -> tuple[StackingRules | None, str]:
     if not s:
         return None, "stacking"
     rule = s.rule("rule", "stacking")
     limit: dict[str, int] | None = None
     if "limit" in s:
-        node = s.m["limit"]
-        if isinstance(node, yaml.ScalarNode):
-            n = s.integer("limit", lo=1, hi=1000)
-            limit = {side: n for side in s.r.sides}
-        else:
-            per = s.sub("limit")
-            limit = {side: per.integer(side, lo=1, hi=1000) for side in per.side_keys()}
+        limit = _per_side(s, "limit", 1)
+    points: dict[str, int] | None = None
+    default_points = 1
+    if "points" in s:
+        if limit is None:
+            raise s.err("points", "counts points against no limit", expected="a 'limit' (in points) beside it")
+        pts = s.sub("points")
+        points = {}
+        for name in pts:
+            if name == "other":
+                default_points = pts.integer(name, lo=0, hi=1000)
+                continue
+            for t in pts.r_type(pts.key_node(name) or pts.m[name], pts.what(name)):
+                points[t] = pts.integer(name, lo=0, hi=1000)
+    terrain: list[TerrainLimit] = []
+    if "terrain" in s:
+        if limit is None:
+            raise s.err("terrain", "raises no limit", expected="a 'limit' beside it")
+        ts = s.sub("terrain")
+        m = s.r.map
+        for name in ts:
+            have = sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind), *(b.kind for b in m.boxes)})
+            if name not in have:
+                raise s.r.doc.err(ts.key_node(name) or ts.m[name],
+                                  f"{ts.what(name)}: {name!r} is not a terrain of the map{did_you_mean(name, have)}",
+                                  expected="one of " + ", ".join(have))
+            terrain.append(TerrainLimit(name, terrain_hexes(m, name), _per_side(ts, name, 0)))
     types: list[TypeLimit] = []
     tl = s.sub("types")
     types_rule = s.rule("types-rule", rule)
@@ -782,7 +1099,8 @@ def _stacking(s: Section) -> tuple[StackingRules | None, str]:
                     expected="text with at most the placeholder {excess} ({{ and }} for braces)")
     if limit is None and not types and alone is None:
         raise s.err(None, "states no limit", expected="limit, types or alone")
-    return (StackingRules(rule, limit, tuple(types), alone, note, exempt, s.rule("alone-rule", rule)),
+    return (StackingRules(rule, limit, tuple(types), alone, note, exempt, s.rule("alone-rule", rule), points,
+                          default_points, tuple(terrain), s.choice("when", STACKING_WHEN, "end-of-movement")),
             s.rule("enemy-rule", rule))
 
 
@@ -818,11 +1136,16 @@ def _zoc(root: Section) -> ZocRules:
     node = root.m["zoc"]
     if isinstance(node, yaml.ScalarNode):
         return ZocRules(exert=root.boolean("zoc", True))
-    s = root.sub("zoc", frozenset({"exert", "units", "unless-markers", "hexsides", "except-along", "uphill", "into"}))
-    unless = s.names("unless-markers")
-    for i, mk in enumerate(unless):
-        if mk not in MARKER_NAMES:
-            raise s.err("unless-markers", f"[{i}] {mk!r} is not a marker", expected=", ".join(MARKER_NAMES))
+    s = root.sub("zoc", ZOC_KEYS)
+    unless = s.markers("unless-markers")
+    negated = s.names("negated-by-friendly")
+    for i, purpose in enumerate(negated):
+        if purpose not in ZOC_NEGATION:
+            raise s.err("negated-by-friendly", f"[{i}] {purpose!r} is not what a zone is negated for"
+                        f"{did_you_mean(purpose, ZOC_NEGATION)}", expected=", ".join(ZOC_NEGATION))
+    name = s.text("name", "").strip()
+    if "name" in s and (not name or "\n" in name or len(name) > 60):
+        raise s.err("name", f"{name!r} is not a name for the zone", expected="one line of 1 to 60 characters")
     uphill: dict[Hex, set[Hex]] = {}
     m = s.r.map
     for kind in s.hexside_kinds("uphill", directed=True):
@@ -837,21 +1160,52 @@ def _zoc(root: Section) -> ZocRules:
         sides=s.crossing("hexsides"),
         uphill={k: frozenset(v) for k, v in uphill.items()},
         into=s.hexset("into").hexes,
+        exempt=s.units("exempt") if "exempt" in s else None,
+        name=name,
+        rule=s.rule("rule", "zoc"),
+        negated_for=frozenset(negated),
     )
 
 
+ZOC_KEYS: Final = frozenset({"exert", "units", "unless-markers", "hexsides", "except-along", "uphill", "into", "exempt",
+                             "name", "rule", "negated-by-friendly"})
+#: what a friendly unit in an enemy-zone hex may negate the zone for (``zoc.negated-by-friendly``)
+ZOC_NEGATION: Final = ("supply", "movement")
+
+
 TRACE_KEYS: Final = frozenset({"blocked-by", "friendly-negates-zoc", "hexes", "hexsides", "except-along",
-                               "max-length"})
+                               "max-length", "max-mp", "class", "network-blocked-by"})
+
+
+def _blocks(s: Section, key: str, what: str) -> tuple[str, ...] | None:
+    blocks = s.names(key) if key in s else None
+    for i, b in enumerate(blocks or ()):
+        if b not in TRACE_BLOCKS:
+            raise s.err(key, f"[{i}] {b!r} is not a {what} block{did_you_mean(b, TRACE_BLOCKS)}",
+                        expected=", ".join(TRACE_BLOCKS) + " (or an empty list: nothing)")
+    return blocks
 
 
 def _trace(s: Section, base: Trace) -> Trace:
-    blocks = s.names("blocked-by") if "blocked-by" in s else None
-    if blocks is not None:
-        for i, b in enumerate(blocks):
-            if b not in TRACE_BLOCKS:
-                raise s.err("blocked-by", f"[{i}] {b!r} is not a trace block", expected=", ".join(TRACE_BLOCKS))
+    blocks = _blocks(s, "blocked-by", "trace")
+    net = _blocks(s, "network-blocked-by", "network")
     if "except-along" in s and "hexsides" not in s:
         raise s.err("except-along", "only applies to 'hexsides'")
+    if "max-mp" in s and "max-length" in s:
+        raise s.err("max-mp", "a trace is counted in hexes or in movement points, not both",
+                    expected="max-length or max-mp")
+    classes = s.r.chart.class_names if s.r.chart is not None else ()
+    if "class" in s and "max-mp" not in s and base.max_mp is None:
+        raise s.err("class", "names the class of no trace in movement points", expected="max-mp: N beside it")
+    if "max-mp" in s and "class" not in s and len(classes) != 1 and base.mp_class is None:
+        raise s.err("max-mp", "a trace in movement points names its unit class",
+                    expected="class: CLASS beside it (one of " + (", ".join(classes) or "none: the game has no "
+                                                                  "terrain effects chart") + ")")
+    mp_class = base.mp_class
+    if "class" in s:
+        mp_class = s.r.mp_class(s.m["class"], s.what("class"))
+    elif "max-mp" in s and mp_class is None:
+        mp_class = classes[0]  # a chart of one class (or none named): the trace moves as it
     return Trace(
         enemy_units=("enemy-units" in blocks) if blocks is not None else base.enemy_units,
         enemy_zoc=("enemy-zoc" in blocks) if blocks is not None else base.enemy_zoc,
@@ -859,21 +1213,25 @@ def _trace(s: Section, base: Trace) -> Trace:
         friendly_negates_zoc=s.boolean("friendly-negates-zoc", base.friendly_negates_zoc),
         hexes=s.hexset("hexes").hexes if "hexes" in s else base.hexes,
         sides=s.crossing("hexsides") if "hexsides" in s else base.sides,
-        max_length=s.opt_integer("max-length", lo=0, hi=1_000_000) if "max-length" in s else base.max_length,
+        max_length=(s.opt_integer("max-length", lo=0, hi=1_000_000) if "max-length" in s
+                    else None if "max-mp" in s else base.max_length),
+        max_mp=s.factor("max-mp") if "max-mp" in s else None if "max-length" in s else base.max_mp,
+        mp_class=mp_class if "max-length" not in s else None,
+        network_blocks=frozenset(net) if net is not None else base.network_blocks,
     )
 
 
-def _supply(s: Section, r: RulesReader) -> SupplyRules | None:
+def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
     if not s:
         return None
     s.require("sides")
     rule = s.rule("rule", "supply")
-    base = _trace(s.sub("trace", TRACE_KEYS), Trace())
+    base = _trace(s.sub("trace", TRACE_KEYS), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
     per = s.sub("sides")
     sides: dict[str, SideSupply] = {}
     for side in per.side_keys():
         ss = per.sub(side, TRACE_KEYS | {"rule", "sources", "network", "goal", "automatic-through",
-                                        "automatic-rule"})
+                                        "automatic-rule", "direct", "source-units"})
         ss.require("sources")
         network = ss.path_kinds("network")
         sides[side] = SideSupply(
@@ -883,12 +1241,25 @@ def _supply(s: Section, r: RulesReader) -> SupplyRules | None:
             trace=_trace(ss, base),
             network=r.map.path_sides(*network) if network else None,
             network_hexes=r.map.path_hexes(*network) if network else frozenset(),
+            direct=ss.boolean("direct", False),
+            source_units=ss.units("source-units") if "source-units" in ss else None,
             goal=ss.text("goal", "a supply source"),
             automatic_through=ss.opt_turn("automatic-through"),
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),
         )
     return SupplyRules(rule, sides, markers=s.boolean("markers", False),
-                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"))
+                       off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"),
+                       isolated_after=_isolated_after(s))
+
+
+def _isolated_after(s: Section) -> int:
+    """``isolated-after: N``: the supply phase out of supply in which a unit is Isolated (the markers
+    show two states, so 1 or 2)."""
+    if "isolated-after" not in s:
+        return 2
+    if not s.boolean("markers", False):
+        raise s.err("isolated-after", "counts supply phases of no marker flow", expected="markers: true beside it")
+    return s.integer("isolated-after", lo=1, hi=2)
 
 
 def _reinforcements(s: Section) -> ReinforcementRules | None:
@@ -920,6 +1291,159 @@ def _reinforcements(s: Section) -> ReinforcementRules | None:
             rule=e.rule("rule") if "rule" in e else None,
         ))
     together = s.text("stack-on-arrival", "") or None
+    blocked = s.names("entry-blocked-by") if "entry-blocked-by" in s else ("enemy-units",)
+    for i, b in enumerate(blocked):
+        if b not in ENTRY_BLOCKS:
+            raise s.err("entry-blocked-by", f"[{i}] {b!r} is not what blocks an entry hex{did_you_mean(b, ENTRY_BLOCKS)}",
+                        expected=", ".join(ENTRY_BLOCKS))
     return ReinforcementRules(rule, s.rule("entry-rule", rule), tuple(schedule), together,
-                              s.boolean("at-entry", False))
+                              s.boolean("at-entry", False), frozenset(blocked),
+                              s.choice("when-blocked", WHEN_BLOCKED, "wait"))
 
+
+REINFORCEMENT_KEYS: Final = frozenset({"rule", "entry-rule", "schedule", "at-entry", "stack-on-arrival",
+                                       "entry-blocked-by", "when-blocked"})
+ENTRY_BLOCKS: Final = ("enemy-units", "enemy-zoc")
+WHEN_BLOCKED: Final = ("wait", "delay", "shift")
+
+
+
+def terrain_hexes(m: GameMap, name: str) -> frozenset[Hex]:
+    """The hexes of a terrain in the chart's sense: of that terrain type, or in a place or box of that
+    kind (Marrenburg, a city on a hill)."""
+    out = set(m.hexes_of_terrain(name)) if name in m.terrain_types else set()
+    for p in m.places:
+        if p.kind == name:
+            out.update(p.hexes)
+    for b in m.boxes:
+        if b.kind == name:
+            out.update(b.hexes)
+    return frozenset(out)
+
+
+def _number(text: str) -> float | None:
+    """``"0.5"``, ``"1/2"``, ``"2"`` as a number (None: not one)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(\d+)\s*)?", text)
+    if not m:
+        return None
+    den = int(m.group(2)) if m.group(2) else 1
+    return float(m.group(1)) / den if den else None
+
+
+# --- markers (item 5) --------------------------------------------------------------------------------
+MARKER_KEYS: Final = frozenset({"name", "rule", "movement", "round", "move", "zoc", "attack", "defense", "supply",
+                                "excludes", "key", "badge", "color"})
+
+
+def marker_id(name: str) -> str:
+    """The id a status layer's name gives a marker (``Out of Supply`` -> ``out-of-supply``)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _markers(root: Section, r: RulesReader) -> dict[str, Marker]:
+    """``rules.markers``: the game's markers and their effects; without it, the status layers of the
+    game's module (``module.yaml``) and the builder's ``Used`` layer, with no effect."""
+    if "markers" not in root:
+        out = {marker_id(n): Marker(marker_id(n), n) for n in status_names(r.game) if marker_id(n)}
+        out.setdefault(USED, Marker(USED, "Used"))
+        return out
+    s = root.sub("markers")
+    out = {}
+    for mid in s:
+        if not ID_RE.match(mid):
+            raise s.err(mid, f"{mid!r} is not a marker id", expected="lowercase words joined by '-'")
+        m = s.sub(mid, MARKER_KEYS)
+        name = m.text("name", mid.replace("-", " ").title())
+        if not name.strip() or "\n" in name or len(name) > 60:
+            raise m.err("name", f"{name!r} is not a marker name", expected="one line of 1 to 60 characters")
+        out[mid] = Marker(
+            id=mid, name=name.strip(), rule=m.rule("rule", "markers"),
+            movement=m.factor("movement"), round=m.choice("round", ROUNDING, "down"),
+            move=m.boolean("move", True), zoc=m.boolean("zoc", True),
+            attack=m.factor("attack"), defense=m.factor("defense"),
+            supply=m.choice("supply", SUPPLY_ROLES, "") or None if "supply" in m else None,
+            key=m.text("key") if "key" in m else None,
+            badge=m.text("badge") if "badge" in m else None,
+            color=m.text("color") if "color" in m else None,
+        )
+    out.setdefault(USED, Marker(USED, "Used"))
+    names = [m.name.lower() for m in out.values()]
+    for mid, mk in out.items():
+        if names.count(mk.name.lower()) > 1:
+            raise s.err(mid if mid in s else None, f"marker name {mk.name!r} is used twice",
+                        expected="a distinct name per marker (the module's status layer)")
+    for role in SUPPLY_ROLES:
+        having = [mk.id for mk in out.values() if mk.supply == role]
+        if len(having) > 1:
+            raise s.err(having[1], f"a second marker with 'supply: {role}'", expected="one marker per supply role")
+    r.markers = out
+    for mid in s:  # excludes name other markers: read once all are known
+        m = s.sub(mid, MARKER_KEYS)
+        if "excludes" in m:
+            got = m.markers("excludes")
+            out[mid] = dataclasses.replace(out[mid], excludes=got)
+    return out
+
+
+# --- control and victory (item 7) --------------------------------------------------------------------
+VICTORY_KEYS: Final = frozenset({"rule", "end", "hexes", "eliminated", "exited", "sudden-death", "levels", "draw",
+                                 "levels-rule"})
+
+
+def _control(s: Section) -> ControlRules | None:
+    if not s:
+        return None
+    start = s.sub("start")
+    return ControlRules(
+        rule=s.rule("rule", "control"),
+        by=s.choice("by", ("occupation", "last-entered"), "occupation"),
+        start={side: start.hexset(side).hexes for side in start.side_keys()},
+    )
+
+
+def _holds(s: Section, control: ControlRules | None) -> str:
+    holds = s.choice("holds", HOLDS, "occupied")
+    if holds == "controlled" and control is None:
+        raise s.err("holds", "'controlled' needs the game's control rule", expected="rules.control: {by: ...}")
+    return holds
+
+
+def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
+    if not s:
+        return None
+    rule = s.rule("rule", "victory")
+    hexes: list[HexAward] = []
+    for e in s.each("hexes", frozenset({"rule", "hexes", "score", "sides", "at"})):
+        e.require("hexes", "score")
+        tiers = []
+        for t in e.each("score", frozenset({"holds", "in-supply", "vp"})):
+            t.require("vp")
+            tiers.append(HexScore(_holds(t, control), t.boolean("in-supply", False), t.integer("vp", lo=-1000, hi=1000)))
+        at = None
+        if "at" in e and e.text("at") != "end":
+            at = e.turn("at")
+        hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at))
+    units: list[UnitAward] = []
+    for kind in ("eliminated", "exited"):
+        for e in s.each(kind, frozenset({"rule", "units", "vp", "per-step", "boxes"})):
+            e.require("vp")
+            boxes = _lower(e.names("boxes"))
+            if kind == "exited":
+                if not boxes:
+                    raise e.err(None, "names no box units exit to", expected="boxes: [a box of rules.boxes.exited]")
+            elif "boxes" in e:
+                raise e.err("boxes", "only applies to 'exited'")
+            units.append(UnitAward(e.rule("rule", rule), kind, e.units("units"), e.integer("vp", lo=-1000, hi=1000),
+                                   e.boolean("per-step", False), boxes))
+    deaths = []
+    for e in s.each("sudden-death", frozenset({"rule", "side", "hexes", "holds", "in-supply"})):
+        e.require("side", "hexes")
+        deaths.append(SuddenDeath(e.rule("rule", rule), e.side("side"), e.hexset("hexes"), _holds(e, control),
+                                  e.boolean("in-supply", False)))
+    levels = []
+    for e in s.each("levels", frozenset({"name", "margin"})):
+        e.require("name", "margin")
+        levels.append(VictoryLevel(e.text("name"), e.integer("margin", lo=1, hi=1_000_000)))
+    levels.sort(key=lambda lv: -lv.margin)
+    return VictoryRules(rule, s.opt_turn("end"), tuple(hexes), tuple(units), tuple(deaths), tuple(levels),
+                        s.text("draw", "draw"), s.rule("levels-rule", rule))

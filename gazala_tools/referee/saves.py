@@ -29,14 +29,9 @@ from typing import TYPE_CHECKING, Any
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import RulesPlugin
-from gazala_tools.referee.position import (
-    DISRUPTED,
-    ISOLATED,
-    OUT_OF_SUPPLY,
-    USED,
-    Position,
-    Unit,
-)
+from gazala_tools.referee.position import Position, Unit
+from gazala_tools.referee.ruledata import PieceWords
+from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView, Save, TurnView
@@ -44,7 +39,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-LAYER_MARKERS = {"Out of Supply": OUT_OF_SUPPLY, "Isolated": ISOLATED, "Disrupted": DISRUPTED, "Used": USED}
+
+
+def layer_markers(rules: RulesPlugin) -> dict[str, str]:
+    """The status layers of the game's module -> the marker each shows: the game's ``rules.markers``
+    (a marker's layer is its ``name``), one list for the module builder and the referee."""
+    return {m.name: m.id for m in rules.data.markers.values()}
 
 #: Our modules' board map; its margins hold the Turn Record Track (8.3: exited units wait there).
 MAIN_MAP = "Main Map"
@@ -101,6 +101,7 @@ def position_from_pieces(
     layers); ``box_at``: the game folder's holding boxes, for a save read without its module."""
     units: list[Unit] = []
     state_pieces: list[tuple[PieceView, Hex]] = []
+    layers = layer_markers(rules)
     for p in pieces:
         props = p.properties
         kind = props.get("Kind", "").lower()
@@ -115,7 +116,7 @@ def position_from_pieces(
         spec = manifest.get(uid) if manifest is not None else None
         full = _steps(props.get("Steps") or (spec or {}).get("steps") or 1, p, source)
         level = p.layer_level("Step")
-        markers = frozenset(m for layer, m in LAYER_MARKERS.items() if p.layer_active(layer))
+        markers = frozenset(m for layer, m in layers.items() if p.layer_active(layer))
         units.append(Unit(
             id=uid,
             side=(props.get("SideId") or props.get("Side") or (spec or {}).get("side") or "").lower(),
@@ -146,7 +147,7 @@ class PieceMapping:
           - {property: "OOS_Active", value: "true", marker: out-of-supply}
     """
 
-    def __init__(self, data: Mapping[str, Any], file: str) -> None:
+    def __init__(self, data: Mapping[str, Any], file: str, markers: Iterable[str] | None = None) -> None:
         def rx(entry: Mapping[str, Any], place: str) -> re.Pattern[str]:
             try:
                 return re.compile(str(entry["match"]))
@@ -165,17 +166,19 @@ class PieceMapping:
         self.markers = [(rx(e, f"markers[{i}]"), str(e.get("marker"))) for i, e in enumerate(data.get("markers") or [])]
         self.properties = [(str(e.get("property")), str(e.get("value", "true")), str(e.get("marker")))
                            for e in data.get("properties") or []]
+        known = tuple(markers) if markers is not None else None
         for m in [m for _r, m in self.markers] + [m for _p, _v, m in self.properties]:
-            if m not in (OUT_OF_SUPPLY, ISOLATED, DISRUPTED, USED):
-                raise GazalaError(f"unknown marker {m!r}", file=file, expected="out-of-supply/isolated/disrupted/used")
+            if known is not None and m not in known:
+                raise GazalaError(f"unknown marker {m!r}{did_you_mean(m, known)}", file=file,
+                                  expected="/".join(known) + " (the game's rules.markers)")
         if not self.units:
             raise GazalaError("mapping has no 'units'", file=file, expected="units: [{match: ..., id: ...}]")
 
     @classmethod
-    def read(cls, path: str | Path) -> PieceMapping:
+    def read(cls, path: str | Path, markers: Iterable[str] | None = None) -> PieceMapping:
         from gazala_tools.referee.position import read_yaml
 
-        return cls(read_yaml(path), str(path))
+        return cls(read_yaml(path), str(path), markers)
 
     def unit(self, name: str, base: str = "") -> dict[str, Any] | None:
         """The first entry matching the piece's base name (the BasicPiece's) or the name VASSAL
@@ -216,7 +219,7 @@ def position_from_mapped_pieces(
             continue
         spec = mapping.unit(name, p.base_name)
         if spec is None:
-            if looks_like_unit(p):
+            if looks_like_unit(p, rules.data.piece_words):
                 unmatched.append(p.base_name or name)
             continue
         found.append((p, spec, _piece_hex(p, rules)))
@@ -244,20 +247,30 @@ def position_from_mapped_pieces(
     return Position(game=rules.game.id, units=tuple(units), turn=turn, source=source, unmatched=tuple(sorted(unmatched)))
 
 
-#: words in a piece name that say it is a unit (a chit, deck card or marker says none of them)
-_UNIT_WORDS = re.compile(r"\b(?:\d+(?:st|nd|rd|th)?|bn|bde|brig|rgt|regt|div|pz|inf|arm|armd|tank|rtr|krr|ind|fr|gd|ff"
-                         r"|sa|lt|mot|motor|recon|art|arty|at)\b|\d+/\d+|\(\d+", re.IGNORECASE)
-_NOT_UNIT = re.compile(r"\b(?:chit|marker|turn|supply|isolated|breach|disrupted|used|vp|victory|action|deck|card|"
-                       r"replacement|tactical|oos)\b", re.IGNORECASE)
+#: a designation in a piece name: a number (``21st``), ``5/1``, ``(21``
+_DESIGNATION = re.compile(r"\b\d+(?:st|nd|rd|th)?\b|\d+/\d+|\(\d+", re.IGNORECASE)
+#: words of any module's non-unit pieces
+_PIECE_WORDS = ("chit", "marker", "turn", "deck", "card")
 
 
-def looks_like_unit(p: PieceView) -> bool:
+def _words(words: Iterable[str]) -> re.Pattern[str] | None:
+    got = [re.escape(w) for w in words if w]
+    return re.compile(r"\b(?:" + "|".join(got) + r")\b", re.IGNORECASE) if got else None
+
+
+def looks_like_unit(p: PieceView, words: PieceWords | None = None) -> bool:
     """Does a piece no ``--mapping`` pattern matched look like a combat unit (so the report says so)?
 
-    Interpretation: a piece on a map whose name carries a unit designation (a number, ``5/1``, a
-    unit word such as Bde or Pz) and no marker word (chit, marker, turn, supply, breach, ...)."""
+    Interpretation: a piece on a map whose name carries a unit designation (a number, ``5/1``, or
+    one of the game's ``piece-words: unit`` words) and no word of a non-unit piece (chit, marker,
+    turn, deck, card, the game's marker names and its ``piece-words: not-unit`` words)."""
     name = p.base_name or p.name
-    return bool(_UNIT_WORDS.search(name)) and not _NOT_UNIT.search(name)
+    words = words or PieceWords()
+    unit = _words(words.unit)
+    if not (_DESIGNATION.search(name) or (unit is not None and unit.search(name))):
+        return False
+    not_unit = _words((*_PIECE_WORDS, *words.not_unit))
+    return not_unit is None or not not_unit.search(name)
 
 
 def turn_label(turn: TurnView | None, rules: RulesPlugin) -> str | None:
@@ -302,13 +315,14 @@ def position_from_save(
     if turn is None:
         turn = turn_label(view.turn, rules)
     if mapping is not None:
-        return position_from_mapped_pieces(view.pieces, rules=rules, mapping=PieceMapping.read(mapping),
+        return position_from_mapped_pieces(view.pieces, rules=rules, mapping=PieceMapping.read(mapping, rules.data.marker_names()),
                                            manifest=manifest, turn=turn, source=view.file)
     return position_from_pieces(view.pieces, rules=rules, manifest=manifest, turn=turn, source=view.file,
                                 box_at=box_at)
 
 
-def fix_save(save: Save, out: Path, *, markers: Iterable[Any], inputs: Iterable[str | Path] = ()) -> int:
+def fix_save(save: Save, out: Path, *, markers: Iterable[Any], rules: RulesPlugin,
+             inputs: Iterable[str | Path] = ()) -> int:
     """Write a copy of the save at ``out`` with the supply markers changed as ``markers`` require
     (``MarkerChange`` values): one ChangePiece command per unit just before ``end_save``.
     Returns the number of pieces changed."""
@@ -317,7 +331,7 @@ def fix_save(save: Save, out: Path, *, markers: Iterable[Any], inputs: Iterable[
     from gazala_tools.vsav.writer import SaveEditor, write_copy
 
     by_unit = {p.properties.get("UnitId"): p.id for p in save.view().pieces if p.properties.get("Kind") == "unit"}
-    layer_of = {v: k for k, v in LAYER_MARKERS.items()}
+    layer_of = {v: k for k, v in layer_markers(rules).items()}
     editor = SaveEditor(save.tree, file=save.file)
     changes: list[ChangePiece] = []
     for mc in markers:

@@ -19,9 +19,15 @@ a 100,000-hex map fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Protocol
+from typing import Final, Protocol
 
 from gazala_tools.hexes import Hex, Hexside
+
+#: a step cost meaning "all the points left" (a Terrain Effects Chart's ``all``): with ``max_cost`` a
+#: forward search may take the step while any point is left and has none after it; a reverse search
+#: (a trace from a unit to its source) only as the trace's last step, into a source, with at least one
+#: point left before it. Without ``max_cost`` the step costs 1.
+ALL: Final = -1
 
 
 class Cost(Protocol):
@@ -82,6 +88,45 @@ class BlockCost:
         if b in self.blocked_hexes or Hexside.between(a, b) in self.sides:
             return None
         return self.step
+
+
+class ArrayCost:
+    """Step costs as data: for each hex index ``u`` and each of its neighbours ``adj[u][k]``, the cost
+    of the step ``u -> adj[u][k]`` (``forward``) and of the step ``adj[u][k] -> u`` (``backward``):
+    a non-negative integer, ``-1`` (impossible: ``None``) or :data:`ALL`... stored as ``-2``. Built
+    once per map and movement class (a Terrain Effects Chart's, :meth:`ClassCosts.array_cost
+    <gazala_tools.referee.terrain.ClassCosts.array_cost>`); ``blocked`` hexes may not be entered (enemy
+    units: per position). The search walks it on integers without calling back into Python per step."""
+
+    __slots__ = ("backward", "blocked", "forward", "topology")
+
+    IMPOSSIBLE: Final = -1
+    EVERYTHING: Final = -2
+
+    def __init__(self, topology: Topology, forward: list[tuple[int, ...]], backward: list[tuple[int, ...]],
+                 blocked: bytearray | None = None) -> None:
+        self.topology = topology
+        self.forward = forward
+        self.backward = backward
+        self.blocked = blocked
+
+    def with_blocked(self, hexes: Iterable[Hex]) -> ArrayCost:
+        """The same costs with ``hexes`` that may not be entered."""
+        blocked = bytearray(len(self.topology))
+        idx = self.topology.index
+        for h in hexes:
+            i = idx.get(h)
+            if i is not None:
+                blocked[i] = 1
+        return ArrayCost(self.topology, self.forward, self.backward, blocked)
+
+    def __call__(self, a: Hex, b: Hex, /) -> int | None:
+        idx = self.topology.index
+        ia, ib = idx[a], idx[b]
+        if self.blocked is not None and self.blocked[ib]:
+            return None
+        c = self.forward[ia][self.topology.adj[ia].index(ib)]
+        return None if c == -1 else ALL if c == -2 else c
 
 
 class SearchResult:
@@ -160,6 +205,8 @@ def multi_source_search(
             start.append(i)
     if isinstance(cost, BlockCost) and within is None and max_cost is None:
         _bfs_blocked(topology, cost, start, dist, parent, reverse)
+    elif isinstance(cost, ArrayCost) and within is None:
+        _dial_array(topology, cost, start, dist, parent, reverse, max_cost)
     else:
         _dial(topology, cost, start, dist, parent, reverse, within, max_cost)
     return SearchResult(topology, dist, parent)
@@ -195,6 +242,17 @@ def _bfs_blocked(topology: Topology, cost: BlockCost, frontier: list[int], dist:
         frontier = nxt
 
 
+def _all_cost(d: int, max_cost: int | None, reverse: bool) -> int | None:
+    """What an :data:`ALL` step costs at distance ``d`` (None: it may not be taken): the rest of
+    ``max_cost`` forward while a point is left; reverse, only from a source (``d == 0``) at 1, so that the
+    unit has a point left for it; 1 without a ``max_cost``."""
+    if max_cost is None:
+        return 1
+    if reverse:
+        return 1 if d == 0 else None
+    return max_cost - d if d < max_cost else None
+
+
 def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], parent: list[int], reverse: bool,
           within: Callable[[Hex], bool] | None, max_cost: int | None) -> None:
     adj = topology.adj
@@ -224,9 +282,59 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                 c = cost(hv, hu) if reverse else cost(hu, hv)
                 if c is None:
                     continue
+                if c == ALL:
+                    c = _all_cost(d, max_cost, reverse)
+                    if c is None:
+                        continue
                 nd = d + c
                 if max_cost is not None and nd > max_cost:
                     continue
+                if old < 0 or nd < old:
+                    dist[v] = nd
+                    parent[v] = u
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(v)
+        d += 1
+
+
+def _dial_array(topology: Topology, cost: ArrayCost, start: list[int], dist: list[int], parent: list[int],
+                reverse: bool, max_cost: int | None) -> None:
+    """Dial's algorithm on an :class:`ArrayCost`: the same answers as :func:`_dial`, on integers only."""
+    adj = topology.adj
+    table = cost.backward if reverse else cost.forward
+    blocked = cost.blocked
+    done = bytearray(len(topology))
+    buckets: list[list[int]] = [start]
+    d = 0
+    limit = max_cost
+    while d < len(buckets):
+        bucket = buckets[d]
+        i = 0
+        while i < len(bucket):
+            u = bucket[i]
+            i += 1
+            if done[u] or dist[u] != d:
+                continue
+            done[u] = 1
+            if reverse and blocked is not None and blocked[u]:
+                continue  # a trace may not enter a blocked hex (nor a blocked source)
+            costs = table[u]
+            for k, v in enumerate(adj[u]):
+                if done[v]:
+                    continue
+                c = costs[k]
+                if c < 0:
+                    got = None if c == -1 else _all_cost(d, limit, reverse)
+                    if got is None:
+                        continue
+                    c = got
+                if not reverse and blocked is not None and blocked[v]:
+                    continue
+                nd = d + c
+                if limit is not None and nd > limit:
+                    continue
+                old = dist[v]
                 if old < 0 or nd < old:
                     dist[v] = nd
                     parent[v] = u

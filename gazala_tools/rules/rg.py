@@ -28,9 +28,8 @@ from gazala_tools.errors import GameDataError, GazalaError, HexNameError
 from gazala_tools.hexes import Direction, Hex, Hexside
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.generic import supply_markers
 from gazala_tools.referee.position import (
-    ISOLATED,
-    OUT_OF_SUPPLY,
     Labels,
     LabelWriter,
     Position,
@@ -755,8 +754,9 @@ class GazalaRG(RulesPlugin):
         findings: list[Finding] = []
         side, rule = self.vp_side, self.vp_rule
         who = self.side_name(side)
+        out_of_supply = supply_markers(self)
         north = [u for u in ctx.on_map(side) if u.hex in self.north_edge
-                 and not u.has(OUT_OF_SUPPLY) and not u.has(ISOLATED)]
+                 and not any(u.has(m) for m in out_of_supply)]
         north_vp = self.north_vp if len(north) >= self.north_units else 0
         held_hex = [u for u in ctx.on_map(side) if u.hex in self.occupy]
         hex_vp = self.occupy_vp if held_hex else 0

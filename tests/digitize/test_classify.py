@@ -16,6 +16,7 @@ def legend(kinds: tuple[str, ...] = DEFAULT_KINDS) -> Legend:
     return Legend(
         {k: (c,) for k, c in legend_for(kinds).items()},
         hexsides={"minefield": ((204, 24, 24), "allied"), "escarpment": ((110, 70, 30), None)},
+        directed=frozenset({"escarpment"}),
     )
 
 

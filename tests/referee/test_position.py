@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.referee.position import parse_position, read_yaml
+from gazala_tools.referee.position import Vocabulary, parse_position, read_yaml
 from gazala_tools.rules.rg import (
     ACTIVATIONS,
     BREACHES,
@@ -21,6 +21,10 @@ from gazala_tools.rules.rg import (
 #: RG's own position state (its rules plugin's ``state_readers`` / ``state_writers``)
 RG_STATE = {BREACHES: read_breaches, ACTIVATIONS: read_activations}
 RG_WRITERS = {BREACHES: write_breaches, ACTIVATIONS: write_activations}
+
+#: RG's markers (its game.yaml ``rules.markers``): a position names no other
+RG_MARKERS = ("disrupted", "out-of-supply", "isolated", "used")
+MARKERS_ONLY = Vocabulary(markers=RG_MARKERS)
 
 MANIFEST = {"axis-21pz-5-1": {"side": "axis", "type": "armor", "formation": "21 PZ", "steps": 3}}
 
@@ -70,7 +74,8 @@ def test_issue_example_loads(tmp_path, rg_map):
 )
 def test_bad_positions_name_file_and_place(rg_map, data, words):
     with pytest.raises(GazalaError) as exc:
-        parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml", state_readers=RG_STATE)
+        parse_position(data, labels=rg_map.grid, manifest=MANIFEST, file="pos.yaml", state_readers=RG_STATE,
+                       vocabulary=MARKERS_ONLY)
     assert words in str(exc.value) and str(exc.value).startswith("pos.yaml")
 
 
@@ -113,7 +118,8 @@ def test_each_error_names_line_column_and_the_bad_text(tmp_path, rg_map, text, b
     at = text.index(bad)
     line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
     with pytest.raises(GazalaError) as exc:
-        parse_position(read_node(f), labels=rg_map.grid, manifest=MANIFEST, file=f, state_readers=RG_STATE)
+        parse_position(read_node(f), labels=rg_map.grid, manifest=MANIFEST, file=f, state_readers=RG_STATE,
+                       vocabulary=MARKERS_ONLY)
     assert str(exc.value).startswith(f"{f}:{line}:{column}: ") and words in str(exc.value)
 
 
@@ -158,7 +164,7 @@ def test_position_yaml_round_trips(rg_map):
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from gazala_tools.referee.position import MARKERS, position_to_data
+    from gazala_tools.referee.position import position_to_data
 
     hexes = [rg_map.label(h) for h in rg_map.hexes()]
     sides = ["1217/1316", "1216/1315", "0817/0916"]
@@ -169,7 +175,7 @@ def test_position_yaml_round_trips(rg_map):
         "where": st.one_of(st.sampled_from(hexes).map(lambda h: ("hex", h)),
                            st.sampled_from(["June 3-4", "reinforcements"]).map(lambda b: ("box", b))),
         "steps": st.integers(1, 3),
-        "markers": st.lists(st.sampled_from(MARKERS), unique=True, max_size=2),
+        "markers": st.lists(st.sampled_from(RG_MARKERS), unique=True, max_size=2),
     })
 
     @settings(max_examples=40, deadline=None)

@@ -36,7 +36,7 @@ def unchecked(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
 def test_rg_moves_rules_are_listed_with_why(capsys):
     got = unchecked(capsys, str(GOLDEN / "rg-may29.yaml"))
     for rule in ("8.0 movement points (move allowance)", "8.0 crossing an escarpment off a road",
-                 "9.0 no move from one enemy ZOC hex directly to another", "15.0 the entry hexes of reinforcements",
+                 "9.0 no move from one enemy ZOC hex directly to another", "15.1 the entry hexes of reinforcements",  # as 15.1 findings cite it
                  "7.0 the units each action chit activates"):
         assert f"{rule}: {MOVES_UNSEEN}" in got
     assert f"8.3 units that left the map wait two turns in the turn record: {NEEDS_BEFORE}" in got
@@ -63,9 +63,10 @@ def test_a_data_only_game_lists_its_own_rule_ids(tmp_path, capsys):
                      f"{MOVES_UNSEEN}"]
     game = tmp_path / "highland"  # the same game with movement data of its own
     shutil.copytree(HIGHLAND, game)
-    (game / "movement.yaml").write_text(
-        'zoc: {rule: "H7", zoc-to-zoc: true}\n'
-        'cross:\n  - {rule: "H8", sides: [cliff], what: "a cliff"}\n')
+    (game / "movement.yaml").write_text('zoc: {rule: "H7", zoc-to-zoc: true}\n')
+    text = (game / "game.yaml").read_text()  # a prohibited hexside of its Terrain Effects Chart
+    (game / "game.yaml").write_text(text.replace(
+        "rules:\n", 'rules:\n  terrain-effects: {hexsides: {cliff: {cost: P, rule: "H8", what: "a cliff"}}}\n', 1))
     got = unchecked(capsys, str(pos), "--game", str(game))
     assert [u.split(":")[0] for u in got] == ["H6 the entry hexes of reinforcements (a position shows them on the "
                                               "arrival turn only)", "H7 no move from one enemy ZOC hex directly to "

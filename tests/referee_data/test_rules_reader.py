@@ -195,17 +195,20 @@ def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
 
 
 def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
-    """movement.yaml prices the path kinds the map declares (Highland's ``road``); a misspelt kind
-    is an error at its line and column with "did you mean"."""
-    from gazala_tools.referee.movement import read_movement
-
+    """The Terrain Effects Chart prices the path kinds the map declares (Highland's ``road``); a
+    misspelt kind is an error at its line and column with "did you mean"."""
     game = tmp_path / "highland"
     shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
-    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {road: 0.5}}\n')
-    rules = rules_for(find_game(game), load_game_map(find_game(game)))
-    points = read_movement(rules).points
-    assert points is not None and dict(points.along) == {"road": (0.5, 0.5)}
-    (game / "movement.yaml").write_text('points: {rule: "H8", terrain: {clear: 1}, along: {raod: 0.5}}\n')
-    with pytest.raises(GameDataError, match=r"movement.yaml:1:\d+: .*'raod' is not a path kind of the map "
+    text = (game / "game.yaml").read_text()
+
+    def with_chart(path: str) -> None:
+        chart = f'  terrain-effects: {{rule: "H8", terrain: {{clear: 1}}, paths: {{{path}: 1/2}}}}\n'
+        (game / "game.yaml").write_text(text.replace("rules:\n", "rules:\n" + chart, 1))
+
+    with_chart("road")
+    chart = rules_for(find_game(game), load_game_map(find_game(game))).data.chart
+    assert chart is not None and [(r.name, str(r.cells["any"])) for r in chart.paths] == [("road", "1/2")]
+    with_chart("raod")
+    with pytest.raises(GameDataError, match=r"game.yaml:\d+:\d+: .*'raod' is not a path kind of the map "
                                             r"\(did you mean 'road'\?\)"):
-        read_movement(rules_for(find_game(game), load_game_map(find_game(game))))
+        rules_for(find_game(game), load_game_map(find_game(game)))

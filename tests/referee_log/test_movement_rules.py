@@ -73,8 +73,11 @@ def test_bg_4_1_motorized_units_stay_within_20_hexes_of_the_west_road() -> None:
 def test_bg_4_0_a_road_costs_motorized_units_half_a_point() -> None:
     rules = rules_for_game("batalha")
     data = movement_rules(rules)
-    assert data.points is not None
-    assert data.points.terrain["ridge"] == (2.0, 3.0) and data.points.box_cost == 1.0 and data.points.box_kind == "minefield"
+    assert data.points is not None and data.chart is not None
+    ridge = next(r for r in data.chart.terrain if r.name == "ridge")
+    mines = next(r for r in data.chart.terrain if r.name == "minefield")
+    assert (str(ridge.cells["others"]), str(ridge.cells["motorized"])) == ("2", "3")
+    assert str(mines.cells["others"]) == "+1" and mines.units is not None and mines.units.sides == {"axis"}
     road = [s for s in rules.map.path_sides("road")]
     a, b = road[0].hexes
     mot = Unit("axis-15pz-115", "axis", "motorized-infantry", "15 Pz", a)
@@ -186,16 +189,16 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
     assert found == [[], [], ["7.0"]]  # 21 PZ chosen: 15 PZ's unit was not activated
 
 
-def test_a_side_read_from_a_log_finds_the_minefield_hexsides_computed_once() -> None:
-    # the caches of movement.py are keyed by the rules (identity) and a side's name (equality): a side
-    # read from a log is a new string each time, and an identity key recomputed them for every move
-    from gazala_tools.referee.movement import own_side_steps
-
+def test_a_side_read_from_a_log_finds_the_chart_compiled_once() -> None:
+    # the chart's compiled costs are kept per map and (class, side, rows) by equality: a side read from
+    # a log is a new string each time, and an identity key would compile them again for every move
     rules = rules_for_game("gazala-rg")
-    first = own_side_steps(rules, "minefield", "allied")
-    again = own_side_steps(rules, "minefield", "".join(["all", "ied"]))
-    assert first and again is first
-    assert own_side_steps(rules, "minefield", "axis") is not first
+    chart = rules.data.chart
+    assert chart is not None
+    first = chart.costs(rules.map, "any", "allied")
+    again = chart.costs(rules.map, "any", "".join(["all", "ied"]))
+    assert again is first and first.sides  # RG's own minefield hexsides (14.0: 12 points) are priced
+    assert chart.costs(rules.map, "any", "axis") is not first
 
 
 #: BG 4.0's worked example, in our numbering (tests/maps/rulerefs.py places it on the map): Sidi
@@ -261,28 +264,36 @@ HIGHLAND = Path(__file__).resolve().parents[1] / "games" / "highland"
 #: movement data of a game of our own words (docs/games.md, "Movement data"): the palisade of a fort
 #: (an owned hexside kind of Highland's map.yaml) costs its own side 3 more to cross, the other side
 #: enters the fort's hex at 2 more and crosses an enemy palisade only as its whole move
+HIGHLAND_CHART = """  terrain-effects:
+    rule: "H5"
+    terrain:
+      clear: 1
+      bog: 2
+      palisade: {cost: "+2", units: {sides: [clans]}}
+    hexsides:
+      palisade:
+        - {owner: own, cost: "+3"}
+        - {owner: enemy, cost: all, first-step: true, rule: "H6", what: "an enemy palisade"}
+"""
 HIGHLAND_MOVEMENT = """
 points:
   rule: "H5"
-  terrain: {clear: 1, bog: 2}
-  own-hexsides: {kind: palisade, cost: 3, add: true}
-  boxes: {kind: palisade, cost: 2, units: {sides: [clans]}}
-enemy-hexsides: {kind: palisade, rule: "H6", what: "an enemy palisade"}
 """
 
 
-def _highland(tmp_path: Path, movement: str = HIGHLAND_MOVEMENT) -> RulesPlugin:
+def _highland(tmp_path: Path, movement: str = HIGHLAND_MOVEMENT, chart: str = HIGHLAND_CHART) -> RulesPlugin:
     folder = tmp_path / "highland"
     shutil.copytree(HIGHLAND, folder)
     (folder / "movement.yaml").write_text(movement, encoding="utf-8")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("rules:\n", "rules:\n" + chart, 1), encoding="utf-8")
     return rules_for_game(str(folder))
 
 
 def test_movement_costs_and_crossings_name_the_games_own_hexside_kind(tmp_path: Path) -> None:
     rules = _highland(tmp_path)
     data = movement_rules(rules)
-    assert data.points is not None and (data.points.own_kind, data.points.box_kind, data.mines_kind) == (
-        "palisade", "palisade", "palisade")
+    assert data.chart is not None and {r.name for r in (*data.chart.terrain, *data.chart.hexsides)} >= {"palisade"}
     crown = Unit("crown-foot", "crown", "infantry", "", rules.map.hex("0502"))
     clans = Unit("clans-foot", "clans", "infantry", "", rules.map.hex("0502"))
 
@@ -301,6 +312,5 @@ def test_movement_costs_and_crossings_name_the_games_own_hexside_kind(tmp_path: 
 
 
 def test_a_kind_the_map_does_not_declare_is_named_with_did_you_mean(tmp_path: Path) -> None:
-    rules = _highland(tmp_path, HIGHLAND_MOVEMENT.replace("own-hexsides: {kind: palisade", "own-hexsides: {kind: palisde"))
-    with pytest.raises(GazalaError, match=r"movement.yaml:5:\d+: .*'palisde'.*did you mean 'palisade'"):
-        movement_rules(rules)
+    with pytest.raises(GazalaError, match=r"game.yaml:\d+:\d+: .*'palisde'.*did you mean 'palisade'"):
+        _highland(tmp_path, chart=HIGHLAND_CHART.replace("    hexsides:\n      palisade:", "    hexsides:\n      palisde:"))

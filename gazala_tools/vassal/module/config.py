@@ -35,7 +35,7 @@ from gazala_tools.games.moduleyaml import (
 from gazala_tools.games.moduleyaml import name as _name
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import DiceSpec
-from gazala_tools.yamlnodes import Doc, compose
+from gazala_tools.yamlnodes import Doc, compose, did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
@@ -216,9 +216,12 @@ class _Reader:
             pr = d.mapping(m["prototypes"], "prototypes", PROTO_KEYS)
             if "status" in pr:
                 out["status"] = tuple(d.each(pr["status"], "prototypes.status", self.status))
+                self.status_are_markers(pr["status"], out["status"])  # type: ignore[arg-type]
             if "facing" in pr:
                 out["facing"] = tuple(d.each(pr["facing"], "prototypes.facing", self.facing))
             self.distinct_keys(pr, out)
+        if "status" not in out and (derived := self.markers_as_status()):
+            out["status"] = derived
         if "cups" in m:
             c = d.mapping(m["cups"], "cups", CUP_KEYS)
             if "markers" in c:
@@ -256,6 +259,42 @@ class _Reader:
         key = what.rsplit(".", 1)[-1]
         if key in sec:
             out[field] = read(sec[key], what)
+
+    def game_markers(self) -> dict[str, dict[str, object]] | None:
+        """The game's markers (``game.yaml`` ``rules.markers``: id -> entry), None when it declares none."""
+        got = (self.game.rules or {}).get("markers")
+        if not isinstance(got, dict):
+            return None
+        return {str(k): (v if isinstance(v, dict) else {}) for k, v in got.items()}
+
+    def status_are_markers(self, node: yaml.Node, status: tuple[StatusLayer, ...]) -> None:
+        """The module and the referee read one list of markers: a status layer is one of the game's
+        markers (by its ``name``) when the game declares them."""
+        markers = self.game_markers()
+        if markers is None:
+            return
+        names = [str(v.get("name") or k.replace("-", " ").title()) for k, v in markers.items()]
+        for i, (sl, n) in enumerate(zip(status, self.doc.seq(node, "prototypes.status"), strict=True)):
+            if sl.name not in names:
+                raise self.doc.err(n, f"prototypes.status[{i}].name: {sl.name!r} is not a marker of the game"
+                                   f"{did_you_mean(sl.name, names)}",
+                                   expected="a name of game.yaml rules.markers (" + ", ".join(names) + ")")
+
+    def markers_as_status(self) -> tuple[StatusLayer, ...]:
+        """Without ``prototypes.status``: a status layer for each of the game's markers that gives a
+        ``key`` (with its ``badge`` and ``color``)."""
+        out = []
+        for mid, v in (self.game_markers() or {}).items():
+            if not v.get("key"):
+                continue
+            name = str(v.get("name") or mid.replace("-", " ").title())
+            doc = self.doc
+            key_node = yaml.ScalarNode("tag:yaml.org,2002:str", str(v["key"]))
+            color = (_color(doc, yaml.ScalarNode("tag:yaml.org,2002:str", str(v["color"])), f"markers.{mid}.color")
+                     if v.get("color") else (120, 120, 120))
+            out.append(StatusLayer(name, keystroke(doc, key_node, f"rules.markers.{mid}.key"),
+                                   str(v.get("badge") or name[:3].upper()), color))
+        return tuple(out)
 
     def status(self, node: yaml.Node, what: str) -> StatusLayer:
         d = self.doc

@@ -1,0 +1,664 @@
+"""The Terrain Effects Chart (TEC): one chart of a game's data that movement, supply traces counted
+in movement points and prohibitions all read (``docs/games.md``, "Rules mechanics").
+
+The chart is the ``terrain-effects:`` key of a game's ``rules:`` section. It prices, for each
+**movement class** the game declares (``classes: {foot: {types: [...]}, motor: {...}}``; a unit
+takes the first class it matches):
+
+- each **terrain** of a hex (the map's terrain types, and the kinds of the map's boxes a hex lies
+  in: BG's minefield hexes), as a :class:`Cell`: a number (halves allowed: ``1/2``, ``0.5``),
+  ``+N`` over the rest of the hex, ``all`` (all the MP the unit has left) or ``P`` (prohibited).
+  Several terrains in a hex: the most expensive (``P`` > ``all`` > the highest number), with the
+  ``+N`` cells added;
+- each **hexside kind** crossed (nobody need own it; a row may be for the unit's own side's or
+  the enemy's hexsides only): ``+N`` is added to the hex entered, a number replaces what the hex
+  costs (RG 14.0: 12 to cross an own minefield hexside), ``all``, ``P``;
+- each **path kind** (road, trail, railway: ``path-kinds`` of map.yaml): a step from hex to hex
+  along the path pays the path's cell instead of the hex's terrain (its ``+N`` cells still add)
+  and crosses the hexside kinds the path ``bridges`` at no cost.
+
+A row may be for some units only (``units:``), carry the rule it cites (``rule:``, default the
+chart's) and the words of its messages (``what:``). :class:`Chart` is the data;
+:meth:`Chart.costs` compiles, once per map, class, side and row filter, a :class:`ClassCosts`
+whose :meth:`~ClassCosts.step` prices one step, :meth:`~ClassCosts.breakdown` names its parts for
+messages, and :meth:`~ClassCosts.search_cost` is a ``Cost`` hook of :mod:`.search` (integers in
+units of ``1/scale`` MP; ``None`` for ``P``; :data:`~gazala_tools.referee.search.ALL` for ``all``).
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
+
+import yaml
+
+from gazala_tools.filecache import ObjectCache
+from gazala_tools.hexes import Hex, Hexside
+from gazala_tools.referee.search import ALL, ArrayCost
+from gazala_tools.yamlnodes import did_you_mean
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.mapdata.model import GameMap
+    from gazala_tools.referee.position import Unit
+    from gazala_tools.referee.ruledata import FormationNames, Section, UnitFilter
+    from gazala_tools.referee.search import Topology
+
+#: the class a chart without ``classes:`` prices every unit as
+ANY_CLASS: Final = "any"
+#: cell kinds
+NUMBER: Final = "number"
+PLUS: Final = "plus"
+ALL_MP: Final = "all"
+PROHIBITED: Final = "P"
+CHART_KEYS: Final = frozenset({"rule", "classes", "default", "terrain", "hexsides", "paths"})
+ROW_KEYS: Final = frozenset({"cost", "units", "owner", "rule", "what"})
+OWNERS: Final = ("own", "enemy")
+MAX_COST: Final = 1000.0
+_CELL_RE: Final = re.compile(r"^(\+)?\s*(\d{1,4}(?:\.\d{1,4})?|\d{1,4}\s*/\s*\d{1,3})$")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of the chart: ``kind`` NUMBER (``value`` MP), PLUS (``value`` MP over the rest),
+    ALL_MP (all the MP left) or PROHIBITED."""
+
+    kind: str
+    value: float = 0.0
+    text: str = ""
+
+    @property
+    def prohibited(self) -> bool:
+        return self.kind == PROHIBITED
+
+    def __str__(self) -> str:
+        return self.text or (self.kind if self.kind in (ALL_MP, PROHIBITED) else _num(self.value))
+
+
+P_CELL: Final = Cell(PROHIBITED, text="P")
+ALL_CELL: Final = Cell(ALL_MP, text="all")
+
+
+def parse_cell(text: str) -> Cell | None:
+    """``"2"``, ``"1/2"``, ``"0.5"``, ``"+1"``, ``"all"``, ``"P"`` -> a :class:`Cell`; None if it is none."""
+    t = text.strip()
+    if t == "P":
+        return P_CELL
+    if t == "all":
+        return ALL_CELL
+    m = _CELL_RE.match(t)
+    if m is None:
+        return None
+    value = float(Fraction(m.group(2).replace(" ", ""))) if "/" in m.group(2) else float(m.group(2))
+    if not math.isfinite(value) or value > MAX_COST:
+        return None
+    return Cell(PLUS if m.group(1) else NUMBER, value, t)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveClass:
+    """A movement class (movement mode) of the game: the units of ``units``."""
+
+    name: str
+    units: UnitFilter
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of the chart: a terrain, box kind, hexside kind or path kind, priced per class."""
+
+    name: str
+    cells: Mapping[str, Cell]  #: class -> cell (every class of the chart)
+    rule: str
+    what: str  #: how messages name it ("the river", "an escarpment off a road")
+    units: UnitFilter | None = None  #: only these units (None: every unit)
+    owner: str | None = None  #: hexsides and boxes: only those of the unit's "own" side or an "enemy"'s
+    first_step: bool = False  #: hexsides: only as the unit's whole move from the hex it began its phase in
+    bridges: frozenset[str] = frozenset()  #: paths: the hexside kinds crossed along it at no cost
+    unless: frozenset[str] = frozenset()  #: hexsides: not where a hexside of these kinds is too (a ford, a bridge)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The Terrain Effects Chart of a game (``rules.terrain-effects``)."""
+
+    rule: str
+    classes: tuple[MoveClass, ...]
+    terrain: tuple[Row, ...] = ()
+    hexsides: tuple[Row, ...] = ()
+    paths: tuple[Row, ...] = ()
+    default: Cell = field(default_factory=lambda: Cell(NUMBER, 1.0, "1"))
+    #: the hexside kinds of ``hexsides`` rows (crossing one is priced)
+    side_kinds: frozenset[str] = frozenset()
+
+    @property
+    def class_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.classes)
+
+    def class_of(self, unit: Unit, names: FormationNames) -> str:
+        """The unit's movement class: the first that matches, else the last."""
+        for c in self.classes:
+            if c.units.matches(unit, names):
+                return c.name
+        return self.classes[-1].name
+
+    def profile(self, unit: Unit, names: FormationNames) -> tuple[str, str, tuple[bool, ...]]:
+        """What the chart prices a unit by: its class, side, and which rows with ``units:`` it matches."""
+        rows = self.filtered_rows()
+        return (self.class_of(unit, names), unit.side,
+                tuple(r.units.matches(unit, names) for r in rows if r.units is not None))
+
+    def filtered_rows(self) -> tuple[Row, ...]:
+        return tuple(r for r in (*self.terrain, *self.hexsides, *self.paths) if r.units is not None)
+
+    def costs(self, game_map: GameMap, unit_class: str, side: str | None,
+              matches: tuple[bool, ...] | None = None) -> ClassCosts:
+        """The compiled costs of one class and side on a map (cached). ``matches``: per row with
+        ``units:``, whether it applies (default: rows naming only sides apply by ``side``)."""
+        if unit_class not in self.class_names:
+            raise KeyError(unit_class)
+        if matches is None:
+            matches = tuple((r.units.sides is None or side in r.units.sides) and r.units.types is None
+                            and r.units.formations is None for r in self.filtered_rows() if r.units is not None)
+        key = (unit_class, side, matches)
+        compiled = _COSTS.get(self, game_map)
+        if compiled is None:
+            compiled = _COSTS.put({}, self, game_map)
+        got = compiled.get(key)
+        if got is None:
+            if len(compiled) >= MAX_PROFILES:
+                compiled.clear()
+            got = compiled[key] = ClassCosts(self, game_map, unit_class, side, matches)
+        return got
+
+    def class_named(self, s: Section, key: str) -> str:
+        """A movement class the key of a section names (a supply trace counted in MP "as a foot unit
+        moves": ``class: foot``), or an error at its line and column with "did you mean"."""
+        node = s.m[key]
+        text = s.r.doc.scalar(node, s.what(key))
+        if text not in self.class_names:
+            raise s.r.doc.err(node, f"{s.what(key)}: {text!r} is not a movement class of the Terrain Effects Chart"
+                              f"{did_you_mean(text, self.class_names)}",
+                              expected="one of " + ", ".join(self.class_names) + " (rules.terrain-effects.classes)")
+        return text
+
+    def unit_costs(self, game_map: GameMap, unit: Unit, names: FormationNames) -> ClassCosts:
+        cls, side, matches = self.profile(unit, names)
+        return self.costs(game_map, cls, side, matches)
+
+
+#: per chart and map, the compiled costs of each (class, side, rows) profile
+_COSTS: ObjectCache[dict[tuple[str, str | None, tuple[bool, ...]], ClassCosts]] = ObjectCache(maxsize=8)
+MAX_PROFILES: Final = 256
+
+
+@dataclass(frozen=True, slots=True)
+class StepParts:
+    """What one step costs and why (the MP breakdown of messages)."""
+
+    base: float  #: the hex (or path) cost, before additions
+    base_what: str  #: "clear", "woods", "along the road"
+    extras: tuple[tuple[str, float, str], ...]  #: (what, MP, rule): "+2 across the river (3.6)"
+    replaced: tuple[str, float, str] | None  #: a hexside whose number replaced the hex cost (RG 14.0)
+    all_mp: bool
+    prohibited: tuple[Row, ...]
+
+
+class ClassCosts:
+    """The chart compiled for one class and side on one map: step costs in O(1)."""
+
+    def __init__(self, chart: Chart, game_map: GameMap, unit_class: str, side: str | None,
+                 matches: tuple[bool, ...]) -> None:
+        self.chart = chart
+        self.map = game_map
+        self.unit_class = unit_class
+        self.side = side
+        filtered = chart.filtered_rows()
+        off = [r for r, m in zip(filtered, matches, strict=True) if not m]  #: rows with units: this profile is not
+
+        def applies(r: Row) -> bool:
+            return r.units is None or not any(r is x for x in off)
+
+        self.applies = applies
+        # --- hexes: terrain types; kinds of the boxes (owned boxes by the unit's side) and places a hex is in
+        self.terrain_rows: dict[str, list[Row]] = {}
+        for r in chart.terrain:
+            if applies(r):
+                self.terrain_rows.setdefault(r.name, []).append(r)
+        #: terrain name -> (cell, what, rows) off any path
+        self.by_terrain: dict[str, tuple[Cell, str, tuple[Row, ...]]] = {}
+        for t in game_map.terrain_types:
+            self.by_terrain[t] = self._combine(list(self.terrain_rows.get(t, ())), [], t)
+        #: hexes with more terrain than their type (a box or place of a priced kind) -> (cell, what, rows)
+        self.box_hex: dict[Hex, tuple[Cell, str, tuple[Row, ...]]] = {}
+        self.box_plus: dict[Hex, tuple[float, tuple[Row, ...]]] = {}  #: their +N (added along paths too)
+        extra: dict[Hex, list[Row]] = {}
+        if self.terrain_rows:
+            for b in game_map.boxes:
+                rows = [r for r in self.terrain_rows.get(b.kind, ()) if _owned(r.owner, b.owner, side)]
+                for h in b.hexes if rows else ():
+                    extra.setdefault(h, []).extend(r for r in rows if r not in extra.get(h, ()))
+            for pl in game_map.places:
+                rows = [r for r in self.terrain_rows.get(pl.kind, ()) if r.owner is None]
+                for h in pl.hexes if rows else ():
+                    extra.setdefault(h, []).extend(r for r in rows if r not in extra.get(h, ()))
+        for h, rows in extra.items():
+            t = game_map.terrain(h)
+            self.box_hex[h] = self._combine(list(self.terrain_rows.get(t, ())), rows, t)
+            plus = [r for r in rows if r.cells[unit_class].kind == PLUS]
+            if plus:
+                self.box_plus[h] = (sum(r.cells[unit_class].value for r in plus), tuple(plus))
+        # --- paths: hexside -> (cell, what, bridges), the cheapest path kind crossing it
+        self.along: dict[Hexside, tuple[Cell, str, frozenset[str], Row]] = {}
+        for r in chart.paths:
+            if not applies(r):
+                continue
+            cell = r.cells[unit_class]
+            if cell.kind not in (NUMBER,):
+                continue  # a path prohibited (or priced "all") to the class is not followed
+            for s in game_map.path_sides(r.name):
+                old_a = self.along.get(s)
+                if old_a is None:
+                    self.along[s] = (cell, f"along the {r.what}", r.bridges, r)
+                elif cell.value < old_a[0].value:  # the cheapest path; it bridges what any path there does
+                    self.along[s] = (cell, f"along the {r.what}", r.bridges | old_a[2], r)
+                else:
+                    self.along[s] = (old_a[0], old_a[1], old_a[2] | r.bridges, old_a[3])
+        # --- hexsides: hexside -> rows of the kinds on it that apply to this class and side
+        self.sides: dict[Hexside, tuple[tuple[Row, Cell, str], ...]] = {}
+        by_kind: dict[str, list[Row]] = {}
+        for r in chart.hexsides:
+            if applies(r):
+                by_kind.setdefault(r.name, []).append(r)
+        if by_kind:
+            acc: dict[Hexside, list[tuple[Row, Cell, str]]] = {}
+            for kind, rows in by_kind.items():
+                for s in game_map.feature_sides(kind):
+                    f = game_map.feature(s, kind)
+                    owner = f.owner if f is not None else None
+                    for r in rows:
+                        if r.unless and any(g.kind in r.unless for g in game_map.features(s)):
+                            continue  # a river row where a ford or bridge is too
+                        if _owned(r.owner, owner, side):
+                            acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
+            self.sides = {s: tuple(v) for s, v in acc.items()}
+        self.least = min([c[0].value for c in self.along.values()] + [1.0]) if self.along else 1.0
+        #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
+        self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
+        self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
+        self._arrays: list[tuple[Topology, int, ArrayCost]] = []
+
+    def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
+        """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
+        most expensive absolute cell (the chart's default for a type it does not price), plus every ``+N``."""
+        cls = self.unit_class
+        pairs = [(r, r.cells[cls]) for r in (*own, *extra)]
+        absolute = [(r, c) for r, c in pairs if c.kind != PLUS]
+        if not any(c.kind != PLUS for r, c in pairs if r in own):
+            absolute.append((Row(terrain, {cls: self.chart.default}, self.chart.rule, terrain), self.chart.default))
+        plus = [c for _r, c in pairs if c.kind == PLUS]
+        worst = max(absolute, key=lambda rc: _rank(rc[1]))
+        rows = tuple(r for r, c in pairs if c.kind in (PROHIBITED, PLUS) or r is worst[0])
+        cell = worst[1]
+        if cell.kind == NUMBER and plus:
+            cell = Cell(NUMBER, cell.value + sum(c.value for c in plus))
+        return cell, worst[0].name, rows
+
+    # --- one step ---------------------------------------------------------------------------------
+    def hex_cell(self, b: Hex) -> Cell:
+        """What entering ``b`` costs off any path (terrain and boxes combined)."""
+        got = self.box_hex.get(b)
+        if got is not None:
+            return got[0]
+        return self.by_terrain[self.map.terrain(b)][0]
+
+    def step(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[float, int]:
+        """``(mp, flag)`` for the step from ``a`` into adjacent ``b``: flag 0 a plain cost, 1 ``all``
+        (the MP left; ``mp`` is then what is added to it), 2 prohibited (``P``; ``mp`` is what the step
+        would cost without the prohibited cells: how a path that breaks the rule is priced)."""
+        s = side if side is not None else Hexside.between(a, b)
+        al = self.along.get(s)
+        flag = 0
+        if al is not None:
+            mp = al[0].value
+            bridges = al[2]
+            if self.box_plus:
+                got = self.box_plus.get(b)
+                if got is not None:
+                    mp += got[0]
+        else:
+            bridges = frozenset()
+            cell = self.hex_cell(b)
+            if cell.kind == PROHIBITED:
+                flag = 2
+                mp = self.chart.default.value if self.chart.default.kind == NUMBER else 1.0
+            elif cell.kind == ALL_MP:
+                flag = 1
+                mp = 0.0
+            else:
+                mp = cell.value
+        rows = self.sides.get(s) if self.sides else None
+        if rows:
+            replace = None
+            for _r, c, kind in rows:
+                if kind in bridges:
+                    continue
+                k = c.kind
+                if k == PROHIBITED:
+                    flag = 2
+                elif k == PLUS:
+                    mp += c.value
+                elif k == ALL_MP:
+                    flag = max(flag, 1)
+                else:
+                    replace = c.value if replace is None else max(replace, c.value)
+            if replace is not None:
+                plus = sum(c.value for _r, c, kind in rows if c.kind == PLUS and kind not in bridges)
+                mp = replace + plus + (self.box_plus[b][0] if self.box_plus and b in self.box_plus else 0.0)
+        return mp, flag
+
+    def prohibited_in(self, h: Hex) -> tuple[Row, ...]:
+        """The rows that make standing in (entering) ``h`` prohibited to this class (empty: none)."""
+        if h not in self.p_hexes and self.map.terrain(h) not in self.p_terrain:
+            return ()
+        got = self.box_hex.get(h) or self.by_terrain[self.map.terrain(h)]
+        return tuple(r for r in got[2] if r.cells.get(self.unit_class) == P_CELL)
+
+    def prohibitions(self, a: Hex, b: Hex, side: Hexside | None = None) -> list[tuple[Row, str]]:
+        """The ``P`` rows the step breaks, each with "enters" or "crosses"."""
+        s = side if side is not None else Hexside.between(a, b)
+        if s not in self.p_sides and b not in self.p_hexes and (
+                not self.p_terrain or self.map.terrain(b) not in self.p_terrain):
+            return []
+        out: list[tuple[Row, str]] = []
+        al = self.along.get(s)
+        bridges = al[2] if al is not None else frozenset()
+        if al is None:
+            got = self.box_hex.get(b) or self.by_terrain[self.map.terrain(b)]
+            out.extend((r, "enters") for r in got[2] if r.cells.get(self.unit_class) == P_CELL)
+        for r, c, kind in self.sides.get(s, ()):
+            if c.kind == PROHIBITED and kind not in bridges:
+                out.append((r, "crosses"))
+        return out
+
+    def first_step_rows(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[Row, ...]:
+        """The hexside rows of the step crossed only as a unit's whole move (DG 14.2)."""
+        s = side if side is not None else Hexside.between(a, b)
+        if s not in self.first_sides:
+            return ()
+        al = self.along.get(s)
+        bridges = al[2] if al is not None else frozenset()
+        return tuple(r for r, _c, kind in self.sides.get(s, ()) if r.first_step and kind not in bridges)
+
+    def breakdown(self, a: Hex, b: Hex, side: Hexside | None = None) -> StepParts:
+        """The parts of a step's cost, for messages."""
+        s = side if side is not None else Hexside.between(a, b)
+        al = self.along.get(s)
+        extras: list[tuple[str, float, str]] = []
+        prohibited = tuple(r for r, _v in self.prohibitions(a, b, s))
+        all_mp = False
+        if al is not None:
+            base, what, bridges = al[0].value, al[1], al[2]
+            if b in self.box_plus:
+                extras.extend((f"in {r.what}", r.cells[self.unit_class].value, r.rule) for r in self.box_plus[b][1])
+        else:
+            bridges = frozenset()
+            got = self.box_hex.get(b) or self.by_terrain[self.map.terrain(b)]
+            cell = got[0]
+            plus_rows = [r for r in got[2] if r.cells.get(self.unit_class, P_CELL).kind == PLUS]
+            plus = sum(r.cells[self.unit_class].value for r in plus_rows)
+            all_mp = cell.kind == ALL_MP
+            base = cell.value - plus if cell.kind == NUMBER else 0.0
+            what = got[1]
+            extras.extend((f"in {r.what}", r.cells[self.unit_class].value, r.rule) for r in plus_rows)
+        replaced: tuple[str, float, str] | None = None
+        for r, c, kind in self.sides.get(s, ()):
+            if kind in bridges:
+                continue
+            if c.kind == PLUS:
+                extras.append((f"across {r.what}", c.value, r.rule))
+            elif c.kind == ALL_MP:
+                all_mp = True
+            elif c.kind == NUMBER and (replaced is None or c.value > replaced[1]):
+                replaced = (f"across {r.what}", c.value, r.rule)
+        return StepParts(base, what, tuple(extras), replaced, all_mp, prohibited)
+
+    # --- for the search -------------------------------------------------------------------------------
+    def array_cost(self, topology: Topology, scale: int = 2) -> ArrayCost:
+        """Every step of a map priced once, as an :class:`~.search.ArrayCost` in units of ``1/scale`` MP
+        (what a supply trace counted in MP searches on: no Python call per step). Cached per topology."""
+        for topo, sc, got in self._arrays:
+            if topo is topology and sc == scale:
+                return got
+        order, adj, index = topology.order, topology.adj, topology.index
+
+        def code(mp: float, flag: int) -> int:
+            return -1 if flag == 2 else -2 if flag == 1 else round(mp * scale)
+
+        # most steps cost what entering their hex costs; the steps across a priced hexside or along a
+        # path are priced one by one
+        enter = []
+        for h in order:
+            c = self.hex_cell(h)
+            enter.append(-1 if c.kind == PROHIBITED else -2 if c.kind == ALL_MP else round(c.value * scale))
+        special: dict[tuple[int, int], int] = {}
+        for s in (*self.along, *self.sides):
+            a, b = s.hexes
+            ia, ib = index.get(a), index.get(b)
+            if ia is not None and ib is not None:
+                special[(ia, ib)] = code(*self.step(a, b, s))
+                special[(ib, ia)] = code(*self.step(b, a, s))
+        forward = [tuple(special.get((u, v), enter[v]) for v in adj[u]) for u in range(len(order))]
+        backward = [tuple(special.get((v, u), enter[u]) for v in adj[u]) for u in range(len(order))]
+        got = ArrayCost(topology, forward, backward)
+        self._arrays = [(topology, scale, got), *self._arrays[:3]]
+        return got
+
+    def search_cost(self, scale: int = 2, sides: Mapping[tuple[Hex, Hex], Hexside] | None = None
+                    ) -> Callable[[Hex, Hex], int | None]:
+        """A ``Cost`` hook of :mod:`.search`: the step in units of ``1/scale`` MP (``scale=2``: half
+        points are whole units), ``None`` for ``P``, :data:`~.search.ALL` for ``all``."""
+        step = self.step
+
+        def cost(a: Hex, b: Hex, /) -> int | None:
+            mp, flag = step(a, b, sides.get((a, b)) if sides is not None else None)
+            if flag == 2:
+                return None
+            if flag == 1:
+                return ALL
+            return round(mp * scale)
+
+        return cost
+
+
+def _owned(want: str | None, owner: str | None, side: str | None) -> bool:
+    """Does a row for ``want`` ("own", "enemy", None: any) apply to a feature of ``owner`` for ``side``?"""
+    if want is None:
+        return True
+    if owner is None or side is None:
+        return False
+    return (owner == side) == (want == "own")
+
+
+def _rank(c: Cell) -> tuple[int, float]:
+    return (3, 0.0) if c.kind == PROHIBITED else (2, 0.0) if c.kind == ALL_MP else (1, c.value)
+
+
+def _num(x: float) -> str:
+    f = Fraction(x).limit_denominator(16)
+    if f.denominator == 1:
+        return str(f.numerator)
+    return f"{x:g}"
+
+
+def describe_parts(parts: Iterable[StepParts]) -> tuple[str, float]:
+    """The MP of a path's steps, summed by what makes them: ``"5 hexes + 2 across the river (3.6)"``
+    and the total (an ``all`` step counts 0 here: its cost is what was left)."""
+    hexes: dict[str, tuple[int, float]] = {}
+    extras: dict[tuple[str, str], float] = {}
+    total = 0.0
+    alls: dict[str, int] = {}
+    for p in parts:
+        if p.replaced is not None:
+            key = (p.replaced[0], p.replaced[2])
+            extras[key] = extras.get(key, 0.0) + p.replaced[1]
+            total += p.replaced[1]
+        elif p.all_mp:
+            alls[p.base_what] = alls.get(p.base_what, 0) + 1
+        else:
+            n, mp = hexes.get(p.base_what, (0, 0.0))
+            hexes[p.base_what] = (n + 1, mp + p.base)
+            total += p.base
+        for what, mp, rule in p.extras:
+            extras[(what, rule)] = extras.get((what, rule), 0.0) + mp
+            total += mp
+    words: list[str] = []
+    if len(hexes) == 1 and all(mp == n for n, mp in hexes.values()):
+        n = next(iter(hexes.values()))[0]
+        words.append(f"{n} {'hex' if n == 1 else 'hexes'}")
+    else:
+        for what, (n, mp) in hexes.items():
+            if what.startswith("along "):
+                words.append(f"{_num(mp)} {what} ({n} {'hex' if n == 1 else 'hexes'})")
+            else:
+                words.append(f"{_num(mp)} for {n} {what} {'hex' if n == 1 else 'hexes'}")
+    for what, n in alls.items():
+        words.append(f"all MP left for {n} {what} {'hex' if n == 1 else 'hexes'}")
+    for (what, rule), mp in extras.items():
+        words.append(f"{_num(mp)} {what} ({rule})")
+    return " + ".join(words), total
+
+
+# =================================================================================================
+# Reading the chart
+# =================================================================================================
+def read_chart(s: Section) -> Chart | None:
+    """``rules.terrain-effects`` (None when the game has none). Every name is the game's: classes
+    by units of its types, terrain of its map, hexside and path kinds of its map."""
+    if not s:
+        return None
+    rule = s.rule("rule", "terrain-effects")
+    classes: list[MoveClass] = []
+    cl = s.sub("classes")
+    for name in cl:
+        if not re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", name):
+            raise cl.err(name, f"{name!r} is not a class name", expected="lowercase words joined by '-'")
+        classes.append(MoveClass(name, cl.units(name)))
+    if "classes" in s and not classes:
+        raise s.err("classes", "names no class", expected="at least one class: {foot: {types: [...]}}")
+    if not classes:
+        classes.append(MoveClass(ANY_CLASS, s.units("\0")))  # a missing key: every unit
+    names = tuple(c.name for c in classes)
+    default = _cell(s, s.m["default"], s.what("default")) if "default" in s else Cell(NUMBER, 1.0, "1")
+    if default.kind == PLUS:
+        raise s.err("default", f"{default} is not a cost of a hex", expected="a number, all or P")
+    m = s.r.map
+    box_kinds = {b.kind for b in m.boxes}
+    place_kinds = {p.kind for p in m.places}
+    have = sorted(m.terrain_types) + sorted((box_kinds | place_kinds) - set(m.terrain_types))
+    terrain: list[Row] = []
+    t = s.sub("terrain")
+    for name in t:
+        if name not in have:
+            if s.r.strict:
+                raise t.err(name, f"{name!r} is not a terrain of the map{did_you_mean(name, have)}",
+                            expected="one of " + ", ".join(have) + " (map.yaml terrain.types, or a kind of its "
+                            "boxes or places)")
+            s.r.missing(t.key_node(name) or t.m[name], "terrain", name, have)
+        terrain.extend(_rows(t, name, names, rule, owner_ok=name in box_kinds))
+    hexsides: list[Row] = []
+    h = s.sub("hexsides")
+    for name in h:
+        h.hexside_kinds(name, node=h.key_node(name))  # the map's kind, with "did you mean"
+        hexsides.extend(_rows(h, name, names, rule, owner_ok=True, first_ok=True))
+    paths: list[Row] = []
+    p = s.sub("paths")
+    for name in p:
+        s.r.path_kind(p.key_node(name) or p.m[name], p.what(name), name)
+        paths.extend(_rows(p, name, names, rule, bridges_ok=True))
+    for row in paths:
+        for c in row.cells.values():
+            if c.kind == PLUS:
+                raise p.err(row.name, f"{c} is not a cost along a path", expected="a number, all or P")
+    return Chart(rule, tuple(classes), tuple(terrain), tuple(hexsides), tuple(paths), default,
+                 frozenset(r.name for r in hexsides))
+
+
+def _cell(s: Section, node: yaml.Node, what: str) -> Cell:
+    text = s.r.doc.scalar(node, what)
+    got = parse_cell(text)
+    if got is None:
+        raise s.r.doc.err(node, f"{what}: {text!r} is not a chart cell",
+                          expected="a number (halves allowed: 1/2), +N, all or P")
+    return got
+
+
+def _cells(s: Section, node: yaml.Node, what: str, classes: tuple[str, ...]) -> dict[str, Cell]:
+    """A cost for every class: one cell for all, or ``{class: cell}`` naming each class."""
+    if isinstance(node, yaml.ScalarNode):
+        c = _cell(s, node, what)
+        return dict.fromkeys(classes, c)
+    m = s.r.doc.mapping(node, what)
+    out: dict[str, Cell] = {}
+    for k, v in m.items():
+        if k not in classes:
+            key = next((kn for kn, _vn in node.value if getattr(kn, "value", None) == k), v)
+            raise s.r.doc.err(key, f"{what}: {k!r} is not a movement class of the chart{did_you_mean(k, classes)}",
+                              expected="one of " + ", ".join(classes) + " (terrain-effects.classes)")
+        out[k] = _cell(s, v, f"{what}.{k}")
+    missing = [c for c in classes if c not in out]
+    if missing:
+        raise s.r.doc.err(node, f"{what}: no cost for class {missing[0]!r}", expected="a cost for each of "
+                          + ", ".join(classes))
+    return out
+
+
+def _rows(s: Section, name: str, classes: tuple[str, ...], rule: str, *, owner_ok: bool = False,
+          first_ok: bool = False, bridges_ok: bool = False) -> list[Row]:
+    """The rows of one chart key: a cost, ``{class: cost}``, ``{cost, units, owner, rule, what, ...}``
+    or a list of those."""
+    node = s.m[name]
+    what = s.what(name)
+    items = s.r.doc.seq(node, what) if isinstance(node, yaml.SequenceNode) else [node]
+    out = []
+    allowed = ROW_KEYS | ({"first-step", "unless"} if first_ok else set()) | ({"bridges"} if bridges_ok else set())
+    for i, n in enumerate(items):
+        w = f"{what}[{i}]" if isinstance(node, yaml.SequenceNode) else what
+        if isinstance(n, yaml.MappingNode) and any(getattr(k, "value", None) == "cost" for k, _v in n.value):
+            row = type(s)(s.r, n, w, frozenset(allowed))
+            if "owner" in row and not owner_ok:
+                raise row.err("owner", "only hexsides and boxes have owners")
+            bridges: frozenset[str] = frozenset()
+            if "bridges" in row:
+                bridges = frozenset(row.hexside_kinds("bridges"))
+            out.append(Row(
+                name=name,
+                cells=_cells(s, row.m["cost"], row.what("cost"), classes),
+                rule=row.rule("rule", rule),
+                what=row.text("what", _default_what(name)),
+                units=row.units("units") if "units" in row else None,
+                owner=row.choice("owner", OWNERS, "") or None if "owner" in row else None,
+                first_step=row.boolean("first-step", False),
+                unless=frozenset(row.hexside_kinds("unless")) if "unless" in row else frozenset(),
+                bridges=bridges,
+            ))
+        else:
+            out.append(Row(name, _cells(s, n, w, classes), rule, _default_what(name)))
+    return out
+
+
+def _default_what(name: str) -> str:
+    return name.replace("-", " ")
+
+
+__all__ = ["ALL", "ANY_CLASS", "Cell", "Chart", "ClassCosts", "MoveClass", "Row", "StepParts", "describe_parts",
+           "parse_cell", "read_chart"]
