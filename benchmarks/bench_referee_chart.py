@@ -82,7 +82,7 @@ def chart() -> Chart:
                  terrain=(row("clear", "1"), row("woods", "2"), row("swamp", "all"), row("lake", "P")),
                  hexsides=(row("stream", "+1"),),
                  paths=(row("road", "1", bridges=frozenset({"stream"})),),
-                 default=Cell("number", 1.0, "1"), side_kinds=frozenset({"stream"}))
+                 default=Cell("number", 1.0, "1"))
 
 
 def units(game_map: GameMap, n: int = 5000, seed: int = 5) -> dict[str, list[Hex]]:
