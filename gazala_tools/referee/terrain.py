@@ -301,6 +301,7 @@ class ClassCosts:
             r.cells.get(unit_class) == P_CELL for r in got[2]))
         self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
         self._arrays: list[tuple[Topology, int, ArrayCost]] = []
+        self._cells: dict[Hex, Cell] = {}
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
@@ -320,11 +321,12 @@ class ClassCosts:
 
     # --- one step ---------------------------------------------------------------------------------
     def hex_cell(self, b: Hex) -> Cell:
-        """What entering ``b`` costs off any path (terrain and boxes combined)."""
-        got = self.box_hex.get(b)
-        if got is not None:
-            return got[0]
-        return self.by_terrain[self.map.terrain(b)][0]
+        """What entering ``b`` costs off any path (terrain and boxes combined; remembered per hex)."""
+        got = self._cells.get(b)
+        if got is None:
+            box = self.box_hex.get(b)
+            got = self._cells[b] = box[0] if box is not None else self.by_terrain[self.map.terrain(b)][0]
+        return got
 
     def step(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[float, int]:
         """``(mp, flag)`` for the step from ``a`` into adjacent ``b``: flag 0 a plain cost, 1 ``all``
