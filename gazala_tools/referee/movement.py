@@ -430,6 +430,9 @@ class MoveChecker:
             _h, sides = rules.supply_blocks(ctx, side)
             if sides:
                 self.cross.append((data.blocked_rule, frozenset(sides), data.blocked_what))
+        walls = rules.map.impassable_sides
+        if walls:  # hexside kinds the map declares impassable (Highland's cliff): no unit crosses them
+            self.cross.append((data.impassable_rule or "movement", walls, "an impassable hexside"))
         self.zoc = data.zoc_for(side)
         self.zone: frozenset[Hex] = frozenset()
         if self.zoc is not None:

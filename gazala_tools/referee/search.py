@@ -287,14 +287,8 @@ def _dial(topology: Topology, cost: Cost, start: list[int], dist: list[int], par
                     if c is None:
                         continue
                 nd = d + c
-                if max_cost is not None and nd > max_cost:
-                    continue
-                if old < 0 or nd < old:
-                    dist[v] = nd
-                    parent[v] = u
-                    while len(buckets) <= nd:
-                        buckets.append([])
-                    buckets[nd].append(v)
+                if (max_cost is None or nd <= max_cost) and (old < 0 or nd < old):
+                    _reach(v, u, nd, dist, parent, buckets)
         d += 1
 
 
@@ -332,13 +326,16 @@ def _dial_array(topology: Topology, cost: ArrayCost, start: list[int], dist: lis
                 if not reverse and blocked is not None and blocked[v]:
                     continue
                 nd = d + c
-                if limit is not None and nd > limit:
-                    continue
                 old = dist[v]
-                if old < 0 or nd < old:
-                    dist[v] = nd
-                    parent[v] = u
-                    while len(buckets) <= nd:
-                        buckets.append([])
-                    buckets[nd].append(v)
+                if (limit is None or nd <= limit) and (old < 0 or nd < old):
+                    _reach(v, u, nd, dist, parent, buckets)
         d += 1
+
+
+def _reach(v: int, u: int, nd: int, dist: list[int], parent: list[int], buckets: list[list[int]]) -> None:
+    """Hex ``v`` reached from ``u`` at cost ``nd``: into its bucket (Dial's algorithm)."""
+    dist[v] = nd
+    parent[v] = u
+    while len(buckets) <= nd:
+        buckets.append([])
+    buckets[nd].append(v)

@@ -133,8 +133,6 @@ class Chart:
     hexsides: tuple[Row, ...] = ()
     paths: tuple[Row, ...] = ()
     default: Cell = field(default_factory=lambda: Cell(NUMBER, 1.0, "1"))
-    #: the hexside kinds of ``hexsides`` rows (crossing one is priced)
-    side_kinds: frozenset[str] = frozenset()
 
     @property
     def class_names(self) -> tuple[str, ...]:
@@ -287,7 +285,14 @@ class ClassCosts:
                         if _owned(r.owner, owner, side):
                             acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
             self.sides = {s: tuple(v) for s, v in acc.items()}
-        self.least = min([c[0].value for c in self.along.values()] + [1.0]) if self.along else 1.0
+        #: the cheapest step a unit of the class may take (the A* heuristic's cost per hex)
+        cheap = [c[0].value for c in self.along.values()] + [
+            r.cells[unit_class].value for rows in self.terrain_rows.values() for r in rows
+            if r.cells[unit_class].kind == NUMBER] + [
+            c.value for rows in self.sides.values() for _r, c, _k in rows if c.kind == NUMBER]
+        if self.chart.default.kind == NUMBER:
+            cheap.append(self.chart.default.value)
+        self.least = min([1.0, *cheap])
         #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
         self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
         self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
@@ -296,6 +301,7 @@ class ClassCosts:
             r.cells.get(unit_class) == P_CELL for r in got[2]))
         self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
         self._arrays: list[tuple[Topology, int, ArrayCost]] = []
+        self._cells: dict[Hex, Cell] = {}
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
@@ -315,11 +321,12 @@ class ClassCosts:
 
     # --- one step ---------------------------------------------------------------------------------
     def hex_cell(self, b: Hex) -> Cell:
-        """What entering ``b`` costs off any path (terrain and boxes combined)."""
-        got = self.box_hex.get(b)
-        if got is not None:
-            return got[0]
-        return self.by_terrain[self.map.terrain(b)][0]
+        """What entering ``b`` costs off any path (terrain and boxes combined; remembered per hex)."""
+        got = self._cells.get(b)
+        if got is None:
+            box = self.box_hex.get(b)
+            got = self._cells[b] = box[0] if box is not None else self.by_terrain[self.map.terrain(b)][0]
+        return got
 
     def step(self, a: Hex, b: Hex, side: Hexside | None = None) -> tuple[float, int]:
         """``(mp, flag)`` for the step from ``a`` into adjacent ``b``: flag 0 a plain cost, 1 ``all``
@@ -589,8 +596,7 @@ def read_chart(s: Section) -> Chart | None:
         for c in row.cells.values():
             if c.kind == PLUS:
                 raise p.err(row.name, f"{c} is not a cost along a path", expected="a number, all or P")
-    return Chart(rule, tuple(classes), tuple(terrain), tuple(hexsides), tuple(paths), default,
-                 frozenset(r.name for r in hexsides))
+    return Chart(rule, tuple(classes), tuple(terrain), tuple(hexsides), tuple(paths), default)
 
 
 def _cell(s: Section, node: yaml.Node, what: str) -> Cell:

@@ -314,3 +314,13 @@ def test_movement_costs_and_crossings_name_the_games_own_hexside_kind(tmp_path: 
 def test_a_kind_the_map_does_not_declare_is_named_with_did_you_mean(tmp_path: Path) -> None:
     with pytest.raises(GazalaError, match=r"game.yaml:\d+:\d+: .*'palisde'.*did you mean 'palisade'"):
         _highland(tmp_path, chart=HIGHLAND_CHART.replace("    hexsides:\n      palisade:", "    hexsides:\n      palisde:"))
+
+
+def test_an_impassable_hexside_kind_is_crossed_by_no_unit() -> None:
+    # Highland's cliff (map.yaml hexside-kinds: cliff {impassable: true}): "no unit, supply path or ZOC crosses"
+    rules = rules_for_game(str(HIGHLAND))
+    cliff = next(iter(rules.map.impassable_sides))
+    a, b = cliff.hexes
+    foot = Unit("clan-foot-1", "clans", "infantry", "", a)
+    found = move(rules, [foot], "clan-foot-1", rules.map.label(b), allowance={"clan-foot-1": 1})
+    assert [f.rule for f in found] == ["movement"] and "crosses an impassable hexside" in found[0].message
