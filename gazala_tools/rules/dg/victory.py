@@ -1,44 +1,20 @@
-"""Cauldron: Battle for Gazala (Decision Games, exclusive rules v4.1): the rule hooks data cannot say.
-
-Section numbers are the exclusive rules' (``../shared/seeds/002_...txt``, sections 10.0-20.0; the
-series' standard rules 1.0-9.0 are not in our text). Interpretations of ambiguous wording are
-marked ``Interpretation:`` and listed in ``docs/referee-dg-spi-bg.md``.
-
-Sides are ``axis`` (the German player, German and Italian units) and ``allied`` (the British / UK
-player). The facts are data (``mapdata/cauldron-dg/game.yaml``, ``rules:``): the generic rules
-(boxes, no stacking, the 11.1 schedule with its 11.4 arrival hexes) and this plugin's keys
-(``players``, ``support-fire`` 12.0/15.0, ``victory`` 18.0, ``feint`` 17.0), whose hexes are the
-map's places and zones (Tobruk, the supply symbols, the airfield).
-"""
+"""Cauldron (Decision Games) 18.0 victory: a path of hexes free of enemy units and zones from the
+start hex to a target (the German wins at any time he shows his, the British at the end), then the
+loss-ratio downgrade."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import ClassVar
+from collections.abc import Mapping
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, moved, side_steps
+from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, side_steps
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import Cost
 from gazala_tools.rules import MINEFIELD
-
-
-# --- pure rule functions -------------------------------------------------------------------------
-def support_fire(base: int, symbols_lost: int, airfield_lost: bool) -> int:
-    """12.0 / 15.0: a side's support-fire markers this turn.
-
-    One supply symbol hex enemy-occupied: lose half the allotment, rounded down; two: lose it all.
-    15.0 (UK only; pass ``airfield_lost=False`` for the German): one more marker lost.
-    Interpretation: both losses come off the printed allotment, never below zero.
-    """
-    if symbols_lost >= 2:
-        return 0
-    lost = base // 2 if symbols_lost == 1 else 0
-    return max(0, base - lost - (1 if airfield_lost else 0))
 
 
 def victory_level(first_path: bool, second_path: bool, *, final: bool, first: str = "german",
@@ -76,29 +52,12 @@ def downgrade(result: str, losses: Mapping[str, int], *, first: str = "axis", se
     return result, bad
 
 
-class CauldronDG(RulesPlugin):
-    """Cauldron: Battle for Gazala (Decision Games)."""
+class PathVictory(RulesPlugin):
+    """18.0."""
 
-    data_keys: ClassVar[frozenset[str]] = frozenset({"players", "support-fire", "victory", "feint"})
-    extra_keys: ClassVar[frozenset[str]] = frozenset({"losses", "arriving"})
+    players: dict[str, str]  #: side -> the player's name in messages (``players``)
 
-    def read_data(self, data: Section) -> None:
-        pl = data.sub("players")
-        self.players = {s: pl.text(s) for s in pl.side_keys()}
-        for s in self.sides:
-            self.players.setdefault(s, self.game.side(s).name)
-        sf = data.sub("support-fire", frozenset({"rule", "markers", "symbols", "airfield"}))
-        sf.require("markers", "symbols")
-        self.fire_rule = sf.rule("rule", "support-fire")
-        mk = sf.sub("markers")
-        self.fire = {s: mk.integer(s, lo=0, hi=1000) for s in mk.side_keys()}
-        sy = sf.sub("symbols")
-        self.symbols: dict[str, HexSet] = {s: sy.hexset(s) for s in sy.side_keys()}
-        af = sf.sub("airfield", frozenset({"rule", "side", "hexes"}))
-        self.airfield_rule = af.rule("rule", self.fire_rule) if af else ""
-        self.airfield_side = af.side("side") if "side" in af else None
-        self.airfield: HexSet = af.hexset("hexes")
-
+    def read_victory(self, data: Section) -> None:
         vic = data.sub("victory", frozenset({"rule", "from", "must-hold", "minefields-block", "targets"}))
         vic.require("from", "targets")
         self.victory_rule = vic.rule("rule", "victory")
@@ -109,12 +68,6 @@ class CauldronDG(RulesPlugin):
         self.targets: dict[str, HexSet] = {s: tg.hexset(s) for s in tg.side_keys()}
         # the German path crosses a minefield hexside (either owner's) only where Axis units hold both hexes
         self.minefield_steps = side_steps(self.map.feature_sides(MINEFIELD))
-
-        fe = data.sub("feint", frozenset({"rule", "turn", "side", "adjacent-to"}))
-        self.feint_rule = fe.rule("rule", "feint") if fe else ""
-        self.feint_turn = fe.turn("turn") if "turn" in fe else None
-        self.feint_side = fe.side("side") if "side" in fe else None
-        self.feint_near = fe.side("adjacent-to") if "adjacent-to" in fe else None
 
     def validate(self, position: Position) -> None:
         """``losses`` counts the units eliminated so far: fewer than the eliminated box holds is a
@@ -129,55 +82,6 @@ class CauldronDG(RulesPlugin):
                 raise GazalaError(f"losses: {side} {n} is fewer than the {len(boxed)} {side} units in the eliminated "
                                   f"box ({', '.join(boxed)})", file=position.source or None, place=f"losses.{side}",
                                   expected=f"at least {len(boxed)} (the units eliminated so far, those in the box included)")
-
-    def before_rules(self) -> tuple[tuple[str, str], ...]:
-        return (*super().before_rules(), *(((self.feint_rule, "Rommel's feint (who moved on the first turn)"),)
-                                           if self.feint_rule else ()))
-
-    def turn_rules(self) -> tuple[str, ...]:
-        r = self.data.reinforcements
-        return (*super().turn_rules(), *((f"{r.entry_rule} reinforcement hexes",) if r is not None else ()),
-                *((f"{self.feint_rule} Rommel's feint",) if self.feint_rule else ()),
-                f"{self.victory_rule} result at the end of the game")
-
-    # --- 12.0 / 15.0 support fire; 18.0 victory ------------------------------------------------------
-    def symbols_lost(self, ctx: Context, side: str) -> list[tuple[str, list[str]]]:
-        """12.0: ``side``'s supply symbol hexes occupied by enemy units, with those units."""
-        out = []
-        for h in sorted(self.symbols.get(side, HexSet(frozenset())).hexes, key=ctx.label):
-            enemies = [u.id for u in ctx.by_hex.get(h, []) if u.side != side]
-            if enemies:
-                out.append((ctx.label(h), enemies))
-        return out
-
-    def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
-        findings: list[Finding] = []
-        fire: dict[str, int] = {}
-        for side in self.sides:
-            if side not in self.fire:
-                continue
-            lost = self.symbols_lost(ctx, side)
-            airfield: list[str] = []
-            if side == self.airfield_side:
-                airfield = [u.id for h in sorted(self.airfield.hexes) for u in ctx.by_hex.get(h, []) if u.side != side]
-            base = self.fire[side]
-            fire[side] = support_fire(base, len(lost), bool(airfield))
-            who = self.players[side]
-            for label, units in lost:
-                findings.append(Finding(self.fire_rule, Severity.WARNING,
-                                        f"{who} supply symbol {label} is occupied by {', '.join(units)}: "
-                                        f"{who} support fire {fire[side]} of {base}"
-                                        + (" (two symbols lost: none)" if len(lost) >= 2 else " (half lost, rounded down)"),
-                                        units=tuple(units), hexes=(label,)))
-            if airfield:
-                where = "/".join(ctx.labels(self.airfield.hexes))
-                findings.append(Finding(self.airfield_rule, Severity.WARNING,
-                                        f"{self.airfield.text} {where} is occupied by {', '.join(airfield)}: the {who} "
-                                        f"player loses one support fire marker ({fire[side]} of {base})",
-                                        units=tuple(airfield), hexes=ctx.labels(self.airfield.hexes)))
-        victory, vfind = self.victory(ctx)
-        findings.extend(vfind)
-        return {"support_fire": fire, "victory": victory}, findings
 
     def path_cost(self, ctx: Context, side: str) -> tuple[Cost, dict[Hex, str]]:
         """18.0 path steps for ``side`` and why each blocked hex is blocked.
@@ -277,12 +181,8 @@ class CauldronDG(RulesPlugin):
             "result": after,
         }, findings
 
-    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+    def victory_sentences(self, vp: Mapping[str, object]) -> list[str]:
         out: list[str] = []
-        fire = vp.get("support_fire")
-        if isinstance(fire, Mapping):
-            out.append(f"Support fire this turn ({self.fire_rule}): "
-                       + ", ".join(f"{self.players.get(s, s)} {n}" for s, n in fire.items()) + " markers.")
         v = vp.get("victory")
         if isinstance(v, Mapping):
             paths = v.get("paths")
@@ -301,26 +201,3 @@ class CauldronDG(RulesPlugin):
                        + (f"none yet (judged at the end of {last} unless the German wins first)."
                           if result == "undecided" else f"{result}{' (end of the game)' if v.get('final') else ''}."))
         return out
-
-    # --- 17.0 Rommel's feint (two positions) ---------------------------------------------------------
-    def compare(self, before: Context, after: Context) -> Iterable[Finding]:
-        """17.0: on the first game turn an Allied unit may move only if adjacent to an Axis unit.
-
-        Interpretation: adjacency is judged in ``before`` (the position at the start of the Allied
-        movement); a unit "moved" if its hex changed.
-        """
-        if self.feint_turn is None or self.feint_side is None or self.feint_near is None:
-            return
-        turn = after.turn_index if after.turn_index is not None else before.turn_index
-        if turn is None or turn != self.feint_turn:
-            return
-        near = self.game.side(self.feint_near).name
-        adjacent = {n for h in before.hexes_of.get(self.feint_near, set()) for n in h.neighbours()}
-        for u in moved(before, after, self.feint_side):
-            assert u.hex is not None
-            if u.hex not in adjacent:
-                now = after.position.unit(u.id).hex
-                yield Finding(self.feint_rule, Severity.ERROR,
-                              f"Rommel's feint: {u.id} moved on {self.turn_name(turn)} from {before.label(u.hex)} but was "
-                              f"not adjacent to an {near} unit",
-                              units=(u.id,), hexes=before.labels([u.hex, *([now] if now is not None else [])]))

@@ -1,0 +1,137 @@
+"""Gazala: The Cauldron (RG) 16.0 victory points phase and 17.0 scenario VP."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from gazala_tools.hexes import Hex
+from gazala_tools.referee.engine import Context
+from gazala_tools.referee.findings import Finding, Severity
+from gazala_tools.referee.generic import supply_markers
+from gazala_tools.referee.ruledata import Section
+from gazala_tools.rules.rg.minefields import RGRules
+
+SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """17.0: VP at the end of a scenario for each fortified hex the side occupies."""
+
+    id: str
+    name: str
+    vp: int  #: per hex (when ``boxes`` is empty)
+    boxes: Mapping[str, tuple[frozenset[Hex], int]]  #: fortified box -> its hexes and the VP of each
+
+
+class Victory(RGRules):
+    """16.0 and 17.0."""
+
+    def read_victory(self, data: Section) -> None:
+        vic = data.sub("victory", frozenset({"rule", "side", "north-edge", "occupy"}))
+        vic.require("side", "north-edge", "occupy")
+        self.vp_rule = vic.rule("rule", "victory")
+        self.vp_side = vic.side("side")
+        ne = vic.sub("north-edge", frozenset({"hexes", "units", "vp"}))
+        self.north_edge = ne.hexset("hexes")
+        self.north_units = ne.integer("units", lo=1)
+        self.north_vp = ne.integer("vp", 1)
+        oc = vic.sub("occupy", frozenset({"hexes", "vp", "key"}))
+        self.occupy = oc.hexset("hexes")
+        self.occupy_vp = oc.integer("vp", 1)
+        self.occupy_key = oc.text("key", self.occupy.text)
+
+        sv = data.sub("scenario-vp", frozenset({"rule", "side", "hexes", "scenarios"}))
+        sv.require("side", "hexes", "scenarios")
+        self.sc_rule = sv.rule("rule", "scenario")
+        self.sc_side = sv.side("side")
+        self.fortified = sv.hexset("hexes").hexes
+        self.scenarios = [self._scenario(sv.sub("scenarios"), k) for k in sv.sub("scenarios")]
+
+    def _scenario(self, s: Section, key: str) -> Scenario:
+        e = s.sub(key, SCENARIO_KEYS)
+        boxes: dict[str, tuple[frozenset[Hex], int]] = {}
+        bx = e.sub("boxes")
+        for name in bx:
+            hexes = bx.key_hexes("boxes", name)
+            boxes[name] = (hexes, bx.integer(name, lo=0))
+        if not boxes and "vp" not in e:
+            raise e.err(None, "gives no VP", expected="vp (per hex) or boxes (VP per hex of each box)")
+        return Scenario(key, e.text("name", key), e.integer("vp", 0), boxes)
+
+    def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
+        """16.0 VP phase and 17.0 scenario VP for the position as it stands.
+
+        Interpretation: "not Out of Supply or Isolated" is read from the markers the units carry
+        (supply status is only adjusted in the Supply Phase, 5.0).
+        """
+        findings: list[Finding] = []
+        side, rule = self.vp_side, self.vp_rule
+        who = self.side_name(side)
+        out_of_supply = supply_markers(self)
+        north = [u for u in ctx.on_map(side) if u.hex in self.north_edge
+                 and not any(u.has(m) for m in out_of_supply)]
+        north_vp = self.north_vp if len(north) >= self.north_units else 0
+        held_hex = [u for u in ctx.on_map(side) if u.hex in self.occupy]
+        hex_vp = self.occupy_vp if held_hex else 0
+        if north_vp:
+            findings.append(Finding(rule, Severity.INFO,
+                                    f"{who} scores {north_vp} VP: {len(north)} in-supply units on north-edge hexes",
+                                    units=tuple(u.id for u in north), hexes=ctx.labels(u.hex for u in north if u.hex)))
+        if hex_vp:
+            findings.append(Finding(rule, Severity.INFO, f"{who} scores {hex_vp} VP: {held_hex[0].id} occupies "
+                                    f"{self.occupy_key}",
+                                    units=tuple(u.id for u in held_hex), hexes=ctx.labels(self.occupy.hexes)))
+        held: dict[str, str] = {}
+        for h in sorted(self.fortified, key=ctx.label):
+            sides = {u.side for u in ctx.by_hex.get(h, [])}
+            if sides:
+                held[ctx.label(h)] = next(iter(sides)) if len(sides) == 1 else "contested"
+        mine = sorted(k for k, v in held.items() if v == self.sc_side)
+        mine_hexes = {self.map.hex(k) for k in mine}
+        vp: dict[str, object] = {
+            f"{side}_vp_phase": north_vp + hex_vp,
+            "north_edge": {"units": [u.id for u in north], "scored": bool(north_vp)},
+            self.occupy_key: {"units": [u.id for u in held_hex], "scored": bool(hex_vp)},
+            "fortified": held,
+        }
+        scored: list[str] = []
+        for sc in self.scenarios:
+            if sc.boxes:
+                got = sum(per for hexes, per in sc.boxes.values() for h in hexes if h in mine_hexes)
+            else:
+                got = sc.vp * len(mine)
+            vp[f"{self.sc_side}_{sc.id.replace('-', '_')}"] = got
+            scored.append(f"{sc.name} {got} VP")
+        if mine:
+            findings.append(Finding(self.sc_rule, Severity.INFO,
+                                    f"{self.side_name(self.sc_side)}-occupied fortified hexes: {', '.join(mine)} "
+                                    f"({', '.join(scored)} at the end of the game)",
+                                    hexes=tuple(mine)))
+        return vp, findings
+
+    def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
+        who = self.side_name(self.vp_side)
+        north, occ = vp.get("north_edge"), vp.get(self.occupy_key)
+        out = [f"{who} VP phase ({self.vp_rule}): {vp.get(f'{self.vp_side}_vp_phase', 0)} VP this turn."]
+        if isinstance(north, Mapping):
+            units = list(north.get("units") or [])
+            out.append(f"North map edge: {len(units)} {who} unit(s) not Out of Supply or Isolated"
+                       f"{' (' + ', '.join(units) + ')' if units else ''}, {self.north_units} needed: "
+                       f"{f'{self.north_vp} VP' if north.get('scored') else 'no VP'}.")
+        if isinstance(occ, Mapping):
+            units = list(occ.get("units") or [])
+            out.append(f"Hex {self.occupy_key}: " + (f"occupied by {', '.join(units)}: {self.occupy_vp} VP." if units
+                                                     else f"no {who} unit: no VP."))
+        held = vp.get("fortified")
+        if isinstance(held, Mapping):
+            out.append(f"Fortified hexes occupied ({self.sc_rule}): "
+                       + (", ".join(f"{h} {self.side_name(s) if s in self.sides else s}" for h, s in held.items())
+                          or "none") + ".")
+        for sc in self.scenarios:
+            got = vp.get(f"{self.sc_side}_{sc.id.replace('-', '_')}")
+            out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
+                       "at the end of the game.")
+        return out
