@@ -39,6 +39,7 @@ from gazala_tools.referee.search import (
     multi_source_search,
 )
 from gazala_tools.referee.units import values_code
+from gazala_tools.referee.victory import award_vp, leader_level
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -948,16 +949,26 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
                                                                                           else "")
                     award(ha.rule, side, tier.vp, f"{_hex_name(ctx, h)} {how}", hexes=(ctx.label(h),))
     for ua in v.units:
+        unknown: list[str] = []
         for u in sorted(ctx.units(), key=lambda u: u.id):
             if not ua.units.matches(u, rules.names):
                 continue
-            vp = ua.vp * (max(u.full_steps, u.steps, 1) if ua.per_step else 1)
-            if ua.kind == "eliminated" and box_in(u, rules.data.boxes.eliminated):
+            gone = box_in(u, rules.data.boxes.eliminated) if ua.kind == "eliminated" else box_in(u, ua.boxes)
+            if not gone:
+                continue
+            vp = award_vp(ua, u, rules.game, v.nationalities)
+            if vp is None:
+                unknown.append(u.id)
+            elif ua.kind == "eliminated":
                 for enemy in rules.enemies(u.side):
                     award(ua.rule, enemy, vp, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) eliminated",
                           units=(u.id,))
-            elif ua.kind == "exited" and box_in(u, ua.boxes):
+            else:
                 award(ua.rule, u.side, vp, f"{u.id} ({u.type}) exited the map ({u.box})", units=(u.id,))
+        if unknown:
+            what = "nationality" if ua.by_nationality is not None else "printed values"
+            findings.append(Finding(ua.rule, Severity.WARNING, f"{what} unknown for {ua.kind} {', '.join(unknown)}: "
+                                    "not scored", units=tuple(unknown)))
     out: dict[str, object] = {**tally, "awards": awards, "final": final}
     for sd in v.sudden_death:
         if sd.hexes and all(_holds(rules, ctx, sd.side, h, sd.holds, sd.in_supply) for h in sd.hexes.hexes):
@@ -974,12 +985,11 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
 
 
 def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:
-    ranked = sorted(tally.items(), key=lambda kv: -kv[1])
-    if len(ranked) < 2 or ranked[0][1] == ranked[1][1]:
+    side, margin, level = leader_level(v, tally)
+    if side is None or level is None:
         return v.draw
-    margin = ranked[0][1] - ranked[1][1]
-    level = next((lv.name for lv in v.levels if margin >= lv.margin), v.levels[-1].name if v.levels else "victory")
-    return f"{side_name(rules, ranked[0][0])} {level} (by {margin} VP)"
+    # a table per side names its levels whole ("Axis Decisive"); one table names them for any side
+    return f"{level if v.side_levels else side_name(rules, side) + ' ' + level} (by {margin} VP)"
 
 
 def _hex_name(ctx: Context, h: Hex) -> str:

@@ -416,6 +416,11 @@ class UnitAward:
     vp: int
     per_step: bool = False
     boxes: frozenset[str] = frozenset()
+    #: ``vp: printed``: the unit's printed combat factors (every printed number but its movement allowance)
+    printed: bool = False
+    #: ``vp-by-nationality``: the VP of a unit by its nationality (``victory.nationalities``); a unit of
+    #: another nationality, or of none known, scores nothing (reported)
+    by_nationality: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +442,16 @@ class VictoryLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class Nationality:
+    """``victory.nationalities``: a nationality key (as the counter manifest's ``nationality``) and how a
+    unit the manifest lacks is known to have it: its formation or the start of its id."""
+
+    key: str
+    formations: tuple[str, ...] = ()  #: lower case; a unit's formation starting with one of these
+    ids: tuple[str, ...] = ()  #: the starts of unit ids
+
+
+@dataclass(frozen=True, slots=True)
 class VictoryRules:
     rule: str
     end: int | None  #: the turn the game ends (its last turn by default)
@@ -446,6 +461,9 @@ class VictoryRules:
     levels: tuple[VictoryLevel, ...] = ()
     draw: str = "draw"
     levels_rule: str = ""
+    #: ``levels: {side: [...]}``: each side's own table, used when that side leads (names said whole)
+    side_levels: Mapping[str, tuple[VictoryLevel, ...]] = field(default_factory=dict)
+    nationalities: tuple[Nationality, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1387,7 +1405,8 @@ def _markers(root: Section, r: RulesReader) -> dict[str, Marker]:
 
 # --- control and victory (item 7) --------------------------------------------------------------------
 VICTORY_KEYS: Final = frozenset({"rule", "end", "hexes", "eliminated", "exited", "sudden-death", "levels", "draw",
-                                 "levels-rule"})
+                                 "levels-rule", "nationalities"})
+UNIT_AWARD_KEYS: Final = frozenset({"rule", "units", "vp", "per-step", "boxes", "vp-by-nationality"})
 
 
 def _control(s: Section) -> ControlRules | None:
@@ -1423,27 +1442,76 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
         if "at" in e and e.text("at") != "end":
             at = e.turn("at")
         hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at))
+    nationalities = _nationalities(s.sub("nationalities"))
     units: list[UnitAward] = []
     for kind in ("eliminated", "exited"):
-        for e in s.each(kind, frozenset({"rule", "units", "vp", "per-step", "boxes"})):
-            e.require("vp")
-            boxes = _lower(e.names("boxes"))
-            if kind == "exited":
-                if not boxes:
-                    raise e.err(None, "names no box units exit to", expected="boxes: [a box of rules.boxes.exited]")
-            elif "boxes" in e:
-                raise e.err("boxes", "only applies to 'exited'")
-            units.append(UnitAward(e.rule("rule", rule), kind, e.units("units"), e.integer("vp", lo=-1000, hi=1000),
-                                   e.boolean("per-step", False), boxes))
+        for e in s.each(kind, UNIT_AWARD_KEYS):
+            units.append(_unit_award(e, kind, rule, nationalities))
     deaths = []
     for e in s.each("sudden-death", frozenset({"rule", "side", "hexes", "holds", "in-supply"})):
         e.require("side", "hexes")
         deaths.append(SuddenDeath(e.rule("rule", rule), e.side("side"), e.hexset("hexes"), _holds(e, control),
                                   e.boolean("in-supply", False)))
+    levels: tuple[VictoryLevel, ...] = ()
+    side_levels: dict[str, tuple[VictoryLevel, ...]] = {}
+    if "levels" in s and isinstance(s.m["levels"], yaml.MappingNode):  # a table per side
+        per_side = s.sub("levels")
+        side_levels = {side: _levels(per_side, side) for side in per_side.side_keys()}
+    else:
+        levels = _levels(s, "levels")
+    return VictoryRules(rule, s.opt_turn("end"), tuple(hexes), tuple(units), tuple(deaths), levels,
+                        s.text("draw", "draw"), s.rule("levels-rule", rule), side_levels, nationalities)
+
+
+def _levels(s: Section, key: str) -> tuple[VictoryLevel, ...]:
+    """``[{name, margin}]``: the levels of victory, best first once sorted."""
     levels = []
-    for e in s.each("levels", frozenset({"name", "margin"})):
+    for e in s.each(key, frozenset({"name", "margin"})):
         e.require("name", "margin")
         levels.append(VictoryLevel(e.text("name"), e.integer("margin", lo=1, hi=1_000_000)))
     levels.sort(key=lambda lv: -lv.margin)
-    return VictoryRules(rule, s.opt_turn("end"), tuple(hexes), tuple(units), tuple(deaths), tuple(levels),
-                        s.text("draw", "draw"), s.rule("levels-rule", rule))
+    return tuple(levels)
+
+
+def _nationalities(s: Section) -> tuple[Nationality, ...]:
+    out = []
+    for key in s:
+        if not ID_RE.match(key):
+            raise s.err(key, f"{key!r} is not a nationality key", expected="lowercase words joined by '-' (de, it, uk)")
+        e = s.sub(key, frozenset({"formations", "ids"}))
+        out.append(Nationality(key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
+    return tuple(out)
+
+
+def _unit_award(e: Section, kind: str, rule: str, nationalities: tuple[Nationality, ...]) -> UnitAward:
+    """One ``eliminated`` or ``exited`` award: ``vp`` (a number, or ``printed``) or ``vp-by-nationality``."""
+    boxes = _lower(e.names("boxes"))
+    if kind == "exited":
+        if not boxes:
+            raise e.err(None, "names no box units exit to", expected="boxes: [a box of rules.boxes.exited]")
+    elif "boxes" in e:
+        raise e.err("boxes", "only applies to 'exited'")
+    printed, vp, by = False, 0, None
+    if "vp-by-nationality" in e:
+        if "vp" in e:
+            raise e.err("vp", "'vp' and 'vp-by-nationality' exclude each other", expected="one of them")
+        if not nationalities:
+            raise e.err("vp-by-nationality", "needs the nationalities of the units",
+                        expected="victory.nationalities: {KEY: {formations: [...], ids: [...]}}")
+        table = e.sub("vp-by-nationality")
+        known = [n.key for n in nationalities]
+        for key in table:
+            if key not in known:
+                raise table.err(key, f"{key!r} is not a nationality of victory.nationalities{did_you_mean(key, known)}",
+                                expected="one of " + ", ".join(known))
+        by = {key: table.integer(key, lo=-1000, hi=1000) for key in table}
+    else:
+        e.require("vp")
+        if e.text("vp") == "printed":
+            printed = True
+        elif not re.fullmatch(r"-?\d+", e.text("vp")):
+            raise e.err("vp", f"{e.text('vp')!r} is not VP{did_you_mean(e.text('vp'), ['printed'])}",
+                        expected="a whole number, or 'printed' (the unit's printed combat factors)")
+        else:
+            vp = e.integer("vp", lo=-1000, hi=1000)
+    return UnitAward(e.rule("rule", rule), kind, e.units("units"), vp, e.boolean("per-step", False), boxes, printed, by)

@@ -28,31 +28,13 @@ from gazala_tools.referee.generic import box_in, eliminated, moved, obstructed, 
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
 from gazala_tools.referee.turns import game_turn
-from gazala_tools.referee.units import printed_values
-
-Levels = tuple[tuple[int, str], ...]
-
-
-def level_of_victory(first_vp: int, second_vp: int, first_levels: Levels, second_levels: Levels) -> str:
-    """18.4: the level of victory from both totals (net = larger minus smaller); each table is
-    (lowest net VP, level), best first, ending at 0."""
-    net = first_vp - second_vp
-    table = first_levels if net >= 0 else second_levels
-    for lowest, level in table:
-        if abs(net) >= lowest:
-            return level
-    return "Draw"
-
-
-def unit_vp(kind: str, numbers: Sequence[int]) -> int:
-    """18.11: attack + defence (``adm``); barrage + FPF + defence for artillery (``art``)."""
-    return sum(numbers[:3]) if kind == "art" else sum(numbers[:2])
+from gazala_tools.referee.victory import award_vp, leader_level
 
 
 class CauldronSPI(RulesPlugin):
     """Cauldron (SPI 1976)."""
 
-    data_keys: ClassVar[frozenset[str]] = frozenset({"command-control", "unit-values", "tobruk", "exits", "levels"})
+    data_keys: ClassVar[frozenset[str]] = frozenset({"command-control", "unit-values", "tobruk", "exits"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"attacked", "exited", "arrived", "values", "tobruk"})
 
     def read_data(self, data: Section) -> None:
@@ -63,9 +45,16 @@ class CauldronSPI(RulesPlugin):
         self.cc_side = cc.side("side")
         self.cc_range = cc.integer("within", lo=0)
         self.cc_of = cc.side("of")
-        uv = data.sub("unit-values", frozenset({"rule", "kills-rule"}))
+        uv = data.sub("unit-values", frozenset({"rule"}))
         self.values_rule = uv.rule("rule", "unit-values")
-        self.kills_rule = uv.rule("kills-rule", self.values_rule)
+        # 18.12 kills and 18.4 levels are the generic victory keys (an eliminated award, a table per side)
+        v = self.data.victory
+        kills = [a for a in v.units if a.kind == "eliminated"] if v is not None else []
+        if v is None or len(kills) != 1 or not v.side_levels:
+            raise data.err("victory", "needs one 'eliminated' award and a table of levels per side",
+                           expected="victory: {eliminated: [{vp: printed}], levels: {axis: [...], allied: [...]}}")
+        self.victory_rules = v
+        self.kills = kills[0]
         tb = data.sub("tobruk", frozenset({"rule", "other-rule", "end-rule", "hexes", "vp", "supply-side"}))
         tb.require("hexes", "vp", "supply-side")
         self.tobruk_rule = tb.rule("rule", "tobruk")
@@ -82,22 +71,6 @@ class CauldronSPI(RulesPlugin):
         self.exit_other_rule = ex.rule("other-rule", self.exit_rule)
         self.exit_side = ex.side("side")
         self.exit_wait = ex.integer("wait", lo=0)
-        lv = data.sub("levels", frozenset({"rule", *self.sides}))
-        self.levels_rule = lv.rule("rule", "levels")
-        self.levels: dict[str, Levels] = {s: self._levels(lv, s) for s in self.sides}
-
-    def _levels(self, lv: Section, side: str) -> Levels:
-        rows: list[tuple[int, str]] = []
-        for i, row in enumerate(lv.r.doc.seq(lv.m[side], lv.what(side)) if side in lv else []):
-            cells = lv.r.doc.seq(row, f"{lv.what(side)}[{i}]")
-            if len(cells) != 2:
-                raise lv.r.doc.err(row, f"{lv.what(side)}[{i}]: {len(cells)} cells", expected="[lowest net VP, level]")
-            rows.append((lv.r.doc.integer(cells[0], f"{lv.what(side)}[{i}][0]", lo=0),
-                         lv.r.doc.scalar(cells[1], f"{lv.what(side)}[{i}][1]")))
-        if not rows or rows[-1][0] != 0 or [r[0] for r in rows] != sorted((r[0] for r in rows), reverse=True):
-            raise lv.err(side, "levels must run from the best down to 0", expected="[[36, ...], ..., [0, Draw]]")
-        return tuple(rows)
-
     def game_turn(self, ctx: Context) -> int | None:
         return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
@@ -160,8 +133,7 @@ class CauldronSPI(RulesPlugin):
         given = ctx.position.extra.get("values")
         if isinstance(given, Mapping) and unit.id in given:
             return int(given[unit.id])
-        got = printed_values(unit, self.game)
-        return unit_vp(*got) if got is not None else None
+        return award_vp(self.kills, unit, self.game)
 
     def tobruk_control(self, ctx: Context) -> tuple[str | None, bool, str]:
         """18.21: (side controlling Tobruk, supply path from it, how control was decided)."""
@@ -201,7 +173,7 @@ class CauldronSPI(RulesPlugin):
             got = sum(worth(u) for u in killed[enemy])
             score[side] += got
             if killed[enemy]:
-                findings.append(Finding(self.kills_rule, Severity.INFO,
+                findings.append(Finding(self.kills.rule, Severity.INFO,
                                         f"{side} scores {got} VP for {len(killed[enemy])} eliminated enemy unit(s)",
                                         units=tuple(u.id for u in killed[enemy])))
         exited_vp, exit_findings = self.exits(ctx, worth)
@@ -226,21 +198,21 @@ class CauldronSPI(RulesPlugin):
                                     f"no printed strengths for {', '.join(sorted(unknown))}: counted as 0 VP "
                                     "(give values: {id: VP} or a manifest unit)", units=tuple(sorted(unknown))))
         first, second = self.sides[0], self.sides[1]
-        level = level_of_victory(score[first], score[second], self.levels[first], self.levels[second])
-        findings.append(Finding(self.levels_rule, Severity.INFO,
+        level = leader_level(self.victory_rules, score)[2] or self.victory_rules.draw
+        findings.append(Finding(self.victory_rules.levels_rule, Severity.INFO,
                                 f"VP {first.capitalize()} {score[first]}, {second.capitalize()} {score[second]} "
                                 f"(net {abs(score[first] - score[second])}): {level}"))
         return {**score, "tobruk": tobruk_side, "exited": exited_vp, "level": level}, findings
 
     def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
         name = {s: self.game.side(s).name for s in self.sides}
-        out = [f"Victory points ({self.values_rule.split('.')[0]}.0): "
+        out = [f"Victory points ({self.victory_rules.rule}): "
                + ", ".join(f"{name[s]} {vp.get(s, 0)}" for s in self.sides) + "."]
         holder = vp.get("tobruk")
         out.append(f"Tobruk ({self.tobruk_rule}): "
                    + (f"{name[str(holder)]} ({self.tobruk_vp} VP)." if holder in name else "nobody."))
         out.append(f"Exited units ({self.exit_rule}): {vp.get('exited', 0)} VP.")
-        out.append(f"Level of victory ({self.levels_rule}): {vp.get('level')}.")
+        out.append(f"Level of victory ({self.victory_rules.levels_rule}): {vp.get('level')}.")
         return out
 
     def exits(self, ctx: Context, worth: Callable[[Unit], int]) -> tuple[int, list[Finding]]:

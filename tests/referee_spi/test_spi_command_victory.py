@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from spihelp import ROAD, check, make_map, pos
 
+from gazala_tools.games import find_game
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
-from gazala_tools.rules.spi import level_of_victory, unit_vp
+from gazala_tools.referee.position import Unit
+from gazala_tools.referee.victory import leader_level, printed_vp
 from tests.referee_rules import spi_rules
 
 # --- 17.0 command control ------------------------------------------------------------------------
@@ -60,11 +62,12 @@ def test_17_0_with_before_the_may_move_line_is_that_of_the_start_of_the_movement
 
 
 def test_18_11_unit_value_is_attack_plus_defence():
-    assert unit_vp("adm", (4, 5, 15)) == 9  # the rule's own example
+    """``vp: printed`` (generic): every printed number but the movement allowance."""
+    assert printed_vp(Unit(id="x", side="axis", type="armor 4-5-15"), find_game("cauldron-spi")) == 9  # 18.11's example
 
 
 def test_18_11_artillery_value_is_barrage_fpf_defence():
-    assert unit_vp("art", (4, 2, 3, 6)) == 9
+    assert printed_vp(Unit(id="x", side="axis", type="artillery 4-2-3-6"), find_game("cauldron-spi")) == 9
 
 
 @pytest.mark.parametrize(
@@ -75,9 +78,10 @@ def test_18_11_artillery_value_is_barrage_fpf_defence():
      (0, 41, "Allied Decisive")],
 )
 def test_18_4_levels_of_victory(open_map, axis, allied, level):
-    """The 18.4 table is the game's data (``rules.levels`` in game.yaml)."""
-    levels = spi_rules(open_map).levels
-    assert level_of_victory(axis, allied, levels["axis"], levels["allied"]) == level
+    """The 18.4 tables are the game's data (``rules.victory.levels``, a table per side, in game.yaml)."""
+    v = spi_rules(open_map).data.victory
+    assert v is not None
+    assert (leader_level(v, {"axis": axis, "allied": allied})[2] or v.draw) == level
 
 
 def test_18_12_eliminating_an_axis_4_5_15_gives_the_allies_nine(open_map):
@@ -145,13 +149,8 @@ def test_18_4_level_reported(open_map):
 
 
 def test_18_11_strength_codes_in_type_or_id(open_map):
-    from gazala_tools.games import find_game
-    from gazala_tools.referee.position import Unit
-    from gazala_tools.referee.units import printed_values
-
     def vp(uid: str, type_: str) -> int | None:
-        got = printed_values(Unit(id=uid, side="axis", type=type_), find_game("cauldron-spi"))
-        return unit_vp(*got) if got is not None else None
+        return printed_vp(Unit(id=uid, side="axis", type=type_), find_game("cauldron-spi"))
 
     assert vp("de-01-1-2-12", "infantry") == 3  # the last three numbers of the id
     assert vp("x", "armor 4-5-15") == 9
