@@ -27,20 +27,20 @@ from typing import ClassVar
 
 from gazala_tools.referee.engine import Check, Context
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.generic import eliminated
+from gazala_tools.referee.generic import box_in
 from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.victory import award_vp
 from gazala_tools.rules.bg.motorized import MotorizedRange
-from gazala_tools.rules.bg.objectives import Kills
 from gazala_tools.rules.bg.recovery import Recovery
 
-__all__ = ["BatalhaDeGazala", "Kills"]
+__all__ = ["BatalhaDeGazala"]
 
 
 class BatalhaDeGazala(MotorizedRange, Recovery):
     """Batalha de Gazala."""
 
     data_keys: ClassVar[frozenset[str]] = frozenset(
-        {"engagement", "motorized-range", "recovery", "objectives", "kills", "nationalities"})
+        {"engagement", "motorized-range", "recovery", "objectives"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"reduced", "cleared", "held"})
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset({"cleared"})
 
@@ -65,20 +65,20 @@ class BatalhaDeGazala(MotorizedRange, Recovery):
             side = possession[name]
             held[name] = side
             points[side] += value
-        for side, k in self.kills.items():
+        v = self.victory_rules
+        for award in (a for a in v.units if a.kind == "eliminated"):
             unknown: list[str] = []
-            table = dict(k.by_nationality)
-            for u in eliminated(self, ctx, self.enemy(side)):
-                if not table:
-                    points[side] += k.points
+            for u in ctx.units():
+                if not (box_in(u, self.data.boxes.eliminated) and award.units.matches(u, self.names)):
                     continue
-                nat = self.nationality(u)
-                if nat in table:
-                    points[side] += table[nat]
-                else:
+                got = award_vp(award, u, self.game, v.nationalities)
+                if got is None:
                     unknown.append(u.id)
+                    continue
+                for enemy in self.enemies(u.side):
+                    points[enemy] += got
             if unknown:
-                findings.append(Finding(k.rule, Severity.WARNING,
+                findings.append(Finding(award.rule, Severity.WARNING,
                                         f"nationality unknown for eliminated {', '.join(unknown)}: not scored "
                                         "(use a manifest unit, or a formation of a known nationality)",
                                         units=tuple(unknown)))
