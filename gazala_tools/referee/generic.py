@@ -29,7 +29,7 @@ from gazala_tools.referee.movement import check_chart_terrain
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.referee.ruledata import Arrival, SideSupply, StackingRules, VictoryRules
+from gazala_tools.referee.ruledata import Arrival, HexScore, SideSupply, StackingRules, VictoryRules
 from gazala_tools.referee.search import (
     ArrayCost,
     BlockCost,
@@ -902,18 +902,30 @@ def control_writers(rules: RulesPlugin) -> dict[str, StateWriter]:
     return {CONTROL: write_control}
 
 
-def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool) -> bool:
-    if holds == "controlled":
-        ok = control_of(rules, ctx, h) == side
-        units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
-        return ok and (not in_supply or not units or any(_in_supply(ctx, u) for u in units))
+def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool,
+           marked: bool = False) -> bool:
     units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
-    return bool(units) and (not in_supply or any(_in_supply(ctx, u) for u in units))
+    supplied = not in_supply or any(_in_supply(rules, ctx, u, marked) for u in units)
+    if holds == "controlled":
+        return control_of(rules, ctx, h) == side and (not units or supplied)
+    return bool(units) and supplied
 
 
-def _in_supply(ctx: Context, u: Unit) -> bool:
+def _in_supply(rules: RulesPlugin, ctx: Context, u: Unit, marked: bool = False) -> bool:
+    """In supply as the position traces it; ``marked``: as the unit's markers say (none of the
+    ``out`` or ``isolated`` supply role)."""
+    if marked:
+        return not any(m is not None and u.has(m) for m in (rules.data.supply_marker("out"),
+                                                             rules.data.supply_marker("isolated")))
     status = ctx.supply_status
     return status is None or status.get(u.id, SupplyStatus.IN) is SupplyStatus.IN
+
+
+def units_on(rules: RulesPlugin, ctx: Context, side: str, hexes: frozenset[Hex], tier: HexScore) -> list[Unit]:
+    """``side``'s units on ``hexes`` that meet ``tier`` (in supply if it asks), in the position's order:
+    what an award of ``units: N`` counts."""
+    return [u for u in ctx.on_map(side) if u.hex in hexes and (not tier.in_supply
+                                                               or _in_supply(rules, ctx, u, tier.marked))]
 
 
 def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
@@ -939,11 +951,24 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
     for ha in v.hexes:
         if ha.at is not None and ctx.turn_index != ha.at:
             continue
+        if ha.units is not None:
+            for side in rules.sides:
+                if ha.sides is not None and side not in ha.sides:
+                    continue
+                for t in ha.tiers:  # the first tier whose units are enough
+                    on = units_on(rules, ctx, side, ha.hexes.hexes, t)
+                    if len(on) >= ha.units:
+                        if t.vp:
+                            award(ha.rule, side, t.vp, f"{len(on)} units on {ha.hexes.text or 'the hexes'}"
+                                  + (" in supply" if t.in_supply else ""),
+                                  hexes=ctx.labels(u.hex for u in on if u.hex), units=tuple(u.id for u in on))
+                        break
+            continue
         for h in sorted(ha.hexes.hexes, key=ctx.label):
             for side in rules.sides:
                 if ha.sides is not None and side not in ha.sides:
                     continue
-                tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply)), None)
+                tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply, t.marked)), None)
                 if tier is not None and tier.vp:
                     how = ("occupied" if tier.holds == "occupied" else "controlled") + (" in supply" if tier.in_supply
                                                                                           else "")

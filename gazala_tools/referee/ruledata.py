@@ -390,6 +390,9 @@ class HexScore:
     holds: str
     in_supply: bool
     vp: int
+    #: ``in-supply: marked``: in supply as the unit is marked (no marker of the ``out`` or ``isolated``
+    #: supply role), not as the position traces it (RG 16.0: supply is adjusted in the Supply Phase only)
+    marked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +406,9 @@ class HexAward:
     tiers: tuple[HexScore, ...]
     sides: frozenset[str] | None = None
     at: int | None = None
+    #: ``units: N``: the award scores once per side, when at least N of its units stand on these hexes
+    #: together (each meeting the tier), not per hex (RG 16.0: four units on north-edge hexes, 1 VP)
+    units: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1432,16 +1438,14 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
         return None
     rule = s.rule("rule", "victory")
     hexes: list[HexAward] = []
-    for e in s.each("hexes", frozenset({"rule", "hexes", "score", "sides", "at"})):
+    for e in s.each("hexes", frozenset({"rule", "hexes", "score", "sides", "at", "units"})):
         e.require("hexes", "score")
-        tiers = []
-        for t in e.each("score", frozenset({"holds", "in-supply", "vp"})):
-            t.require("vp")
-            tiers.append(HexScore(_holds(t, control), t.boolean("in-supply", False), t.integer("vp", lo=-1000, hi=1000)))
+        group = e.opt_integer("units", lo=1, hi=10_000)
+        tiers = [_hex_score(t, control, group) for t in e.each("score", frozenset({"holds", "in-supply", "vp"}))]
         at = None
         if "at" in e and e.text("at") != "end":
             at = e.turn("at")
-        hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at))
+        hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at, group))
     nationalities = _nationalities(s.sub("nationalities"))
     units: list[UnitAward] = []
     for kind in ("eliminated", "exited"):
@@ -1461,6 +1465,21 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
         levels = _levels(s, "levels")
     return VictoryRules(rule, s.opt_turn("end"), tuple(hexes), tuple(units), tuple(deaths), levels,
                         s.text("draw", "draw"), s.rule("levels-rule", rule), side_levels, nationalities)
+
+
+def _hex_score(t: Section, control: ControlRules | None, group: int | None) -> HexScore:
+    """One tier of a hex award: ``holds``, ``in-supply`` (true, false or ``marked``), ``vp``."""
+    t.require("vp")
+    marked = "in-supply" in t and t.text("in-supply") == "marked"
+    if "in-supply" in t and not marked and t.text("in-supply").lower() not in ("true", "false", "yes", "no", "on", "off"):
+        raise t.err("in-supply", f"{t.text('in-supply')!r} is not a supply condition"
+                    f"{did_you_mean(t.text('in-supply'), ['true', 'false', 'marked'])}",
+                    expected="true (as traced), marked (as the unit's markers say) or false")
+    holds = _holds(t, control)
+    if group is not None and holds != "occupied":
+        raise t.err("holds", "an award of 'units: N' counts the units that occupy its hexes", expected="occupied")
+    in_supply = marked or t.boolean("in-supply", False)
+    return HexScore(holds, in_supply, t.integer("vp", lo=-1000, hi=1000), marked)
 
 
 def _levels(s: Section, key: str) -> tuple[VictoryLevel, ...]:

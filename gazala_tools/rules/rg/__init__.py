@@ -6,7 +6,7 @@ wording are marked ``Interpretation:`` here and listed in ``docs/referee.md``.
 Every fact comes from the game's data: the generic rules (10.0 stacking, 8.3 boxes, 8.1
 prohibited zone, 9.0 ZOC, 5.0 supply) and this plugin's own keys of ``rules:`` in
 ``mapdata/gazala-rg/game.yaml`` (``restricted-area`` 8.2, ``activations`` 7.0, ``minefields``
-14.0/14.1, ``loc`` 14.2, ``victory`` 16.0, ``scenario-vp`` 17.0); the map gives the zones, the
+14.0/14.1, ``loc`` 14.2, ``scenario-vp`` 17.0; 16.0 is the generic ``victory`` keys); the map gives the zones, the
 minefield boxes with ``owner`` and ``active_from``, the fortified boxes, escarpments and roads.
 What is code here: the breach outcomes of 14.1, the LOC search of 14.2 and the 7.0 limits.
 
@@ -64,7 +64,7 @@ class GazalaRG(Breaches, Loc, Activations, RestrictedArea, Victory):
     """Gazala: The Cauldron."""
 
     data_keys: ClassVar[frozenset[str]] = frozenset(
-        {"restricted-area", "activations", "minefields", "loc", "victory", "scenario-vp"})
+        {"restricted-area", "activations", "minefields", "loc", "scenario-vp"})
 
     def read_data(self, data: Section) -> None:
         self.read_area(data)

@@ -9,7 +9,7 @@ from typing import Final
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.generic import supply_markers
+from gazala_tools.referee.generic import units_on
 from gazala_tools.referee.ruledata import Section
 from gazala_tools.rules.rg.minefields import RGRules
 
@@ -30,18 +30,27 @@ class Victory(RGRules):
     """16.0 and 17.0."""
 
     def read_victory(self, data: Section) -> None:
-        vic = data.sub("victory", frozenset({"rule", "side", "north-edge", "occupy"}))
-        vic.require("side", "north-edge", "occupy")
-        self.vp_rule = vic.rule("rule", "victory")
-        self.vp_side = vic.side("side")
-        ne = vic.sub("north-edge", frozenset({"hexes", "units", "vp"}))
-        self.north_edge = ne.hexset("hexes")
-        self.north_units = ne.integer("units", lo=1)
-        self.north_vp = ne.integer("vp", 1)
-        oc = vic.sub("occupy", frozenset({"hexes", "vp", "key"}))
-        self.occupy = oc.hexset("hexes")
-        self.occupy_vp = oc.integer("vp", 1)
-        self.occupy_key = oc.text("key", self.occupy.text)
+        # 16.0 is the generic victory keys: the north edge an award of 'units: 4' in supply as marked,
+        # the occupied hex an award of one hex
+        v = self.data.victory
+        groups = [a for a in v.hexes if a.units is not None] if v is not None else []
+        singles = [a for a in v.hexes if a.units is None] if v is not None else []
+        if (v is None or len(groups) != 1 or len(singles) != 1
+                or any(len(a.tiers) != 1 or a.sides is None or len(a.sides) != 1 for a in (*groups, *singles))):
+            raise data.err("victory", "16.0 needs two hex awards of one side and one tier each: the north edge "
+                           "(units: N) and the hex to occupy",
+                           expected="victory: {hexes: [{hexes: ..., sides: [axis], units: 4, score: [...]}, "
+                                    "{hexes: ..., sides: [axis], score: [...]}]}")
+        self.vp_rule = v.rule
+        self.north_award, self.occupy_award = groups[0], singles[0]
+        assert self.north_award.sides is not None and self.north_award.units is not None
+        self.vp_side = next(iter(self.north_award.sides))
+        self.north_edge = self.north_award.hexes
+        self.north_units = self.north_award.units
+        self.north_vp = self.north_award.tiers[0].vp
+        self.occupy = self.occupy_award.hexes
+        self.occupy_vp = self.occupy_award.tiers[0].vp
+        self.occupy_key = "/".join(sorted(self.map.label(h) for h in self.occupy.hexes))
 
         sv = data.sub("scenario-vp", frozenset({"rule", "side", "hexes", "scenarios"}))
         sv.require("side", "hexes", "scenarios")
@@ -70,11 +79,9 @@ class Victory(RGRules):
         findings: list[Finding] = []
         side, rule = self.vp_side, self.vp_rule
         who = self.side_name(side)
-        out_of_supply = supply_markers(self)
-        north = [u for u in ctx.on_map(side) if u.hex in self.north_edge
-                 and not any(u.has(m) for m in out_of_supply)]
+        north = units_on(self, ctx, side, self.north_edge.hexes, self.north_award.tiers[0])
         north_vp = self.north_vp if len(north) >= self.north_units else 0
-        held_hex = [u for u in ctx.on_map(side) if u.hex in self.occupy]
+        held_hex = units_on(self, ctx, side, self.occupy.hexes, self.occupy_award.tiers[0])
         hex_vp = self.occupy_vp if held_hex else 0
         if north_vp:
             findings.append(Finding(rule, Severity.INFO,
