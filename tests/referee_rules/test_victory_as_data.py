@@ -1,6 +1,7 @@
 """Victory as data, the keys that took over what the built-in plugins computed (issue 32 item 7,
 ``docs/games.md`` "Rules mechanics"): ``vp: printed`` (SPI 18.11), ``vp-by-nationality`` with
-``victory.nationalities`` (BG 11.2.2) and a table of levels per side (SPI 18.4).
+``victory.nationalities`` (BG 11.2.2), a table of levels per side (SPI 18.4), and hex awards of
+``units: N`` with ``in-supply: marked`` (RG 16.0).
 
 Each rule is stated in a copy of Lowland Front (a data-only game, ``tests/games/lowland-front``) whose
 ``victory`` section is replaced by the case's, and judged by the generic referee; bad values exit 2
@@ -43,6 +44,15 @@ VICTORY = """\
     draw: stalemate
 """
 
+#: 10.4 of the cases: "3 VP to the League when two League units not marked Out of Supply or Isolated stand
+#: on west-edge hexes together"
+EDGE = """\
+  victory:
+    rule: "10"
+    hexes:
+      - {rule: "10.4", hexes: {edges: [W]}, sides: [league], units: 2, score: [{holds: occupied, in-supply: marked, vp: 3}]}
+"""
+
 
 def game_with(tmp_path: Path, victory: str = VICTORY) -> Path:
     game = tmp_path / "lf"
@@ -57,6 +67,11 @@ def game_with(tmp_path: Path, victory: str = VICTORY) -> Path:
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory: pytest.TempPathFactory) -> RulesPlugin:
     return rules_for(find_game(game_with(tmp_path_factory.mktemp("victory"))))
+
+
+@pytest.fixture(scope="module")
+def edge_rules(tmp_path_factory: pytest.TempPathFactory) -> RulesPlugin:
+    return rules_for(find_game(game_with(tmp_path_factory.mktemp("edge"), EDGE)))
 
 
 def check(rules: RulesPlugin, *units: tuple[str, str, str, str], turn: str = "Turn 6") -> Report:
@@ -107,6 +122,28 @@ def test_10_3_the_other_sides_table_when_it_leads(rules: RulesPlugin) -> None:
     assert r.vp["result"] == "Imperial triumph (by 4 VP)"
 
 
+def on_edge(rules: RulesPlugin, *markers: list[str]) -> Report:
+    rows = [{"id": f"l{i}", "side": L, "type": "infantry", "hex": "01.05", **({"markers": m} if m else {})}
+            for i, m in enumerate(markers)]
+    return Referee(rules).check(position_from_data(rules, {"game": "lowland-front", "turn": "Turn 2", "units": rows}))
+
+
+def test_10_4_units_n_two_units_on_the_edge_score_once(edge_rules: RulesPlugin) -> None:
+    """``units: 2``: once for the side (3 VP), not per hex nor per unit."""
+    r = on_edge(edge_rules, [], [])
+    assert r.vp[L] == 3 and [a["what"] for a in r.vp["awards"]] == ["2 units on W in supply"]
+
+
+def test_10_4_in_supply_marked_a_unit_marked_out_of_supply_does_not_count(edge_rules: RulesPlugin) -> None:
+    assert on_edge(edge_rules, [], ["out-of-supply"]).vp[L] == 0
+    assert on_edge(edge_rules, [], ["isolated"]).vp[L] == 0
+    assert on_edge(edge_rules, [], ["out-of-supply"], []).vp[L] == 3  # two others are enough
+
+
+def test_10_4_one_unit_is_not_enough(edge_rules: RulesPlugin) -> None:
+    assert on_edge(edge_rules, []).vp[L] == 0
+
+
 #: (the text in VICTORY, what it becomes, what the error says)
 BAD = [
     ("vp: printed}", "vp: printd}", "'printd' is not VP (did you mean 'printed'?)"),
@@ -118,11 +155,19 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "words"), BAD, ids=[b[2][:40] for b in BAD])
+BAD_EDGE = [
+    ("in-supply: marked", "in-supply: marke", "'marke' is not a supply condition (did you mean 'marked'?)"),
+    ("holds: occupied, in-supply", "holds: controlled, in-supply",
+     "an award of 'units: N' counts the units that occupy its hexes"),
+]
+
+
+@pytest.mark.parametrize(("base", "old", "new", "words"), [(VICTORY, *b) for b in BAD] + [(EDGE, *b) for b in BAD_EDGE],
+                         ids=[b[2][:40] for b in BAD + BAD_EDGE])
 def test_bad_victory_data_is_one_line_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    old: str, new: str, words: str) -> None:
-    assert VICTORY.count(old) == 1, old
-    game = game_with(tmp_path, VICTORY.replace(old, new))
+                                                    base: str, old: str, new: str, words: str) -> None:
+    assert base.count(old) == 1, old
+    game = game_with(tmp_path, base.replace(old, new))
     pos = tmp_path / "pos.yaml"
     pos.write_text("game: lowland-front\nunits: []\n", encoding="utf-8")
     capsys.readouterr()
