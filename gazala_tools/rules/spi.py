@@ -47,14 +47,21 @@ class CauldronSPI(RulesPlugin):
         self.cc_of = cc.side("of")
         uv = data.sub("unit-values", frozenset({"rule"}))
         self.values_rule = uv.rule("rule", "unit-values")
-        # 18.12 kills and 18.4 levels are the generic victory keys (an eliminated award, a table per side)
+        # 18.12 kills, 18.31 exits and 18.4 levels are the generic victory keys (an eliminated award, an
+        # exited award of one side, a table of levels per side)
         v = self.data.victory
         kills = [a for a in v.units if a.kind == "eliminated"] if v is not None else []
-        if v is None or len(kills) != 1 or not v.side_levels:
-            raise data.err("victory", "needs one 'eliminated' award and a table of levels per side",
-                           expected="victory: {eliminated: [{vp: printed}], levels: {axis: [...], allied: [...]}}")
+        exits = [a for a in v.units if a.kind == "exited"] if v is not None else []
+        if (v is None or len(kills) != 1 or not v.side_levels or len(exits) != 1 or exits[0].units.sides is None
+                or len(exits[0].units.sides) != 1):
+            raise data.err("victory", "needs one 'eliminated' award, one 'exited' award of one side and a table "
+                           "of levels per side",
+                           expected="victory: {eliminated: [{vp: printed}], exited: [{units: {sides: [allied]}, "
+                                    "boxes: [exited], vp: printed}], levels: {axis: [...], allied: [...]}}")
         self.victory_rules = v
-        self.kills = kills[0]
+        self.kills, self.exit_award = kills[0], exits[0]
+        self.exit_rule = self.exit_award.rule
+        self.exit_side = next(iter(exits[0].units.sides))
         tb = data.sub("tobruk", frozenset({"rule", "other-rule", "end-rule", "hexes", "vp", "supply-side"}))
         tb.require("hexes", "vp", "supply-side")
         self.tobruk_rule = tb.rule("rule", "tobruk")
@@ -64,13 +71,12 @@ class CauldronSPI(RulesPlugin):
         self.tobruk: Hex | None = min(self.tobruk_set.hexes) if self.tobruk_set else None
         self.tobruk_vp = tb.integer("vp", lo=0)
         self.tobruk_side = tb.side("supply-side")
-        ex = data.sub("exits", frozenset({"rule", "wait-rule", "other-rule", "side", "wait"}))
-        ex.require("side", "wait")
-        self.exit_rule = ex.rule("rule", "exits")
+        ex = data.sub("exits", frozenset({"wait-rule", "other-rule", "wait"}))
+        ex.require("wait")
         self.exit_wait_rule = ex.rule("wait-rule", self.exit_rule)
         self.exit_other_rule = ex.rule("other-rule", self.exit_rule)
-        self.exit_side = ex.side("side")
         self.exit_wait = ex.integer("wait", lo=0)
+
     def game_turn(self, ctx: Context) -> int | None:
         return self.turns.number(ctx.turn_index) if ctx.turn_index is not None else None
 
@@ -222,9 +228,9 @@ class CauldronSPI(RulesPlugin):
         arrived_at = _turns(ctx.position.extra.get("arrived"))
         total = 0
         for u in ctx.units():
-            if not box_in(u, self.data.boxes.exited):
+            if not box_in(u, self.exit_award.boxes):
                 continue
-            if u.side != self.exit_side:
+            if not self.exit_award.units.matches(u, self.names):
                 findings.append(Finding(self.exit_other_rule, Severity.INFO,
                                         f"{u.id} exited: no VP for {u.side.capitalize()} units", units=(u.id,)))
                 continue
