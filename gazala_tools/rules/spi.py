@@ -6,8 +6,10 @@ marked ``Interpretation:`` and listed in ``docs/referee-dg-spi-bg.md``.
 
 The facts are data (``mapdata/cauldron-spi/game.yaml``, ``rules:``): 16.0 supply is the generic
 supply rule (the Axis 16.1 path to the road/trail network joined to the west edge, the Allied 16.2
-path to the east edge, 16.3 automatic supply), and this plugin's keys give 17.0 command control,
-18.1 unit values, 18.2 Tobruk, 18.3 exits and the 18.4 levels of victory.
+path to the east edge, 16.3 automatic supply); 18.12 VP for kills and 18.31 for exits (``vp: printed``,
+the 18.11 values) and the 18.4 levels (a table per side) are the generic ``victory`` keys, which this
+plugin words; its own keys give 17.0 command control, 18.11's ``values`` override, 18.2 Tobruk and the
+18.32-18.33 exit rules.
 
 Position extras (top-level keys of the position YAML this plugin declares in ``extra_keys``; the core
 keeps them in ``Position.extra``):

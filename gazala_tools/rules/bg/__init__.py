@@ -6,8 +6,9 @@ Section numbers are the rulebook's (``../shared/seeds/001_...txt``); quotations 
 The facts are data (``mapdata/batalha/game.yaml``, ``rules:``): the generic rules (4.1.1 stacking,
 4.1.2 enemy units, 4.0 boxes and the sea inlets armor may not enter) and this plugin's keys:
 ``engagement`` (4.1.2 armor ignores infantry zones), ``motorized-range`` (4.1), ``recovery``
-(7.0), ``objectives`` and ``kills`` (11.2), ``nationalities``; the map gives the places, the
-road entries, the minefield hexes and the sea.
+(7.0), ``objectives`` (11.2); the points for units destroyed (11.2.1, 11.2.2 by nationality) are the
+generic ``victory`` keys, which the plugin words; the map gives the places, the road entries, the
+minefield hexes and the sea.
 
 Reduced units (7.0) are those below full strength (``Unit.reduced``: steps 1 of 2, the reduced
 back of the counter, from a save's Step layer or ``steps: 1`` in a position YAML).
