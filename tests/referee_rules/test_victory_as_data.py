@@ -162,18 +162,24 @@ BAD_EDGE = [
 ]
 
 
-@pytest.mark.parametrize(("base", "old", "new", "words"), [(VICTORY, *b) for b in BAD] + [(EDGE, *b) for b in BAD_EDGE],
-                         ids=[b[2][:40] for b in BAD + BAD_EDGE])
-def test_bad_victory_data_is_one_line_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                    base: str, old: str, new: str, words: str) -> None:
-    assert base.count(old) == 1, old
-    game = game_with(tmp_path, base.replace(old, new))
+def exit_2(tmp_path: Path, game: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """``referee check`` of an empty position of ``game``: exit 2, one line (returned), no traceback."""
     pos = tmp_path / "pos.yaml"
     pos.write_text("game: lowland-front\nunits: []\n", encoding="utf-8")
     capsys.readouterr()
     assert main(["referee", "check", str(pos), "--game", str(game)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(("base", "old", "new", "words"), [(VICTORY, *b) for b in BAD] + [(EDGE, *b) for b in BAD_EDGE],
+                         ids=[b[2][:40] for b in BAD + BAD_EDGE])
+def test_bad_victory_data_is_one_line_with_its_place(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    base: str, old: str, new: str, words: str) -> None:
+    assert base.count(old) == 1, old
+    game = game_with(tmp_path, base.replace(old, new))
+    err = exit_2(tmp_path, game, capsys)
     text = (game / "game.yaml").read_text(encoding="utf-8")
     line = next(i for i, x in enumerate(text.splitlines(), 1) if new.strip() in x)
     assert f"{game / 'game.yaml'}:{line}:" in err and words in err, err
@@ -182,7 +188,4 @@ def test_bad_victory_data_is_one_line_with_its_place(tmp_path: Path, capsys: pyt
 def test_vp_by_nationality_needs_the_nationalities(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = game_with(tmp_path, VICTORY.replace("    nationalities:\n      gold: {ids: [g-]}\n      iron: "
                                                "{formations: [I Corps]}\n", ""))
-    pos = tmp_path / "pos.yaml"
-    pos.write_text("game: lowland-front\nunits: []\n", encoding="utf-8")
-    assert main(["referee", "check", str(pos), "--game", str(game)]) == 2
-    assert "needs the nationalities of the units" in capsys.readouterr().err
+    assert "needs the nationalities of the units" in exit_2(tmp_path, game, capsys)
