@@ -17,7 +17,7 @@ Pure Python.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +29,7 @@ from gazala_tools.referee.movement import check_chart_terrain
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.referee.ruledata import Arrival, HexScore, SideSupply, StackingRules, VictoryRules
+from gazala_tools.referee.ruledata import Arrival, HexAward, HexScore, SideSupply, StackingRules, VictoryRules
 from gazala_tools.referee.search import (
     ArrayCost,
     BlockCost,
@@ -939,40 +939,28 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
     awards: list[dict[str, object]] = []
     findings: list[Finding] = []
 
+    scenarios: dict[str, dict[str, int]] = {}
+
     def award(rule: str, side: str, vp: int, what: str, hexes: tuple[str, ...] = (),
-              units: tuple[str, ...] = ()) -> None:
-        tally[side] = tally.get(side, 0) + vp
-        awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
-        findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
-                                hexes=hexes, units=units))
+              units: tuple[str, ...] = (), scenario: str | None = None) -> None:
+        if scenario is None:
+            tally[side] = tally.get(side, 0) + vp
+            awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
+            findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
+                                    hexes=hexes, units=units))
+            return
+        got = scenarios.setdefault(scenario, dict.fromkeys(rules.sides, 0))
+        got[side] = got.get(side, 0) + vp
+        awards.append({"rule": rule, "side": side, "vp": vp, "what": what, "scenario": scenario})
+        findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP at the end of "
+                                f"{_scenario_name(rules, scenario)}: {what}", hexes=hexes, units=units))
 
     end = v.end if v.end is not None else (len(rules.turns) - 1 if rules.turns and not rules.turns.open else None)
     final = end is not None and ctx.turn_index is not None and ctx.turn_index >= end
     for ha in v.hexes:
-        if ha.at is not None and ctx.turn_index != ha.at:
-            continue
-        if ha.units is not None:
-            for side in rules.sides:
-                if ha.sides is not None and side not in ha.sides:
-                    continue
-                for t in ha.tiers:  # the first tier whose units are enough
-                    on = units_on(rules, ctx, side, ha.hexes.hexes, t)
-                    if len(on) >= ha.units:
-                        if t.vp:
-                            award(ha.rule, side, t.vp, f"{len(on)} units on {ha.hexes.text or 'the hexes'}"
-                                  + (" in supply" if t.in_supply else ""),
-                                  hexes=ctx.labels(u.hex for u in on if u.hex), units=tuple(u.id for u in on))
-                        break
-            continue
-        for h in sorted(ha.hexes.hexes, key=ctx.label):
-            for side in rules.sides:
-                if ha.sides is not None and side not in ha.sides:
-                    continue
-                tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply, t.marked)), None)
-                if tier is not None and tier.vp:
-                    how = ("occupied" if tier.holds == "occupied" else "controlled") + (" in supply" if tier.in_supply
-                                                                                          else "")
-                    award(ha.rule, side, tier.vp, f"{_hex_name(ctx, h)} {how}", hexes=(ctx.label(h),))
+        if ha.at is None or ctx.turn_index == ha.at:
+            for side, got, what, hexes, units in hex_awards(rules, ctx, ha):
+                award(ha.rule, side, got, what, hexes, units, ha.scenario)
     for ua in v.units:
         unknown: list[str] = []
         for u in sorted(ctx.units(), key=lambda u: u.id):
@@ -995,6 +983,8 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
             findings.append(Finding(ua.rule, Severity.WARNING, f"{what} unknown for {ua.kind} {', '.join(unknown)}: "
                                     "not scored", units=tuple(unknown)))
     out: dict[str, object] = {**tally, "awards": awards, "final": final}
+    if scenarios:
+        out["scenarios"] = scenarios
     for sd in v.sudden_death:
         if sd.hexes and all(_holds(rules, ctx, sd.side, h, sd.holds, sd.in_supply) for h in sd.hexes.hexes):
             out["result"] = f"{side_name(rules, sd.side)} wins by sudden death ({sd.rule})"
@@ -1007,6 +997,35 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
         out["result"] = _level(rules, v, tally)
         findings.append(Finding(v.levels_rule or v.rule, Severity.INFO, f"the game has ended: {out['result']}"))
     return out, findings
+
+
+def hex_awards(rules: RulesPlugin, ctx: Context, ha: HexAward
+               ) -> Iterator[tuple[str, int, str, tuple[str, ...], tuple[str, ...]]]:
+    """What a hex award scores as the position stands: (side, VP, what, hexes, units) each. Per hex,
+    the first tier the side meets; with ``units: N`` once per side, the first tier with enough units."""
+    sides = [s for s in rules.sides if ha.sides is None or s in ha.sides]
+    if ha.units is not None:
+        for side in sides:
+            for t in ha.tiers:
+                on = units_on(rules, ctx, side, ha.hexes.hexes, t)
+                if len(on) >= ha.units:
+                    if t.vp:
+                        yield (side, t.vp, f"{len(on)} units on {ha.hexes.text or 'the hexes'}"
+                               + (" in supply" if t.in_supply else ""),
+                               ctx.labels(u.hex for u in on if u.hex), tuple(u.id for u in on))
+                    break
+        return
+    for h in sorted(ha.hexes.hexes, key=ctx.label):
+        for side in sides:
+            tier = next((t for t in ha.tiers if _holds(rules, ctx, side, h, t.holds, t.in_supply, t.marked)), None)
+            if tier is not None and tier.vp:
+                how = ("occupied" if tier.holds == "occupied" else "controlled") + (" in supply" if tier.in_supply
+                                                                                      else "")
+                yield side, tier.vp, f"{_hex_name(ctx, h)} {how}", (ctx.label(h),), ()
+
+
+def _scenario_name(rules: RulesPlugin, scenario: str) -> str:
+    return next((sc.name for sc in rules.game.scenarios() if sc.id == scenario), scenario)
 
 
 def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:
@@ -1038,7 +1057,12 @@ def vp_sentences(rules: RulesPlugin, vp: Mapping[str, object]) -> list[str]:
            + ("" if vp.get("final") else " (as the position stands)") + "."]
     awards = vp.get("awards")
     for a in awards if isinstance(awards, list) else ():
-        out.append(f"{a['rule']}: {side_name(rules, str(a['side']))} {a['vp']} VP, {a['what']}.")
+        at_end = f" at the end of {_scenario_name(rules, str(a['scenario']))}" if "scenario" in a else ""
+        out.append(f"{a['rule']}: {side_name(rules, str(a['side']))} {a['vp']} VP{at_end}, {a['what']}.")
+    scenarios = vp.get("scenarios")
+    for sc, got in scenarios.items() if isinstance(scenarios, Mapping) else ():
+        out.append(f"At the end of {_scenario_name(rules, str(sc))}: "
+                   + ", ".join(f"{side_name(rules, s)} {n}" for s, n in got.items()) + " VP.")
     if "result" in vp:
         out.append(f"Result: {vp['result']}.")
     return out

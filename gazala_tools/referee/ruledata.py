@@ -409,6 +409,9 @@ class HexAward:
     #: ``units: N``: the award scores once per side, when at least N of its units stand on these hexes
     #: together (each meeting the tier), not per hex (RG 16.0: four units on north-edge hexes, 1 VP)
     units: int | None = None
+    #: ``scenario: ID`` (of scenarios.yaml): the award counts at the end of that scenario only, tallied
+    #: apart per scenario (a position does not say which scenario it is of; RG 17.0)
+    scenario: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1438,14 +1441,15 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
         return None
     rule = s.rule("rule", "victory")
     hexes: list[HexAward] = []
-    for e in s.each("hexes", frozenset({"rule", "hexes", "score", "sides", "at", "units"})):
+    for e in s.each("hexes", frozenset({"rule", "hexes", "score", "sides", "at", "units", "scenario"})):
         e.require("hexes", "score")
         group = e.opt_integer("units", lo=1, hi=10_000)
         tiers = [_hex_score(t, control, group) for t in e.each("score", frozenset({"holds", "in-supply", "vp"}))]
         at = None
         if "at" in e and e.text("at") != "end":
             at = e.turn("at")
-        hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at, group))
+        hexes.append(HexAward(e.rule("rule", rule), e.hexset("hexes"), tuple(tiers), e.sides("sides"), at, group,
+                              _scenario(e)))
     nationalities = _nationalities(s.sub("nationalities"))
     units: list[UnitAward] = []
     for kind in ("eliminated", "exited"):
@@ -1465,6 +1469,18 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
         levels = _levels(s, "levels")
     return VictoryRules(rule, s.opt_turn("end"), tuple(hexes), tuple(units), tuple(deaths), levels,
                         s.text("draw", "draw"), s.rule("levels-rule", rule), side_levels, nationalities)
+
+
+def _scenario(e: Section) -> str | None:
+    """``scenario: ID``: a scenario of the game's scenarios.yaml."""
+    if "scenario" not in e:
+        return None
+    got = e.text("scenario")
+    ids = [sc.id for sc in e.r.game.scenarios()]
+    if got not in ids:
+        raise e.err("scenario", f"{got!r} is not a scenario of the game{did_you_mean(got, ids)}",
+                    expected="an id of scenarios.yaml: " + (", ".join(ids) or "(the game has none)"))
+    return got
 
 
 def _hex_score(t: Section, control: ControlRules | None, group: int | None) -> HexScore:
