@@ -6,7 +6,7 @@ wording are marked ``Interpretation:`` here and listed in ``docs/referee.md``.
 Every fact comes from the game's data: the generic rules (10.0 stacking, 8.3 boxes, 8.1
 prohibited zone, 9.0 ZOC, 5.0 supply) and this plugin's own keys of ``rules:`` in
 ``mapdata/gazala-rg/game.yaml`` (``restricted-area`` 8.2, ``activations`` 7.0, ``minefields``
-14.0/14.1, ``loc`` 14.2, ``scenario-vp`` 17.0; 16.0 is the generic ``victory`` keys); the map gives the zones, the
+14.0/14.1, ``loc`` 14.2, ``scenario-vp`` 17.0's names; 16.0 and 17.0 are the generic ``victory`` keys); the map gives the zones, the
 minefield boxes with ``owner`` and ``active_from``, the fortified boxes, escarpments and roads.
 What is code here: the breach outcomes of 14.1, the LOC search of 14.2 and the 7.0 limits.
 
@@ -44,10 +44,10 @@ from gazala_tools.rules.rg.state import (
     write_activations,
     write_breaches,
 )
-from gazala_tools.rules.rg.victory import SCENARIO_KEYS, Scenario, Victory
+from gazala_tools.rules.rg.victory import Victory
 
-__all__ = ["ACTIVATIONS", "BREACHES", "DOUBLE_MOVE", "EXTRA_MOVE", "SCENARIO_KEYS", "Breach", "BreachState", "GazalaRG",
-           "LocPath", "LocReport", "Scenario", "activations_of", "breaches_of", "read_activations", "read_breaches",
+__all__ = ["ACTIVATIONS", "BREACHES", "DOUBLE_MOVE", "EXTRA_MOVE", "Breach", "BreachState", "GazalaRG",
+           "LocPath", "LocReport", "activations_of", "breaches_of", "read_activations", "read_breaches",
            "write_activations", "write_breaches"]
 
 

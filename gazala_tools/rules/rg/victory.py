@@ -1,10 +1,10 @@
-"""Gazala: The Cauldron (RG) 16.0 victory points phase and 17.0 scenario VP."""
+"""Gazala: The Cauldron (RG) 16.0 victory points phase and 17.0 scenario VP, worded as the RG report says
+them; the rules are the generic ``victory`` keys of game.yaml (hex awards: ``units: 4`` with
+``in-supply: marked`` on the north edge, the hex 2803, and each scenario's fortified hexes)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Final
 
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context
@@ -13,34 +13,25 @@ from gazala_tools.referee.generic import units_on
 from gazala_tools.referee.ruledata import Section
 from gazala_tools.rules.rg.minefields import RGRules
 
-SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """17.0: VP at the end of a scenario for each fortified hex the side occupies."""
-
-    id: str
-    name: str
-    vp: int  #: per hex (when ``boxes`` is empty)
-    boxes: Mapping[str, tuple[frozenset[Hex], int]]  #: fortified box -> its hexes and the VP of each
-
 
 class Victory(RGRules):
     """16.0 and 17.0."""
 
     def read_victory(self, data: Section) -> None:
-        # 16.0 is the generic victory keys: the north edge an award of 'units: 4' in supply as marked,
-        # the occupied hex an award of one hex
+        # 16.0 and 17.0 are the generic victory keys: the north edge an award of 'units: 4' in supply as
+        # marked, the occupied hex an award of one hex; 17.0 the awards of one scenario each
         v = self.data.victory
-        groups = [a for a in v.hexes if a.units is not None] if v is not None else []
-        singles = [a for a in v.hexes if a.units is None] if v is not None else []
-        if (v is None or len(groups) != 1 or len(singles) != 1
-                or any(len(a.tiers) != 1 or a.sides is None or len(a.sides) != 1 for a in (*groups, *singles))):
-            raise data.err("victory", "16.0 needs two hex awards of one side and one tier each: the north edge "
-                           "(units: N) and the hex to occupy",
+        turn = [a for a in v.hexes if a.scenario is None] if v is not None else []
+        groups = [a for a in turn if a.units is not None]
+        singles = [a for a in turn if a.units is None]
+        self.sc_awards = [a for a in v.hexes if a.scenario is not None] if v is not None else []
+        if (v is None or len(groups) != 1 or len(singles) != 1 or not self.sc_awards
+                or any(len(a.tiers) != 1 or a.sides is None or len(a.sides) != 1
+                       for a in (*groups, *singles, *self.sc_awards))):
+            raise data.err("victory", "16.0 needs two hex awards of one side and one tier each, the north edge "
+                           "(units: N) and the hex to occupy; 17.0 the awards of each scenario (scenario: ID)",
                            expected="victory: {hexes: [{hexes: ..., sides: [axis], units: 4, score: [...]}, "
-                                    "{hexes: ..., sides: [axis], score: [...]}]}")
+                                    "{hexes: ..., sides: [axis], score: [...]}, {scenario: ..., ...}]}")
         self.vp_rule = v.rule
         self.north_award, self.occupy_award = groups[0], singles[0]
         assert self.north_award.sides is not None and self.north_award.units is not None
@@ -52,23 +43,12 @@ class Victory(RGRules):
         self.occupy_vp = self.occupy_award.tiers[0].vp
         self.occupy_key = "/".join(sorted(self.map.label(h) for h in self.occupy.hexes))
 
-        sv = data.sub("scenario-vp", frozenset({"rule", "side", "hexes", "scenarios"}))
-        sv.require("side", "hexes", "scenarios")
-        self.sc_rule = sv.rule("rule", "scenario")
-        self.sc_side = sv.side("side")
-        self.fortified = sv.hexset("hexes").hexes
-        self.scenarios = [self._scenario(sv.sub("scenarios"), k) for k in sv.sub("scenarios")]
-
-    def _scenario(self, s: Section, key: str) -> Scenario:
-        e = s.sub(key, SCENARIO_KEYS)
-        boxes: dict[str, tuple[frozenset[Hex], int]] = {}
-        bx = e.sub("boxes")
-        for name in bx:
-            hexes = bx.key_hexes("boxes", name)
-            boxes[name] = (hexes, bx.integer(name, lo=0))
-        if not boxes and "vp" not in e:
-            raise e.err(None, "gives no VP", expected="vp (per hex) or boxes (VP per hex of each box)")
-        return Scenario(key, e.text("name", key), e.integer("vp", 0), boxes)
+        first = self.sc_awards[0]
+        assert first.sides is not None
+        self.sc_rule, self.sc_side = first.rule, next(iter(first.sides))
+        self.fortified: frozenset[Hex] = frozenset().union(*(a.hexes.hexes for a in self.sc_awards))
+        names = data.sub("scenario-vp", frozenset({"names"})).sub("names")
+        self.scenarios = [(sc, names.text(sc, sc)) for sc in dict.fromkeys(str(a.scenario) for a in self.sc_awards)]
 
     def vp(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
         """16.0 VP phase and 17.0 scenario VP for the position as it stands.
@@ -105,13 +85,11 @@ class Victory(RGRules):
             "fortified": held,
         }
         scored: list[str] = []
-        for sc in self.scenarios:
-            if sc.boxes:
-                got = sum(per for hexes, per in sc.boxes.values() for h in hexes if h in mine_hexes)
-            else:
-                got = sc.vp * len(mine)
-            vp[f"{self.sc_side}_{sc.id.replace('-', '_')}"] = got
-            scored.append(f"{sc.name} {got} VP")
+        for sc, name in self.scenarios:
+            got = sum(a.tiers[0].vp for a in self.sc_awards if a.scenario == sc for h in a.hexes.hexes
+                      if h in mine_hexes)
+            vp[f"{self.sc_side}_{sc.replace('-', '_')}"] = got
+            scored.append(f"{name} {got} VP")
         if mine:
             findings.append(Finding(self.sc_rule, Severity.INFO,
                                     f"{self.side_name(self.sc_side)}-occupied fortified hexes: {', '.join(mine)} "
@@ -137,8 +115,8 @@ class Victory(RGRules):
             out.append(f"Fortified hexes occupied ({self.sc_rule}): "
                        + (", ".join(f"{h} {self.side_name(s) if s in self.sides else s}" for h, s in held.items())
                           or "none") + ".")
-        for sc in self.scenarios:
-            got = vp.get(f"{self.sc_side}_{sc.id.replace('-', '_')}")
-            out.append(f"{sc.name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
+        for sc, name in self.scenarios:
+            got = vp.get(f"{self.sc_side}_{sc.replace('-', '_')}")
+            out.append(f"{name}: {got} {self.side_name(self.sc_side)} VP for the fortified hexes occupied "
                        "at the end of the game.")
         return out
