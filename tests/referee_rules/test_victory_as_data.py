@@ -1,7 +1,7 @@
 """Victory as data, the keys that took over what the built-in plugins computed (issue 32 item 7,
 ``docs/games.md`` "Rules mechanics"): ``vp: printed`` (SPI 18.11), ``vp-by-nationality`` with
 ``victory.nationalities`` (BG 11.2.2), a table of levels per side (SPI 18.4), and hex awards of
-``units: N`` with ``in-supply: marked`` (RG 16.0).
+``units: N`` with ``in-supply: marked`` (RG 16.0), and awards of one scenario (RG 17.0).
 
 Each rule is stated in a copy of Lowland Front (a data-only game, ``tests/games/lowland-front``) whose
 ``victory`` section is replaced by the case's, and judged by the generic referee; bad values exit 2
@@ -51,6 +51,7 @@ EDGE = """\
     rule: "10"
     hexes:
       - {rule: "10.4", hexes: {edges: [W]}, sides: [league], units: 2, score: [{holds: occupied, in-supply: marked, vp: 3}]}
+      - {rule: "10.5", scenario: the-lisse, hexes: {hexes: ["01.05"]}, sides: [league], score: [{holds: occupied, vp: 4}]}
 """
 
 
@@ -131,7 +132,7 @@ def on_edge(rules: RulesPlugin, *markers: list[str]) -> Report:
 def test_10_4_units_n_two_units_on_the_edge_score_once(edge_rules: RulesPlugin) -> None:
     """``units: 2``: once for the side (3 VP), not per hex nor per unit."""
     r = on_edge(edge_rules, [], [])
-    assert r.vp[L] == 3 and [a["what"] for a in r.vp["awards"]] == ["2 units on W in supply"]
+    assert r.vp[L] == 3 and [a["what"] for a in r.vp["awards"] if "scenario" not in a] == ["2 units on W in supply"]
 
 
 def test_10_4_in_supply_marked_a_unit_marked_out_of_supply_does_not_count(edge_rules: RulesPlugin) -> None:
@@ -142,6 +143,14 @@ def test_10_4_in_supply_marked_a_unit_marked_out_of_supply_does_not_count(edge_r
 
 def test_10_4_one_unit_is_not_enough(edge_rules: RulesPlugin) -> None:
     assert on_edge(edge_rules, []).vp[L] == 0
+
+
+def test_10_5_scenario_an_award_of_one_scenario_is_tallied_apart(edge_rules: RulesPlugin) -> None:
+    """``scenario: the-lisse``: 4 VP at the end of that scenario, never in the running tally (which
+    scenario a position is of, it does not say)."""
+    r = on_edge(edge_rules, [])
+    assert r.vp[L] == 0 and r.vp["scenarios"] == {"the-lisse": {L: 4, E: 0}}
+    assert [a.get("scenario") for a in r.vp["awards"]] == ["the-lisse"]
 
 
 #: (the text in VICTORY, what it becomes, what the error says)
@@ -159,6 +168,7 @@ BAD_EDGE = [
     ("in-supply: marked", "in-supply: marke", "'marke' is not a supply condition (did you mean 'marked'?)"),
     ("holds: occupied, in-supply", "holds: controlled, in-supply",
      "an award of 'units: N' counts the units that occupy its hexes"),
+    ("scenario: the-lisse", "scenario: the-lise", "'the-lise' is not a scenario of the game (did you mean 'the-lisse'?)"),
 ]
 
 
