@@ -126,12 +126,16 @@ def sandbox_of(path: str | Path) -> tuple[str, Resolver]:
 
 
 # --- why an image cannot be drawn --------------------------------------------------------------------
-def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels: int = MAX_ART_PIXELS) -> str | None:
+def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels: int = MAX_ART_PIXELS,
+                  draw: bool = True) -> str | None:
     """Why the module image ``name`` (a member name such as ``images/a.svg``) cannot be drawn, or None when
     it can: its format from its bytes (PNG, GIF, JPEG, SVG), its pixels within ``max_pixels``, an SVG
-    parsed, resolved inside the module (``read``) and drawn at a small size, a raster decoded. Lint and
-    import call it per image; each call is charged to the open command's art budget."""
-    from gazala_tools.render.svg import open_any_image, rasterise
+    parsed, resolved inside the module (``read``) and costed. With ``draw`` (the default) the SVG is also
+    drawn at a small size and a raster decoded, charged to the open command's art budget; without it
+    nothing is decoded (a raster's header is checked against its file size: ``game import`` checks every
+    piece image so)."""
+    from gazala_tools.inputs import check_pixels, check_plausible
+    from gazala_tools.render.svg import open_any_image, prepare, rasterise
 
     try:
         data = read(name)
@@ -143,6 +147,15 @@ def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels:
     if kind is None:
         return "it is not a PNG, GIF, JPEG or SVG image (its bytes say so, whatever its name)"
     try:
+        if not draw:
+            if kind == "SVG":
+                check_pixels(prepare(data, file=name, name=name, resolve=read, max_pixels=max_pixels).size,
+                             file=name, max_pixels=max_pixels)
+            else:
+                head = image_header_size(data[:262144]) or (0, 0)
+                check_pixels(head, file=name, max_pixels=max_pixels)
+                check_plausible(kind, head, len(data), file=name)
+            return None
         if kind == "SVG":
             size = image_header_size(data)
             scale = 1.0 if size is None else min(1.0, 64 / max(1, *size))  # drawn small: the check, not the art

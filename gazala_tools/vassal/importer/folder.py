@@ -24,15 +24,18 @@ from PIL import Image
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
+from gazala_tools.filecache import SizedDict
 from gazala_tools.fileio import write_new_folder
 from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, safe_member_name
+from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
-from gazala_tools.render.svg import open_any_image
+from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, drawing_placeholders, image_problem
+from gazala_tools.render.budget import current_budget
+from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
@@ -91,34 +94,94 @@ def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | Non
             "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
 
 
-def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
-          sizes: dict[str, tuple[int, int] | None]) -> tuple[bytes | str, str, tuple[int, int]] | None:
-    """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
-    centred on one another (a new PNG's bytes). ``sizes``: the image sizes read so far (from headers)."""
-    layers = tuple(x for x in layers if x in present)
-    if not layers:
-        return None
-    if len(layers) == 1:
-        if layers[0] not in sizes:  # a piece's faces share their images: each header is read once
-            sizes[layers[0]] = src.image_size(layers[0])
-        size = sizes[layers[0]]
-        if size is None:
+#: decoded layers kept for the faces of one import (pieces share their layer images), in bytes
+LAYER_CACHE_BYTES = 128 * 1024 * 1024
+
+
+class _Art:
+    """The art of one import (issue 33 items 2-3, issue 31 item 2): every image a piece shows is checked
+    once, by its bytes (an SVG parsed, resolved inside the module and costed; a raster's header against its
+    file), and a face of several layers is drawn one layer at a time, each at most the counter-art pixel
+    cap, the face too, within the command's art budget. An image that cannot be drawn is recorded with its
+    reason and the pieces that show it; the import goes on."""
+
+    def __init__(self, src: ModuleSource, present: set[str], problems: ArtProblems) -> None:
+        self.src = src
+        self.present = present
+        self.problems = problems
+        self.sizes: dict[str, tuple[int, int] | None] = {}
+        self.checked: dict[str, str | None] = {}
+        self.layers: SizedDict[str, Image.Image] = SizedDict(LAYER_CACHE_BYTES, lambda im: 4 * im.width * im.height)
+
+    def read(self, name: str) -> bytes | None:
+        """A member the module's SVG may refer to (inside the module only), None when there is none."""
+        if not self.src.has_member(name):
             return None
-        return f"images/{layers[0]}", Path(layers[0]).suffix.lower() or ".png", size
-    with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
-        warnings.simplefilter("ignore", UserWarning)
-        images = [open_any_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
-                  .convert("RGBA") for x in layers]
-    w, h = max(i.width for i in images), max(i.height for i in images)
-    canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    for im in images:
-        canvas.alpha_composite(im, ((w - im.width) // 2, (h - im.height) // 2))
-    buf = io.BytesIO()
-    canvas.save(buf, "PNG")
-    return buf.getvalue(), ".png", (w, h)
+        return self.src.read_member(name, MAX_SVG_BYTES)
+
+    def size(self, layer: str) -> tuple[int, int] | None:
+        if layer not in self.sizes:  # a piece's faces share their images: each header is read once
+            try:
+                self.sizes[layer] = self.src.image_size(layer)
+            except GazalaError:
+                self.sizes[layer] = None
+        return self.sizes[layer]
+
+    def problem(self, layer: str, piece: str) -> str | None:
+        """Why ``images/<layer>`` cannot be drawn (recorded for ``piece``), or None."""
+        if layer not in self.checked:
+            self.checked[layer] = image_problem(f"images/{layer}", self.read, draw=False)
+        reason = self.checked[layer]
+        if reason is not None:
+            self.problems.add(f"images/{layer}", reason, piece)
+        return reason
+
+    def face(self, layers: tuple[str, ...], piece: str) -> tuple[bytes | str, str, tuple[int, int] | None] | None:
+        """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
+        centred on one another (a new PNG's bytes); a layer that cannot be drawn makes the face that layer
+        (kept byte for byte: sheets show it as a placeholder). None: the face shows no image of the module."""
+        layers = tuple(x for x in layers if x in self.present)
+        if not layers:
+            return None
+        bad = next((x for x in layers if self.problem(x, piece) is not None), None)
+        if bad is not None:
+            return f"images/{bad}", "", self.size(bad)
+        if len(layers) == 1:
+            size = self.size(layers[0])
+            return (f"images/{layers[0]}", "", size) if size is not None else None
+        try:
+            return self.compose(layers)
+        except GazalaError as exc:
+            self.problems.add(f"images/{layers[0]}", f"its layers cannot be drawn together: {exc.problem}", piece)
+            return f"images/{layers[0]}", "", self.size(layers[0])
+
+    def compose(self, layers: tuple[str, ...]) -> tuple[bytes, str, tuple[int, int]]:
+        sizes = [self.size(x) or (0, 0) for x in layers]
+        w, h = max(s[0] for s in sizes), max(s[1] for s in sizes)
+        check_pixels((w, h), file=f"images/{layers[0]}", what="piece face of layers", max_pixels=MAX_ART_PIXELS)
+        budget = current_budget()
+        canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        for x in layers:  # one layer decoded at a time (a face of 100 layers is 100 composites, not 100 images)
+            im = self.layers.get(x)
+            if im is None:
+                with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
+                    warnings.simplefilter("ignore", UserWarning)
+                    data = self.src.read_member(f"images/{x}", MAX_IMAGE_BYTES)
+                    im = self.layers.put(x, open_any_image(data, file=f"images/{x}", what="piece image",
+                                                           max_pixels=MAX_ART_PIXELS, resolve=self.read,
+                                                           name=f"images/{x}").convert("RGBA"))
+            if im.width > w or im.height > h:  # an SVG's declared size rounded otherwise than its header's
+                raise GazalaError(f"layer is {im.width} x {im.height}, the face {w} x {h}", file=f"images/{x}")
+            budget.charge(pixels=w * h, file=f"images/{x}", what="piece layer")
+            canvas.alpha_composite(im, ((w - im.width) // 2, (h - im.height) // 2))
+        buf = io.BytesIO()
+        canvas.save(buf, "PNG")
+        return buf.getvalue(), ".png", (w, h)
 
 
-def _square(size: tuple[int, int]) -> bool:
+def _square(size: tuple[int, int] | None) -> bool:
+    if size is None:  # an image that cannot be drawn: its art is kept (a placeholder where it is printed)
+        return True
     w, h = size
     return abs(w - h) <= SQUARE * max(w, h)
 
@@ -134,6 +197,11 @@ def _members(src: ModuleSource) -> list[str]:
 
 def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
+    with drawing_placeholders() as problems:  # the import's art budget; images that cannot be drawn recorded
+        return _import_folder(source, folder, problems)
+
+
+def _import_folder(source: str | Path, folder: str | Path, problems: ArtProblems) -> dict[str, Any]:
     src = open_source(source, budget=MAX_MODULE_BYTES)
     mod = read_module(src)
     main = main_grid(mod)
@@ -156,7 +224,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     used: set[str] = set()
     sizes: list[int] = []
     slot_counter: dict[int, str] = {}
-    header_sizes: dict[str, tuple[int, int] | None] = {}
+    pictures = _Art(src, present, problems)
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
@@ -167,7 +235,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         art: dict[str, str] = {}
         made: list[str] = []
         for face, layers in (("front", p.front), ("back", p.back)):
-            got = _face(src, layers, present, header_sizes)
+            got = pictures.face(layers, pid)
             if got is None or not _square(got[2]):
                 break
             image, suffix, size = got
@@ -178,7 +246,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                 binary[name] = image
                 art[face] = name
                 made.append(name)
-            sizes.append(size[0])
+            if size is not None:
+                sizes.append(size[0])
         if "front" in art and ("back" in art or p.back == p.front):
             entry["art"] = {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
         else:
@@ -224,7 +293,8 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
                 **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
                 "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
                 "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
-                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", []))}
+                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", [])),
+                "images not drawn": len(problems)}
     kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
             "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
     report = {
@@ -241,6 +311,7 @@ def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
         "scenarios": written.report,
         "set-ups not written as scenarios": written.left_out,
         "traits kept verbatim": _trait_counts(mod),
+        "images not drawn": problems.records(),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
