@@ -362,6 +362,10 @@ def _contact_bands(
     n = len(counters) * len(sides)
     w = max((face_pixels(c.size_mm, dpi) for c in counters), default=1)
     pitch = w + gap_px
+    if columns * pitch * pitch > MAX_CONTACT_ROW_PIXELS:  # one row of faces is held at a time: bounded
+        raise GazalaError(f"a row of the contact sheet would be {columns * pitch:,} x {pitch:,} pixels "
+                          f"({columns} faces of {w:,} pixels)",
+                          expected=f"at most {MAX_CONTACT_ROW_PIXELS:,} pixels a row: a lower --dpi or fewer --columns")
     rows = math.ceil(n / columns)
     width, height = columns * pitch + gap_px, rows * pitch + gap_px
 
@@ -382,6 +386,10 @@ def _contact_bands(
 
 #: the contact sheet's background
 CONTACT_GROUND: Final = (250, 250, 250)
+#: most pixels of one row of a contact sheet (the sheet is written a row at a time)
+MAX_CONTACT_ROW_PIXELS: Final = 64_000_000
+#: the largest face drawn (its side in pixels, bleed included): the counter-art cap
+MAX_FACE_SIDE: Final = 5000
 
 
 def contact_sheet(
@@ -551,6 +559,11 @@ def counter_face(counter: Counter, side: str = "front", *, dpi: float = 300, siz
     """Face ``side`` of ``counter``: its own art when the manifest gives some, else :func:`render_face`.
     Art that cannot be drawn is an error, or, inside :func:`gazala_tools.render.art.drawing_placeholders`,
     a marked :func:`placeholder` (the image and its reason recorded for the command's summary)."""
+    size = counter.size_mm if size_mm is None else size_mm
+    side_px = face_pixels(size, dpi) + 2 * round(bleed_mm / 25.4 * dpi)
+    if side_px > MAX_FACE_SIDE:  # before anything is allocated, a placeholder included
+        raise GazalaError(f"a face of {size:g} mm at {dpi:g} dpi would be {side_px:,} pixels square",
+                          expected=f"at most {MAX_FACE_SIDE:,} pixels: a lower --dpi or a smaller --size")
     if counter.art(side):
         try:
             return art_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm)
@@ -559,7 +572,6 @@ def counter_face(counter: Counter, side: str = "front", *, dpi: float = 300, siz
             if problems is None:
                 raise
             problems.add(str(exc.file or counter.art(side)), exc.problem, counter.id)
-            size = counter.size_mm if size_mm is None else size_mm
             return placeholder(counter, face_pixels(size, dpi), round(bleed_mm / 25.4 * dpi))
     return render_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm, supersample=supersample)
 
