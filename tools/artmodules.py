@@ -19,6 +19,8 @@ from pathlib import Path
 
 from gazala_tools.vsav import sequence
 
+#: the image of a "Flip" layer: a piece whose back shows it has a layered back, drawn at import
+FLIP = "flip.png"
 SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 #: a layer trait (VASSAL's ``Embellishment``) of one image; its state "1" shows it, "-1" hides it
 LAYER = "emb2;Flip;128;A;;128;;;128;;;;1;false;0;0;{image};;true;Flip;;;false;;1;1;false;70,130;;;Flip;1.0;;true"

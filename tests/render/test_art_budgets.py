@@ -17,6 +17,7 @@ import yaml
 
 from benchmarks.common import Measured, run_measured
 from tools.artmodules import (
+    FLIP,
     Piece,
     art_module,
     png_1bit,
@@ -35,7 +36,6 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
 LIMIT_S, LIMIT_MB = 30.0, 1024.0
-FLIP = "flip.png"
 
 
 def _gazala(*argv: str | Path) -> tuple[Measured, str, str]:

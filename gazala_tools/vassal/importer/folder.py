@@ -144,8 +144,8 @@ class _Art:
         if not layers:
             return None
         bad = next((x for x in layers if self.problem(x, piece) is not None), None)
-        if bad is not None:
-            return f"images/{bad}", "", self.size(bad)
+        if bad is not None:  # no size: it neither sizes the counters nor is checked for squareness
+            return f"images/{bad}", "", None
         if len(layers) == 1:
             size = self.size(layers[0])
             return (f"images/{layers[0]}", "", size) if size is not None else None
@@ -153,7 +153,7 @@ class _Art:
             return self.compose(layers)
         except GazalaError as exc:
             self.problems.add(f"images/{layers[0]}", f"its layers cannot be drawn together: {exc.problem}", piece)
-            return f"images/{layers[0]}", "", self.size(layers[0])
+            return f"images/{layers[0]}", "", None
 
     def compose(self, layers: tuple[str, ...]) -> tuple[bytes, str, tuple[int, int]]:
         sizes = [self.size(x) or (0, 0) for x in layers]
