@@ -21,8 +21,9 @@ from typing import Final
 
 from gazala_tools.errors import GazalaError
 
-#: pixels a command may decode or paint in all (about 10 s of PNG decoding on the 2-core machine)
-MAX_COMMAND_PIXELS: Final = 500_000_000
+#: pixels a command may decode, compose or paint in all (PNG decoding and alpha compositing cost 20 to 50 ns a
+#: pixel on the shared 2-core machine: 6 to 15 s)
+MAX_COMMAND_PIXELS: Final = 300_000_000
 #: SVG elements a command may draw in all (cairosvg draws about 8,000 a second)
 MAX_COMMAND_SVG_DRAWN: Final = 150_000
 

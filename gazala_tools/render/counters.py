@@ -368,6 +368,9 @@ def _contact_bands(
                           expected=f"at most {MAX_CONTACT_ROW_PIXELS:,} pixels a row: a lower --dpi or fewer --columns")
     rows = math.ceil(n / columns)
     width, height = columns * pitch + gap_px, rows * pitch + gap_px
+    if width * height > MAX_CONTACT_PIXELS:  # the time to compress it grows with its pixels
+        raise GazalaError(f"the contact sheet would be {width:,} x {height:,} pixels ({n:,} faces of {w:,} pixels)",
+                          expected=f"at most {MAX_CONTACT_PIXELS:,} pixels: a lower --dpi")
 
     def bands() -> Iterator[Image.Image]:
         faces = ((c, s) for c in counters for s in sides)
@@ -388,6 +391,8 @@ def _contact_bands(
 CONTACT_GROUND: Final = (250, 250, 250)
 #: most pixels of one row of a contact sheet (the sheet is written a row at a time)
 MAX_CONTACT_ROW_PIXELS: Final = 64_000_000
+#: most pixels of a whole contact sheet (RG's 336 faces at 100 dpi: 1.5 Mpx; 20,000 such faces: 130 Mpx)
+MAX_CONTACT_PIXELS: Final = 200_000_000
 #: the largest face drawn (its side in pixels, bleed included): the counter-art cap
 MAX_FACE_SIDE: Final = 5000
 

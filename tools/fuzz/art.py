@@ -138,7 +138,7 @@ def run_svg(path: Path, work: Path) -> None:
 #: images a recipe's layers are chosen from (built when first asked: a few are a megabyte)
 @cache
 def _palette() -> dict[str, bytes]:
-    return {"small.png": am.png_bytes(75, (200, 0, 0)), "flat3000.png": am.png_flat(3000),
+    return {"small.png": am.png_bytes(75, (200, 0, 0)), "flat1500.png": am.png_flat(1500),
             "flat7000.png": am.png_flat(7000), "bit9400.png": am.png_1bit(9400), "decl9400.svg": am.svg_declaring(9400, 9400),
             "face.svg": am.svg_face(), "truncated.png": am.png_bytes(75, (5, 5, 5))[:60],
             "text.png": b"not an image", "noext": am.png_bytes(75, (0, 90, 90)), "uses.svg": am.svg_uses(4, 10),
@@ -146,7 +146,7 @@ def _palette() -> dict[str, bytes]:
 
 
 def _recipe_seeds() -> list[bytes]:
-    return [b"small.png | face.svg noext\n", b"flat3000.png | " + b"flat3000.png " * 100 + b"\n",
+    return [b"small.png | face.svg noext\n", b"flat1500.png | " + b"flat1500.png " * 100 + b"\n",
             b"".join(b"flat7000.png |\n" for _ in range(5)), b"bit9400.png | decl9400.svg\n",
             b"truncated.png | text.png\nnoext | uses.svg pattern.svg\n"]
 
