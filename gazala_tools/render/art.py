@@ -135,7 +135,7 @@ def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels:
     nothing is decoded (a raster's header is checked against its file size: ``game import`` checks every
     piece image so)."""
     from gazala_tools.inputs import check_pixels, check_plausible
-    from gazala_tools.render.svg import open_any_image, prepare, rasterise
+    from gazala_tools.render.svg import check_cost, open_any_image, prepare, rasterise
 
     try:
         data = read(name)
@@ -148,9 +148,9 @@ def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels:
         return "it is not a PNG, GIF, JPEG or SVG image (its bytes say so, whatever its name)"
     try:
         if not draw:
-            if kind == "SVG":
-                check_pixels(prepare(data, file=name, name=name, resolve=read, max_pixels=max_pixels).size,
-                             file=name, max_pixels=max_pixels)
+            if kind == "SVG":  # parsed, resolved and costed at its declared size; cairo is not called
+                prep = prepare(data, file=name, name=name, resolve=read, max_pixels=max_pixels)
+                check_cost(prep, prep.size, file=name, max_pixels=max_pixels)
             else:
                 head = image_header_size(data[:262144]) or (0, 0)
                 check_pixels(head, file=name, max_pixels=max_pixels)

@@ -709,6 +709,28 @@ def prepare(data: bytes, *, file: str | Path, name: str | None = None, resolve: 
     return Prepared(_serialise(doc.root), size, cost, resources)
 
 
+def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, what: str = "image",
+               max_pixels: int = MAX_IMAGE_PIXELS, error: type[GazalaError] = GazalaError) -> int:
+    """The pixels drawing ``prep`` at ``out_size`` paints, refused (``error``) past the raster's pixel cap, a
+    pattern tile over ``max_pixels``, :data:`MAX_LIVE_PIXELS` alive at once or :data:`MAX_SVG_PAINT` in all."""
+    w, h = check_pixels(prep.size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
+    ow, oh = check_pixels(out_size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
+    s2 = (ow * oh) / (w * h)
+    cost = prep.cost
+    painted = int(ow * oh + cost.area * s2 + cost.fixed)
+    live = ow * oh * (1 + cost.groups) + cost.tile * s2
+    if cost.tile * s2 > max_pixels:
+        raise error(f"SVG {what} has a pattern tile of {cost.tile * s2:,.0f} pixels", file=file,
+                    expected=f"pattern tiles of at most {max_pixels:,} pixels")
+    if live > MAX_LIVE_PIXELS:
+        raise error(f"SVG {what} needs {live:,.0f} pixels at once (the canvas, {cost.groups} nested groups and "
+                    "a pattern tile)", file=file, expected=f"at most {MAX_LIVE_PIXELS:,}")
+    if painted > MAX_SVG_PAINT:
+        raise error(f"SVG {what} paints {painted:,} pixels (groups, pattern tiles and images)", file=file,
+                    expected=f"at most {MAX_SVG_PAINT:,}")
+    return painted
+
+
 # --- drawing -----------------------------------------------------------------------------------------
 class _Overdrawn(Exception):
     pass
@@ -766,20 +788,9 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
     w, h = check_pixels(prep.size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
     if out_size is None:
         out_size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    ow, oh = check_pixels(out_size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
-    s2 = (ow * oh) / (w * h)
+    ow, oh = out_size
+    painted = check_cost(prep, out_size, file=file, what=what, max_pixels=max_pixels, error=error)
     cost = prep.cost
-    painted = int(ow * oh + cost.area * s2 + cost.fixed)
-    live = ow * oh * (1 + cost.groups) + cost.tile * s2
-    if cost.tile * s2 > max_pixels:
-        raise error(f"SVG {what} has a pattern tile of {cost.tile * s2:,.0f} pixels", file=file,
-                    expected=f"pattern tiles of at most {max_pixels:,} pixels")
-    if live > MAX_LIVE_PIXELS:
-        raise error(f"SVG {what} needs {live:,.0f} pixels at once (the canvas, {cost.groups} nested groups and "
-                    "a pattern tile)", file=file, expected=f"at most {MAX_LIVE_PIXELS:,}")
-    if painted > MAX_SVG_PAINT:
-        raise error(f"SVG {what} paints {painted:,} pixels (groups, pattern tiles and images)", file=file,
-                    expected=f"at most {MAX_SVG_PAINT:,}")
     current_budget().charge(pixels=painted, drawn=cost.drawn, file=file, what=f"SVG {what}")
     resources = prep.resources
 

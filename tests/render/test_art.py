@@ -1,0 +1,134 @@
+"""Issue 33 items 1-3 and issue 31 item 2 in the library: images by their bytes, why a module image cannot
+be drawn (what ``module lint`` and ``game import`` report), SVG references inside a sandbox only, the
+command's art budget and the caches bounded in bytes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import SizedDict
+from gazala_tools.inputs import sniff_image
+from gazala_tools.render import counters as rc
+from gazala_tools.render.art import folder_resolver, image_problem
+from gazala_tools.render.budget import ArtBudget, ArtBudgetSpent, command_budget, current_budget
+from gazala_tools.render.svg import MAX_SVG_DRAWN, prepare, rasterise
+from tools.artmodules import png_1bit, svg_declaring, svg_face, svg_laughs, svg_nested, svg_pattern, svg_uses
+
+HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"'
+
+
+def _png(colour: tuple[int, int, int] = (10, 20, 30), size: int = 8, fmt: str = "PNG") -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (size, size), colour).save(buf, fmt)
+    return buf.getvalue()
+
+
+# --- images by their bytes (item 3) -------------------------------------------------------------------------
+@pytest.mark.parametrize(("data", "kind"), [(_png(), "PNG"), (_png(fmt="GIF"), "GIF"), (_png(fmt="JPEG"), "JPEG"),
+                                            (svg_face(), "SVG"), (b"<?xml version='1.0'?>\n<!-- x -->" + svg_face(), "SVG"),
+                                            (b"plain text", None), (_png(fmt="BMP"), None)])
+def test_an_image_is_what_its_bytes_say(data: bytes, kind: str | None) -> None:
+    assert sniff_image(data) == kind
+
+
+def test_counter_art_without_an_extension_is_read_by_its_bytes(tmp_path: Path) -> None:
+    (tmp_path / "counter-white").write_bytes(_png((250, 250, 250), 30))
+    (tmp_path / "star").write_bytes(svg_face("#00f", 30))
+    assert rc.load_art(tmp_path / "counter-white", 12).getpixel((6, 6)) == (250, 250, 250)
+    assert rc.load_art(tmp_path / "star", 12).getpixel((1, 1)) == (0, 0, 255)
+    (tmp_path / "notes").write_bytes(b"plain text")
+    with pytest.raises(GazalaError, match="not a PNG, JPEG, GIF or SVG"):
+        rc.load_art(tmp_path / "notes")
+
+
+# --- why a module image cannot be drawn (item 2: lint and import) ---------------------------------------------
+MODULE = {"images/ok.png": _png(), "images/ok.svg": svg_face(), "images/noext": _png(),
+          "images/trunc.png": _png()[:30], "images/text.png": b"hello", "images/bomb.svg": svg_laughs(10),
+          "images/uses.svg": svg_uses(4, 10), "images/tile.svg": svg_pattern(20000), "images/deep.svg": svg_nested(500),
+          "images/huge.png": png_1bit(9400), "images/huge.svg": svg_declaring(9400, 9400),
+          "images/sym.svg": f'{HEAD}><use xlink:href="parts/s.svg#s"/></svg>'.encode(),
+          "images/parts/s.svg": f'{HEAD}><symbol id="s"><rect width="9" height="9"/></symbol></svg>'.encode(),
+          "images/out.svg": f'{HEAD}><use xlink:href="../../x.svg#s"/></svg>'.encode(),
+          "images/gone.svg": f'{HEAD}><image xlink:href="missing.png" width="9" height="9"/></svg>'.encode()}
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("images/ok.png", None), ("images/ok.svg", None), ("images/noext", None), ("images/sym.svg", None),
+    ("images/trunc.png", "cannot be read"), ("images/text.png", "not a PNG, GIF, JPEG or SVG"),
+    ("images/bomb.svg", "entity bomb"), ("images/uses.svg", f"more than {MAX_SVG_DRAWN:,} elements"),
+    ("images/tile.svg", "pattern tile"), ("images/deep.svg", "more than 100 deep"),
+    ("images/huge.png", "9400 x 9400"), ("images/huge.svg", "9400 x 9400"),
+    ("images/out.svg", "leaves the module"), ("images/gone.svg", "not there"), ("images/none.png", "no such file"),
+])
+@pytest.mark.parametrize("draw", [True, False])
+def test_why_a_module_image_cannot_be_drawn(name: str, words: str | None, draw: bool) -> None:
+    got = image_problem(name, MODULE.get, draw=draw)
+    if words is None or (not draw and name == "images/trunc.png"):  # a truncated raster shows when decoded
+        assert got is None or not draw
+    else:
+        assert got is not None and words in got
+
+
+# --- SVG references inside the sandbox only (item 1) --------------------------------------------------------
+def test_an_svg_in_a_game_folder_reads_its_siblings_through_the_folder_sandbox(tmp_path: Path) -> None:
+    game = tmp_path / "game"
+    (game / "art").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: g\n")
+    (game / "art" / "sym.svg").write_bytes(f'{HEAD}><symbol id="s"><rect width="10" height="10" fill="#0c0"/>'
+                                           "</symbol></svg>".encode())
+    (tmp_path / "secret.svg").write_bytes(f'{HEAD}><g id="s"><rect width="10" height="10"/></g></svg>'.encode())
+    (game / "art" / "link.svg").symlink_to(tmp_path / "secret.svg")
+    face = f'{HEAD}><use xlink:href="sym.svg#s"/></svg>'.encode()
+    im = rasterise(face, file="f.svg", resolve=folder_resolver(game), name="art/f.svg")
+    assert im.getpixel((5, 5)) == (0, 204, 0, 255)
+    for ref, words in (("link.svg#s", "leaves the game folder"), ("../../secret.svg#s", "leaves the module")):
+        with pytest.raises(GazalaError, match=words):
+            prepare(f'{HEAD}><use xlink:href="{ref}"/></svg>'.encode(), file="f.svg", resolve=folder_resolver(game),
+                    name="art/f.svg")
+
+
+def test_an_svg_gradient_and_a_style_sheet_of_a_sibling_are_copied_in() -> None:
+    files = {"a.svg": f'{HEAD}><rect width="10" height="10" fill="url(defs.svg#g)"/></svg>'.encode(),
+             "defs.svg": f'{HEAD}><linearGradient id="g" xlink:href="#h"/><linearGradient id="h">'
+                         '<stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#f00"/></linearGradient>'
+                         "</svg>".encode(),
+             "b.svg": f'{HEAD}><style>@import url(s.css);</style><rect class="r" width="10" height="10"/></svg>'.encode(),
+             "s.css": b".r { fill: #00f; }"}
+    assert rasterise(files["a.svg"], file="a.svg", resolve=files.get, name="a.svg").getpixel((5, 5)) == (255, 0, 0, 255)
+    assert rasterise(files["b.svg"], file="b.svg", resolve=files.get, name="b.svg").getpixel((5, 5)) == (0, 0, 255, 255)
+
+
+def test_an_svg_on_its_own_refers_to_no_other_file() -> None:
+    with pytest.raises(GazalaError, match="read on its own"):
+        prepare(f'{HEAD}><use xlink:href="sym.svg#s"/></svg>'.encode(), file="f.svg")
+
+
+# --- budgets and caches (issue 31 item 2) ------------------------------------------------------------------
+def test_the_command_budget_is_charged_before_the_work_and_shared_by_nested_calls() -> None:
+    with command_budget(ArtBudget(max_pixels=1000)) as budget:
+        with command_budget() as inner:
+            assert inner is budget
+        rasterise(svg_face(size=20), file="a.svg")  # 400 pixels painted
+        with pytest.raises(ArtBudgetSpent, match="budget of 1,000 pixels"):
+            rasterise(svg_face(size=30), file="b.svg")  # 900 more: refused, nothing drawn
+        assert budget.pixels == 400
+    assert current_budget() is not budget
+
+
+def test_decoded_art_is_kept_within_a_byte_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache: SizedDict[str, bytes] = SizedDict(10, len)
+    for k in "abc":
+        cache.put(k, b"1234")
+    assert len(cache) == 2 and cache.bytes == 8 and cache.get("a") is None
+    cache.put("big", b"x" * 11)
+    assert cache.get("big") is None and cache.bytes == 8
+    monkeypatch.setattr(rc, "_ART_CACHE", SizedDict(3 * 40 * 40 * 3, lambda im: im.width * im.height * 3))
+    for i in range(6):
+        (tmp_path / f"{i}.png").write_bytes(_png((i, i, i), 200))
+        rc.load_art(tmp_path / f"{i}.png", 40)
+    assert len(rc._ART_CACHE) == 3
