@@ -230,3 +230,19 @@ def test_a_hostile_svg_in_a_sheet_is_one_warning_line_and_a_placeholder(imported
     err = capsys.readouterr().err.strip()
     assert "en-fenir.svg" in err and "external entity" in err and len(err.splitlines()) == 1
     assert PLACEHOLDER_MARK in _colours(tmp_path / "c.png")
+
+
+def test_an_extensionless_board_image_is_read_by_its_bytes(ragnarok: Path, tmp_path: Path) -> None:
+    """The module's board image without an extension: the imported folder's board art is taken for the JPEG
+    it is by the referee's report (module.yaml's board.art was refused for its name)."""
+    mod = tmp_path / "mod"
+    shutil.copytree(ragnarok, mod)
+    (mod / "images" / "map.jpg").rename(mod / "images" / "the map")
+    build = mod / "buildFile.xml"
+    build.write_text(build.read_text(encoding="utf-8").replace('image="map.jpg"', 'image="the map"'), encoding="utf-8")
+    game = tmp_path / "game"
+    assert main(["game", "import", str(mod), str(game)]) == 0
+    report = tmp_path / "r.html"
+    assert main(["referee", "check", str(game / "vmod" / "ragnarok-start.vsav"), "--game", str(game),
+                 "--format", "html", "-o", str(report)]) in (0, 1)
+    assert "data:image/jpeg;base64," in report.read_text(encoding="utf-8")
