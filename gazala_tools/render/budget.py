@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import BoundedDict
 
 #: pixels a command may decode, compose or paint in all (PNG decoding and alpha compositing cost 20 to 50 ns a
 #: pixel on the shared 2-core machine: 6 to 15 s)
@@ -40,6 +41,8 @@ class ArtBudget:
     max_drawn: int = MAX_COMMAND_SVG_DRAWN
     pixels: int = 0
     drawn: int = 0
+    #: work done once per command and reused (an SVG prepared, by its bytes and sandbox): gone with the command
+    memo: BoundedDict[Hashable, object] = field(default_factory=lambda: BoundedDict(256))
 
     def charge(self, *, pixels: int = 0, drawn: int = 0, file: str | Path | None = None, what: str = "image") -> None:
         """Spend ``pixels`` and ``drawn`` elements, or refuse (nothing spent) when either total would pass."""

@@ -32,6 +32,7 @@ import base64
 import contextlib
 import contextvars
 import copy
+import hashlib
 import math
 import posixpath
 import re
@@ -693,6 +694,11 @@ def prepare(data: bytes, *, file: str | Path, name: str | None = None, resolve: 
     path inside the sandbox ``resolve`` reads (default: its file name)."""
     if len(data) > MAX_SVG_BYTES:
         raise error(f"SVG {what} is {len(data):,} bytes", file=file, expected=f"at most {MAX_SVG_BYTES:,} bytes")
+    key = (hashlib.sha256(data).digest(), name or Path(str(file)).name, resolve, max_pixels)
+    memo = current_budget().memo  # within a command: game import checks an image, then draws it into a face
+    got = memo.get(key)
+    if isinstance(got, Prepared):
+        return got
     prep = _Preparer(file=file, resolve=resolve, max_pixels=max_pixels)
     try:
         doc = prep.doc(name or Path(str(file)).name, data)
@@ -706,7 +712,9 @@ def prepare(data: bytes, *, file: str | Path, name: str | None = None, resolve: 
     except GazalaError as exc:  # the sandbox refused a name
         raise error(f"SVG {what}: {exc.problem}", file=file, expected=exc.expected) from None
     resources = {url: r.data for url, r in prep.resources.items()}
-    return Prepared(_serialise(doc.root), size, cost, resources)
+    got = memo.put(key, Prepared(_serialise(doc.root), size, cost, resources))
+    assert isinstance(got, Prepared)
+    return got
 
 
 def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, what: str = "image",

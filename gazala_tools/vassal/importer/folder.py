@@ -112,6 +112,7 @@ class _Art:
         self.sizes: dict[str, tuple[int, int] | None] = {}
         self.checked: dict[str, str | None] = {}
         self.layers: SizedDict[str, Image.Image] = SizedDict(LAYER_CACHE_BYTES, lambda im: 4 * im.width * im.height)
+        self.resolve = self.read  #: one object: an SVG checked, then drawn, is prepared once (render.svg)
 
     def read(self, name: str) -> bytes | None:
         """A member the module's SVG may refer to (inside the module only), None when there is none."""
@@ -130,7 +131,7 @@ class _Art:
     def problem(self, layer: str, piece: str) -> str | None:
         """Why ``images/<layer>`` cannot be drawn (recorded for ``piece``), or None."""
         if layer not in self.checked:
-            self.checked[layer] = image_problem(f"images/{layer}", self.read, draw=False)
+            self.checked[layer] = image_problem(f"images/{layer}", self.resolve, draw=False)
         reason = self.checked[layer]
         if reason is not None:
             self.problems.add(f"images/{layer}", reason, piece)
@@ -168,7 +169,7 @@ class _Art:
                     warnings.simplefilter("ignore", UserWarning)
                     data = self.src.read_member(f"images/{x}", MAX_IMAGE_BYTES)
                     im = self.layers.put(x, open_any_image(data, file=f"images/{x}", what="piece image",
-                                                           max_pixels=MAX_ART_PIXELS, resolve=self.read,
+                                                           max_pixels=MAX_ART_PIXELS, resolve=self.resolve,
                                                            name=f"images/{x}").convert("RGBA"))
             if im.width > w or im.height > h:  # an SVG's declared size rounded otherwise than its header's
                 raise GazalaError(f"layer is {im.width} x {im.height}, the face {w} x {h}", file=f"images/{x}")
