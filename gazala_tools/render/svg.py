@@ -33,9 +33,11 @@ import contextlib
 import contextvars
 import copy
 import hashlib
+import io
 import math
 import posixpath
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -412,8 +414,8 @@ class _Preparer:
     def urls(self, doc: _Doc, text: str) -> str:
         def one(m: re.Match[str]) -> str:
             ref = m.group(2).strip()
-            if not ref or ref.startswith("#") or ref.startswith("data:"):
-                return m.group(0)
+            if not ref or ref.startswith("#") or ref.startswith("data:") or "#" not in ref:
+                return m.group(0)  # cairo follows a url() by its fragment only: one without is never read
             name, frag = self.locate(doc.name, ref)
             return f"url(#{self.fragment(doc, name, frag)})"
 
@@ -818,8 +820,15 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
             surface = PNGSurface(tree, None, 96, output_width=ow, output_height=oh)
         target = surface.cairo
         target.flush()
-        img = Image.frombuffer("RGBA", (target.get_width(), target.get_height()), bytes(target.get_data()),
-                               "raw", "BGRa", target.get_stride(), 1)
+        if sys.byteorder == "little":  # cairo's ARGB32 words are B, G, R, A bytes, premultiplied
+            img = Image.frombuffer("RGBA", (target.get_width(), target.get_height()), bytes(target.get_data()),
+                                   "raw", "BGRa", target.get_stride(), 1)
+        else:
+            png = io.BytesIO()
+            target.write_to_png(png)
+            png.seek(0)
+            img = Image.open(png)
+            img.load()
     except _Overdrawn:
         raise error(f"SVG {what} draws more elements than it was counted for", file=file,
                     expected="an SVG image VASSAL can draw") from None
