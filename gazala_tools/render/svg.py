@@ -298,13 +298,14 @@ class Cost:
     groups: int = 0
     tile: float = 0.0
     height: int = 0
+    paint: float = 0.0  #: what the shapes cover, each its bounding box (in the user units of where it stands)
 
     def __add__(self, o: Cost) -> Cost:
         return Cost(self.drawn + o.drawn, self.area + o.area, self.fixed + o.fixed, max(self.groups, o.groups),
-                     max(self.tile, o.tile), max(self.height, o.height))
+                     max(self.tile, o.tile), max(self.height, o.height), self.paint + o.paint)
 
     def times(self, k: int) -> Cost:
-        return Cost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height)
+        return Cost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height, self.paint * k)
 
 
 @dataclass(frozen=True)
@@ -550,7 +551,8 @@ class _Coster:
         self.user = (self.w / self.k, self.h / self.k)
 
     def cost(self) -> Cost:
-        return self.visit(self.doc.root, 0)
+        c = self.visit(self.doc.root, 0)
+        return Cost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k)
 
     def visit(self, el: ET.Element, depth: int) -> Cost:
         got = self.memo.get(el)
@@ -574,7 +576,7 @@ class _Coster:
         for child in el:
             if isinstance(child.tag, str):
                 total = total + self.visit(child, depth + 1)
-        return Cost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1)
+        return Cost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1, total.paint)
 
     def target(self, ref: str | None) -> ET.Element | None:
         if not ref or not ref.startswith("#"):
@@ -623,7 +625,36 @@ class _Coster:
             if float(props.get("opacity", "1")) < 1 and len(el):
                 groups = 1
                 c = c + Cost(area=self.canvas)
-        return Cost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height)
+        paint = (c.paint + self.covered(el, tag, props)) * _scale(el.get("transform"))
+        return Cost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height, paint)
+
+    def covered(self, el: ET.Element, tag: str, props: dict[str, str]) -> float:
+        """The user-unit area a shape paints (its bounding box with its stroke; at most four canvases)."""
+        uw, uh = self.user
+        sw = (_length(props.get("stroke-width"), uw) or 1.0) if props.get("stroke", "none") != "none" else 0.0
+        nums: list[float] = []
+        if tag in ("rect", "image", "foreignObject"):
+            w, h = _length(el.get("width"), uw) or 0.0, _length(el.get("height"), uh) or 0.0
+        elif tag in ("circle", "ellipse"):
+            rx = _length(el.get("r") or el.get("rx"), uw) or 0.0
+            ry = _length(el.get("r") or el.get("ry"), uh) or 0.0
+            w, h = 2 * rx, 2 * ry
+        elif tag == "line":
+            nums = [_length(el.get(a), uw) or 0.0 for a in ("x1", "y1", "x2", "y2")]
+        elif tag in ("path", "polyline", "polygon"):
+            nums = [float(x) for x in _NUMBER.findall(str(el.get("d") or el.get("points") or ""))[:20_000]]
+        elif tag in ("text", "tspan", "textPath"):
+            size = _length(props.get("font-size"), 16.0) or 16.0
+            w, h = size * len(el.text or ""), size
+        else:
+            return 0.0
+        if nums:  # a path's numbers taken as points: its control points bound it
+            xs, ys = nums[0::2], nums[1::2] or [0.0]
+            w, h = max(xs) - min(xs), max(ys) - min(ys)
+        elif tag in ("line", "path", "polyline", "polygon"):
+            w = h = 0.0
+        area = (abs(w) + sw) * (abs(h) + sw)
+        return min(area, 4 * uw * uh) if math.isfinite(area) else 4 * uw * uh
 
     def template(self, pattern: ET.Element) -> ET.Element:
         """A pattern with no content of its own draws the content of the pattern its href names."""
@@ -727,7 +758,7 @@ def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, w
     ow, oh = check_pixels(out_size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
     s2 = (ow * oh) / (w * h)
     cost = prep.cost
-    painted = int(ow * oh + cost.area * s2 + cost.fixed)
+    painted = int(ow * oh + (cost.area + cost.paint) * s2 + cost.fixed)
     live = ow * oh * (1 + cost.groups) + cost.tile * s2
     if cost.tile * s2 > max_pixels:
         raise error(f"SVG {what} has a pattern tile of {cost.tile * s2:,.0f} pixels", file=file,
@@ -736,7 +767,7 @@ def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, w
         raise error(f"SVG {what} needs {live:,.0f} pixels at once (the canvas, {cost.groups} nested groups and "
                     "a pattern tile)", file=file, expected=f"at most {MAX_LIVE_PIXELS:,}")
     if painted > MAX_SVG_PAINT:
-        raise error(f"SVG {what} paints {painted:,} pixels (groups, pattern tiles and images)", file=file,
+        raise error(f"SVG {what} paints {painted:,} pixels (its shapes, groups, pattern tiles and images)", file=file,
                     expected=f"at most {MAX_SVG_PAINT:,}")
     return painted
 

@@ -132,3 +132,15 @@ def test_decoded_art_is_kept_within_a_byte_budget(tmp_path: Path, monkeypatch: p
         (tmp_path / f"{i}.png").write_bytes(_png((i, i, i), 200))
         rc.load_art(tmp_path / f"{i}.png", 40)
     assert len(rc._ART_CACHE) == 3
+
+
+def test_shapes_that_paint_the_canvas_thousands_of_times_are_refused_before_cairo() -> None:
+    """Each shape counted by what it covers (its box, scaled by its transforms): 5,000 rectangles covering a
+    1,000-pixel canvas paint 5 billion pixels; the same 5,000 tiny dots, or the rectangles at 75 pixels, do not."""
+    rects = (f'{HEAD.replace("10", "1000")}><g transform="scale(10)">' + '<rect width="100" height="100"/>' * 5000
+             + "</g></svg>").encode()
+    with pytest.raises(GazalaError, match="paints"):
+        rasterise(rects, file="r.svg")
+    dots = rects.replace(b'<rect width="100" height="100"/>', b'<rect width="0.5" height="0.5"/>')
+    assert rasterise(dots, file="d.svg", scale=0.1).size == (100, 100)
+    assert rasterise(rects, file="r.svg", out_size=(75, 75)).size == (75, 75)
