@@ -641,8 +641,10 @@ class _Coster:
             w, h = 2 * rx, 2 * ry
         elif tag == "line":
             nums = [_length(el.get(a), uw) or 0.0 for a in ("x1", "y1", "x2", "y2")]
-        elif tag in ("path", "polyline", "polygon"):
-            nums = [float(x) for x in _NUMBER.findall(str(el.get("d") or el.get("points") or ""))[:20_000]]
+        elif tag == "path":
+            nums = _path_points(str(el.get("d") or ""))
+        elif tag in ("polyline", "polygon"):
+            nums = [float(x) for x in _NUMBER.findall(str(el.get("points") or ""))[:20_000]]
         elif tag in ("text", "tspan", "textPath"):
             size = _length(props.get("font-size"), 16.0) or 16.0
             w, h = size * len(el.text or ""), size
@@ -684,6 +686,44 @@ class _Coster:
             return 2
         text = str(el.get("d") or el.get("points") or "")
         return max(2, len(_NUMBER.findall(text)) // 2 + 1)
+
+
+_PATH_TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+_PATH_ARGS: Final = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
+
+
+def _path_points(d: str, limit: int = 20_000) -> list[float]:
+    """The points a path's data passes through or pulls towards (absolute: relative commands followed from
+    the current point), as x, y, x, y ...: what bounds the path (arcs by their end points)."""
+    out: list[float] = []
+    x = y = 0.0
+    cmd = "m"
+    args: list[float] = []
+    for m in _PATH_TOKEN.finditer(d):
+        if m.group(1):  # a command (Z closes the subpath: its points are already counted)
+            cmd, args = m.group(1), []
+            continue
+        args.append(float(m.group(2)))
+        low = cmd.lower()
+        if len(args) < _PATH_ARGS.get(low, 2) or low == "z":
+            continue
+        rel = cmd.islower()
+        if low == "h":
+            x = args[0] + (x if rel else 0.0)
+        elif low == "v":
+            y = args[0] + (y if rel else 0.0)
+        elif low == "a":
+            x, y = args[5] + (x if rel else 0.0), args[6] + (y if rel else 0.0)
+        else:
+            pts = list(zip(args[0::2], args[1::2], strict=True))
+            for px, py in pts:
+                out += [px + (x if rel else 0.0), py + (y if rel else 0.0)]
+            x, y = out[-2], out[-1]
+        out += [x, y]
+        args = []
+        if len(out) >= limit:
+            break
+    return out
 
 
 def _url_of(value: str | None) -> str | None:

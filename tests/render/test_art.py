@@ -110,13 +110,13 @@ def test_an_svg_on_its_own_refers_to_no_other_file() -> None:
 
 # --- budgets and caches (issue 31 item 2) ------------------------------------------------------------------
 def test_the_command_budget_is_charged_before_the_work_and_shared_by_nested_calls() -> None:
-    with command_budget(ArtBudget(max_pixels=1000)) as budget:
+    with command_budget(ArtBudget(max_pixels=1500)) as budget:
         with command_budget() as inner:
             assert inner is budget
-        rasterise(svg_face(size=20), file="a.svg")  # 400 pixels painted
-        with pytest.raises(ArtBudgetSpent, match="budget of 1,000 pixels"):
-            rasterise(svg_face(size=30), file="b.svg")  # 900 more: refused, nothing drawn
-        assert budget.pixels == 400
+        rasterise(svg_face(size=20), file="a.svg")  # the canvas 400, the square 400, the disc 100
+        with pytest.raises(ArtBudgetSpent, match="budget of 1,500 pixels"):
+            rasterise(svg_face(size=30), file="b.svg")  # 900 + 900 + 196 more: refused, nothing drawn
+        assert budget.pixels == 900
     assert current_budget() is not budget
 
 
