@@ -19,9 +19,10 @@ import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, TypeVar, cast
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import SizedDict
 from gazala_tools.inputs import image_header_size, inside_folder, is_regular, read_file, sniff_image
 from gazala_tools.render.budget import ArtBudget, command_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, Resolver
@@ -79,6 +80,41 @@ def drawing_placeholders(budget: ArtBudget | None = None) -> Iterator[ArtProblem
 def placeholders_on() -> ArtProblems | None:
     """The open command's record of images not drawn, or None (then an error goes up)."""
     return _PROBLEMS.get()
+
+
+# --- caches of images, bounded in bytes (issue 31 item 2) -----------------------------------------------
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _weight(value: object) -> int:
+    """Bytes an image (or a tuple holding images) keeps alive; 64 for anything else."""
+    if isinstance(value, tuple):
+        return 64 + sum(_weight(v) for v in value)
+    size, bands = getattr(value, "size", None), getattr(value, "getbands", None)
+    if isinstance(size, tuple) and len(size) == 2 and callable(bands):
+        return int(size[0]) * int(size[1]) * len(bands()) + 64
+    return 64
+
+
+def image_cache(max_bytes: int) -> Callable[[F], F]:
+    """``functools.lru_cache`` for a function of hashable positional arguments that makes images, bounded by
+    the bytes the images weigh (:class:`gazala_tools.filecache.SizedDict`), not by their count: a thousand
+    faces at 1,200 dpi are not a thousand faces at 100."""
+
+    def decorate(fn: F) -> F:
+        cache: SizedDict[tuple[Any, ...], Any] = SizedDict(max_bytes, _weight)
+
+        @functools.wraps(fn)
+        def cached(*args: Any) -> Any:
+            got = cache.get(args)
+            if got is None:
+                got = cache.put(args, fn(*args))
+            return got
+
+        cached.cache = cache  # type: ignore[attr-defined]
+        return cast(F, cached)
+
+    return decorate
 
 
 # --- sandboxes -----------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from gazala_tools.escape import drawable
 from gazala_tools.filecache import SizedDict
 from gazala_tools.inputs import open_image, read_file, sniff_image
 from gazala_tools.render.art import MAX_ART_PIXELS as ART_PIXEL_CAP
-from gazala_tools.render.art import placeholders_on, sandbox_of
+from gazala_tools.render.art import image_cache, placeholders_on, sandbox_of
 from gazala_tools.render.budget import current_budget
 from gazala_tools.render.pngstream import PngStream, stack_bands
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
@@ -148,7 +148,7 @@ def _fit_px(s: str, name: str, px: int, limit: float) -> int:
     return px
 
 
-@functools.lru_cache(maxsize=8192)
+@image_cache(32 * 1024 * 1024)
 def _text_mask(s: str, name: str, px: int, anchor: str, stroke_width: int) -> tuple[Image.Image, tuple[int, int]]:
     """``s`` as an "L" mask and the offset of its top left corner from the anchor point."""
     f = font(name, px)
@@ -200,7 +200,7 @@ def _text_rgb(counter: Counter, face: Face) -> RGB:
     return _rgb(face.text_color or counter.text_color)
 
 
-@functools.lru_cache(maxsize=512)
+@image_cache(64 * 1024 * 1024)
 def _unit_ground(s_px: int, b_px: int, bg: RGB, state: str, ink: RGB, box_color: str, unit_type: str,
                  unit_size: str) -> Image.Image:
     """What a unit face shows before its names and values: background, frame, the reduced stripe,
@@ -271,7 +271,7 @@ def _vertical_text(pen: _Pen, x: float, y: float, s: str, *, size: float, fill: 
     pen.img.paste(fill, (round(cx - tile.width / 2), round(cy - tile.height / 2)), tile)
 
 
-@functools.lru_cache(maxsize=4096)
+@image_cache(16 * 1024 * 1024)
 def _vertical_mask(s: str, px: int, h: int) -> Image.Image:
     """``s`` written bottom to top, as an "L" mask (a formation name repeats on many counters)."""
     f = font(FONT_COND_BOLD, px)

@@ -144,3 +144,21 @@ def test_shapes_that_paint_the_canvas_thousands_of_times_are_refused_before_cair
     dots = rects.replace(b'<rect width="100" height="100"/>', b'<rect width="0.5" height="0.5"/>')
     assert rasterise(dots, file="d.svg", scale=0.1).size == (100, 100)
     assert rasterise(rects, file="r.svg", out_size=(75, 75)).size == (75, 75)
+
+
+def test_caches_of_drawn_images_are_bounded_in_bytes_not_entries() -> None:
+    """A ground, a text mask or a report face at 1,200 dpi weighs a hundred of them at 100 dpi: the caches
+    of drawn images (``render.counters``, ``render.boardart``) count bytes."""
+    from gazala_tools.render.art import image_cache
+
+    @image_cache(10 * 1024 * 1024)
+    def square(side: int, shade: int) -> Image.Image:
+        return Image.new("RGB", (side, side), (shade, shade, shade))
+
+    for shade in range(100):
+        square(1000, shade)  # 3 MB each
+    cache = square.cache  # type: ignore[attr-defined]
+    assert len(cache) == 3 and cache.bytes <= 10 * 1024 * 1024
+    assert square(1000, 99) is square(1000, 99)
+    for fn in (rc._unit_ground, rc._text_mask, rc._vertical_mask):
+        assert fn.cache.max_bytes <= 64 * 1024 * 1024  # type: ignore[attr-defined]
