@@ -339,6 +339,8 @@ class _Preparer:
         self.by_content: dict[tuple[str, str], str] = {}
         self.copied: dict[tuple[str, str, str], str] = {}  #: (into, from, id) -> the copy's id
         self.prefixes: dict[tuple[str, str], str] = {}
+        self.pending: list[tuple[_Doc, _Doc, str]] = []  #: elements a copy refers to, still to copy
+        self.copying = False
 
     # the files
     def doc(self, name: str, data: bytes) -> _Doc:
@@ -525,9 +527,14 @@ class _Preparer:
                     e.set(key2, _URL.sub(lambda m: f"url(#{prefix}{m.group(2)[1:]})"
                                          if m.group(2).startswith("#") else m.group(0), value))
         into.new_defs().append(clone)
-        for w in sorted(wanted - inside):
-            if w in src.ids:
-                self.copy_into(into, src, w)
+        self.pending.extend((into, src, w) for w in sorted(wanted - inside) if w in src.ids)
+        if not self.copying:  # what the copy refers to is copied in turn, in a loop (a chain of 10,000 is no stack)
+            self.copying = True
+            try:
+                while self.pending:
+                    self.copy_into(*self.pending.pop())
+            finally:
+                self.copying = False
         return new_id
 
     # --- 3. the cost -------------------------------------------------------------------------------
@@ -555,6 +562,8 @@ class _Coster:
         return Cost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k)
 
     def visit(self, el: ET.Element, depth: int) -> Cost:
+        if depth > MAX_DRAW_DEPTH:  # before recursing: a chain of 10,000 <use> is refused, not a RecursionError
+            raise _Refused(f"nests more than {MAX_DRAW_DEPTH} levels deep, counting <use> and patterns")
         got = self.memo.get(el)
         if got is None:
             if el in self.active:

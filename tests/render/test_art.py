@@ -162,3 +162,14 @@ def test_caches_of_drawn_images_are_bounded_in_bytes_not_entries() -> None:
     assert square(1000, 99) is square(1000, 99)
     for fn in (rc._unit_ground, rc._text_mask, rc._vertical_mask):
         assert fn.cache.max_bytes <= 64 * 1024 * 1024  # type: ignore[attr-defined]
+
+
+def test_chains_of_ten_thousand_references_are_refused_or_copied_without_recursing() -> None:
+    uses = "".join(f'<g id="g{i}"><use xlink:href="#g{i - 1}"/></g>' for i in range(1, 10_000))
+    with pytest.raises(GazalaError, match="more than 128 levels"):
+        prepare(f'{HEAD}><defs><g id="g0"/>{uses}</defs><use xlink:href="#g9999"/></svg>'.encode(), file="u.svg")
+    grads = "".join(f'<linearGradient id="g{i}" xlink:href="#g{i - 1}"/>' for i in range(1, 10_000))
+    files = {"defs.svg": f'{HEAD}><linearGradient id="g0"><stop offset="0" stop-color="#f00"/></linearGradient>'
+                         f"{grads}</svg>".encode(),
+             "a.svg": f'{HEAD}><rect width="10" height="10" fill="url(defs.svg#g9999)"/></svg>'.encode()}
+    assert prepare(files["a.svg"], file="a.svg", resolve=files.get, name="a.svg").data.count(b"linearGradient") >= 10_000
