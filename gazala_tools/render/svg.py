@@ -75,6 +75,8 @@ MAX_SVG_DRAWN: Final = 20_000
 MAX_SVG_PAINT: Final = 256_000_000
 #: most pixels alive at once: the canvas, the nested groups and a pattern tile (4 bytes each)
 MAX_LIVE_PIXELS: Final = 64_000_000
+#: the largest radius of an arc on the device (a circle of radius 1e308 never ends in cairo; 1e18: 1.2 s)
+MAX_ARC_RADIUS: Final = 1_000_000
 #: most other files one SVG may pull in
 MAX_SVG_FILES: Final = 32
 #: entity declarations: count, nesting, expanded bytes of one entity, bytes added to the document in all
@@ -299,13 +301,15 @@ class Cost:
     tile: float = 0.0
     height: int = 0
     paint: float = 0.0  #: what the shapes cover, each its bounding box (in the user units of where it stands)
+    arc: float = 0.0  #: the largest radius of an arc or round stroke, scaled by the transforms above it
 
     def __add__(self, o: Cost) -> Cost:
         return Cost(self.drawn + o.drawn, self.area + o.area, self.fixed + o.fixed, max(self.groups, o.groups),
-                     max(self.tile, o.tile), max(self.height, o.height), self.paint + o.paint)
+                     max(self.tile, o.tile), max(self.height, o.height), self.paint + o.paint, max(self.arc, o.arc))
 
     def times(self, k: int) -> Cost:
-        return Cost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height, self.paint * k)
+        return Cost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height, self.paint * k,
+                    self.arc)
 
 
 @dataclass(frozen=True)
@@ -559,7 +563,7 @@ class _Coster:
 
     def cost(self) -> Cost:
         c = self.visit(self.doc.root, 0)
-        return Cost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k)
+        return Cost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k, c.arc * self.k)
 
     def visit(self, el: ET.Element, depth: int) -> Cost:
         if depth > MAX_DRAW_DEPTH:  # before recursing: a chain of 10,000 <use> is refused, not a RecursionError
@@ -585,7 +589,8 @@ class _Coster:
         for child in el:
             if isinstance(child.tag, str):
                 total = total + self.visit(child, depth + 1)
-        return Cost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1, total.paint)
+        return Cost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1, total.paint,
+                    total.arc)
 
     def target(self, ref: str | None) -> ET.Element | None:
         if not ref or not ref.startswith("#"):
@@ -635,7 +640,32 @@ class _Coster:
                 groups = 1
                 c = c + Cost(area=self.canvas)
         paint = (c.paint + self.covered(el, tag, props)) * _scale(el.get("transform"))
-        return Cost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height, paint)
+        arc = max(c.arc, self.radius(el, tag, props)) * _linear(el.get("transform")) * self.viewport(el, tag)
+        return Cost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height, paint, arc)
+
+    def radius(self, el: ET.Element, tag: str, props: dict[str, str]) -> float:
+        """The largest radius cairo turns into arc segments for this element (their number grows with the
+        radius on the device: a circle of radius 1e308 never ends): its own arcs, half its stroke."""
+        uw = self.user[0]
+        stroked = "stroke-width" in props or props.get("stroke", "none") != "none"
+        radii = [(_length(props.get("stroke-width"), uw) or 1.0) / 2 if stroked else 0.0]
+        if tag in ("circle", "ellipse", "rect"):
+            radii += [_length(el.get(a), uw) or 0.0 for a in ("r", "rx", "ry")]
+        elif tag == "path" and any(ch in str(el.get("d", "")) for ch in "Aa"):
+            _path_points(str(el.get("d") or ""), radii=radii)
+        return max(abs(r) for r in radii)
+
+    def viewport(self, el: ET.Element, tag: str) -> float:
+        """How much a nested ``<svg>`` or a ``<symbol>`` with a viewBox enlarges what it holds."""
+        if tag not in ("svg", "symbol") or el is self.doc.root:
+            return 1.0
+        box = [float(x) for x in _NUMBER.findall(el.get("viewBox", ""))]
+        if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+            return 1.0
+        w = _length(el.get("width"), self.user[0]) or self.user[0]
+        h = _length(el.get("height"), self.user[1]) or self.user[1]
+        got = max(abs(w) / box[2], abs(h) / box[3])
+        return got if math.isfinite(got) else 1e300
 
     def covered(self, el: ET.Element, tag: str, props: dict[str, str]) -> float:
         """The user-unit area a shape paints (its bounding box with its stroke; at most four canvases)."""
@@ -701,9 +731,10 @@ _PATH_TOKEN = re.compile(r"([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:
 _PATH_ARGS: Final = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
 
 
-def _path_points(d: str, limit: int = 20_000) -> list[float]:
+def _path_points(d: str, limit: int = 20_000, radii: list[float] | None = None) -> list[float]:
     """The points a path's data passes through or pulls towards (absolute: relative commands followed from
-    the current point), as x, y, x, y ...: what bounds the path (arcs by their end points)."""
+    the current point), as x, y, x, y ...: what bounds the path (arcs by their end points; their radii are
+    added to ``radii``)."""
     out: list[float] = []
     x = y = 0.0
     cmd = "m"
@@ -723,6 +754,8 @@ def _path_points(d: str, limit: int = 20_000) -> list[float]:
             y = args[0] + (y if rel else 0.0)
         elif low == "a":
             x, y = args[5] + (x if rel else 0.0), args[6] + (y if rel else 0.0)
+            if radii is not None:
+                radii += args[0:2]
         else:
             pts = list(zip(args[0::2], args[1::2], strict=True))
             for px, py in pts:
@@ -763,6 +796,20 @@ def _scale(transform: str | None) -> float:
         elif kind == "matrix" and len(nums) >= 4:
             area *= abs(nums[0] * nums[3] - nums[1] * nums[2])
     return area if math.isfinite(area) else 1e24
+
+
+def _linear(transform: str | None) -> float:
+    """How much a transform list may stretch a length at most (an upper bound: each term's Frobenius norm)."""
+    k = 1.0
+    for kind, args in re.findall(r"(scale|matrix|skewX|skewY)\s*\(([^)]*)\)", transform or ""):
+        nums = [float(x) for x in _NUMBER.findall(args)]
+        if kind == "scale" and nums:
+            k *= max(abs(nums[0]), abs(nums[1]) if len(nums) > 1 else abs(nums[0]))
+        elif kind == "matrix" and len(nums) >= 4:
+            k *= math.sqrt(sum(v * v for v in nums[:4]))
+        elif kind in ("skewX", "skewY") and nums:
+            k *= 1.0 + abs(math.tan(math.radians(nums[0])))
+    return k if math.isfinite(k) else 1e300
 
 
 def _serialise(root: ET.Element) -> bytes:
@@ -815,6 +862,9 @@ def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, w
     if live > MAX_LIVE_PIXELS:
         raise error(f"SVG {what} needs {live:,.0f} pixels at once (the canvas, {cost.groups} nested groups and "
                     "a pattern tile)", file=file, expected=f"at most {MAX_LIVE_PIXELS:,}")
+    if cost.arc * math.sqrt(s2) > MAX_ARC_RADIUS:
+        raise error(f"SVG {what} has an arc or round stroke of radius {cost.arc * math.sqrt(s2):,.3g} pixels",
+                    file=file, expected=f"at most {MAX_ARC_RADIUS:,} (cairo cuts an arc into segments by its size)")
     if painted > MAX_SVG_PAINT:
         raise error(f"SVG {what} paints {painted:,} pixels (its shapes, groups, pattern tiles and images)", file=file,
                     expected=f"at most {MAX_SVG_PAINT:,}")

@@ -173,3 +173,14 @@ def test_chains_of_ten_thousand_references_are_refused_or_copied_without_recursi
                          f"{grads}</svg>".encode(),
              "a.svg": f'{HEAD}><rect width="10" height="10" fill="url(defs.svg#g9999)"/></svg>'.encode()}
     assert prepare(files["a.svg"], file="a.svg", resolve=files.get, name="a.svg").data.count(b"linearGradient") >= 10_000
+
+
+@pytest.mark.parametrize("shape", ['<circle r="1e308"/>', '<ellipse rx="1e12" ry="1"/>',
+                                   '<path d="M0 0 A1e15 1e15 0 0 1 10 10"/>',
+                                   '<g transform="scale(1e6)"><g transform="scale(1e6)"><circle r="1"/></g></g>',
+                                   '<line x2="10" stroke="#000" stroke-width="1e9" stroke-linecap="round"/>',
+                                   '<svg viewBox="0 0 1e-9 1e-9" width="10" height="10"><circle r="1"/></svg>'])
+def test_an_arc_too_large_for_cairo_is_refused_before_it(shape: str) -> None:
+    """cairo cuts an arc into segments by its radius on the device: a circle of radius 1e308 never ends."""
+    with pytest.raises(GazalaError, match="arc or round stroke"):
+        rasterise(f"{HEAD}>{shape}</svg>".encode(), file="arc.svg")
