@@ -23,8 +23,8 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import BoundedDict
 
 #: pixels a command may decode, compose or paint in all (PNG decoding and alpha compositing cost 20 to 50 ns a
-#: pixel on the shared 2-core machine: 6 to 15 s)
-MAX_COMMAND_PIXELS: Final = 300_000_000
+#: pixel on the shared 2-core machine: 4 to 10 s)
+MAX_COMMAND_PIXELS: Final = 200_000_000
 #: SVG elements a command may draw in all (cairosvg draws about 8,000 a second)
 MAX_COMMAND_SVG_DRAWN: Final = 150_000
 

@@ -390,7 +390,7 @@ def _contact_bands(
 #: the contact sheet's background
 CONTACT_GROUND: Final = (250, 250, 250)
 #: most pixels of one row of a contact sheet (the sheet is written a row at a time)
-MAX_CONTACT_ROW_PIXELS: Final = 64_000_000
+MAX_CONTACT_ROW_PIXELS: Final = 16_000_000
 #: most pixels of a whole contact sheet (RG's 336 faces at 100 dpi: 1.5 Mpx; 20,000 such faces: 130 Mpx)
 MAX_CONTACT_PIXELS: Final = 200_000_000
 #: the largest face drawn (its side in pixels, bleed included): the counter-art cap

@@ -154,7 +154,7 @@ def test_twenty_nine_images_of_7000_pixels_square_are_each_refused(tmp_path: Pat
 def test_seventy_large_counter_arts_print_within_the_command_budget(tmp_path: Path) -> None:
     """70 counter-art PNGs of 5000 x 5000 (a few KB each, under the 25 Mpx cap): 2.9 GB before (a cache
     of 64 decoded faces); now one original decoded at a time, the faces kept small, and past the
-    command's 300 Mpx the rest are placeholders."""
+    command's 200 Mpx the rest are placeholders."""
     images = {f"a{i}.png": png_flat(5000, (i, 90, 90)) for i in range(70)}
     game = _import(tmp_path, [Piece(f"a{i}", f"a{i}.png") for i in range(70)], images)
     assert _not_drawn(game) == {}  # each is a sound image: only the budget of a command stops it
