@@ -195,10 +195,17 @@ def test_an_extensionless_png_is_a_png(ragnarok: Path, tmp_path: Path) -> None:
     mod = _variant(ragnarok, tmp_path, buf.read_bytes(), name="Captured by Red")
     game = tmp_path / "game"
     assert main(["game", "import", str(mod), str(game)]) == 0
-    assert _fenir_art(game)["front"] == "vmod/images/Captured by Red"
+    front = _fenir_art(game)["front"]  # the import names it by its format (a copy), as counters.yaml's convention does
+    assert front.endswith(".png") and (game / front).read_bytes() == buf.read_bytes()
     assert main(["counters", "contact", str(game), "-o", str(tmp_path / "c.png")]) == 0
     assert (0, 160, 160) in _colours(tmp_path / "c.png")
     assert main(["counters", "sheet", str(game), "-o", str(tmp_path / "s.pdf"), "--no-progress"]) == 0
+    manifest = game / "counters.yaml"  # named as the module names it: the readers take it by its bytes too
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(front, "vmod/images/Captured by Red"),
+                        encoding="utf-8")
+    assert _fenir_art(game)["front"] == "vmod/images/Captured by Red"
+    assert main(["counters", "contact", str(game), "-o", str(tmp_path / "c2.png")]) == 0
+    assert (0, 160, 160) in _colours(tmp_path / "c2.png")
 
 
 @pytest.mark.parametrize("bad", [b"\x89PNG\r\n\x1a\n" + b"\0" * 40, b"not an image at all",

@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image
 
+from gazala_tools.counters.loader import ART_SUFFIXES
 from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.filecache import SizedDict
@@ -30,7 +31,7 @@ from gazala_tools.games.writing import SIDE_COLORS, slug
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name
+from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name, sniff_image
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, drawing_placeholders, image_problem
@@ -94,6 +95,8 @@ def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | Non
             "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
 
 
+#: the suffix an image's copy is named by, by its format (counters.yaml's art convention knows these)
+IMAGE_SUFFIX = {"PNG": "png", "GIF": "gif", "JPEG": "jpg", "SVG": "svg"}
 #: decoded layers kept for the faces of one import (pieces share their layer images), in bytes
 LAYER_CACHE_BYTES = 128 * 1024 * 1024
 
@@ -144,12 +147,22 @@ class _Art:
         layers = tuple(x for x in layers if x in self.present)
         if not layers:
             return None
+        for x in layers:  # a header over the counter-art cap: art no reader draws, so the counter is drawn
+            size = self.size(x)
+            if size is not None and size[0] * size[1] > MAX_ART_PIXELS:
+                self.problem(x, piece)  # reported, with its reason
+                return None
         bad = next((x for x in layers if self.problem(x, piece) is not None), None)
         if bad is not None:  # no size: it neither sizes the counters nor is checked for squareness
             return f"images/{bad}", "", None
         if len(layers) == 1:
             size = self.size(layers[0])
-            return (f"images/{layers[0]}", "", size) if size is not None else None
+            if size is None:
+                return None
+            if Path(layers[0]).suffix.lower() not in ART_SUFFIXES:  # `counter-white`: a copy named by its format
+                data = self.read(f"images/{layers[0]}") or b""
+                return data, f".{IMAGE_SUFFIX.get(sniff_image(data) or '', 'png')}", size
+            return f"images/{layers[0]}", "", size
         try:
             return self.compose(layers)
         except GazalaError as exc:
