@@ -34,8 +34,8 @@ from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
 from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name, sniff_image
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
-from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, drawing_placeholders, image_problem
-from gazala_tools.render.budget import current_budget
+from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
+from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
@@ -108,10 +108,11 @@ class _Art:
     cap, the face too, within the command's art budget. An image that cannot be drawn is recorded with its
     reason and the pieces that show it; the import goes on."""
 
-    def __init__(self, src: ModuleSource, present: set[str], problems: ArtProblems) -> None:
+    def __init__(self, src: ModuleSource, present: set[str]) -> None:
         self.src = src
         self.present = present
-        self.problems = problems
+        self.problems = ArtProblems()  #: the images that cannot be drawn, their reasons and pieces
+        self.budget = ArtBudget()  #: the import's art budget (every face drawn in it)
         self.sizes: dict[str, tuple[int, int] | None] = {}
         self.checked: dict[str, str | None] = {}
         self.layers: SizedDict[str, Image.Image] = SizedDict(LAYER_CACHE_BYTES, lambda im: 4 * im.width * im.height)
@@ -144,6 +145,10 @@ class _Art:
         """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
         centred on one another (a new PNG's bytes); a layer that cannot be drawn makes the face that layer
         (kept byte for byte: sheets show it as a placeholder). None: the face shows no image of the module."""
+        with command_budget(self.budget):
+            return self._face(layers, piece)
+
+    def _face(self, layers: tuple[str, ...], piece: str) -> tuple[bytes | str, str, tuple[int, int] | None] | None:
         layers = tuple(x for x in layers if x in self.present)
         if not layers:
             return None
@@ -211,11 +216,6 @@ def _members(src: ModuleSource) -> list[str]:
 
 def import_folder(source: str | Path, folder: str | Path) -> dict[str, Any]:
     """Write the game folder of a module; returns the import report (also written as import-report.yaml)."""
-    with drawing_placeholders() as problems:  # the import's art budget; images that cannot be drawn recorded
-        return _import_folder(source, folder, problems)
-
-
-def _import_folder(source: str | Path, folder: str | Path, problems: ArtProblems) -> dict[str, Any]:
     src = open_source(source, budget=MAX_MODULE_BYTES)
     mod = read_module(src)
     main = main_grid(mod)
@@ -238,7 +238,7 @@ def _import_folder(source: str | Path, folder: str | Path, problems: ArtProblems
     used: set[str] = set()
     sizes: list[int] = []
     slot_counter: dict[int, str] = {}
-    pictures = _Art(src, present, problems)
+    pictures = _Art(src, present)
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
@@ -308,7 +308,7 @@ def _import_folder(source: str | Path, folder: str | Path, problems: ArtProblems
                 "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
                 "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
                 "decks": sum(len(m.get("decks", [])) for m in data.get("maps", [])),
-                "images not drawn": len(problems)}
+                "images not drawn": len(pictures.problems)}
     kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
             "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
     report = {
@@ -325,7 +325,7 @@ def _import_folder(source: str | Path, folder: str | Path, problems: ArtProblems
         "scenarios": written.report,
         "set-ups not written as scenarios": written.left_out,
         "traits kept verbatim": _trait_counts(mod),
-        "images not drawn": problems.records(),
+        "images not drawn": pictures.problems.records(),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
