@@ -5,6 +5,7 @@ the module read. One bad image never aborts (item 2); images by their bytes (ite
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import zipfile
@@ -223,6 +224,9 @@ def test_an_image_that_cannot_be_drawn_is_kept_reported_and_printed_as_a_placeho
     assert PLACEHOLDER_MARK in _colours(tmp_path / "c.png")
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "en-fenir.png" in err[0] and "placeholder" in err[0]
+    assert main(["counters", "images", str(game), "-o", str(tmp_path / "faces"), "--json", "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert [d["image"] for d in summary["images_not_drawn"]] == [str(game / "vmod" / "images" / "en-fenir.png")]
     assert main(["module", "build", str(game), "-o", str(tmp_path / "r.vmod")]) == 0  # the rebuild goes on
 
 
