@@ -38,6 +38,7 @@ import math
 import posixpath
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -884,6 +885,7 @@ class _Tally:
 
 _TALLY: contextvars.ContextVar[_Tally | None] = contextvars.ContextVar("gazala_svg_tally", default=None)
 _PATCHED: list[bool] = []
+_PATCH_LOCK = threading.Lock()
 
 
 def _count_draws() -> None:
@@ -892,7 +894,15 @@ def _count_draws() -> None:
         return
     from cairosvg.surface import Surface
 
-    original = Surface.draw
+    with _PATCH_LOCK:  # once, whichever thread draws first
+        if _PATCHED:
+            return
+        _patch(Surface)
+
+
+def _patch(surface: Any) -> None:
+    """``surface.draw`` (cairosvg's ``Surface``) wrapped to count each element drawn in a tallied drawing."""
+    original = surface.draw
 
     def draw(self: Any, node: Any) -> Any:
         tally = _TALLY.get()
@@ -902,7 +912,7 @@ def _count_draws() -> None:
                 raise _Overdrawn
         return original(self, node)
 
-    Surface.draw = draw
+    surface.draw = draw
     _PATCHED.append(True)
 
 
