@@ -184,3 +184,19 @@ def test_an_arc_too_large_for_cairo_is_refused_before_it(shape: str) -> None:
     """cairo cuts an arc into segments by its radius on the device: a circle of radius 1e308 never ends."""
     with pytest.raises(GazalaError, match="arc or round stroke"):
         rasterise(f"{HEAD}>{shape}</svg>".encode(), file="arc.svg")
+
+
+def test_a_drawing_that_draws_more_than_was_counted_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dynamic half of the budget: cairo's elements are counted again as they are drawn (here the static
+    count is made to say one element: a document of 3,000 stops at 1,002)."""
+    from gazala_tools.render import svg
+    from gazala_tools.render.svg import Cost
+
+    class OneElement(svg._Coster):
+        def cost(self) -> Cost:
+            return Cost(drawn=1, height=1)
+
+    monkeypatch.setattr(svg, "_Coster", OneElement)
+    doc = (f'{HEAD}>' + '<rect width="1" height="1"/>' * 3000 + "</svg>").encode()
+    with pytest.raises(GazalaError, match="draws more elements than it was counted for"):
+        rasterise(doc, file="many.svg")
