@@ -383,7 +383,10 @@ class _Preparer:
     def locate(base: str, ref: str) -> tuple[str, str]:
         """``ref`` (an href or a ``url()``) as (file name inside the sandbox, fragment); refused when it
         names anything outside."""
-        split = urlsplit(ref.strip())
+        try:
+            split = urlsplit(ref.strip())
+        except ValueError:  # "http://[::1": an invalid IPv6 address
+            raise _Refused(f"refers to {ref[:60]!r}, which is not a file name") from None
         path = unquote(split.path)
         if split.scheme or split.netloc or path.startswith(("/", "\\")) or "\\" in path or "\x00" in path:
             shown = ref if len(ref) <= 60 else ref[:57] + "..."
@@ -560,6 +563,8 @@ class _Coster:
         self.canvas = float(self.w * self.h)
         box = [float(x) for x in _NUMBER.findall(doc.root.get("viewBox", ""))]
         self.k = (self.w / box[2]) if len(box) == 4 and box[2] > 0 else 1.0  # pixels per user unit
+        if not 1e-9 <= self.k <= 1e9:
+            raise _Refused(f"has a viewBox that scales it {self.k:.3g} times (at most 1e9)")
         self.user = (self.w / self.k, self.h / self.k)
 
     def cost(self) -> Cost:
@@ -855,8 +860,11 @@ def check_cost(prep: Prepared, out_size: tuple[int, int], *, file: str | Path, w
     ow, oh = check_pixels(out_size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
     s2 = (ow * oh) / (w * h)
     cost = prep.cost
-    painted = int(ow * oh + (cost.area + cost.paint) * s2 + cost.fixed)
+    painted_f = ow * oh + (cost.area + cost.paint) * s2 + cost.fixed
     live = ow * oh * (1 + cost.groups) + cost.tile * s2
+    if not (math.isfinite(painted_f) and math.isfinite(live) and math.isfinite(cost.arc)):
+        raise error(f"SVG {what} has sizes too large to count", file=file, expected="an SVG image VASSAL can draw")
+    painted = int(painted_f)
     if cost.tile * s2 > max_pixels:
         raise error(f"SVG {what} has a pattern tile of {cost.tile * s2:,.0f} pixels", file=file,
                     expected=f"pattern tiles of at most {max_pixels:,} pixels")

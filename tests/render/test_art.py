@@ -200,3 +200,15 @@ def test_a_drawing_that_draws_more_than_was_counted_stops(monkeypatch: pytest.Mo
     doc = (f'{HEAD}>' + '<rect width="1" height="1"/>' * 3000 + "</svg>").encode()
     with pytest.raises(GazalaError, match="draws more elements than it was counted for"):
         rasterise(doc, file="many.svg")
+
+
+@pytest.mark.parametrize(("svg", "words"), [
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 1e-300 1e-300"/>', "viewBox"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><pattern id="p" width="1e999" '
+     'height="1e999" patternUnits="userSpaceOnUse"/></defs><rect width="9" height="9" fill="url(#p)"/></svg>',
+     "pattern tile"),
+    (f'{HEAD}><use xlink:href="http://[::1/x.svg#s"/></svg>', "not a file name"),
+])
+def test_numbers_out_of_any_range_are_one_error(svg: str, words: str) -> None:
+    with pytest.raises(GazalaError, match=words):
+        rasterise(svg.encode(), file="n.svg")
