@@ -284,8 +284,11 @@ class _Doc:
                 self.ids[i] = el
 
     def new_defs(self) -> ET.Element:
+        """The ``<defs>`` that holds what is copied in, first in the document (cairosvg finds a ``<use>``'s
+        target by walking the document from its start: at the end, each of a thousand uses walked it all)."""
         if self.defs is None:
-            self.defs = ET.SubElement(self.root, f"{{{SVG_NS}}}defs")
+            self.defs = ET.Element(f"{{{SVG_NS}}}defs")
+            self.root.insert(0, self.defs)
         return self.defs
 
 
@@ -964,7 +967,8 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
 
         _count_draws()
         with _tallied(2 * cost.drawn + 1000):
-            tree = Tree(bytestring=prep.data, url_fetcher=fetch, unsafe=False)
+            # an address of its own (never fetched): cairosvg then finds a <use>'s target once, not at every use
+            tree = Tree(bytestring=prep.data, url=f"{RESOURCE_BASE}document.svg", url_fetcher=fetch, unsafe=False)
             surface = PNGSurface(tree, None, 96, output_width=ow, output_height=oh)
         target = surface.cairo
         target.flush()
