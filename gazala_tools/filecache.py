@@ -6,6 +6,7 @@ its modification time and the context the value was read in (the game whose id, 
 it was checked against). An edited file is read again; the oldest versions are dropped.
 
 ``BoundedDict``: a least-recently-used mapping of hashable keys, at most ``maxsize`` entries.
+``SizedDict``: the same, bounded by the bytes its values weigh (decoded images).
 
 ``ObjectCache``: values computed from live objects (a ``Game``, a rules plugin, a map), found by
 the objects' identity (``is``), never by ``id()`` (the ``id()`` of a dead object is reused by the
@@ -54,6 +55,46 @@ class BoundedDict(Generic[K, T]):
 
     def clear(self) -> None:
         self._items.clear()
+
+
+class SizedDict(Generic[K, T]):
+    """At most ``max_bytes`` of values by key, each weighed by ``weigh(value)``; the least recently used
+    is dropped first (issue 31: a cache of decoded images is bounded in bytes, not entries). A value
+    heavier than the whole cache is not kept."""
+
+    def __init__(self, max_bytes: int, weigh: Callable[[T], int]) -> None:
+        self.max_bytes = max_bytes
+        self.weigh = weigh
+        self.bytes = 0
+        self._items: OrderedDict[K, tuple[T, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> T | None:
+        got = self._items.get(key)
+        if got is None:
+            return None
+        self._items.move_to_end(key)
+        return got[0]
+
+    def put(self, key: K, value: T) -> T:
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        size = self.weigh(value)
+        if size > self.max_bytes:
+            return value
+        self._items[key] = (value, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            _k, (_v, n) = self._items.popitem(last=False)
+            self.bytes -= n
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.bytes = 0
 
 
 _PLAIN = (str, int, float, bool, bytes, type(None))

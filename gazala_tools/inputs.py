@@ -454,10 +454,44 @@ _SVG_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc
 _SVG_UNIT: Final = {"px": 1.0, "": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 
 
+#: bytes of an SVG's start looked at for its root element (an illustration program's prolog, comments and
+#: internal entity declarations come first: a few KB)
+SVG_HEAD_BYTES: Final = 65536
+
+
 def is_svg(data: bytes) -> bool:
-    """True when ``data`` looks like an SVG document (its root element is ``<svg`` in the first 4 KB)."""
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    """True when ``data`` looks like an SVG document (its root element is ``<svg`` in the first 64 KB)."""
+    head = data[:SVG_HEAD_BYTES].lstrip(b"\xef\xbb\xbf \t\r\n")
     return head[:1] == b"<" and _SVG_ROOT.search(head) is not None
+
+
+#: the image formats of module and counter art, as :func:`sniff_image` names them
+IMAGE_KINDS: Final = ("PNG", "GIF", "JPEG", "SVG")
+
+
+def sniff_image(data: bytes) -> str | None:
+    """The format of an image from its first bytes, whatever its file is called (VASSAL writes and modules
+    name images without an extension: ``images/Captured by Red`` is a PNG): ``PNG``, ``GIF``, ``JPEG`` or
+    ``SVG``, else None."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "PNG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if data[:3] == b"\xff\xd8\xff":
+        return "JPEG"
+    if is_svg(data):
+        return "SVG"
+    return None
+
+
+def sniff_image_file(path: str | Path, *, what: str = "image", error: type[GazalaError] = GazalaError) -> str | None:
+    """:func:`sniff_image` of a regular file's first bytes (at most :data:`SVG_HEAD_BYTES` read)."""
+    with open_file(path, what=what, error=error) as fh:
+        try:
+            head = fh.read(SVG_HEAD_BYTES)
+        except OSError as exc:
+            raise error(f"cannot read {what} ({exc.strerror})", file=path) from None
+    return sniff_image(head)
 
 
 def _length(text: str) -> float | None:
@@ -467,11 +501,17 @@ def _length(text: str) -> float | None:
 
 def svg_size(data: bytes) -> tuple[int, int] | None:
     """Width and height in pixels the SVG declares (its root's width/height, else its viewBox), read
-    from the first 4 KB without parsing the document; None when it declares none."""
-    m = _SVG_ROOT.search(data[:4096])
+    from the first 64 KB without parsing the document; None when it declares none."""
+    m = _SVG_ROOT.search(data[:SVG_HEAD_BYTES])
     if m is None:
         return None
     attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _SVG_ATTR.findall(m.group(1))}
+    return svg_declared_size(attrs)
+
+
+def svg_declared_size(attrs: dict[str, str]) -> tuple[int, int] | None:
+    """Width and height in pixels of an ``<svg>`` element's ``width``, ``height`` and ``viewBox``
+    attributes (CSS pixels, 96 per inch), or None when they give none."""
     w, h = _length(attrs.get("width", "")), _length(attrs.get("height", ""))
     box = [float(x) for x in re.findall(r"-?[0-9]*\.?[0-9]+", attrs.get("viewBox", ""))]
     if len(box) == 4 and (w is None or h is None):
@@ -483,7 +523,8 @@ def svg_size(data: bytes) -> tuple[int, int] | None:
             h = w * box[3] / box[2]
     if w is None or h is None:
         return None
-    return max(round(w), 0), max(round(h), 0)
+    # a declared size is checked against a pixel cap next: 1e400 (infinite) or NaN is simply too large
+    return tuple(max(round(v), 0) if v == v and abs(v) < 1e12 else 10**12 for v in (w, h))  # type: ignore[return-value]
 
 
 def check_pixels(size: tuple[int, int], *, file: str | Path, what: str = "image",

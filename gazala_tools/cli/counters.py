@@ -144,7 +144,24 @@ def _selected(m: Manifest, only: list[str] | None) -> list[Counter]:
     return [known[i] for i in only]
 
 
+def _not_drawn(problems: Any, summary: dict[str, Any]) -> str:
+    """Art that could not be drawn (issue 33 item 2): one warning line each on stderr, the list in the JSON
+    summary, and the words the text summary ends with."""
+    for line in problems.lines():
+        print(f"warning: {line}", file=sys.stderr)
+    if problems:
+        summary["images_not_drawn"] = problems.records()
+    return f"; {len(problems)} images drawn as placeholders" if problems else ""
+
+
 def _images(args: argparse.Namespace) -> int:
+    from gazala_tools.render.art import drawing_placeholders
+
+    with drawing_placeholders() as problems:
+        return _images_drawn(args, problems)
+
+
+def _images_drawn(args: argparse.Namespace, problems: Any) -> int:
     from gazala_tools.fileio import atomic_write_bytes, atomic_write_text, output_dir
     from gazala_tools.render.counters import counter_face
 
@@ -173,10 +190,11 @@ def _images(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - t0
     summary = {"game": m.game, "output": str(out), "faces": 2 * len(counters), "counters": len(counters),
                "dpi": args.dpi, "size_mm": round(size, 3), "seconds": round(elapsed, 3)}  # fmt: skip
+    tail = _not_drawn(problems, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(f"{summary['faces']} faces of {m.game} at {args.dpi:g} dpi -> {out} ({elapsed:.2f} s)")
+        print(f"{summary['faces']} faces of {m.game} at {args.dpi:g} dpi -> {out} ({elapsed:.2f} s{tail})")
     return 0
 
 
@@ -192,12 +210,13 @@ def parse_offset(text: str) -> tuple[float, float]:
 
 def _sheet(args: argparse.Namespace) -> int:
     from gazala_tools.fileio import refuse_overwrite
+    from gazala_tools.render.art import drawing_placeholders
     from gazala_tools.render.sheets import write_sheet
 
     m = load_manifest(args.game)
     refuse_overwrite(args.output, _inputs(m))
     t0 = time.perf_counter()
-    with _progress(2 * len(m), f"{m.game} sheet", args.no_progress) as bar:
+    with _progress(2 * len(m), f"{m.game} sheet", args.no_progress) as bar, drawing_placeholders() as problems:
         s = write_sheet(
             m.counters, args.output, game=m.game, size_mm=_size(args, m), page=args.page, layout=args.layout,
             dpi=args.dpi, bleed_mm=args.bleed_mm, back_offset_mm=parse_offset(args.back_offset), label=args.label,
@@ -210,11 +229,12 @@ def _sheet(args: argparse.Namespace) -> int:
         "size_mm": round(s.size_mm, 3),
         "seconds": round(elapsed, 3),
     }
+    tail = _not_drawn(problems, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(
-            f"{s.counters} counters of {m.game} ({s.size_mm:.2f} mm) on {s.pages} {s.page} pages ({s.layout}) -> {s.path} ({elapsed:.2f} s)"
+            f"{s.counters} counters of {m.game} ({s.size_mm:.2f} mm) on {s.pages} {s.page} pages ({s.layout}) -> {s.path} ({elapsed:.2f} s{tail})"
         )
     return 0
 
@@ -227,13 +247,15 @@ def _inputs(m: Manifest) -> list[str]:
 
 def _contact(args: argparse.Namespace) -> int:
     from gazala_tools.fileio import atomic_open, refuse_overwrite
+    from gazala_tools.render.art import drawing_placeholders
     from gazala_tools.render.counters import write_contact_sheet
 
     m = load_manifest(args.game)
     refuse_overwrite(args.output, _inputs(m))
-    with atomic_open(args.output, "wb") as fh:  # written one row of faces at a time
+    # written one row of faces at a time
+    with atomic_open(args.output, "wb") as fh, drawing_placeholders() as problems:
         width, height, n_bytes = write_contact_sheet(m.counters, fh, dpi=args.dpi, columns=args.columns)
-    summary = {
+    summary: dict[str, Any] = {
         "game": m.game,
         "output": args.output,
         "faces": 2 * len(m),
@@ -241,9 +263,10 @@ def _contact(args: argparse.Namespace) -> int:
         "height": height,
         "bytes": n_bytes,
     }
+    tail = _not_drawn(problems, summary)
     print(
         json.dumps(summary, indent=2)
         if args.json
-        else f"{summary['faces']} faces -> {args.output} ({width}x{height}, {n_bytes:,} bytes)"
+        else f"{summary['faces']} faces -> {args.output} ({width}x{height}, {n_bytes:,} bytes{tail})"
     )
     return 0

@@ -48,7 +48,7 @@ from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
-from gazala_tools.inputs import inside_folder
+from gazala_tools.inputs import inside_folder, sniff_image_file
 from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -555,7 +555,8 @@ class _Reader:
                 raise self.fail(f"{key} {value!r} is not a folder", node, "a folder of counter images")
         elif not p.is_file():
             raise self.fail(f"{key} {value!r} not found", node, f"an image file ({', '.join(ART_SUFFIXES)})")
-        elif p.suffix.lower() not in ART_SUFFIXES:
+        elif p.suffix.lower() not in ART_SUFFIXES and sniff_image_file(p, what=key, error=ManifestError) is None:
+            # an image is known by its bytes (issue 33 item 3): a module's `images/Captured by Red` is a PNG
             raise self.fail(f"{key} {value!r} is not an image file", node, ", ".join(ART_SUFFIXES))
         return p
 

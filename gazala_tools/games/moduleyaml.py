@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 import yaml
 
 from gazala_tools.errors import GameDataError, GazalaError
+from gazala_tools.inputs import sniff_image_file
 from gazala_tools.yamlnodes import Doc, compose
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,7 +73,9 @@ def folder_file(doc: Doc, game: Game, node: yaml.Node, what: str, suffixes: tupl
         p = game.file(text, what=f"{what}:")
     except GazalaError as exc:  # outside the folder, a symlink loop, a NUL byte (docs/games.md)
         raise doc.err(node, exc.problem, expected=exc.expected) from None
-    if p.suffix.lower() not in suffixes:
+    if p.suffix.lower() not in suffixes and not (suffixes == BOARD_SUFFIXES and p.is_file()
+                                                 and sniff_image_file(p, what=what) in ("PNG", "JPEG", "GIF")):
+        # an image is known by its bytes (issue 33 item 3): a module's board image may have no extension
         raise doc.err(node, f"{what}: {text!r} is not a {' / '.join(suffixes)} file")
     if not p.is_file():
         raise doc.err(node, f"{what}: {text!r} not found in the game folder", expected=f"a file of {game.folder}")

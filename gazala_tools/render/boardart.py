@@ -30,6 +30,7 @@ from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games.moduleyaml import given_board
 from gazala_tools.inputs import MAX_BOARD_BYTES, check_pixels, check_plausible, image_header_size, open_file
+from gazala_tools.render.art import image_cache
 from gazala_tools.render.board import board_geometry, hex_size, render_board
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,7 +181,7 @@ def unit_faces(manifest: Manifest | None, units: Iterable[Unit], px: int) -> dic
     return out
 
 
-@functools.lru_cache(maxsize=1024)
+@image_cache(64 * 1024 * 1024)
 def _face(counter: Counter, side: str, px: int) -> Image.Image:
     from gazala_tools.render.counters import counter_face
 

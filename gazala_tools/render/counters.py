@@ -35,7 +35,12 @@ from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from gazala_tools.counters.model import Counter, Face, Value
 from gazala_tools.errors import GazalaError
-from gazala_tools.inputs import open_image
+from gazala_tools.escape import drawable
+from gazala_tools.filecache import SizedDict
+from gazala_tools.inputs import open_image, read_file, sniff_image
+from gazala_tools.render.art import MAX_ART_PIXELS as ART_PIXEL_CAP
+from gazala_tools.render.art import image_cache, placeholders_on, sandbox_of
+from gazala_tools.render.budget import current_budget
 from gazala_tools.render.pngstream import PngStream, stack_bands
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
@@ -143,7 +148,7 @@ def _fit_px(s: str, name: str, px: int, limit: float) -> int:
     return px
 
 
-@functools.lru_cache(maxsize=8192)
+@image_cache(32 * 1024 * 1024)
 def _text_mask(s: str, name: str, px: int, anchor: str, stroke_width: int) -> tuple[Image.Image, tuple[int, int]]:
     """``s`` as an "L" mask and the offset of its top left corner from the anchor point."""
     f = font(name, px)
@@ -195,7 +200,7 @@ def _text_rgb(counter: Counter, face: Face) -> RGB:
     return _rgb(face.text_color or counter.text_color)
 
 
-@functools.lru_cache(maxsize=512)
+@image_cache(64 * 1024 * 1024)
 def _unit_ground(s_px: int, b_px: int, bg: RGB, state: str, ink: RGB, box_color: str, unit_type: str,
                  unit_size: str) -> Image.Image:
     """What a unit face shows before its names and values: background, frame, the reduced stripe,
@@ -266,7 +271,7 @@ def _vertical_text(pen: _Pen, x: float, y: float, s: str, *, size: float, fill: 
     pen.img.paste(fill, (round(cx - tile.width / 2), round(cy - tile.height / 2)), tile)
 
 
-@functools.lru_cache(maxsize=4096)
+@image_cache(16 * 1024 * 1024)
 def _vertical_mask(s: str, px: int, h: int) -> Image.Image:
     """``s`` written bottom to top, as an "L" mask (a formation name repeats on many counters)."""
     f = font(FONT_COND_BOLD, px)
@@ -357,8 +362,15 @@ def _contact_bands(
     n = len(counters) * len(sides)
     w = max((face_pixels(c.size_mm, dpi) for c in counters), default=1)
     pitch = w + gap_px
+    if columns * pitch * pitch > MAX_CONTACT_ROW_PIXELS:  # one row of faces is held at a time: bounded
+        raise GazalaError(f"a row of the contact sheet would be {columns * pitch:,} x {pitch:,} pixels "
+                          f"({columns} faces of {w:,} pixels)",
+                          expected=f"at most {MAX_CONTACT_ROW_PIXELS:,} pixels a row: a lower --dpi or fewer --columns")
     rows = math.ceil(n / columns)
     width, height = columns * pitch + gap_px, rows * pitch + gap_px
+    if width * height > MAX_CONTACT_PIXELS:  # the time to compress it grows with its pixels
+        raise GazalaError(f"the contact sheet would be {width:,} x {height:,} pixels ({n:,} faces of {w:,} pixels)",
+                          expected=f"at most {MAX_CONTACT_PIXELS:,} pixels: a lower --dpi")
 
     def bands() -> Iterator[Image.Image]:
         faces = ((c, s) for c in counters for s in sides)
@@ -377,6 +389,12 @@ def _contact_bands(
 
 #: the contact sheet's background
 CONTACT_GROUND: Final = (250, 250, 250)
+#: most pixels of one row of a contact sheet (the sheet is written a row at a time)
+MAX_CONTACT_ROW_PIXELS: Final = 16_000_000
+#: most pixels of a whole contact sheet (RG's 336 faces at 100 dpi: 1.5 Mpx; 20,000 such faces: 130 Mpx)
+MAX_CONTACT_PIXELS: Final = 200_000_000
+#: the largest face drawn (its side in pixels, bleed included): the counter-art cap
+MAX_FACE_SIDE: Final = 5000
 
 
 def contact_sheet(
@@ -426,65 +444,95 @@ CONTACT_PNG_LEVEL: Final = 6
 # --- the counters' own art -----------------------------------------------------------------------
 #: largest art file read (bytes) and image (pixels): checked before anything is decoded
 MAX_ART_BYTES: Final = 32 * 1024 * 1024
-MAX_ART_PIXELS: Final = 25_000_000
+MAX_ART_PIXELS: Final = ART_PIXEL_CAP
 ART_FORMATS: Final = ("PNG", "JPEG", "GIF")
 #: how far from square a counter's art may be (width / height)
 ART_ASPECT_TOLERANCE: Final = 0.03
-
-
-#: pixels on the long side of SVG counter art's raster (a 19 mm counter at 1,600 dpi; sheets print at 300-600)
+#: pixels on the long side of SVG counter art drawn at no particular size (a 19 mm counter at 1,600 dpi)
 SVG_ART_PX: Final = 1200
+#: bytes of decoded art kept for reuse (faces at the sizes asked; the originals are never kept)
+ART_CACHE_BYTES: Final = 256 * 1024 * 1024
+#: the placeholder's colours: a pale ground crossed in red, the way a missing image shows
+PLACEHOLDER_GROUND: Final = (236, 236, 236)
+PLACEHOLDER_MARK: Final = (200, 16, 46)
+
+_ART_CACHE: SizedDict[tuple[str, int, int, int], Image.Image] = SizedDict(
+    ART_CACHE_BYTES, lambda im: im.width * im.height * len(im.getbands()))
 
 
-def _svg_art(path: str) -> Image.Image:
-    from gazala_tools.inputs import read_file, svg_size
-    from gazala_tools.render.svg import MAX_SVG_BYTES, rasterise
+def _not_square(path: str, w: int, h: int, what: str = "is") -> GazalaError:
+    return GazalaError(f"counter art {what} {w} x {h} pixels, not square", file=path,
+                       expected="a square image of the counter (cut size)")
 
-    data = read_file(path, what="counter art", cap=MAX_SVG_BYTES)
+
+def _svg_art(path: str, data: bytes, px: int) -> Image.Image:
+    from gazala_tools.inputs import svg_size
+    from gazala_tools.render.svg import rasterise
+
     w, h = svg_size(data) or (1, 1)
     if w < 1 or h < 1 or abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
-        raise GazalaError(f"counter art declares {w} x {h} pixels, not square", file=path,
-                          expected="a square image of the counter (cut size)")
-    im = rasterise(data, file=path, what="counter art", scale=SVG_ART_PX / max(w, h), max_pixels=MAX_ART_PIXELS)
+        raise _not_square(path, w, h, "declares")
+    name, resolve = sandbox_of(path)
+    side = px or SVG_ART_PX
+    im = rasterise(data, file=path, what="counter art", out_size=(side, side), max_pixels=MAX_ART_PIXELS,
+                   resolve=resolve, name=name)
     flat = Image.new("RGB", im.size, (255, 255, 255))
     flat.paste(im, mask=im.getchannel("A"))
     return flat
 
 
-@functools.lru_cache(maxsize=64)
-def _art(path: str, mtime_ns: int, size: int) -> Image.Image:
-    # the size is checked from the header before any pixel is decoded (gazala_tools.inputs)
-    if path.lower().endswith(".svg"):  # vector art: drawn at SVG_ART_PX on its long side, sharp at print size
-        return _svg_art(path)
-    im = open_image(path, what="counter art", max_pixels=MAX_ART_PIXELS, max_bytes=MAX_ART_BYTES, load=False)
+def _raster_art(path: str, data: bytes, px: int) -> Image.Image:
+    im = open_image(data, file=path, what="counter art", max_pixels=MAX_ART_PIXELS, load=False)
     with im:
         if im.format not in ART_FORMATS:
             raise GazalaError(f"counter art is {im.format or 'an unknown format'}", file=path,
                               expected=" / ".join(ART_FORMATS))
         w, h = im.size
         if abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
-            raise GazalaError(f"counter art is {w} x {h} pixels, not square", file=path,
-                              expected="a square image of the counter (cut size)")
+            raise _not_square(path, w, h)
+        current_budget().charge(pixels=w * h, file=path, what="counter art")
         try:
+            if px and im.format == "JPEG":
+                im.draft("RGB", (px, px))  # a scan decoded at a fraction of its size
             im.load()
-            return im.convert("RGB")
+            if im.mode in ("P", "PA", "LA", "RGBA", "La", "RGBa") or "transparency" in im.info:
+                rgba = im.convert("RGBA")  # transparency flattened on white, as an SVG's is
+                rgb = Image.new("RGB", rgba.size, (255, 255, 255))
+                rgb.paste(rgba, mask=rgba.getchannel("A"))
+            else:
+                rgb = im.convert("RGB")
         except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError) as exc:
             raise GazalaError(f"counter art cannot be read ({exc})", file=path,
                               expected="a PNG, JPEG or GIF image") from None
+    if px and rgb.size != (px, px):
+        rgb = rgb.resize((px, px), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    return rgb
 
 
-def load_art(path: str | Path) -> Image.Image:
-    """A counter's art file as an RGB image; checked (size, format, pixels, squareness) before decoding."""
+def load_art(path: str | Path, px: int = 0) -> Image.Image:
+    """A counter's art file as an RGB image, ``px`` pixels square (0: its own size; an SVG at
+    :data:`SVG_ART_PX`): its format from its bytes (PNG, JPEG, GIF or SVG, whatever its name), checked
+    (file size, pixels, squareness) before it is decoded and charged to the command's art budget. Faces
+    are kept for reuse within :data:`ART_CACHE_BYTES`; the decoded original never is."""
     p = str(path)
     try:
         st = os.stat(p)
     except OSError as exc:
         raise GazalaError(f"counter art cannot be read ({exc.strerror})", file=p) from None
     if not stat.S_ISREG(st.st_mode):
-        raise GazalaError("counter art is not a regular file", file=p, expected="a PNG, JPEG or GIF image")
+        raise GazalaError("counter art is not a regular file", file=p, expected="a PNG, JPEG, GIF or SVG image")
     if st.st_size > MAX_ART_BYTES:
         raise GazalaError(f"counter art is {st.st_size:,} bytes", file=p, expected=f"at most {MAX_ART_BYTES:,} bytes")
-    return _art(p, st.st_mtime_ns, st.st_size)
+    key = (p, st.st_mtime_ns, st.st_size, px)
+    got = _ART_CACHE.get(key)
+    if got is None:
+        data = read_file(p, what="counter art", cap=MAX_ART_BYTES)
+        kind = sniff_image(data)
+        if kind is None:
+            raise GazalaError("counter art cannot be read: it is not a PNG, JPEG, GIF or SVG image (by its bytes)",
+                              file=p, expected="a PNG, JPEG, GIF or SVG image")
+        got = _ART_CACHE.put(key, _svg_art(p, data, px) if kind == "SVG" else _raster_art(p, data, px))
+    return got
 
 
 def art_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm: float | None = None,
@@ -496,9 +544,7 @@ def art_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm
     size = counter.size_mm if size_mm is None else size_mm
     s_px = face_pixels(size, dpi)
     b_px = round(bleed_mm / 25.4 * dpi)
-    img = load_art(path)
-    if img.size != (s_px, s_px):
-        img = img.resize((s_px, s_px), Image.Resampling.LANCZOS)
+    img = load_art(path, s_px)
     if b_px > 0:  # the bleed: each edge row/column of the art stretched outwards
         s, b, n = s_px, b_px, s_px + 2 * b_px
         out = Image.new("RGB", (n, n))
@@ -515,7 +561,41 @@ def art_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm
 
 def counter_face(counter: Counter, side: str = "front", *, dpi: float = 300, size_mm: float | None = None,
                  bleed_mm: float = 0.0, supersample: int = 2) -> Image.Image:
-    """Face ``side`` of ``counter``: its own art when the manifest gives some, else :func:`render_face`."""
+    """Face ``side`` of ``counter``: its own art when the manifest gives some, else :func:`render_face`.
+    Art that cannot be drawn is an error, or, inside :func:`gazala_tools.render.art.drawing_placeholders`,
+    a marked :func:`placeholder` (the image and its reason recorded for the command's summary)."""
+    size = counter.size_mm if size_mm is None else size_mm
+    side_px = face_pixels(size, dpi) + 2 * round(bleed_mm / 25.4 * dpi)
+    if side_px > MAX_FACE_SIDE:  # before anything is allocated, a placeholder included
+        raise GazalaError(f"a face of {size:g} mm at {dpi:g} dpi would be {side_px:,} pixels square",
+                          expected=f"at most {MAX_FACE_SIDE:,} pixels: a lower --dpi or a smaller --size")
     if counter.art(side):
-        return art_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm)
+        try:
+            return art_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm)
+        except GazalaError as exc:
+            problems = placeholders_on()
+            if problems is None:
+                raise
+            problems.add(str(exc.file or counter.art(side)), exc.problem, counter.id)
+            return placeholder(counter, face_pixels(size, dpi), round(bleed_mm / 25.4 * dpi))
     return render_face(counter, side, dpi=dpi, size_mm=size_mm, bleed_mm=bleed_mm, supersample=supersample)
+
+
+def placeholder(counter: Counter | None, size_px: int, bleed_px: int = 0, *, label: str = "") -> Image.Image:
+    """A marked stand-in for art that cannot be drawn: a pale face crossed in red, framed, with the
+    counter's name, so that a sheet shows at once which counter lacks its image."""
+    n = size_px + 2 * bleed_px
+    img = Image.new("RGB", (n, n), PLACEHOLDER_GROUND)
+    d = ImageDraw.Draw(img)
+    b, s = bleed_px, size_px
+    w = max(1, s // 24)
+    d.rectangle((b, b, b + s - 1, b + s - 1), outline=PLACEHOLDER_MARK, width=w)
+    d.line((b, b, b + s - 1, b + s - 1), fill=PLACEHOLDER_MARK, width=w)
+    d.line((b, b + s - 1, b + s - 1, b), fill=PLACEHOLDER_MARK, width=w)
+    text = drawable(label or (counter.id if counter is not None else ""))[:24]
+    f = font(FONT_COND_BOLD, max(6, s // 8))
+    for y, line in ((b + s // 4, "NO IMAGE"), (b + 3 * s // 4, text)):
+        if line:
+            d.text((b + s / 2, y), line, font=f, fill=(0, 0, 0), anchor="mm", stroke_width=max(1, s // 60),
+                   stroke_fill=PLACEHOLDER_GROUND)
+    return img

@@ -357,4 +357,5 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("counter-art", ".png", lambda: list(_image_seeds()), _mutate_image, _run_art),
     Target("game-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
     Target(reports.NAME, ".txt", reports.seeds, reports.mutate_name, reports.run),  # hostile names in HTML reports
+    *__import__("tools.fuzz.art", fromlist=["targets"]).targets(),  # issue 31: svg-amplification, layers
 )}

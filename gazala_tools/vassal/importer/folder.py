@@ -26,17 +26,19 @@ from PIL import Image
 from gazala_tools.counters.loader import ART_SUFFIXES
 from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
+from gazala_tools.filecache import SizedDict
 from gazala_tools.fileio import write_new_folder
 from gazala_tools.games.writing import SIDE_COLORS, short_name, slug, unique_ids
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, is_svg, safe_member_name
+from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name, sniff_image
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.numbering import Numbering
-from gazala_tools.render.counters import MAX_ART_PIXELS
-from gazala_tools.render.svg import open_any_image
+from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
+from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
+from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.grids import (
     OURS,
@@ -127,53 +129,112 @@ def board_numbering(main: MainGrid) -> Numbering:
     return replace(n, h_off=h_off, v_off=v_off)
 
 
-def _face(src: ModuleSource, layers: tuple[str, ...], present: set[str],
-          sizes: dict[str, tuple[int, int] | None]) -> tuple[bytes | str, str, tuple[int, int]] | None:
-    """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
-    centred on one another (a new PNG's bytes). ``sizes``: the image sizes read so far (from headers)."""
-    layers = tuple(x for x in layers if x in present)
-    if not layers:
-        return None
-    for layer in layers:
-        if layer not in sizes:  # a piece's faces share their images: each header is read once
-            sizes[layer] = src.image_size(layer)
-    if any(size is not None and size[0] * size[1] > MAX_ART_PIXELS for size in (sizes[x] for x in layers)):
-        return None  # counter art the toolkit's readers refuse (a header saying 100,000 x 100,000): drawn
-    if len(layers) == 1:
-        size = sizes[layers[0]]
-        if size is None:
+#: the suffix an image's copy is named by, by its format (counters.yaml's art convention knows these)
+IMAGE_SUFFIX = {"PNG": "png", "GIF": "gif", "JPEG": "jpg", "SVG": "svg"}
+#: decoded layers kept for the faces of one import (pieces share their layer images), in bytes
+LAYER_CACHE_BYTES = 128 * 1024 * 1024
+
+
+class _Art:
+    """The art of one import (issue 33 items 2-3, issue 31 item 2): every image a piece shows is checked
+    once, by its bytes (an SVG parsed, resolved inside the module and costed; a raster's header against its
+    file), and a face of several layers is drawn one layer at a time, each at most the counter-art pixel
+    cap, the face too, within the command's art budget. An image that cannot be drawn is recorded with its
+    reason and the pieces that show it; the import goes on."""
+
+    def __init__(self, src: ModuleSource, present: set[str]) -> None:
+        self.src = src
+        self.present = present
+        self.problems = ArtProblems()  #: the images that cannot be drawn, their reasons and pieces
+        self.budget = ArtBudget()  #: the import's art budget (every face drawn in it)
+        self.sizes: dict[str, tuple[int, int] | None] = {}
+        self.checked: dict[str, str | None] = {}
+        self.layers: SizedDict[str, Image.Image] = SizedDict(LAYER_CACHE_BYTES, lambda im: 4 * im.width * im.height)
+        self.resolve = self.read  #: one object: an SVG checked, then drawn, is prepared once (render.svg)
+
+    def read(self, name: str) -> bytes | None:
+        """A member the module's SVG may refer to (inside the module only), None when there is none."""
+        if not self.src.has_member(name):
             return None
-        suffix = Path(layers[0]).suffix.lower()
-        if suffix not in ART_SUFFIXES:  # `counter-white`: counters.yaml names art by its image suffix, so a copy
-            data = src.read_member(f"images/{layers[0]}", MAX_IMAGE_BYTES)
-            kind = _image_suffix(data)
-            return None if kind is None else (data, kind, size)
-        return f"images/{layers[0]}", suffix, size
-    with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
-        warnings.simplefilter("ignore", UserWarning)
-        images = [open_any_image(src.read_member(f"images/{x}", MAX_IMAGE_BYTES), file=x, what="piece image")
-                  .convert("RGBA") for x in layers]
-    w, h = max(i.width for i in images), max(i.height for i in images)
-    canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    for im in images:
-        canvas.alpha_composite(im, ((w - im.width) // 2, (h - im.height) // 2))
-    buf = io.BytesIO()
-    canvas.save(buf, "PNG")
-    return buf.getvalue(), ".png", (w, h)
+        return self.src.read_member(name, MAX_SVG_BYTES)
+
+    def size(self, layer: str) -> tuple[int, int] | None:
+        if layer not in self.sizes:  # a piece's faces share their images: each header is read once
+            try:
+                self.sizes[layer] = self.src.image_size(layer)
+            except GazalaError:
+                self.sizes[layer] = None
+        return self.sizes[layer]
+
+    def problem(self, layer: str, piece: str) -> str | None:
+        """Why ``images/<layer>`` cannot be drawn (recorded for ``piece``), or None."""
+        if layer not in self.checked:
+            self.checked[layer] = image_problem(f"images/{layer}", self.resolve, draw=False)
+        reason = self.checked[layer]
+        if reason is not None:
+            self.problems.add(f"images/{layer}", reason, piece)
+        return reason
+
+    def face(self, layers: tuple[str, ...], piece: str) -> tuple[bytes | str, str, tuple[int, int] | None] | None:
+        """One image of a face: the single layer's member name (copied, never decoded), or the layers drawn
+        centred on one another (a new PNG's bytes); a layer that cannot be drawn makes the face that layer
+        (kept byte for byte: sheets show it as a placeholder). None: the face shows no image of the module."""
+        with command_budget(self.budget):
+            return self._face(layers, piece)
+
+    def _face(self, layers: tuple[str, ...], piece: str) -> tuple[bytes | str, str, tuple[int, int] | None] | None:
+        layers = tuple(x for x in layers if x in self.present)
+        if not layers:
+            return None
+        for x in layers:  # a header over the counter-art cap: art no reader draws, so the counter is drawn
+            size = self.size(x)
+            if size is not None and size[0] * size[1] > MAX_ART_PIXELS:
+                self.problem(x, piece)  # reported, with its reason
+                return None
+        bad = next((x for x in layers if self.problem(x, piece) is not None), None)
+        if bad is not None:  # no size: it neither sizes the counters nor is checked for squareness
+            return f"images/{bad}", "", None
+        if len(layers) == 1:
+            size = self.size(layers[0])
+            if size is None:
+                return None
+            if Path(layers[0]).suffix.lower() not in ART_SUFFIXES:  # `counter-white`: a copy named by its format
+                data = self.read(f"images/{layers[0]}") or b""
+                return data, f".{IMAGE_SUFFIX.get(sniff_image(data) or '', 'png')}", size
+            return f"images/{layers[0]}", "", size
+        try:
+            return self.compose(layers)
+        except GazalaError as exc:
+            self.problems.add(f"images/{layers[0]}", f"its layers cannot be drawn together: {exc.problem}", piece)
+            return f"images/{layers[0]}", "", None
+
+    def compose(self, layers: tuple[str, ...]) -> tuple[bytes, str, tuple[int, int]]:
+        sizes = [self.size(x) or (0, 0) for x in layers]
+        w, h = max(s[0] for s in sizes), max(s[1] for s in sizes)
+        check_pixels((w, h), file=f"images/{layers[0]}", what="piece face of layers", max_pixels=MAX_ART_PIXELS)
+        budget = current_budget()
+        canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        for x in layers:  # one layer decoded at a time (a face of 100 layers is 100 composites, not 100 images)
+            im = self.layers.get(x)
+            if im is None:
+                with warnings.catch_warnings():  # a palette image with transparency bytes: converted, as asked
+                    warnings.simplefilter("ignore", UserWarning)
+                    data = self.src.read_member(f"images/{x}", MAX_IMAGE_BYTES)
+                    im = self.layers.put(x, open_any_image(data, file=f"images/{x}", what="piece image",
+                                                           max_pixels=MAX_ART_PIXELS, resolve=self.resolve,
+                                                           name=f"images/{x}").convert("RGBA"))
+            if im.width > w or im.height > h:  # an SVG's declared size rounded otherwise than its header's
+                raise GazalaError(f"layer is {im.width} x {im.height}, the face {w} x {h}", file=f"images/{x}")
+            budget.charge(pixels=w * h, file=f"images/{x}", what="piece layer")
+            canvas.alpha_composite(im, ((w - im.width) // 2, (h - im.height) // 2))
+        buf = io.BytesIO()
+        canvas.save(buf, "PNG")
+        return buf.getvalue(), ".png", (w, h)
 
 
-def _image_suffix(data: bytes) -> str | None:
-    """The file suffix of an image's format, from its first bytes (None: no format counter art may be)."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return ".png"
-    if data.startswith((b"GIF87a", b"GIF89a")):
-        return ".gif"
-    if data.startswith(b"\xff\xd8\xff"):
-        return ".jpg"
-    return ".svg" if is_svg(data) else None
-
-
-def _square(size: tuple[int, int]) -> bool:
+def _square(size: tuple[int, int] | None) -> bool:
+    if size is None:  # an image that cannot be drawn: its art is kept (a placeholder where it is printed)
+        return True
     w, h = size
     return abs(w - h) <= SQUARE * max(w, h)
 
@@ -222,7 +283,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     used: set[str] = set()
     sizes: list[int] = []
     slot_counter: dict[int, str] = {}
-    header_sizes: dict[str, tuple[int, int] | None] = {}
+    pictures = _Art(src, present)
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
@@ -233,7 +294,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         art: dict[str, str] = {}
         made: list[str] = []
         for face, layers in (("front", p.front), ("back", p.back)):
-            got = _face(src, layers, present, header_sizes)
+            got = pictures.face(layers, pid)
             if got is None or not _square(got[2]):
                 break
             image, suffix, size = got
@@ -244,7 +305,8 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                 binary[name] = image
                 art[face] = name
                 made.append(name)
-            sizes.append(size[0])
+            if size is not None:
+                sizes.append(size[0])
         if "front" in art and ("back" in art or p.back == p.front):
             entry["art"] = {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
         else:
@@ -293,7 +355,8 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                 **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
                 "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
                 "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
-                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", []))}
+                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", [])),
+                "images not drawn": len(pictures.problems)}
     kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
             "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
     report = {
@@ -317,6 +380,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "scenarios": written.report,
         "set-ups not written as scenarios": written.left_out,
         "traits kept verbatim": _trait_counts(mod),
+        "images not drawn": pictures.problems.records(),
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"

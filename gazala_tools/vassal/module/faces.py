@@ -130,8 +130,7 @@ def face_image(counter: Any, side: str, *, dpi: float, size: int) -> Image.Image
     from gazala_tools.render.counters import load_art
 
     if counter.art(side):
-        img = load_art(counter.art(side))
-        return img if img.size == (size, size) else img.resize((size, size), Image.Resampling.LANCZOS)
+        return load_art(counter.art(side), size)  # its format from its bytes, drawn at the palette size
     fn = _renderer()
     if fn is not None:
         try:
