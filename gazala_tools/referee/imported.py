@@ -276,8 +276,12 @@ def toolkit_numbering(geo: HexGridGeometry, size: tuple[int, int]) -> Numbering:
 
 
 def check_module_name(game: Game, module_name: str | None, file: str | Path) -> None:
-    """A save of another module than the folder's is bad input: one line naming both modules."""
-    if module_name and module_name != game.name:
+    """A save of another module than the folder's is bad input: one line naming both modules. game.yaml
+    holds the module's name tidied (:func:`~gazala_tools.games.writing.short_name`: one line, spaces run
+    together, at most 200 characters); a save carries it as the module wrote it: compared tidied."""
+    from gazala_tools.games.writing import short_name
+
+    if module_name and short_name(module_name) != game.name:
         raise GazalaError(f"the save was made with the module {module_name!r}, not with {game.name!r} (the module "
                           f"the game folder {game.folder.name!r} was imported from)", file=file,
                           expected=f"a save or log of {game.name!r}, or --game with the folder of {module_name!r}")

@@ -106,6 +106,34 @@ def test_a_save_of_another_module_is_one_line_naming_both(folder: Path, capsys: 
     assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Gazala" in err
 
 
+def test_a_save_of_a_module_whose_name_the_folder_writes_tidied(ragnarok: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """game.yaml holds the module's name as one tidy line (spaces run together, control characters out, at
+    most 200 characters); the module's own saves carry it as the module wrote it: still the same module."""
+    import shutil
+    import zipfile
+
+    name = "Ragnarok  (SPI)\t1981"  # two spaces and a tab, as a module may write it
+    module = tmp_path / "module"
+    shutil.copytree(ragnarok, module)
+    build = module / "buildFile.xml"
+    build.chmod(0o644)
+    build.write_text(build.read_text(encoding="utf-8").replace('name="Ragnarok (SPI) 1981"', 'name="Ragnarok  (SPI)&#9;1981"', 1),
+                     encoding="utf-8")
+    save = tmp_path / "start.vsav"
+    with zipfile.ZipFile(ragnarok / "ragnarok-start.vsav") as src, zipfile.ZipFile(save, "w") as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "moduledata":
+                data = data.replace(b"<name>Ragnarok (SPI) 1981</name>", f"<name>{name}</name>".encode())
+            out.writestr(info.filename, data)
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    assert yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))["name"] == "Ragnarok (SPI) 1981"
+    rep = check_json(save, folder, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
 def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
