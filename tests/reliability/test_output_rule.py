@@ -187,3 +187,28 @@ def test_a_module_file_whose_name_would_leave_the_vmod(work: Path, tmp_path: Pat
     ended = gazala("module", "build", folder, "-o", tmp_path / "out.vmod", cwd=tmp_path)
     assert ended.clean(), ended
     assert "would leave the module" in ended.err[0]
+
+
+@pytest.mark.parametrize("name", ["a\u00a0b.png", "carte\u200dé.png", "\u05d0\u200f1.png"],
+                         ids=["no-break space", "zero-width joiner", "right-to-left mark"])
+def test_a_module_file_named_with_unicode_spaces_or_marks_is_packed(work: Path, tmp_path: Path, name: str) -> None:
+    """Only names that leave the archive (or hold a control character) are refused: a no-break space, a joiner
+    or a bidi mark is text of a real module's file name, which its import keeps and its build must pack."""
+    import zipfile
+
+    folder = tmp_path / "edited"
+    shutil.copytree(work / "imp", folder)
+    (folder / "vmod" / "images" / name).write_bytes(b"x")
+    ended = gazala("module", "build", folder, "-o", tmp_path / "out.vmod", cwd=tmp_path)
+    assert ended.clean(0), ended
+    with zipfile.ZipFile(tmp_path / "out.vmod") as z:
+        assert f"images/{name}" in z.namelist()
+
+
+def test_a_module_file_named_with_a_control_character_is_refused(work: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "edited"
+    shutil.copytree(work / "imp", folder)
+    (folder / "vmod" / "images" / "a\tb.png").write_bytes(b"x")
+    ended = gazala("module", "build", folder, "-o", tmp_path / "out.vmod", cwd=tmp_path)
+    assert ended.clean(), ended
+    assert not (tmp_path / "out.vmod").exists()
