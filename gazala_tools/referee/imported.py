@@ -113,6 +113,13 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
     if not isinstance(doc, dict) or not isinstance(doc.get("pieces"), dict):
         raise GazalaError("no pieces", file=path, expected="pieces: {COUNTER: {kind: unit, side: ..., ...}}")
     grid = doc.get("main-grid") or {}
+    if not isinstance(grid, dict):
+        raise GazalaError("main-grid is not a mapping", file=path, place="main-grid",
+                          expected="{map: MAP, board: BOARD, zone: ZONE} (the map.yaml grid's place in the module)")
+    for key in ("map", "board", "zone"):
+        if not isinstance(grid.get(key), str | None):
+            raise GazalaError(f"{key} {grid[key]!r} is not a name", file=path, place=f"main-grid.{key}",
+                              expected=f"the {key}'s name in the module")
     by_gpid: dict[str, Entry] = {}
     by_name: dict[str, Entry] = {}
     for cid, e in doc["pieces"].items():
@@ -135,6 +142,14 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
         if move is not None and (isinstance(move, bool) or not isinstance(move, int) or move < 0):
             raise GazalaError(f"move {move!r} is not a number of movement points", file=path, place=f"{place}.move",
                               expected="a whole number >= 0")
+        for key in ("name", "gpid", "type"):  # a number is the user's name or gpid unquoted; a list is no name
+            if isinstance(e.get(key), list | dict):
+                raise GazalaError(f"{key} {e[key]!r} is not a name", file=path, place=f"{place}.{key}",
+                                  expected="a name (text)")
+        factors = e.get("factors")
+        if factors is not None and not re.fullmatch(r"\d+(?:-\d+){0,3}", str(factors)):
+            raise GazalaError(f"factors {factors!r} are not printed factors", file=path, place=f"{place}.factors",
+                              expected='one to four numbers joined by dashes, e.g. "4-4-6"')
         entry = Entry(str(cid), str(e.get("name", "")), str(e.get("gpid", "")), kind, side,
                       str(e.get("type") or ""), str(e.get("factors") or ""), move)
         if entry.gpid:

@@ -150,6 +150,31 @@ def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path
     assert "units.yaml" in err and "did you mean 'aesir'?" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("old", "new", "place"), [
+    ("main-grid: {map: Main Map, board: Map, zone: map}", "main-grid: [Main Map, Map]", "main-grid"),
+    ("main-grid: {map: Main Map, board: Map, zone: map}", "main-grid: {map: [Main Map]}", "main-grid.map"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: [hero]}", ".type"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: hero, factors: {a: 1}}", ".factors"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: hero, factors: 2-x}", ".factors"),
+], ids=["main-grid a list", "main-grid map a list", "type a list", "factors a mapping", "factors not numbers"])
+def test_a_bad_value_in_units_yaml_is_one_line_naming_its_place(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str], old: str,
+                                                                new: str, place: str) -> None:
+    """The user's corrections are read as strictly as the rest of a game folder (main-grid a list was exit 3:
+    AttributeError; a type or factors of another shape was taken as its Python text)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    text = (copy / "units.yaml").read_text(encoding="utf-8")
+    assert old in text
+    (copy / "units.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and re.search(r"units\.yaml:\S*" + re.escape(place), err), err
+
+
 def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     import shutil

@@ -180,6 +180,25 @@ def test_the_word_table_is_data_a_user_extends(tmp_path: Path) -> None:
     assert main(["game", "import", str(module), str(tmp_path / "c"), "--words", str(bad)]) == 2
 
 
+@pytest.mark.parametrize("table", [{"factor-roles": {"a": ["attack", "move"]}}, {"factor-roles": {"2": "attack"}},
+                                   {"factor-roles": {"3": ["attack", "move"]}}, {"max-factor": "x"},
+                                   {"max-factor": 0}, {"max-factor": True}],
+                         ids=["roles key", "roles not a list", "roles of another length", "max-factor text",
+                              "max-factor 0", "max-factor bool"])
+def test_a_bad_word_table_is_one_line_naming_the_key(tmp_path: Path, table: dict[str, Any],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``--words``: factor-roles maps a count of factors (2 to 4) to that many role names; max-factor is a
+    whole number >= 1. Anything else is bad input naming the key (was exit 3: ValueError)."""
+    module = synthetic_module(tmp_path / "m", {"Red": [_slot("Samurai", "1")]})
+    words = tmp_path / "words.json"
+    words.write_text(json.dumps(table), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["game", "import", str(module), str(tmp_path / "a"), "--words", str(words)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"words.json:{next(iter(table))}" in err
+    assert not (tmp_path / "a").exists()
+
+
 # --- corrections and --update --------------------------------------------------------------------------------
 def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:

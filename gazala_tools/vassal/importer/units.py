@@ -99,8 +99,26 @@ def load_words(extra: str | Path | None = None) -> Words:
                     isinstance(v, list) and all(isinstance(w, str) for w in v) for v in got[key].values())):
                 raise GazalaError(f"{key} is not a mapping of word lists", file=extra, place=key,
                                   expected="{name: [word, ...]}")
+        _check_numbers(got, extra)
         more = got
     return Words.from_data(base, more)
+
+
+def _check_numbers(got: Mapping[str, Any], file: str | Path) -> None:
+    """A user's ``factor-roles`` (a count of factors, 2 to 4, -> that many role names) and ``max-factor`` (a
+    whole number >= 1), refused with the key otherwise."""
+    roles = got.get("factor-roles")
+    if roles is not None:
+        ok = isinstance(roles, dict) and all(
+            str(k).strip().isdigit() and 2 <= int(str(k)) <= 4 and isinstance(v, list) and len(v) == int(str(k))
+            and all(isinstance(r, str) for r in v) for k, v in roles.items())
+        if not ok:
+            raise GazalaError("factor-roles is not a mapping of a count of factors to that many role names",
+                              file=file, place="factor-roles", expected='{"3": ["attack", "defense", "move"]} (2 to 4)')
+    top = got.get("max-factor")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise GazalaError(f"max-factor {top!r} is not a whole number >= 1", file=file, place="max-factor",
+                          expected="the largest printed factor, e.g. 99")
 
 
 @functools.lru_cache(maxsize=4096)
