@@ -233,6 +233,30 @@ def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path:
     assert _load(out / "units.yaml")["pieces"]["en-odin-189"]["kind"] == "counter"
 
 
+def test_update_keeps_an_edited_main_grid(ragnarok: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """units.yaml's ``main-grid`` (where map.yaml's hexes are in the module) is the user's to correct too: an
+    update keeps it as they wrote it, and says so; one they did not touch follows the module."""
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    units = (out / "units.yaml").read_text(encoding="utf-8")
+    mine = "main-grid: {map: Main Map, board: Map}\n"
+    units = units.replace("main-grid: {map: Main Map, board: Map, zone: map}\n", mine)
+    assert mine in units
+    (out / "units.yaml").write_text(units, encoding="utf-8")
+    capsys.readouterr()
+    for _ in range(2):  # the second update keeps it too
+        assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+        assert "units.yaml: 0 line(s) you changed, main-grid" in capsys.readouterr().out
+        assert _load(out / "units.yaml")["main-grid"] == {"map": "Main Map", "board": "Map"}
+    other = tmp_path / "rg2"
+    assert main(["game", "import", str(ragnarok), str(other)]) == 0
+    units = (other / "units.yaml").read_text(encoding="utf-8")
+    (other / "units.yaml").write_text(units.replace("kind: unit, side: aesir, type: hero}", "kind: marker}", 1),
+                                      encoding="utf-8")
+    assert main(["game", "import", str(ragnarok), str(other), "--update"]) == 0
+    assert _load(other / "units.yaml")["main-grid"] == {"map": "Main Map", "board": "Map", "zone": "map"}
+
+
 def test_a_correction_naming_a_piece_the_module_lacks_is_bad_input(ragnarok: Path, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rg"

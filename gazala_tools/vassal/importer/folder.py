@@ -268,6 +268,9 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     written = scenarios_doc(setups, mod.placements, by_gpid, on_hex, main.map if main else None)
     facts = infer_units(mod, root, slot_counter, side_ids, main_map=main.map if main else None, on_hex=on_hex,
                         words=load_words(words))
+    units = units_doc(facts, [side_ids[s] for s in sides],
+                      {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
+                      if main is not None else None)
     kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
@@ -306,7 +309,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                       + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
                          else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
                       for g in hex_grids(mod)],
-        "units": report_section(facts),
+        "units": report_section(facts, {k: v for k, v in units.items() if k != "pieces"}),
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
                                    f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
@@ -326,10 +329,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     files = {"game.yaml": head + mark + _dump(game_doc),
              **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
              **{name: head + _dump(doc) for name, doc in grid_files.items()},
-             "units.yaml": head + UNITS_HEAD + dump(units_doc(
-                 facts, [side_ids[s] for s in sides],
-                 {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
-                 if main is not None else None)),
+             "units.yaml": head + UNITS_HEAD + dump(units),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
              **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
              "import-report.yaml": head + dump(report)}

@@ -382,9 +382,10 @@ def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapp
     return [infer_piece(p, counter_of_slot[p.slot], ctx, palettes.get(p.slot, []), words) for p in mod.pieces]
 
 
-def report_section(facts: Iterable[Inferred]) -> dict[str, Any]:
+def report_section(facts: Iterable[Inferred], head: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``import-report.yaml``'s ``units`` section: counts by side and class, every fact with its evidence,
-    and every piece not classified with the reason."""
+    and every piece not classified with the reason; ``head``: units.yaml's other keys as written (``main-grid``,
+    ``sides``: ``--update`` keeps the ones the user changed)."""
     facts = list(facts)
     counts: dict[str, dict[str, int]] = {}
     for f in facts:
@@ -400,6 +401,7 @@ def report_section(facts: Iterable[Inferred]) -> dict[str, Any]:
                      for f in facts if f.kind is not None},
         "not classified": {f.counter: {"name": f.name, "reason": f.reason} for f in facts if f.kind is None},
         "factors refused": {f.counter: f.reason for f in facts if f.kind is not None and f.reason},
+        **({"head": dict(head)} if head is not None else {}),
     }
 
 

@@ -79,11 +79,25 @@ def _old_inferred(report: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def merge_units(new_text: str, user_text: str, old_report: Any, file: Path, head: str) -> tuple[str, list[str]]:
-    """units.yaml of the update: the new inference, each line the user changed kept over it."""
+def merge_units(new_text: str, user_text: str, old_report: Any, file: Path,
+                head: str) -> tuple[str, list[str], list[str]]:
+    """units.yaml of the update: the new inference, each line the user changed kept over it, and each other
+    key (``main-grid``, ``sides``) the user changed (it differs from what the old import wrote, kept in the old
+    report's ``units: head``; a folder of an import before that record: the new import's)."""
     new_doc = _load(new_text, file)
-    user = _entries(_load(user_text, file))
+    user_doc = _load(user_text, file)
+    user = _entries(user_doc)
     old = _old_inferred(old_report)
+    old_head = (old_report.get("units") or {}).get("head") if isinstance(old_report, dict) else None
+    keys: list[str] = []
+    if isinstance(old_head, dict) and isinstance(user_doc, dict):
+        for key in sorted((set(old_head) | set(user_doc)) - {"pieces"}):
+            if key in user_doc and user_doc[key] != old_head.get(key):
+                new_doc[key] = user_doc[key]
+                keys.append(key)
+            elif key not in user_doc and key in old_head:  # the user removed it
+                new_doc.pop(key, None)
+                keys.append(key)
     new = _entries(new_doc)
     kept: list[str] = []
     for cid, entry in user.items():
@@ -96,7 +110,8 @@ def merge_units(new_text: str, user_text: str, old_report: Any, file: Path, head
             new[cid] = entry
             kept.append(cid)
     new_doc["pieces"] = new
-    return head + dump_yaml(new_doc), kept
+    new_doc = {**{k: v for k, v in new_doc.items() if k != "pieces"}, "pieces": new}  # the pieces last, as written
+    return head + dump_yaml(new_doc), kept, keys
 
 
 def _counter_ids(text: str | None, file: Path) -> set[str]:
@@ -140,9 +155,11 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
             out_files[name] = new_text
             continue
         if name == "units.yaml":
-            merged, kept = merge_units(new_text, user_text, old_report, folder / name, head)
+            merged, lines, keys = merge_units(new_text, user_text, old_report, folder / name, head)
             out_files[name] = merged
-            changes["kept your edits"].append(f"units.yaml: {len(kept)} line(s) you changed: " + ", ".join(kept[:50]))
+            changes["kept your edits"].append(f"units.yaml: {len(lines)} line(s) you changed"
+                                              + "".join(f", {k}" for k in keys)
+                                              + (": " + ", ".join(lines[:50]) if lines else ""))
             continue
         out_files[name] = user_text
         changes["kept your edits"].append(name)
