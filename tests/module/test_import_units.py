@@ -5,6 +5,7 @@ and ``game import --update`` keeps the user's corrections (docs/module.md, "Refe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -276,3 +277,24 @@ def test_update_refuses_a_folder_not_imported(ragnarok: Path, tmp_path: Path) ->
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "game.yaml").write_text("id: x\n", encoding="utf-8")
     assert main(["game", "import", str(ragnarok), str(tmp_path / "x"), "--update"]) == 2
+
+
+def test_the_import_writes_each_file_once(ragnarok: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 10,000-piece budget (benchmarks/bench_units.py): each data file is serialised once; the reading back
+    reads the counters.yaml written (its art paths aside), the report is written once with what it records
+    (was: the report twice, the manifest a third time for the reading back: a third of the import's time)."""
+    from gazala_tools.vassal.importer import folder as importer
+
+    dumped: list[str] = []
+    real = importer.dump
+
+    def counted(doc: Any, *args: Any, **kwargs: Any) -> str:
+        dumped.append(next(iter(doc)))
+        return str(real(doc, *args, **kwargs))
+
+    monkeypatch.setattr(importer, "dump", counted)
+    assert main(["game", "import", str(ragnarok), str(tmp_path / "rg")]) == 0
+    assert sorted(dumped) == sorted(["main-grid", "provenance", "version", "module"])  # units, counters, module, report
+    report = _load(tmp_path / "rg" / "import-report.yaml")
+    for name, digest in report["written"].items():
+        assert hashlib.sha256((tmp_path / "rg" / name).read_bytes()).hexdigest() == digest, name

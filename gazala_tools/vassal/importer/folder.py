@@ -331,10 +331,9 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
              **{name: head + _dump(doc) for name, doc in grid_files.items()},
              "units.yaml": head + UNITS_HEAD + dump(units),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
-             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
-             "import-report.yaml": head + dump(report)}
-    report["written"] = {n: sha(t) for n, t in sorted(files.items()) if n != "import-report.yaml"}
-    files["import-report.yaml"] = head + dump(report)
+             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {})}
+    report["written"] = {n: sha(t) for n, t in sorted(files.items())}
+    files["import-report.yaml"] = head + dump(report)  # once, with what it records (10,000 pieces: seconds)
     for name, text in files.items():  # what a game folder's reader takes at most: refused before any copy
         if name not in ("module.yaml", "import-report.yaml") and len(text.encode("utf-8")) > MAX_DATA_BYTES:
             raise GazalaError(f"the module cannot be imported: its {name} would be {len(text.encode('utf-8')):,} "
@@ -343,15 +342,16 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     copies = [(m, f"{FILES}/{m}") for m in members]
     stop = threading.Event()
     copy = _copier(src, copies, stop)
-    # the manifest as the readers check it, less the art paths: those are made here (an image suffix, a file
-    # copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than the copy
-    plain = {**counters_doc, "markers": [{k: v for k, v in m.items() if k != "art"} for m in markers]}
+    # the manifest written, read as the readers check it less the art paths: those are made here (an image suffix,
+    # a file copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than
+    # the copy; read from the text written (dumping it again without them cost as much as writing it)
+    counters_text = files["counters.yaml"]
 
     def more(tmp: Path) -> None:
         with ThreadPoolExecutor(1) as pool:  # the copies wait on the disk: the reading back runs meanwhile
             copied = pool.submit(copy, tmp)
             try:
-                _readable(tmp, Path(folder), src.path, head + dump(plain))
+                _readable(tmp, Path(folder), src.path, counters_text)
             except BaseException:
                 stop.set()
                 raise
@@ -377,7 +377,7 @@ def _readable(tmp: Path, folder: Path, source: str | Path, counters: str) -> Non
         game.scenarios()
         if game.map_file is not None and game.map_file.is_file():
             load_game_map(game)
-        parse_manifest(counters, file=tmp / "counters.yaml", game=game)
+        parse_manifest(counters, file=tmp / "counters.yaml", game=game, art=False)
     except GazalaError as exc:
         reason = exc.message().replace(str(tmp), str(folder))
         raise GazalaError(f"the module cannot be imported: the game folder it gives would be refused ({reason})",
