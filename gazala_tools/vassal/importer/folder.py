@@ -43,6 +43,7 @@ from gazala_tools.vassal.importer.grids import (
     box_names,
     first_unnumbered,
     hex_grids,
+    is_main,
     other_grid_docs,
     relabel,
     zone_of,
@@ -268,9 +269,9 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     written = scenarios_doc(setups, mod.placements, by_gpid, on_hex, main.map if main else None)
     facts = infer_units(mod, root, slot_counter, side_ids, main_map=main.map if main else None, on_hex=on_hex,
                         words=load_words(words))
+    main_place = (main.map, main.board.name, zone_of(main.board, main.geometry)) if main is not None else None
     units = units_doc(facts, [side_ids[s] for s in sides],
-                      {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
-                      if main is not None else None)
+                      dict(zip(("map", "board", "zone"), main_place, strict=True)) if main_place else None)
     kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
@@ -306,7 +307,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                       if main is not None else None),
         "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
                       + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
-                      + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
+                      + (" (map.yaml)" if is_main(g, main_place)
                          else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
                       for g in hex_grids(mod)],
         "units": report_section(facts, {k: v for k, v in units.items() if k != "pieces"}),
@@ -323,7 +324,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    grid_files = other_grid_docs(mod, (main.map, main.board.name) if main is not None else None,
+    grid_files = other_grid_docs(mod, main_place,
                                  lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size)))
     mark = f"# {OURS}.\n" if ours else ""
     files = {"game.yaml": head + mark + _dump(game_doc),
