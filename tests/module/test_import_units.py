@@ -298,3 +298,44 @@ def test_the_import_writes_each_file_once(ragnarok: Path, tmp_path: Path, monkey
     report = _load(tmp_path / "rg" / "import-report.yaml")
     for name, digest in report["written"].items():
         assert hashlib.sha256((tmp_path / "rg" / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_update_removes_what_a_killed_update_left(ragnarok: Path, tmp_path: Path) -> None:
+    """Issue 31 item 3 for --update too: the new folder is assembled in a temporary folder named as every
+    one (``.DIR.gazala-tmp-PID-...``), so the next run removes one a ``kill -9`` left behind (its process gone);
+    no temporary folder is left beside DIR after an update."""
+    import subprocess
+    import sys
+
+    from gazala_tools.fileio import TMP_FOLDER_MARK
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f".rg{TMP_FOLDER_MARK}{gone.pid}-x1y2"
+    (stale / "new" / "vmod").mkdir(parents=True)
+    (stale / "new" / "vmod" / "big.png").write_bytes(b"\0" * 1000)
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]
+
+
+def test_a_killed_update_between_its_renames_is_undone_by_the_next(ragnarok: Path, tmp_path: Path) -> None:
+    """Killed after the old folder was moved aside and before the new one took its place (a system without
+    an atomic exchange of two folders): the next run puts the user's folder back, never removes it."""
+    import subprocess
+    import sys
+
+    from gazala_tools.fileio import TMP_FOLDER_MARK
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f".rg{TMP_FOLDER_MARK}{gone.pid}-x1y2"
+    stale.mkdir()
+    out.rename(stale / "old")
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]

@@ -19,10 +19,10 @@ the new one is in place).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import write_new_folder
+from gazala_tools.fileio import refuse_input, stale_folders, temporary_folder, write_new_folder
 from gazala_tools.inputs import read_text
 from gazala_tools.vassal.buildfile import ModuleSource
 from gazala_tools.vassal.importer.kept import dump as dump_yaml
@@ -131,6 +131,7 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     """Replace ``folder`` (an imported game folder) by the new import (``files``, ``binary``, the module's
     files copied by ``more``), keeping the user's edits; returns the new report with its ``update`` section."""
     folder = Path(folder)
+    recover(folder)
     old_report_text = _read(folder, REPORT)
     if old_report_text is None or not (folder / "module.yaml").is_file():
         raise GazalaError("not a folder written by `gazala game import`", file=folder,
@@ -194,19 +195,49 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     doc = _load(body, folder / REPORT)
     doc["update"] = changes
     out_files[REPORT] = text[: text.index("\n") + 1] + dump_yaml(doc)
-    tmp_parent = Path(tempfile.mkdtemp(prefix=f".{folder.name}.update.", dir=folder.resolve().parent))
+    refuse_input(folder, what="the game folder")  # never inside the module it is updated from
+    tmp_parent = temporary_folder(folder.resolve())  # removed by the next run when this one is killed
     try:
         staged = tmp_parent / "new"
         write_new_folder(staged, out_files, [src.path], more=more)
-        old_aside = tmp_parent / "old"
-        os.rename(folder, old_aside)
-        try:
-            os.rename(staged, folder)
-        except OSError:
-            os.rename(old_aside, folder)
-            raise
+        _swap(staged, folder, tmp_parent / "old")
     except OSError as exc:
         raise GazalaError(f"cannot replace the folder ({exc.strerror or exc})", file=folder) from None
     finally:
         shutil.rmtree(tmp_parent, ignore_errors=True)
     return report
+
+
+def _swap(staged: Path, folder: Path, aside: Path) -> None:
+    """Put ``staged`` in the place of ``folder``: one atomic exchange where the system has it (Linux
+    ``renameat2(RENAME_EXCHANGE)``: the old folder ends at ``staged``), else two renames through ``aside``
+    (a run killed between them leaves the user's folder at ``aside``: :func:`recover` puts it back)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    exchange = getattr(libc, "renameat2", None)
+    if exchange is not None:
+        at_cwd, rename_exchange = -100, 2
+        if exchange(at_cwd, os.fsencode(staged), at_cwd, os.fsencode(folder), rename_exchange) == 0:
+            return
+        if ctypes.get_errno() not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err), str(folder))
+    os.rename(folder, aside)
+    try:
+        os.rename(staged, folder)
+    except OSError:
+        os.rename(aside, folder)
+        raise
+
+
+def recover(folder: Path) -> None:
+    """Undo an update killed between the two renames of :func:`_swap`: ``folder`` is missing and the
+    temporary folder of a process that is gone holds it as ``old``: it is put back (never removed)."""
+    if os.path.lexists(folder):
+        return
+    for stale in stale_folders(folder):
+        old = stale / "old"
+        if old.is_dir() and not old.is_symlink():
+            os.rename(old, folder)
+            return
