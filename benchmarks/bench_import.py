@@ -74,9 +74,14 @@ def make_module(path: Path, pieces: int, board: tuple[int, int]) -> Path:
         + "".join(slots[50:])
         + "</VASSAL.build.widget.PanelWidget></VASSAL.build.module.PieceWindow></VASSAL.build.GameModule>"
     )
+    return write_module(path, xml, (w, h), pieces)
+
+
+def write_module(path: Path, xml: str, board: tuple[int, int], pieces: int) -> Path:
+    """The .vmod of ``xml``: its board image (``images/board.png``) and ``pieces`` piece images ``images/uN.png``."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("buildFile.xml", xml)
-        _png(w, h, (200, 190, 150), z, "images/board.png")
+        _png(*board, (200, 190, 150), z, "images/board.png")
         for i in range(pieces):
             _png(64, 64, (i % 256, (i // 256) % 256, 90), z, f"images/u{i}.png")
     return path

@@ -25,7 +25,7 @@ import zipfile
 from pathlib import Path
 
 from benchmarks.bench_caps import ROOT, _gazala
-from benchmarks.bench_import import _png
+from benchmarks.bench_import import write_module
 from benchmarks.common import Result, best_of, size
 
 PKG = "VASSAL.build.module.map.boardPicker"
@@ -65,12 +65,7 @@ def make_module(path: Path, slots: int, board: tuple[int, int]) -> Path:
                   for s, v in panels.items())
         + "</VASSAL.build.module.PieceWindow></VASSAL.build.GameModule>"
     )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("buildFile.xml", xml)
-        _png(w, h, (200, 190, 150), z, "images/board.png")
-        for i in range(slots):
-            _png(64, 64, (i % 256, (i // 256) % 256, 90), z, f"images/u{i}.png")
-    return path
+    return write_module(path, xml, (w, h), slots)
 
 
 def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> Path:
