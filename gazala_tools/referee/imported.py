@@ -123,35 +123,7 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
     by_gpid: dict[str, Entry] = {}
     by_name: dict[str, Entry] = {}
     for cid, e in doc["pieces"].items():
-        place = f"pieces.{cid}"
-        if not isinstance(e, dict):
-            raise GazalaError("not a mapping", file=path, place=place, expected="{kind: unit, side: ..., type: ...}")
-        bad = sorted(str(k) for k in set(e) - ENTRY_KEYS)
-        if bad:
-            raise GazalaError(f"unknown key {bad[0]!r}{did_you_mean(bad[0], ENTRY_KEYS)}", file=path, place=place,
-                              expected="keys " + ", ".join(sorted(ENTRY_KEYS)))
-        kind = str(e.get("kind", "counter"))
-        if kind not in KINDS:
-            raise GazalaError(f"kind {kind!r}{did_you_mean(kind, KINDS)}", file=path, place=f"{place}.kind",
-                              expected="unit, marker or counter")
-        side = str(e.get("side") or "")
-        if side and side not in sides:
-            raise GazalaError(f"side {side!r} is not a side of the game{did_you_mean(side, sides)}", file=path,
-                              place=f"{place}.side", expected="one of " + ", ".join(sides))
-        move = e.get("move")
-        if move is not None and (isinstance(move, bool) or not isinstance(move, int) or move < 0):
-            raise GazalaError(f"move {move!r} is not a number of movement points", file=path, place=f"{place}.move",
-                              expected="a whole number >= 0")
-        for key in ("name", "gpid", "type"):  # a number is the user's name or gpid unquoted; a list is no name
-            if isinstance(e.get(key), list | dict):
-                raise GazalaError(f"{key} {e[key]!r} is not a name", file=path, place=f"{place}.{key}",
-                                  expected="a name (text)")
-        factors = e.get("factors")
-        if factors is not None and not re.fullmatch(r"\d+(?:-\d+){0,3}", str(factors)):
-            raise GazalaError(f"factors {factors!r} are not printed factors", file=path, place=f"{place}.factors",
-                              expected='one to four numbers joined by dashes, e.g. "4-4-6"')
-        entry = Entry(str(cid), str(e.get("name", "")), str(e.get("gpid", "")), kind, side,
-                      str(e.get("type") or ""), str(e.get("factors") or ""), move)
+        entry = _entry(path, str(cid), e, sides)
         if entry.gpid:
             by_gpid.setdefault(entry.gpid, entry)
         if entry.name:
@@ -164,6 +136,39 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
                 raise GazalaError(f"{cid!r} is not a piece of the module{did_you_mean(str(cid), ids)}", file=path,
                                   place=f"pieces.{cid}", expected="a counter id of counters.yaml")
     return PieceTable(path, by_gpid, by_name, _opt(grid.get("map")), _opt(grid.get("board")), _opt(grid.get("zone")))
+
+
+def _entry(path: Path, cid: str, e: object, sides: tuple[str, ...]) -> Entry:
+    """The line of counter ``cid``, every bad value bad input naming its place."""
+    place = f"pieces.{cid}"
+    if not isinstance(e, dict):
+        raise GazalaError("not a mapping", file=path, place=place, expected="{kind: unit, side: ..., type: ...}")
+    bad = sorted(str(k) for k in set(e) - ENTRY_KEYS)
+    if bad:
+        raise GazalaError(f"unknown key {bad[0]!r}{did_you_mean(bad[0], ENTRY_KEYS)}", file=path, place=place,
+                          expected="keys " + ", ".join(sorted(ENTRY_KEYS)))
+    kind = str(e.get("kind", "counter"))
+    if kind not in KINDS:
+        raise GazalaError(f"kind {kind!r}{did_you_mean(kind, KINDS)}", file=path, place=f"{place}.kind",
+                          expected="unit, marker or counter")
+    side = str(e.get("side") or "")
+    if side and side not in sides:
+        raise GazalaError(f"side {side!r} is not a side of the game{did_you_mean(side, sides)}", file=path,
+                          place=f"{place}.side", expected="one of " + ", ".join(sides))
+    move = e.get("move")
+    if move is not None and (isinstance(move, bool) or not isinstance(move, int) or move < 0):
+        raise GazalaError(f"move {move!r} is not a number of movement points", file=path, place=f"{place}.move",
+                          expected="a whole number >= 0")
+    for key in ("name", "gpid", "type"):  # a number is the user's name or gpid unquoted; a list is no name
+        if isinstance(e.get(key), list | dict):
+            raise GazalaError(f"{key} {e[key]!r} is not a name", file=path, place=f"{place}.{key}",
+                              expected="a name (text)")
+    factors = e.get("factors")
+    if factors is not None and not re.fullmatch(r"\d+(?:-\d+){0,3}", str(factors)):
+        raise GazalaError(f"factors {factors!r} are not printed factors", file=path, place=f"{place}.factors",
+                          expected='one to four numbers joined by dashes, e.g. "4-4-6"')
+    return Entry(cid, str(e.get("name", "")), str(e.get("gpid", "")), kind, side, str(e.get("type") or ""),
+                 str(factors or ""), move)
 
 
 def _opt(value: object) -> str | None:
