@@ -339,3 +339,17 @@ def test_a_killed_update_between_its_renames_is_undone_by_the_next(ragnarok: Pat
     assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]
+
+
+def test_update_says_which_symbolic_links_it_does_not_keep(ragnarok: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A file the user linked into the folder is not followed (its target may lie anywhere) and not kept:
+    the update says so instead of dropping it silently."""
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    (tmp_path / "rules.py").write_text("# mine\n", encoding="utf-8")
+    (out / "rules.py").symlink_to(tmp_path / "rules.py")
+    capsys.readouterr()
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert "not kept (symbolic links): rules.py" in capsys.readouterr().out
+    assert _load(out / "import-report.yaml")["update"]["not kept (symbolic links)"] == ["rules.py"]

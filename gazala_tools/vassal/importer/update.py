@@ -137,48 +137,10 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
         raise GazalaError("not a folder written by `gazala game import`", file=folder,
                           expected=f"a game folder with {REPORT} and module.yaml (import it first)")
     old_report = _load(old_report_text, folder / REPORT)
-    recorded = (old_report or {}).get("written") or {}
     out_files: dict[str, str | bytes | Path] = dict(binary)
     changes: dict[str, Any] = {"kept your edits": [], "module's version differs": [], "kept your files": []}
-    head = "".join(line for line in files["units.yaml"].splitlines(keepends=True) if line.startswith("#"))
-    written = sorted((set(files) | set(recorded) | set(WRITTEN)) - {REPORT})  # every data file an import writes
-    for name in written:
-        new_text = files.get(name)
-        user_text = _read(folder, name)
-        # a file the import did not record (a folder of an older import) counts as edited: it is kept
-        edited = user_text is not None and sha(user_text) != recorded.get(name)
-        if new_text is None:
-            if edited and user_text is not None:
-                out_files[name] = user_text
-                changes["kept your edits"].append(name)
-            continue
-        if not edited or user_text is None:
-            out_files[name] = new_text
-            continue
-        if name == "units.yaml":
-            merged, lines, keys = merge_units(new_text, user_text, old_report, folder / name, head)
-            out_files[name] = merged
-            changes["kept your edits"].append(f"units.yaml: {len(lines)} line(s) you changed"
-                                              + "".join(f", {k}" for k in keys)
-                                              + (": " + ", ".join(lines[:50]) if lines else ""))
-            continue
-        out_files[name] = user_text
-        changes["kept your edits"].append(name)
-        if user_text != new_text:
-            changes["module's version differs"].append(name)
-    owned = {*written, REPORT}
-    for dirpath, dirs, names in os.walk(folder):
-        rel_dir = Path(dirpath).relative_to(folder)
-        if rel_dir.parts and rel_dir.parts[0] in ("vmod", "art"):
-            dirs[:] = []
-            continue
-        dirs[:] = [d for d in dirs if not (not rel_dir.parts and d in ("vmod", "art"))]
-        for n in names:
-            rel = (rel_dir / n).as_posix()
-            if rel in owned or os.path.islink(os.path.join(dirpath, n)):
-                continue
-            out_files[rel] = Path(dirpath, n)
-            changes["kept your files"].append(rel)
+    written = _merge_data_files(folder, files, old_report, out_files, changes)
+    _keep_user_files(folder, {*written, REPORT}, out_files, changes)
     before = _counter_ids(_read(folder, "counters.yaml"), folder / "counters.yaml")
     after = _counter_ids(files.get("counters.yaml"), folder / "counters.yaml")
     changes["counters added"] = sorted(after - before)
@@ -189,12 +151,9 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
                  **{c: "counter" for c in (new_units.get("not classified") or {})}}
     changes["classification changed"] = sorted(f"{c}: {old_units[c].get('kind')} -> {k}" for c, k in new_kinds.items()
                                                 if c in old_units and old_units[c].get("kind") != k)
-    report["update"] = changes
+    report["update"] = changes  # the report as the import wrote it (its first line: the head), with the update
     text = files[REPORT]
-    body = text[text.index("\n") + 1:] if text.startswith("#") else text
-    doc = _load(body, folder / REPORT)
-    doc["update"] = changes
-    out_files[REPORT] = text[: text.index("\n") + 1] + dump_yaml(doc)
+    out_files[REPORT] = (text[: text.index("\n") + 1] if text.startswith("#") else "") + dump_yaml(report)
     refuse_input(folder, what="the game folder")  # never inside the module it is updated from
     tmp_parent = temporary_folder(folder.resolve())  # removed by the next run when this one is killed
     try:
@@ -206,6 +165,58 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     finally:
         shutil.rmtree(tmp_parent, ignore_errors=True)
     return report
+
+
+def _merge_data_files(folder: Path, files: Mapping[str, str], old_report: Any,
+                      out_files: dict[str, str | bytes | Path], changes: dict[str, Any]) -> list[str]:
+    """Each data file an import writes: the new one where the user never touched theirs (its hash is the one
+    recorded), units.yaml merged line by line, any other the user edited kept byte for byte. Returns their names."""
+    recorded = (old_report or {}).get("written") or {}
+    head = "".join(line for line in files["units.yaml"].splitlines(keepends=True) if line.startswith("#"))
+    written = sorted((set(files) | set(recorded) | set(WRITTEN)) - {REPORT})  # every data file an import writes
+    for name in written:
+        new_text = files.get(name)
+        user_text = _read(folder, name)
+        # a file the import did not record (a folder of an older import) counts as edited: it is kept
+        edited = user_text is not None and sha(user_text) != recorded.get(name)
+        if user_text is None or not edited:
+            if new_text is not None:
+                out_files[name] = new_text
+            continue
+        if name == "units.yaml" and new_text is not None:
+            merged, lines, keys = merge_units(new_text, user_text, old_report, folder / name, head)
+            out_files[name] = merged
+            changes["kept your edits"].append(f"units.yaml: {len(lines)} line(s) you changed"
+                                              + "".join(f", {k}" for k in keys)
+                                              + (": " + ", ".join(lines[:50]) if lines else ""))
+            continue
+        out_files[name] = user_text
+        changes["kept your edits"].append(name)
+        if new_text is not None and user_text != new_text:
+            changes["module's version differs"].append(name)
+    return written
+
+
+def _keep_user_files(folder: Path, owned: set[str], out_files: dict[str, str | bytes | Path],
+                     changes: dict[str, Any]) -> None:
+    """Every file of ``folder`` the import does not write (notes, a rules plugin, tables.yaml), but under
+    vmod/ and art/ (the new module's): kept. A symbolic link is not followed (its target may lie anywhere):
+    listed as not kept."""
+    for dirpath, dirs, names in os.walk(folder):
+        rel_dir = Path(dirpath).relative_to(folder)
+        if rel_dir.parts and rel_dir.parts[0] in ("vmod", "art"):
+            dirs[:] = []
+            continue
+        dirs[:] = [d for d in dirs if not (not rel_dir.parts and d in ("vmod", "art"))]
+        for n in [*names, *(d for d in dirs if os.path.islink(os.path.join(dirpath, d)))]:
+            rel = (rel_dir / n).as_posix()
+            if rel in owned:
+                continue
+            if os.path.islink(os.path.join(dirpath, n)):
+                changes.setdefault("not kept (symbolic links)", []).append(rel)
+                continue
+            out_files[rel] = Path(dirpath, n)
+            changes["kept your files"].append(rel)
 
 
 def _swap(staged: Path, folder: Path, aside: Path) -> None:
