@@ -50,6 +50,7 @@ INTO_GAME_FOLDERS = [
     ("map", "geojson", "imp", "-o", "imp/map.geojson"),
     ("game", "scenario", "imp", "at-start", "-o", "imp/vmod/new.vsav"),
     ("game", "scenario", "rw", "the-ford", "-o", "rw/start.vsav"),
+    ("referee", "watch", "mod", "--game", "imp", "--once", "--settle", "0", "--out-dir", "imp/reports"),
 ]
 
 
