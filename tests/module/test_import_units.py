@@ -353,3 +353,19 @@ def test_update_says_which_symbolic_links_it_does_not_keep(ragnarok: Path, tmp_p
     assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
     assert "not kept (symbolic links): rules.py" in capsys.readouterr().out
     assert _load(out / "import-report.yaml")["update"]["not kept (symbolic links)"] == ["rules.py"]
+
+
+def test_update_from_another_module_is_one_line_naming_both(ragnarok: Path, jzhex: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """--update reads a new version of the folder's module; another module (its saves name another module: the
+    referee would refuse them) is refused naming both, the folder left as it was (was: replaced silently)."""
+    from tools.cliproc import digest
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    before = digest(out)
+    capsys.readouterr()
+    assert main(["game", "import", str(jzhex), str(out), "--update"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Hex'n'Counters template" in err
+    assert digest(out) == before

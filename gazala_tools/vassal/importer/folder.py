@@ -359,7 +359,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
             copied.result()
 
     if update is not None:  # --update: the user's edits kept, what changed said (issue 35)
-        return finish_update(update, files, binary, src, more, report)
+        return finish_update(update, files, binary, src, more, report, named=bool(short_name(mod.name)))
     write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
     return report
 

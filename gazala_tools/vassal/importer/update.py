@@ -127,9 +127,11 @@ def _counter_ids(text: str | None, file: Path) -> set[str]:
 
 
 def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, bytes], src: ModuleSource,
-                  more: Callable[[Path], None], report: dict[str, Any]) -> dict[str, Any]:
+                  more: Callable[[Path], None], report: dict[str, Any], *, named: bool = True) -> dict[str, Any]:
     """Replace ``folder`` (an imported game folder) by the new import (``files``, ``binary``, the module's
-    files copied by ``more``), keeping the user's edits; returns the new report with its ``update`` section."""
+    files copied by ``more``), keeping the user's edits; returns the new report with its ``update`` section.
+    ``named``: the module has a name (else the report's ``module`` is its file's name, which versions change):
+    a module of another name than the folder's is refused."""
     folder = Path(folder)
     recover(folder)
     old_report_text = _read(folder, REPORT)
@@ -137,6 +139,10 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
         raise GazalaError("not a folder written by `gazala game import`", file=folder,
                           expected=f"a game folder with {REPORT} and module.yaml (import it first)")
     old_report = _load(old_report_text, folder / REPORT)
+    was, now = (old_report or {}).get("module") if isinstance(old_report, dict) else None, report.get("module")
+    if named and isinstance(was, str) and was != now:  # its saves name another module: the referee refuses them
+        raise GazalaError(f"the folder was imported from the module {was!r}, not from {now!r}", file=src.path,
+                          expected=f"a version of {was!r} (another module: import it into a new folder)")
     out_files: dict[str, str | bytes | Path] = dict(binary)
     changes: dict[str, Any] = {"kept your edits": [], "module's version differs": [], "kept your files": []}
     written = _merge_data_files(folder, files, old_report, out_files, changes)
