@@ -53,8 +53,9 @@ POSITIONS = "positions"
 #: ``Position.extra`` key (never interpreted by the rules): unit id -> its hex on a grid other than map.yaml's
 OTHER_GRIDS = "hexes of other grids"
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: a counter's id as ``game import`` writes counters.yaml (``- id: ID``)
-_COUNTER_ID = re.compile(r"^- id: ['\"]?([^'\"\s]+)", re.M)
+#: a counter's id in counters.yaml as ``game import`` writes it (``- id: ID``) or an editor writes it again
+#: (indented, ``-   id:``, ``- {id: ID, ...}``): read without parsing the whole manifest (the 1 s budget)
+_COUNTER_ID = re.compile(r"^[ \t]*-[ \t]+\{?[ \t]*id:[ \t]*['\"]?([^'\"\s,}]+)", re.M)
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,6 +175,23 @@ def test_a_bad_value_in_units_yaml_is_one_line_naming_its_place(folder: Path, ra
     assert len(err.splitlines()) == 1 and re.search(r"units\.yaml:\S*" + re.escape(place), err), err
 
 
+def test_units_yaml_is_read_beside_a_counters_yaml_the_user_reformatted(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """counters.yaml is the user's too: written again by an editor with its lists indented (or an entry in flow
+    style), its counters are still the module's pieces (was: every line of units.yaml "not a piece")."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    doc = yaml.safe_load((copy / "counters.yaml").read_text(encoding="utf-8"))
+    text = yaml.safe_dump(doc, sort_keys=False, indent=4, width=200)
+    text = re.sub(r"^(\s*)- id: (\S+)$", r"\1-   id: \2", text, count=3, flags=re.M)
+    assert "\n- id:" not in text
+    (copy / "counters.yaml").write_text(text, encoding="utf-8")
+    rep = check_json(ragnarok / "ragnarok-start.vsav", copy, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
 def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
