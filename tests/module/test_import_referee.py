@@ -192,6 +192,27 @@ def test_units_yaml_is_read_beside_a_counters_yaml_the_user_reformatted(folder: 
     assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
 
 
+def test_the_module_files_the_referee_reads_stay_in_the_folder(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The game folder is a sandbox (docs/games.md) for the referee too: a hand-edited module.yaml whose
+    ``files:`` leaves the folder is refused naming it, as ``module build`` refuses it (was: the boards' images
+    read from wherever it pointed)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    outside = tmp_path / "outside"
+    shutil.copytree(copy / "vmod", outside)
+    cfg = copy / "module.yaml"
+    text = cfg.read_text(encoding="utf-8")
+    assert "  files: vmod\n" in text
+    cfg.write_text(text.replace("  files: vmod\n", f"  files: {outside}\n", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "module files folder" in err and str(outside) in err
+
+
 def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
