@@ -279,3 +279,25 @@ def _moves(tmp_path: Path, moves: list[dict[str, Any]]) -> Path:
     f = tmp_path / "moves.json"
     f.write_text(json.dumps({"moves": moves}), encoding="utf-8")
     return f
+
+
+@pytest.mark.parametrize("root", ["x", {"tag": "VASSAL.build.GameModule", "attributes": "y"}, ["a"]],
+                         ids=["root text", "attributes text", "root a list"])
+@pytest.mark.parametrize("verb", ["referee", "build"])
+def test_a_hand_edited_module_root_is_one_line(folder: Path, ragnarok: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str], root: Any, verb: str) -> None:
+    """module.yaml's ``vassal: root`` of another shape is bad input naming it, for the referee (which lays out
+    the module's maps from it) and ``module build`` (was exit 3: AttributeError)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    doc = yaml.safe_load((copy / "module.yaml").read_text(encoding="utf-8"))
+    doc["vassal"]["root"] = root
+    (copy / "module.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    capsys.readouterr()
+    argv = (["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)] if verb == "referee"
+            else ["module", "build", str(copy), "-o", str(tmp_path / "out.vmod")])
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "module.yaml" in err and "vassal.root" in err
