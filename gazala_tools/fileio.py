@@ -331,7 +331,8 @@ def _tmp_prefix(name: str) -> str:
     return f".{name[:100]}{TMP_FOLDER_MARK}"
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether the process ``pid`` still runs (another user's counts as running)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -356,7 +357,7 @@ def stale_folders(target: str | Path) -> list[Path]:
         if not entry.name.startswith(prefix):
             continue
         pid_text = entry.name[len(prefix):].split("-", 1)[0]
-        if not pid_text.isdigit() or len(pid_text) > 9 or _alive(int(pid_text)):
+        if not pid_text.isdigit() or len(pid_text) > 9 or process_alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             if entry.is_dir(follow_symlinks=False):

@@ -327,15 +327,16 @@ def test_a_killed_update_between_its_renames_is_undone_by_the_next(ragnarok: Pat
     import sys
 
     from gazala_tools.fileio import TMP_FOLDER_MARK
+    from gazala_tools.vassal.importer.update import aside_prefix
 
     out = tmp_path / "rg"
     assert main(["game", "import", str(ragnarok), str(out)]) == 0
     (out / "notes.txt").write_text("mine\n", encoding="utf-8")
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    stale = tmp_path / f".rg{TMP_FOLDER_MARK}{gone.pid}-x1y2"
-    stale.mkdir()
-    out.rename(stale / "old")
+    aside = tmp_path / f"{aside_prefix('rg')}{gone.pid}"
+    out.rename(aside)
+    assert TMP_FOLDER_MARK not in aside.name  # never one of the temporary folders a later run removes
     assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]

@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.fileio import refuse_input, stale_folders, temporary_folder, write_new_folder
+from gazala_tools.fileio import process_alive, refuse_input, temporary_folder, write_new_folder
 from gazala_tools.inputs import read_text
 from gazala_tools.vassal.buildfile import ModuleSource
 from gazala_tools.vassal.importer.kept import dump as dump_yaml
@@ -165,7 +165,7 @@ def finish_update(folder: Path, files: dict[str, str], binary: Mapping[str, byte
     try:
         staged = tmp_parent / "new"
         write_new_folder(staged, out_files, [src.path], more=more)
-        _swap(staged, folder, tmp_parent / "old")
+        _swap(staged, folder, folder.resolve().parent / f"{aside_prefix(folder.name)}{os.getpid()}")
     except OSError as exc:
         raise GazalaError(f"cannot replace the folder ({exc.strerror or exc})", file=folder) from None
     finally:
@@ -225,10 +225,18 @@ def _keep_user_files(folder: Path, owned: set[str], out_files: dict[str, str | b
             changes["kept your files"].append(rel)
 
 
+def aside_prefix(name: str) -> str:
+    """The name a folder being replaced is moved aside to (``.NAME.gazala-aside-PID``): never one of the
+    temporary folders a later run removes (:func:`gazala_tools.fileio.stale_folders`), so that the user's
+    folder is never removed by accident."""
+    return f".{name[:100]}.gazala-aside-"
+
+
 def _swap(staged: Path, folder: Path, aside: Path) -> None:
     """Put ``staged`` in the place of ``folder``: one atomic exchange where the system has it (Linux
     ``renameat2(RENAME_EXCHANGE)``: the old folder ends at ``staged``), else two renames through ``aside``
-    (a run killed between them leaves the user's folder at ``aside``: :func:`recover` puts it back)."""
+    (a run killed between them leaves the user's folder at ``aside``: :func:`recover` puts it back), the old
+    folder then removed."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -246,15 +254,22 @@ def _swap(staged: Path, folder: Path, aside: Path) -> None:
     except OSError:
         os.rename(aside, folder)
         raise
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def recover(folder: Path) -> None:
-    """Undo an update killed between the two renames of :func:`_swap`: ``folder`` is missing and the
-    temporary folder of a process that is gone holds it as ``old``: it is put back (never removed)."""
+    """Undo an update killed between the two renames of :func:`_swap`: ``folder`` is missing and a folder
+    set aside by a process that is gone is there: it is put back (never removed)."""
     if os.path.lexists(folder):
         return
-    for stale in stale_folders(folder):
-        old = stale / "old"
-        if old.is_dir() and not old.is_symlink():
-            os.rename(old, folder)
+    prefix = aside_prefix(folder.name)
+    try:
+        entries = sorted(os.scandir(folder.parent or "."), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(prefix):]
+        if entry.name.startswith(prefix) and pid.isdigit() and entry.is_dir(follow_symlinks=False) \
+                and not process_alive(int(pid)):
+            os.rename(entry.path, folder)
             return
