@@ -370,3 +370,20 @@ def test_update_from_another_module_is_one_line_naming_both(ragnarok: Path, jzhe
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Hex'n'Counters template" in err
     assert digest(out) == before
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2 exchange", "two renames"])
+def test_the_swap_puts_the_new_folder_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool) -> None:
+    import ctypes
+
+    from gazala_tools.vassal.importer.update import _swap
+
+    if not exchange:  # a C library without renameat2: the two renames through the aside folder
+        monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: object())
+    folder, staged, aside = tmp_path / "game", tmp_path / "tmp" / "new", tmp_path / ".game.gazala-aside-1"
+    for d, text in ((folder, "old"), (staged, "new")):
+        d.mkdir(parents=True)
+        (d / "game.yaml").write_text(text, encoding="utf-8")
+    _swap(staged, folder, aside)
+    assert (folder / "game.yaml").read_text(encoding="utf-8") == "new"
+    assert not aside.exists()
