@@ -44,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView
 
 UNITS_FILE = "units.yaml"
+#: the import's report, whose ``module:`` names the module the folder was imported from
+REPORT_FILE = "import-report.yaml"
 KINDS = ("unit", "marker", "counter")
 ENTRY_KEYS = frozenset({"name", "gpid", "kind", "side", "type", "factors", "move"})
 #: largest units.yaml read
@@ -297,15 +299,39 @@ def toolkit_numbering(geo: HexGridGeometry, size: tuple[int, int]) -> Numbering:
 
 
 def check_module_name(game: Game, module_name: str | None, file: str | Path) -> None:
-    """A save of another module than the folder's is bad input: one line naming both modules. game.yaml
-    holds the module's name tidied (:func:`~gazala_tools.games.writing.short_name`: one line, spaces run
-    together, at most 200 characters); a save carries it as the module wrote it: compared tidied."""
+    """A save of another module than the folder's is bad input: one line naming both modules. The folder's
+    module is the name the import recorded (import-report.yaml's ``module``; game.yaml's ``name`` is the
+    user's to change), tidied as game files hold names (:func:`~gazala_tools.games.writing.short_name`: one
+    line, spaces run together, at most 200 characters); a save carries it as the module wrote it."""
     from gazala_tools.games.writing import short_name
 
-    if module_name and short_name(module_name) != game.name:
-        raise GazalaError(f"the save was made with the module {module_name!r}, not with {game.name!r} (the module "
+    ours = recorded_module(game) or game.name
+    if module_name and short_name(module_name) != ours:
+        raise GazalaError(f"the save was made with the module {module_name!r}, not with {ours!r} (the module "
                           f"the game folder {game.folder.name!r} was imported from)", file=file,
-                          expected=f"a save or log of {game.name!r}, or --game with the folder of {module_name!r}")
+                          expected=f"a save or log of {ours!r}, or --game with the folder of {module_name!r}")
+
+
+def recorded_module(game: Game) -> str | None:
+    """The module's name as ``game import`` recorded it: the ``module:`` line at the head of the folder's
+    import-report.yaml (read alone: the report of a large module is megabytes), or None."""
+    path = game.folder / REPORT_FILE
+    try:
+        if path.is_symlink():  # the game folder is a sandbox: a link may lead anywhere
+            return None
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in head.splitlines():
+        if line.startswith("module: "):
+            try:
+                value = yaml.load(line, Loader=_Loader)
+            except yaml.YAMLError:
+                return None
+            got = value.get("module") if isinstance(value, dict) else None
+            return got if isinstance(got, str) and got else None
+    return None
 
 
 def positions_findings(position: Position, label: Any) -> list[Finding]:

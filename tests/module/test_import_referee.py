@@ -134,6 +134,21 @@ def test_a_save_of_a_module_whose_name_the_folder_writes_tidied(ragnarok: Path, 
     assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
 
 
+def test_a_save_of_the_module_after_the_user_renamed_the_game(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """game.yaml is the user's (docs/module.md, step 2): a game renamed there is still the module's folder; its
+    saves are matched by the module's name the import recorded (import-report.yaml ``module``)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    text = (copy / "game.yaml").read_text(encoding="utf-8")
+    (copy / "game.yaml").write_text(text.replace("name: Ragnarok (SPI) 1981", "name: Our Ragnarok", 1),
+                                    encoding="utf-8")
+    rep = check_json(ragnarok / "ragnarok-start.vsav", copy, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
 def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
