@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import io
-import subprocess
-import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
 from benchmarks.bench_caps import ROOT, _gazala
-from benchmarks.bench_import import write_module
+from benchmarks.bench_import import made_apart, write_module
 from benchmarks.common import Result, best_of, size
 
 PKG = "VASSAL.build.module.map.boardPicker"
@@ -92,10 +90,7 @@ def run() -> list[Result]:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         vmod = tmp / "bench.vmod"
-        subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                        "from benchmarks.bench_units import make_module; "
-                        "make_module(Path(sys.argv[1]), int(sys.argv[2]), (int(sys.argv[3]), int(sys.argv[4])))",
-                        str(vmod), str(slots), *map(str, board)], check=True, cwd=ROOT)
+        made_apart("bench_units", vmod, slots, board)
         t = time.perf_counter()
         with zipfile.ZipFile(vmod) as z:
             z.extractall(tmp / "unzipped")
