@@ -74,9 +74,23 @@ def make_module(path: Path, pieces: int, board: tuple[int, int]) -> Path:
         + "".join(slots[50:])
         + "</VASSAL.build.widget.PanelWidget></VASSAL.build.module.PieceWindow></VASSAL.build.GameModule>"
     )
+    return write_module(path, xml, (w, h), pieces)
+
+
+def made_apart(bench: str, path: Path, pieces: int, board: tuple[int, int]) -> None:
+    """``benchmarks.BENCH.make_module(path, pieces, board)`` in a process of its own (its memory is not the
+    measured command's)."""
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                    f"from benchmarks.{bench} import make_module; "
+                    "make_module(Path(sys.argv[1]), int(sys.argv[2]), (int(sys.argv[3]), int(sys.argv[4])))",
+                    str(path), str(pieces), *map(str, board)], check=True, cwd=ROOT)
+
+
+def write_module(path: Path, xml: str, board: tuple[int, int], pieces: int) -> Path:
+    """The .vmod of ``xml``: its board image (``images/board.png``) and ``pieces`` piece images ``images/uN.png``."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("buildFile.xml", xml)
-        _png(w, h, (200, 190, 150), z, "images/board.png")
+        _png(*board, (200, 190, 150), z, "images/board.png")
         for i in range(pieces):
             _png(64, 64, (i % 256, (i // 256) % 256, 90), z, f"images/u{i}.png")
     return path
@@ -88,10 +102,7 @@ def run() -> list[Result]:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         vmod = tmp / "bench.vmod"
-        subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                        "from benchmarks.bench_import import make_module; "
-                        "make_module(Path(sys.argv[1]), int(sys.argv[2]), (int(sys.argv[3]), int(sys.argv[4])))",
-                        str(vmod), str(pieces), *map(str, board)], check=True, cwd=ROOT)
+        made_apart("bench_import", vmod, pieces, board)
         mpx = board[0] * board[1] / 1e6
         what = f"{pieces:,} pieces, {mpx:,.0f} Mpx board, module {vmod.stat().st_size / 1e6:,.1f} MB"
         total = 0.0

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import io
-import subprocess
-import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
 from benchmarks.bench_caps import ROOT, _gazala
-from benchmarks.bench_import import _png
+from benchmarks.bench_import import made_apart, write_module
 from benchmarks.common import Result, best_of, size
 
 PKG = "VASSAL.build.module.map.boardPicker"
@@ -65,12 +63,7 @@ def make_module(path: Path, slots: int, board: tuple[int, int]) -> Path:
                   for s, v in panels.items())
         + "</VASSAL.build.module.PieceWindow></VASSAL.build.GameModule>"
     )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("buildFile.xml", xml)
-        _png(w, h, (200, 190, 150), z, "images/board.png")
-        for i in range(slots):
-            _png(64, 64, (i % 256, (i // 256) % 256, 90), z, f"images/u{i}.png")
-    return path
+    return write_module(path, xml, (w, h), slots)
 
 
 def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> Path:
@@ -97,10 +90,7 @@ def run() -> list[Result]:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         vmod = tmp / "bench.vmod"
-        subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                        "from benchmarks.bench_units import make_module; "
-                        "make_module(Path(sys.argv[1]), int(sys.argv[2]), (int(sys.argv[3]), int(sys.argv[4])))",
-                        str(vmod), str(slots), *map(str, board)], check=True, cwd=ROOT)
+        made_apart("bench_units", vmod, slots, board)
         t = time.perf_counter()
         with zipfile.ZipFile(vmod) as z:
             z.extractall(tmp / "unzipped")

@@ -98,6 +98,12 @@ _TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _TERMINAL_KEEP_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`terminal` would replace (a C0 or C1 control, DEL, a lone
+    surrogate; tab and newline too): what a file name written for others may not hold."""
+    return _TERMINAL.search(text) is not None or "\t" in text or "\n" in text
+
+
 def terminal(value: object, *, keep_cr: bool = False) -> str:
     """``value`` safe to show on a terminal: each character of :data:`_TERMINAL` becomes ``?`` (as
     ``ls`` shows them), so a name from a hostile input can neither move the cursor, retitle the window,

@@ -331,7 +331,8 @@ def _tmp_prefix(name: str) -> str:
     return f".{name[:100]}{TMP_FOLDER_MARK}"
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether the process ``pid`` still runs (another user's counts as running)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -341,28 +342,48 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_folders(target: str | Path) -> list[Path]:
-    """Remove the temporary folders an earlier run left beside ``target`` when killed (``kill -9``, a
-    power cut): those whose name carries :data:`TMP_FOLDER_MARK` and the id of a process that is gone.
-    A folder of a process still running (another import) is left alone. Returns what was removed."""
+def stale_folders(target: str | Path) -> list[Path]:
+    """The temporary folders an earlier run left beside ``target`` when killed (``kill -9``, a power cut):
+    those whose name carries :data:`TMP_FOLDER_MARK` and the id of a process that is gone (a folder of a
+    process still running, another import, is not one)."""
     folder = Path(target)
     parent, prefix = folder.parent, _tmp_prefix(folder.name)
-    removed: list[Path] = []
     try:
         entries = list(os.scandir(parent))
     except (OSError, ValueError):
-        return removed
+        return []
+    out: list[Path] = []
     for entry in entries:
         if not entry.name.startswith(prefix):
             continue
         pid_text = entry.name[len(prefix):].split("-", 1)[0]
-        if not pid_text.isdigit() or len(pid_text) > 9 or _alive(int(pid_text)):
+        if not pid_text.isdigit() or len(pid_text) > 9 or process_alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path)
-                removed.append(Path(entry.path))
+                out.append(Path(entry.path))
+    return out
+
+
+def remove_stale_folders(target: str | Path) -> list[Path]:
+    """Remove the :func:`stale_folders` of ``target``; returns what was removed."""
+    removed: list[Path] = []
+    for path in stale_folders(target):
+        with contextlib.suppress(OSError):
+            shutil.rmtree(path)
+            removed.append(path)
     return removed
+
+
+def temporary_folder(target: str | Path) -> Path:
+    """A new hidden temporary folder beside ``target`` named ``.NAME.gazala-tmp-PID-RANDOM`` (the stale ones
+    of killed runs removed first): where a folder replacing ``target`` is assembled."""
+    resolved = Path(target)
+    remove_stale_folders(resolved)
+    try:
+        return Path(tempfile.mkdtemp(prefix=f"{_tmp_prefix(resolved.name)}{os.getpid()}-", dir=resolved.parent))
+    except OSError as exc:
+        raise GazalaError(f"cannot write here ({_why(exc)})", file=resolved.parent, expected="a writable folder") from None
 
 
 def check_new_folder(target: str | Path, inputs: Iterable[str | Path] = (), *,
@@ -421,12 +442,7 @@ def write_new_folder(
     folder is replaced)."""
     folder = Path(target)
     resolved = check_new_folder(folder, inputs, what=what)
-    parent = resolved.parent
-    remove_stale_folders(resolved)
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f"{_tmp_prefix(resolved.name)}{os.getpid()}-", dir=parent))
-    except OSError as exc:
-        raise GazalaError(f"cannot write here ({_why(exc)})", file=parent, expected="a writable folder") from None
+    tmp = temporary_folder(resolved)
     try:
         for name, data in files.items():
             path = tmp / name

@@ -192,6 +192,10 @@ def _watch(args: argparse.Namespace) -> int:
     skipped: set[Path] = set()
     settle = Settle(args.settle)
     out_dir = Path(args.out_dir) if args.out_dir else None
+    if out_dir is not None:  # inside an input (the --game folder): refused once, not at every file
+        from gazala_tools.fileio import refuse_input
+
+        refuse_input(out_dir, what="output folder")
     while True:
         present: set[Path] = set()
         for p in sorted(root.iterdir()):

@@ -237,9 +237,11 @@ def load_manifest(game_or_path: str | Path | Game) -> Manifest:
     return load_game_manifest(find_game(game_or_path))
 
 
-def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | None = None) -> Manifest:
+def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | None = None, art: bool = True) -> Manifest:
     """Parse a manifest. ``game``: the game folder it belongs to (its id and name come from game.yaml,
-    so the file must not state them); without it the file is stand-alone and names its ``game``."""
+    so the file must not state them); without it the file is stand-alone and names its ``game``.
+    ``art=False``: each counter's ``art`` is left out (``game import`` reads back the manifest it writes
+    while the art it names is still being copied)."""
     try:
         doc, odd = _load_marked(text)
     except yaml.YAMLError as exc:
@@ -252,6 +254,11 @@ def parse_manifest(text: str, *, file: str | Path = "<string>", game: Game | Non
         raise ManifestError("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4,300 digits
         raise ManifestError(f"not valid YAML: {' '.join(str(exc).split())[:120]}", file=file) from None
+    if not art and isinstance(doc, dict):
+        for section in ("units", "chits", "markers"):
+            for entry in doc.get(section) or []:
+                if isinstance(entry, dict):
+                    entry.pop("art", None)
     return _Reader(file, game, odd).manifest(doc)
 
 

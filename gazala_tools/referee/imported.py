@@ -44,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView
 
 UNITS_FILE = "units.yaml"
+#: the import's report, whose ``module:`` names the module the folder was imported from
+REPORT_FILE = "import-report.yaml"
 KINDS = ("unit", "marker", "counter")
 ENTRY_KEYS = frozenset({"name", "gpid", "kind", "side", "type", "factors", "move"})
 #: largest units.yaml read
@@ -53,8 +55,9 @@ POSITIONS = "positions"
 #: ``Position.extra`` key (never interpreted by the rules): unit id -> its hex on a grid other than map.yaml's
 OTHER_GRIDS = "hexes of other grids"
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: a counter's id as ``game import`` writes counters.yaml (``- id: ID``)
-_COUNTER_ID = re.compile(r"^- id: ['\"]?([^'\"\s]+)", re.M)
+#: a counter's id in counters.yaml as ``game import`` writes it (``- id: ID``) or an editor writes it again
+#: (indented, ``-   id:``, ``- {id: ID, ...}``): read without parsing the whole manifest (the 1 s budget)
+_COUNTER_ID = re.compile(r"^[ \t]*-[ \t]+\{?[ \t]*id:[ \t]*['\"]?([^'\"\s,}]+)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,30 +116,17 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
     if not isinstance(doc, dict) or not isinstance(doc.get("pieces"), dict):
         raise GazalaError("no pieces", file=path, expected="pieces: {COUNTER: {kind: unit, side: ..., ...}}")
     grid = doc.get("main-grid") or {}
+    if not isinstance(grid, dict):
+        raise GazalaError("main-grid is not a mapping", file=path, place="main-grid",
+                          expected="{map: MAP, board: BOARD, zone: ZONE} (the map.yaml grid's place in the module)")
+    for key in ("map", "board", "zone"):
+        if not isinstance(grid.get(key), str | None):
+            raise GazalaError(f"{key} {grid[key]!r} is not a name", file=path, place=f"main-grid.{key}",
+                              expected=f"the {key}'s name in the module")
     by_gpid: dict[str, Entry] = {}
     by_name: dict[str, Entry] = {}
     for cid, e in doc["pieces"].items():
-        place = f"pieces.{cid}"
-        if not isinstance(e, dict):
-            raise GazalaError("not a mapping", file=path, place=place, expected="{kind: unit, side: ..., type: ...}")
-        bad = sorted(str(k) for k in set(e) - ENTRY_KEYS)
-        if bad:
-            raise GazalaError(f"unknown key {bad[0]!r}{did_you_mean(bad[0], ENTRY_KEYS)}", file=path, place=place,
-                              expected="keys " + ", ".join(sorted(ENTRY_KEYS)))
-        kind = str(e.get("kind", "counter"))
-        if kind not in KINDS:
-            raise GazalaError(f"kind {kind!r}{did_you_mean(kind, KINDS)}", file=path, place=f"{place}.kind",
-                              expected="unit, marker or counter")
-        side = str(e.get("side") or "")
-        if side and side not in sides:
-            raise GazalaError(f"side {side!r} is not a side of the game{did_you_mean(side, sides)}", file=path,
-                              place=f"{place}.side", expected="one of " + ", ".join(sides))
-        move = e.get("move")
-        if move is not None and (isinstance(move, bool) or not isinstance(move, int) or move < 0):
-            raise GazalaError(f"move {move!r} is not a number of movement points", file=path, place=f"{place}.move",
-                              expected="a whole number >= 0")
-        entry = Entry(str(cid), str(e.get("name", "")), str(e.get("gpid", "")), kind, side,
-                      str(e.get("type") or ""), str(e.get("factors") or ""), move)
+        entry = _entry(path, str(cid), e, sides)
         if entry.gpid:
             by_gpid.setdefault(entry.gpid, entry)
         if entry.name:
@@ -149,6 +139,39 @@ def _read_table(path: Path, sides: tuple[str, ...]) -> PieceTable:
                 raise GazalaError(f"{cid!r} is not a piece of the module{did_you_mean(str(cid), ids)}", file=path,
                                   place=f"pieces.{cid}", expected="a counter id of counters.yaml")
     return PieceTable(path, by_gpid, by_name, _opt(grid.get("map")), _opt(grid.get("board")), _opt(grid.get("zone")))
+
+
+def _entry(path: Path, cid: str, e: object, sides: tuple[str, ...]) -> Entry:
+    """The line of counter ``cid``, every bad value bad input naming its place."""
+    place = f"pieces.{cid}"
+    if not isinstance(e, dict):
+        raise GazalaError("not a mapping", file=path, place=place, expected="{kind: unit, side: ..., type: ...}")
+    bad = sorted(str(k) for k in set(e) - ENTRY_KEYS)
+    if bad:
+        raise GazalaError(f"unknown key {bad[0]!r}{did_you_mean(bad[0], ENTRY_KEYS)}", file=path, place=place,
+                          expected="keys " + ", ".join(sorted(ENTRY_KEYS)))
+    kind = str(e.get("kind", "counter"))
+    if kind not in KINDS:
+        raise GazalaError(f"kind {kind!r}{did_you_mean(kind, KINDS)}", file=path, place=f"{place}.kind",
+                          expected="unit, marker or counter")
+    side = str(e.get("side") or "")
+    if side and side not in sides:
+        raise GazalaError(f"side {side!r} is not a side of the game{did_you_mean(side, sides)}", file=path,
+                          place=f"{place}.side", expected="one of " + ", ".join(sides))
+    move = e.get("move")
+    if move is not None and (isinstance(move, bool) or not isinstance(move, int) or move < 0):
+        raise GazalaError(f"move {move!r} is not a number of movement points", file=path, place=f"{place}.move",
+                          expected="a whole number >= 0")
+    for key in ("name", "gpid", "type"):  # a number is the user's name or gpid unquoted; a list is no name
+        if isinstance(e.get(key), list | dict):
+            raise GazalaError(f"{key} {e[key]!r} is not a name", file=path, place=f"{place}.{key}",
+                              expected="a name (text)")
+    factors = e.get("factors")
+    if factors is not None and not re.fullmatch(r"\d+(?:-\d+){0,3}", str(factors)):
+        raise GazalaError(f"factors {factors!r} are not printed factors", file=path, place=f"{place}.factors",
+                          expected='one to four numbers joined by dashes, e.g. "4-4-6"')
+    return Entry(cid, str(e.get("name", "")), str(e.get("gpid", "")), kind, side, str(e.get("type") or ""),
+                 str(factors or ""), move)
 
 
 def _opt(value: object) -> str | None:
@@ -276,11 +299,39 @@ def toolkit_numbering(geo: HexGridGeometry, size: tuple[int, int]) -> Numbering:
 
 
 def check_module_name(game: Game, module_name: str | None, file: str | Path) -> None:
-    """A save of another module than the folder's is bad input: one line naming both modules."""
-    if module_name and module_name != game.name:
-        raise GazalaError(f"the save was made with the module {module_name!r}, not with {game.name!r} (the module "
+    """A save of another module than the folder's is bad input: one line naming both modules. The folder's
+    module is the name the import recorded (import-report.yaml's ``module``; game.yaml's ``name`` is the
+    user's to change), tidied as game files hold names (:func:`~gazala_tools.games.writing.short_name`: one
+    line, spaces run together, at most 200 characters); a save carries it as the module wrote it."""
+    from gazala_tools.games.writing import short_name
+
+    ours = recorded_module(game) or game.name
+    if module_name and short_name(module_name) != ours:
+        raise GazalaError(f"the save was made with the module {module_name!r}, not with {ours!r} (the module "
                           f"the game folder {game.folder.name!r} was imported from)", file=file,
-                          expected=f"a save or log of {game.name!r}, or --game with the folder of {module_name!r}")
+                          expected=f"a save or log of {ours!r}, or --game with the folder of {module_name!r}")
+
+
+def recorded_module(game: Game) -> str | None:
+    """The module's name as ``game import`` recorded it: the ``module:`` line at the head of the folder's
+    import-report.yaml (read alone: the report of a large module is megabytes), or None."""
+    path = game.folder / REPORT_FILE
+    try:
+        if path.is_symlink():  # the game folder is a sandbox: a link may lead anywhere
+            return None
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in head.splitlines():
+        if line.startswith("module: "):
+            try:
+                value = yaml.load(line, Loader=_Loader)
+            except yaml.YAMLError:
+                return None
+            got = value.get("module") if isinstance(value, dict) else None
+            return got if isinstance(got, str) and got else None
+    return None
 
 
 def positions_findings(position: Position, label: Any) -> list[Finding]:

@@ -255,8 +255,23 @@ def _faces(game: Game | None, manifest: Manifest | None, units: list[Unit], px: 
 def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[str, str], game: Game | None,
                    manifest: Manifest | None) -> str:
     """The replay's controls, findings list and data block (the board is the page's ``#board``)."""
-    from dataclasses import replace
+    data = replay_data(rep, at, size=size, colours=colours, game=game, manifest=manifest)
+    n = rep.steps
+    return (f'<section id="replay"><h2>Replay</h2><div id="replay-controls">'
+            '<button type="button" id="replay-prev" title="previous step (Left)">&larr; previous</button>'
+            f'<input type="range" id="replay-slider" min="0" max="{n}" step="1" value="0" aria-label="step">'
+            '<button type="button" id="replay-next" title="next step (Right)">next &rarr;</button>'
+            '<button type="button" id="replay-play" title="play / pause (Space)">play</button>'
+            '<span id="replay-steptext">start of the log</span></div>'
+            '<ul id="replay-findings"></ul><output id="replay-result"></output>'
+            f'<p class="replay-help">{text("Keys: Left / Right a step, Home / End, Space plays. The board below shows the position of the chosen step.")}</p>'
+            f'<div id="replay-data" hidden>{text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))}</div>'
+            "</section>")
 
+
+def replay_data(rep: LogReport, at: HexPoints, *, size: float, colours: dict[str, str], game: Game | None,
+                manifest: Manifest | None) -> dict[str, Any]:
+    """The one JSON document the page's script reads (the module docstring's ``Data``)."""
     final = rep.final
     last: dict[str, tuple[str | None, str]] = {}  #: unit -> (its hex label or None, side)
     if final is not None:
@@ -295,6 +310,18 @@ def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[
             x, y = at.centre(h)
             centres[lab] = [round(x, 1), round(y, 1)]
     ids = sorted(set(start) | set(sides))
+    face_ids, face_uris = _face_data(game, manifest, ids, sides, at, centres, size)
+    units = {uid: {"colour": colours.get(sides.get(uid, ""), "rgb(90,90,90)"), "face": face_ids.get(uid, ""),
+                   "label": uid.split("#", 1)[0][-6:]} for uid in ids}
+    return {"size": round(size, 1), "centres": centres, "polys": polys, "units": units, "faces": face_uris,
+            "start": {uid: start.get(uid) for uid in ids}, "steps": steps, "findings": findings}
+
+
+def _face_data(game: Game | None, manifest: Manifest | None, ids: list[str], sides: dict[str, str], at: HexPoints,
+               centres: dict[str, list[float]], size: float) -> tuple[dict[str, str], dict[str, str]]:
+    """Each unit's face id, and each distinct face as a data URI (copies of one counter once in the page)."""
+    from dataclasses import replace
+
     shown = [replace(_unit_stub(uid, sides.get(uid, "")), hex=at.hex(next(iter(centres)))) for uid in ids] \
         if centres else []
     faces = _faces(game, manifest, shown, max(8, round(size)))
@@ -306,25 +333,11 @@ def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[
         if img is None:
             continue
         key = img.tobytes()
-        if key not in by_pixels:  # the same face (copies of one counter) once in the page
+        if key not in by_pixels:
             by_pixels[key] = f"f{len(by_pixels)}"
             face_uris[by_pixels[key]] = data_uri(img, photo=False, max_pixels=img.width * img.height)
         face_ids[uid] = by_pixels[key]
-    units = {uid: {"colour": colours.get(sides.get(uid, ""), "rgb(90,90,90)"), "face": face_ids.get(uid, ""),
-                   "label": uid.split("#", 1)[0][-6:]} for uid in ids}
-    data = {"size": round(size, 1), "centres": centres, "polys": polys, "units": units, "faces": face_uris,
-            "start": {uid: start.get(uid) for uid in ids}, "steps": steps, "findings": findings}
-    n = rep.steps
-    return (f'<section id="replay"><h2>Replay</h2><div id="replay-controls">'
-            '<button type="button" id="replay-prev" title="previous step (Left)">&larr; previous</button>'
-            f'<input type="range" id="replay-slider" min="0" max="{n}" step="1" value="0" aria-label="step">'
-            '<button type="button" id="replay-next" title="next step (Right)">next &rarr;</button>'
-            '<button type="button" id="replay-play" title="play / pause (Space)">play</button>'
-            '<span id="replay-steptext">start of the log</span></div>'
-            '<ul id="replay-findings"></ul><output id="replay-result"></output>'
-            f'<p class="replay-help">{text("Keys: Left / Right a step, Home / End, Space plays. The board below shows the position of the chosen step.")}</p>'
-            f'<div id="replay-data" hidden>{text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))}</div>'
-            "</section>")
+    return face_ids, face_uris
 
 
 def _unit_stub(uid: str, side: str) -> Unit:

@@ -167,33 +167,37 @@ def test_every_hex_centre_the_engine_reports_maps_to_a_label(plain: tuple[Path, 
     assert rows[chosen[2]].endswith("aesir 1 (unit-warrior-202)")
 
 
-def _two_maps(tmp: Path) -> Path:
-    """A module of two maps, each one board with a hex grid without numbering (no images: sized boards)."""
+def _module(tmp: Path, maps: list[tuple[str, str, str]], *, name: str = "Grids") -> Path:
+    """A module ``name`` of ``maps`` (map name, board name, the board's grid XML), boards of 800 x 600, one piece."""
     from gazala_tools.vsav import sequence
     from gazala_tools.vsav.traits import make_piece
 
     pkg = "VASSAL.build.module.map.boardPicker"
     piece = make_piece(["mark;Side", "piece;;;;Red Inf 4-4-6"], ["Red", "null;0;0;1;0"])
     slot = sequence.encode(["+", "null", piece.type_string(), piece.state_string()], "/")
-
-    def a_map(name: str, board: str, grid: str) -> str:
-        return (f'<VASSAL.build.module.Map mapName="{name}"><VASSAL.build.module.map.BoardPicker>'
-                f'<{pkg}.Board name="{board}" width="800" height="600">{grid}</{pkg}.Board>'
-                "</VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>")
-
-    xml = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<VASSAL.build.GameModule name="Two Maps" '
+    xml = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+           f'<VASSAL.build.GameModule name="{name}" '
            'version="1.0" VassalVersion="3.7.9"><VASSAL.build.module.PlayerRoster><entry>Red</entry><entry>Blue'
            "</entry></VASSAL.build.module.PlayerRoster>"
-           + a_map("Main Map", "A", f'<{pkg}.board.HexGrid dx="60" dy="70" x0="10" y0="-20"/>')
-           + a_map("Other", "B", f'<{pkg}.board.HexGrid dx="50" dy="58" x0="37" y0="5" sideways="true"/>')
+           + "".join(f'<VASSAL.build.module.Map mapName="{m}"><VASSAL.build.module.map.BoardPicker>'
+                     f'<{pkg}.Board name="{b}" width="800" height="600">{grid}</{pkg}.Board>'
+                     "</VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>" for m, b, grid in maps)
            + '<VASSAL.build.module.PieceWindow name="P"><VASSAL.build.widget.PanelWidget entryName="Red">'
            f'<VASSAL.build.widget.PieceSlot entryName="Red Inf 4-4-6" gpid="1" height="64" width="64">{slot}'
            "</VASSAL.build.widget.PieceSlot></VASSAL.build.widget.PanelWidget></VASSAL.build.module.PieceWindow>"
            "</VASSAL.build.GameModule>\n")
-    out = tmp / "two"
+    out = tmp / "module"
     out.mkdir()
     (out / "buildFile.xml").write_text(xml, encoding="utf-8")
     return out
+
+
+def _two_maps(tmp: Path) -> Path:
+    """A module of two maps, each one board with a hex grid without numbering (no images: sized boards)."""
+    pkg = "VASSAL.build.module.map.boardPicker.board"
+    return _module(tmp, [("Main Map", "A", f'<{pkg}.HexGrid dx="60" dy="70" x0="10" y0="-20"/>'),
+                         ("Other", "B", f'<{pkg}.HexGrid dx="50" dy="58" x0="37" y0="5" sideways="true"/>')],
+                   name="Two Maps")
 
 
 def _first_whole(geo: HexGridGeometry, w: int, h: int) -> tuple[int, int]:
@@ -243,6 +247,32 @@ def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.C
     rows = sorted(f["message"] for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "positions")
     cid = slot["id"]
     assert rows == [f"0101: red 1 ({cid}#100)", "in Other B 0101: red 1 unit(s)"]
+
+
+def test_a_second_hex_zone_of_the_main_board_gets_its_grid(tmp_path: Path) -> None:
+    """Every other hex grid, of another board, zone or map, gets its own map YAML: a board of two zones, each
+    with a hex grid, gives map.yaml (the first) and grids/ (the second), and the report says where each is."""
+    pkg = "VASSAL.build.module.map.boardPicker.board"
+    zoned = (f"<{pkg}.ZonedGrid>"
+             f'<{pkg}.mapgrid.Zone name="west" path="0,0;399,0;399,599;0,599" useParentGrid="false">'
+             f'<{pkg}.HexGrid dx="60" dy="70" x0="10" y0="-20"/></{pkg}.mapgrid.Zone>'
+             f'<{pkg}.mapgrid.Zone name="east" path="400,0;799,0;799,599;400,599" useParentGrid="false">'
+             f'<{pkg}.HexGrid dx="50" dy="58" x0="437" y0="5"/></{pkg}.mapgrid.Zone></{pkg}.ZonedGrid>')
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(_module(tmp_path, [("Main Map", "A", zoned)])), str(folder)]) == 0
+    assert sorted(p.name for p in (folder / "grids").iterdir()) == ["main-map-a-east.yaml"]
+    report = yaml.safe_load((folder / "import-report.yaml").read_text(encoding="utf-8"))
+    assert [g.split(": ")[0] + (" map.yaml" if "(map.yaml)" in g else " grids/") for g in report["hex grids"]] == \
+        ["Main Map / A / zone west map.yaml", "Main Map / A / zone east grids/"]
+
+
+def test_grids_whose_names_run_together_get_a_file_each(tmp_path: Path) -> None:
+    """Map "Main", board "A B" and map "Main A", board "B" both slug to main-a-b: two files, not one."""
+    hexes = '<VASSAL.build.module.map.boardPicker.board.HexGrid dx="60" dy="70" x0="10" y0="-20"/>'
+    folder = tmp_path / "folder"
+    module = _module(tmp_path, [("First", "F", hexes), ("Main", "A B", hexes), ("Main A", "B", hexes)])
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    assert sorted(p.name for p in (folder / "grids").iterdir()) == ["main-a-b-2.yaml", "main-a-b.yaml"]
 
 
 def test_the_boards_a_save_chooses_are_laid_out_as_the_engine_lays_them(tmp_path: Path,

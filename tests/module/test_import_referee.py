@@ -106,6 +106,49 @@ def test_a_save_of_another_module_is_one_line_naming_both(folder: Path, capsys: 
     assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Gazala" in err
 
 
+def test_a_save_of_a_module_whose_name_the_folder_writes_tidied(ragnarok: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """game.yaml holds the module's name as one tidy line (spaces run together, control characters out, at
+    most 200 characters); the module's own saves carry it as the module wrote it: still the same module."""
+    import shutil
+    import zipfile
+
+    name = "Ragnarok  (SPI)\t1981"  # two spaces and a tab, as a module may write it
+    module = tmp_path / "module"
+    shutil.copytree(ragnarok, module)
+    build = module / "buildFile.xml"
+    build.chmod(0o644)
+    build.write_text(build.read_text(encoding="utf-8").replace('name="Ragnarok (SPI) 1981"', 'name="Ragnarok  (SPI)&#9;1981"', 1),
+                     encoding="utf-8")
+    save = tmp_path / "start.vsav"
+    with zipfile.ZipFile(ragnarok / "ragnarok-start.vsav") as src, zipfile.ZipFile(save, "w") as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "moduledata":
+                data = data.replace(b"<name>Ragnarok (SPI) 1981</name>", f"<name>{name}</name>".encode())
+            out.writestr(info.filename, data)
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    assert yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))["name"] == "Ragnarok (SPI) 1981"
+    rep = check_json(save, folder, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
+def test_a_save_of_the_module_after_the_user_renamed_the_game(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """game.yaml is the user's (docs/module.md, step 2): a game renamed there is still the module's folder; its
+    saves are matched by the module's name the import recorded (import-report.yaml ``module``)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    text = (copy / "game.yaml").read_text(encoding="utf-8")
+    (copy / "game.yaml").write_text(text.replace("name: Ragnarok (SPI) 1981", "name: Our Ragnarok", 1),
+                                    encoding="utf-8")
+    rep = check_json(ragnarok / "ragnarok-start.vsav", copy, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
 def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
@@ -120,6 +163,69 @@ def test_a_misspelt_side_in_units_yaml_is_bad_input(folder: Path, ragnarok: Path
     assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
     err = capsys.readouterr().err
     assert "units.yaml" in err and "did you mean 'aesir'?" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("old", "new", "place"), [
+    ("main-grid: {map: Main Map, board: Map, zone: map}", "main-grid: [Main Map, Map]", "main-grid"),
+    ("main-grid: {map: Main Map, board: Map, zone: map}", "main-grid: {map: [Main Map]}", "main-grid.map"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: [hero]}", ".type"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: hero, factors: {a: 1}}", ".factors"),
+    ("kind: unit, side: aesir, type: hero}", "kind: unit, side: aesir, type: hero, factors: 2-x}", ".factors"),
+], ids=["main-grid a list", "main-grid map a list", "type a list", "factors a mapping", "factors not numbers"])
+def test_a_bad_value_in_units_yaml_is_one_line_naming_its_place(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str], old: str,
+                                                                new: str, place: str) -> None:
+    """The user's corrections are read as strictly as the rest of a game folder (main-grid a list was exit 3:
+    AttributeError; a type or factors of another shape was taken as its Python text)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    text = (copy / "units.yaml").read_text(encoding="utf-8")
+    assert old in text
+    (copy / "units.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and re.search(r"units\.yaml:\S*" + re.escape(place), err), err
+
+
+def test_units_yaml_is_read_beside_a_counters_yaml_the_user_reformatted(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """counters.yaml is the user's too: written again by an editor with its lists indented (or an entry in flow
+    style), its counters are still the module's pieces (was: every line of units.yaml "not a piece")."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    doc = yaml.safe_load((copy / "counters.yaml").read_text(encoding="utf-8"))
+    text = yaml.safe_dump(doc, sort_keys=False, indent=4, width=200)
+    text = re.sub(r"^(\s*)- id: (\S+)$", r"\1-   id: \2", text, count=3, flags=re.M)
+    assert "\n- id:" not in text
+    (copy / "counters.yaml").write_text(text, encoding="utf-8")
+    rep = check_json(ragnarok / "ragnarok-start.vsav", copy, capsys, 0)
+    assert rows_of(rep) == {"0101": "0101: aesir 1 (hero-heimdall-194)"}
+
+
+def test_the_module_files_the_referee_reads_stay_in_the_folder(folder: Path, ragnarok: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The game folder is a sandbox (docs/games.md) for the referee too: a hand-edited module.yaml whose
+    ``files:`` leaves the folder is refused naming it, as ``module build`` refuses it (was: the boards' images
+    read from wherever it pointed)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    outside = tmp_path / "outside"
+    shutil.copytree(copy / "vmod", outside)
+    cfg = copy / "module.yaml"
+    text = cfg.read_text(encoding="utf-8")
+    assert "  files: vmod\n" in text
+    cfg.write_text(text.replace("  files: vmod\n", f"  files: {outside}\n", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "module files folder" in err and str(outside) in err
 
 
 def test_a_line_naming_a_piece_the_module_lacks_is_bad_input(folder: Path, ragnarok: Path, tmp_path: Path,
@@ -188,3 +294,25 @@ def _moves(tmp_path: Path, moves: list[dict[str, Any]]) -> Path:
     f = tmp_path / "moves.json"
     f.write_text(json.dumps({"moves": moves}), encoding="utf-8")
     return f
+
+
+@pytest.mark.parametrize("root", ["x", {"tag": "VASSAL.build.GameModule", "attributes": "y"}, ["a"]],
+                         ids=["root text", "attributes text", "root a list"])
+@pytest.mark.parametrize("verb", ["referee", "build"])
+def test_a_hand_edited_module_root_is_one_line(folder: Path, ragnarok: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str], root: Any, verb: str) -> None:
+    """module.yaml's ``vassal: root`` of another shape is bad input naming it, for the referee (which lays out
+    the module's maps from it) and ``module build`` (was exit 3: AttributeError)."""
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    doc = yaml.safe_load((copy / "module.yaml").read_text(encoding="utf-8"))
+    doc["vassal"]["root"] = root
+    (copy / "module.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    capsys.readouterr()
+    argv = (["referee", "check", str(ragnarok / "ragnarok-start.vsav"), "--game", str(copy)] if verb == "referee"
+            else ["module", "build", str(copy), "-o", str(tmp_path / "out.vmod")])
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "module.yaml" in err and "vassal.root" in err

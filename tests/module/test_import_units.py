@@ -5,6 +5,7 @@ and ``game import --update`` keeps the user's corrections (docs/module.md, "Refe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -180,6 +181,25 @@ def test_the_word_table_is_data_a_user_extends(tmp_path: Path) -> None:
     assert main(["game", "import", str(module), str(tmp_path / "c"), "--words", str(bad)]) == 2
 
 
+@pytest.mark.parametrize("table", [{"factor-roles": {"a": ["attack", "move"]}}, {"factor-roles": {"2": "attack"}},
+                                   {"factor-roles": {"3": ["attack", "move"]}}, {"max-factor": "x"},
+                                   {"max-factor": 0}, {"max-factor": True}],
+                         ids=["roles key", "roles not a list", "roles of another length", "max-factor text",
+                              "max-factor 0", "max-factor bool"])
+def test_a_bad_word_table_is_one_line_naming_the_key(tmp_path: Path, table: dict[str, Any],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``--words``: factor-roles maps a count of factors (2 to 4) to that many role names; max-factor is a
+    whole number >= 1. Anything else is bad input naming the key (was exit 3: ValueError)."""
+    module = synthetic_module(tmp_path / "m", {"Red": [_slot("Samurai", "1")]})
+    words = tmp_path / "words.json"
+    words.write_text(json.dumps(table), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["game", "import", str(module), str(tmp_path / "a"), "--words", str(words)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"words.json:{next(iter(table))}" in err
+    assert not (tmp_path / "a").exists()
+
+
 # --- corrections and --update --------------------------------------------------------------------------------
 def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,6 +234,30 @@ def test_update_keeps_every_edit_and_says_what_changed(ragnarok: Path, tmp_path:
     assert _load(out / "units.yaml")["pieces"]["en-odin-189"]["kind"] == "counter"
 
 
+def test_update_keeps_an_edited_main_grid(ragnarok: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """units.yaml's ``main-grid`` (where map.yaml's hexes are in the module) is the user's to correct too: an
+    update keeps it as they wrote it, and says so; one they did not touch follows the module."""
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    units = (out / "units.yaml").read_text(encoding="utf-8")
+    mine = "main-grid: {map: Main Map, board: Map}\n"
+    units = units.replace("main-grid: {map: Main Map, board: Map, zone: map}\n", mine)
+    assert mine in units
+    (out / "units.yaml").write_text(units, encoding="utf-8")
+    capsys.readouterr()
+    for _ in range(2):  # the second update keeps it too
+        assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+        assert "units.yaml: 0 line(s) you changed, main-grid" in capsys.readouterr().out
+        assert _load(out / "units.yaml")["main-grid"] == {"map": "Main Map", "board": "Map"}
+    other = tmp_path / "rg2"
+    assert main(["game", "import", str(ragnarok), str(other)]) == 0
+    units = (other / "units.yaml").read_text(encoding="utf-8")
+    (other / "units.yaml").write_text(units.replace("kind: unit, side: aesir, type: hero}", "kind: marker}", 1),
+                                      encoding="utf-8")
+    assert main(["game", "import", str(ragnarok), str(other), "--update"]) == 0
+    assert _load(other / "units.yaml")["main-grid"] == {"map": "Main Map", "board": "Map", "zone": "map"}
+
+
 def test_a_correction_naming_a_piece_the_module_lacks_is_bad_input(ragnarok: Path, tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rg"
@@ -233,3 +277,113 @@ def test_update_refuses_a_folder_not_imported(ragnarok: Path, tmp_path: Path) ->
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "game.yaml").write_text("id: x\n", encoding="utf-8")
     assert main(["game", "import", str(ragnarok), str(tmp_path / "x"), "--update"]) == 2
+
+
+def test_the_import_writes_each_file_once(ragnarok: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 10,000-piece budget (benchmarks/bench_units.py): each data file is serialised once; the reading back
+    reads the counters.yaml written (its art paths aside), the report is written once with what it records
+    (was: the report twice, the manifest a third time for the reading back: a third of the import's time)."""
+    from gazala_tools.vassal.importer import folder as importer
+
+    dumped: list[str] = []
+    real = importer.dump
+
+    def counted(doc: Any, *args: Any, **kwargs: Any) -> str:
+        dumped.append(next(iter(doc)))
+        return str(real(doc, *args, **kwargs))
+
+    monkeypatch.setattr(importer, "dump", counted)
+    assert main(["game", "import", str(ragnarok), str(tmp_path / "rg")]) == 0
+    assert sorted(dumped) == sorted(["main-grid", "provenance", "version", "module"])  # units, counters, module, report
+    report = _load(tmp_path / "rg" / "import-report.yaml")
+    for name, digest in report["written"].items():
+        assert hashlib.sha256((tmp_path / "rg" / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_update_removes_what_a_killed_update_left(ragnarok: Path, tmp_path: Path) -> None:
+    """Issue 31 item 3 for --update too: the new folder is assembled in a temporary folder named as every
+    one (``.DIR.gazala-tmp-PID-...``), so the next run removes one a ``kill -9`` left behind (its process gone);
+    no temporary folder is left beside DIR after an update."""
+    import subprocess
+    import sys
+
+    from gazala_tools.fileio import TMP_FOLDER_MARK
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f".rg{TMP_FOLDER_MARK}{gone.pid}-x1y2"
+    (stale / "new" / "vmod").mkdir(parents=True)
+    (stale / "new" / "vmod" / "big.png").write_bytes(b"\0" * 1000)
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]
+
+
+def test_a_killed_update_between_its_renames_is_undone_by_the_next(ragnarok: Path, tmp_path: Path) -> None:
+    """Killed after the old folder was moved aside and before the new one took its place (a system without
+    an atomic exchange of two folders): the next run puts the user's folder back, never removes it."""
+    import subprocess
+    import sys
+
+    from gazala_tools.fileio import TMP_FOLDER_MARK
+    from gazala_tools.vassal.importer.update import aside_prefix
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    aside = tmp_path / f"{aside_prefix('rg')}{gone.pid}"
+    out.rename(aside)
+    assert TMP_FOLDER_MARK not in aside.name  # never one of the temporary folders a later run removes
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rg"]
+
+
+def test_update_says_which_symbolic_links_it_does_not_keep(ragnarok: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A file the user linked into the folder is not followed (its target may lie anywhere) and not kept:
+    the update says so instead of dropping it silently."""
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    (tmp_path / "rules.py").write_text("# mine\n", encoding="utf-8")
+    (out / "rules.py").symlink_to(tmp_path / "rules.py")
+    capsys.readouterr()
+    assert main(["game", "import", str(ragnarok), str(out), "--update"]) == 0
+    assert "not kept (symbolic links): rules.py" in capsys.readouterr().out
+    assert _load(out / "import-report.yaml")["update"]["not kept (symbolic links)"] == ["rules.py"]
+
+
+def test_update_from_another_module_is_one_line_naming_both(ragnarok: Path, jzhex: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """--update reads a new version of the folder's module; another module (its saves name another module: the
+    referee would refuse them) is refused naming both, the folder left as it was (was: replaced silently)."""
+    from tools.cliproc import digest
+
+    out = tmp_path / "rg"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    before = digest(out)
+    capsys.readouterr()
+    assert main(["game", "import", str(jzhex), str(out), "--update"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'Ragnarok (SPI) 1981'" in err and "Hex'n'Counters template" in err
+    assert digest(out) == before
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2 exchange", "two renames"])
+def test_the_swap_puts_the_new_folder_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool) -> None:
+    import ctypes
+
+    from gazala_tools.vassal.importer.update import _swap
+
+    if not exchange:  # a C library without renameat2: the two renames through the aside folder
+        monkeypatch.setattr(ctypes, "CDLL", lambda *a, **k: object())
+    folder, staged, aside = tmp_path / "game", tmp_path / "tmp" / "new", tmp_path / ".game.gazala-aside-1"
+    for d, text in ((folder, "old"), (staged, "new")):
+        d.mkdir(parents=True)
+        (d / "game.yaml").write_text(text, encoding="utf-8")
+    _swap(staged, folder, aside)
+    assert (folder / "game.yaml").read_text(encoding="utf-8") == "new"
+    assert not aside.exists()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.fileio import TMP_FOLDER_MARK
-from tools.cliproc import ROOT, digest, gazala
+from tools.cliproc import ROOT, Ended, digest, gazala
 
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
 
@@ -50,6 +50,7 @@ INTO_GAME_FOLDERS = [
     ("map", "geojson", "imp", "-o", "imp/map.geojson"),
     ("game", "scenario", "imp", "at-start", "-o", "imp/vmod/new.vsav"),
     ("game", "scenario", "rw", "the-ford", "-o", "rw/start.vsav"),
+    ("referee", "watch", "mod", "--game", "imp", "--once", "--settle", "0", "--out-dir", "imp/reports"),
 ]
 
 
@@ -179,11 +180,35 @@ def test_a_hand_edited_buildfile_name_is_refused_with_its_place(work: Path, tmp_
     assert not (tmp_path / "out.vmod").exists()
 
 
-def test_a_module_file_whose_name_would_leave_the_vmod(work: Path, tmp_path: Path) -> None:
-    """A file under vmod/ named ``a\\..\\..\\x.png`` is one name on Linux and a way out on Windows."""
+def _build_with_file(work: Path, tmp_path: Path, name: str) -> Ended:
+    """``module build`` of the imported folder with a file ``vmod/images/NAME`` added."""
     folder = tmp_path / "edited"
     shutil.copytree(work / "imp", folder)
-    (folder / "vmod" / "images" / "a\\..\\..\\x.png").write_bytes(b"x")
-    ended = gazala("module", "build", folder, "-o", tmp_path / "out.vmod", cwd=tmp_path)
+    (folder / "vmod" / "images" / name).write_bytes(b"x")
+    return gazala("module", "build", folder, "-o", tmp_path / "out.vmod", cwd=tmp_path)
+
+
+def test_a_module_file_whose_name_would_leave_the_vmod(work: Path, tmp_path: Path) -> None:
+    """A file under vmod/ named ``a\\..\\..\\x.png`` is one name on Linux and a way out on Windows."""
+    ended = _build_with_file(work, tmp_path, "a\\..\\..\\x.png")
     assert ended.clean(), ended
     assert "would leave the module" in ended.err[0]
+
+
+@pytest.mark.parametrize("name", ["a\u00a0b.png", "carte\u200dé.png", "\u05d0\u200f1.png"],
+                         ids=["no-break space", "zero-width joiner", "right-to-left mark"])
+def test_a_module_file_named_with_unicode_spaces_or_marks_is_packed(work: Path, tmp_path: Path, name: str) -> None:
+    """Only names that leave the archive (or hold a control character) are refused: a no-break space, a joiner
+    or a bidi mark is text of a real module's file name, which its import keeps and its build must pack."""
+    import zipfile
+
+    ended = _build_with_file(work, tmp_path, name)
+    assert ended.clean(0), ended
+    with zipfile.ZipFile(tmp_path / "out.vmod") as z:
+        assert f"images/{name}" in z.namelist()
+
+
+def test_a_module_file_named_with_a_control_character_is_refused(work: Path, tmp_path: Path) -> None:
+    ended = _build_with_file(work, tmp_path, "a\tb.png")
+    assert ended.clean(), ended
+    assert not (tmp_path / "out.vmod").exists()

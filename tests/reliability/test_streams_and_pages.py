@@ -4,7 +4,7 @@
   that went away (``| head -1``) exits 141 as a program SIGPIPE ends, saying nothing (was exit 3, or a
   traceback and "Exception ignored" at exit).
 - Text shown on a terminal holds no control character of an input (``game show`` of a name with ESC, BEL,
-  C1 CSI, a bidirectional override); ``--json`` stays exact.
+  C1 CSI, a backspace, CR and DEL; bidirectional marks are text, kept); ``--json`` stays exact.
 - Every HTML page the toolkit writes has a Content-Security-Policy, the module's own help page included;
   no Python warning text on stderr (Pillow's ``UserWarning`` of the imported Ragnarok's palette images).
 """

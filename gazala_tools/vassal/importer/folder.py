@@ -45,6 +45,7 @@ from gazala_tools.vassal.importer.grids import (
     box_names,
     first_unnumbered,
     hex_grids,
+    is_main,
     other_grid_docs,
     relabel,
     zone_of,
@@ -330,6 +331,9 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     written = scenarios_doc(setups, mod.placements, by_gpid, on_hex, main.map if main else None)
     facts = infer_units(mod, root, slot_counter, side_ids, main_map=main.map if main else None, on_hex=on_hex,
                         words=load_words(words))
+    main_place = (main.map, main.board.name, zone_of(main.board, main.geometry)) if main is not None else None
+    units = units_doc(facts, [side_ids[s] for s in sides],
+                      dict(zip(("map", "board", "zone"), main_place, strict=True)) if main_place else None)
     kept_only = data.pop("kept verbatim only")
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
@@ -366,10 +370,10 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                       if main is not None else None),
         "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
                       + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
-                      + (" (map.yaml)" if main is not None and (g.map, g.board.name) == (main.map, main.board.name)
+                      + (" (map.yaml)" if is_main(g, main_place)
                          else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
                       for g in hex_grids(mod)],
-        "units": report_section(facts),
+        "units": report_section(facts, {k: v for k, v in units.items() if k != "pieces"}),
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
                                    f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
@@ -384,21 +388,17 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "not understood": mod.not_understood,
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    grid_files = other_grid_docs(mod, (main.map, main.board.name) if main is not None else None,
+    grid_files = other_grid_docs(mod, main_place,
                                  lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size)))
     mark = f"# {OURS}.\n" if ours else ""
     files = {"game.yaml": head + mark + _dump(game_doc),
              **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
              **{name: head + _dump(doc) for name, doc in grid_files.items()},
-             "units.yaml": head + UNITS_HEAD + dump(units_doc(
-                 facts, [side_ids[s] for s in sides],
-                 {"map": main.map, "board": main.board.name, "zone": zone_of(main.board, main.geometry)}
-                 if main is not None else None)),
+             "units.yaml": head + UNITS_HEAD + dump(units),
              "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
-             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {}),
-             "import-report.yaml": head + dump(report)}
-    report["written"] = {n: sha(t) for n, t in sorted(files.items()) if n != "import-report.yaml"}
-    files["import-report.yaml"] = head + dump(report)
+             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {})}
+    report["written"] = {n: sha(t) for n, t in sorted(files.items())}
+    files["import-report.yaml"] = head + dump(report)  # once, with what it records (10,000 pieces: seconds)
     for name, text in files.items():  # what a game folder's reader takes at most: refused before any copy
         if name not in ("module.yaml", "import-report.yaml") and len(text.encode("utf-8")) > MAX_DATA_BYTES:
             raise GazalaError(f"the module cannot be imported: its {name} would be {len(text.encode('utf-8')):,} "
@@ -407,22 +407,23 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     copies = [(m, f"{FILES}/{m}") for m in members]
     stop = threading.Event()
     copy = _copier(src, copies, stop)
-    # the manifest as the readers check it, less the art paths: those are made here (an image suffix, a file
-    # copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than the copy
-    plain = {**counters_doc, "markers": [{k: v for k, v in m.items() if k != "art"} for m in markers]}
+    # the manifest written, read as the readers check it less the art paths: those are made here (an image suffix,
+    # a file copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than
+    # the copy; read from the text written (dumping it again without them cost as much as writing it)
+    counters_text = files["counters.yaml"]
 
     def more(tmp: Path) -> None:
         with ThreadPoolExecutor(1) as pool:  # the copies wait on the disk: the reading back runs meanwhile
             copied = pool.submit(copy, tmp)
             try:
-                _readable(tmp, Path(folder), src.path, head + dump(plain))
+                _readable(tmp, Path(folder), src.path, counters_text)
             except BaseException:
                 stop.set()
                 raise
             copied.result()
 
     if update is not None:  # --update: the user's edits kept, what changed said (issue 35)
-        return finish_update(update, files, binary, src, more, report)
+        return finish_update(update, files, binary, src, more, report, named=bool(short_name(mod.name)))
     write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
     return report
 
@@ -441,7 +442,7 @@ def _readable(tmp: Path, folder: Path, source: str | Path, counters: str) -> Non
         game.scenarios()
         if game.map_file is not None and game.map_file.is_file():
             load_game_map(game)
-        parse_manifest(counters, file=tmp / "counters.yaml", game=game)
+        parse_manifest(counters, file=tmp / "counters.yaml", game=game, art=False)
     except GazalaError as exc:
         reason = exc.message().replace(str(tmp), str(folder))
         raise GazalaError(f"the module cannot be imported: the game folder it gives would be refused ({reason})",

@@ -126,14 +126,20 @@ def box_names(mod: ImportedModule) -> list[str]:
     return sorted({n for n in names if n})
 
 
-def other_grid_docs(mod: ImportedModule, main: tuple[str, str] | None,
+def is_main(g: GridFound, main: tuple[str, str, str | None] | None) -> bool:
+    """Whether ``g`` is the main grid (``main``: its map, board and zone), the one map.yaml holds."""
+    return main is not None and (g.map, g.board.name, g.zone) == main
+
+
+def other_grid_docs(mod: ImportedModule, main: tuple[str, str, str | None] | None,
                     map_doc: Callable[[GridFound], dict[str, Any] | None]) -> dict[str, dict[str, Any]]:
     """A stand-alone map YAML (``grids/MAP-BOARD[-ZONE].yaml``, its numbering in ``grid.numbering``) for every
-    hex grid but the main one (``main``: its map and board): each board of each map gets its grid, numbered by
-    the module or by us. ``map_doc``: the main grid's map.yaml writer, given one grid."""
+    hex grid but the main one (``main``: its map, board and zone): each zone of each board of each map gets its
+    grid, numbered by the module or by us; names that run together (``Main``/``A B``, ``Main A``/``B``) get
+    ``-2``, ``-3``. ``map_doc``: the main grid's map.yaml writer, given one grid."""
     out: dict[str, dict[str, Any]] = {}
     for g in hex_grids(mod):
-        if main is not None and (g.map, g.board.name) == main:
+        if is_main(g, main):
             continue
         doc = map_doc(g)
         if doc is None or g.geometry.numbering is None:
@@ -142,5 +148,9 @@ def other_grid_docs(mod: ImportedModule, main: tuple[str, str] | None,
         doc["grid"]["numbering"] = numbering_data(g.geometry.numbering)
         if g.ours:
             doc["title"] = f"{doc.get('title', '')}: {OURS}"
-        out[f"grids/{name}.yaml"] = {"game": "imported", **doc}
+        file, n = f"grids/{name}.yaml", 1
+        while file in out:
+            n += 1
+            file = f"grids/{name}-{n}.yaml"
+        out[file] = {"game": "imported", **doc}
     return out

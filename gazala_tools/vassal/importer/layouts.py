@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gazala_tools.hexgrid import MapLayout
+from gazala_tools.inputs import inside_folder
 from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml
 from gazala_tools.vassal.importer.kept import assemble
 from gazala_tools.vassal.importer.rebuild import is_imported, kept_module
@@ -34,7 +35,8 @@ def folder_layouts(folder: str | Path) -> list[MapLayout]:
     maps = [str(c) for c in kept["components"] if str(c).lstrip().startswith(tuple(f"<{m}" for m in MAP_CLASSES))]
     xml = assemble(str(root.get("tag", "VASSAL.build.GameModule")), root.get("attributes") or {}, maps, _AnySlot(),
                    file=str(folder / "module.yaml"))
-    files = folder / str(kept.get("files") or "vmod")
+    name = str(kept.get("files") or "vmod")  # in the folder, as the rebuild reads it (the sandbox: docs/games.md)
+    files = inside_folder(folder / name, folder, name=name, what="module files folder", file=folder / "module.yaml")
     src = ModuleSource(folder / "module.yaml", str(kept.get("buildfile") or "buildFile.xml"), xml, _dir=files)
     return layouts_from_xml(src)
 

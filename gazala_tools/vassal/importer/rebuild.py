@@ -162,6 +162,11 @@ def kept_module(folder: Path, marks: dict[tuple[str, ...], str] | None = None) -
     if not isinstance(kept, dict) or not isinstance(kept.get("components"), list):
         raise VassalFormatError("module.yaml keeps no module (vassal: components)", file=folder / "module.yaml",
                                 expected="a folder written by `gazala game import`")
+    root = kept.get("root")
+    if root is not None and not (isinstance(root, dict) and isinstance(root.get("tag", ""), str)
+                                 and isinstance(root.get("attributes") or {}, dict)):
+        raise VassalFormatError("the module's root is not a tag and its attributes", file=folder / "module.yaml",
+                                place="vassal.root", expected="{tag: VASSAL.build.GameModule, attributes: {name: ...}}")
     return kept
 
 

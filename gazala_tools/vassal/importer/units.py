@@ -99,8 +99,26 @@ def load_words(extra: str | Path | None = None) -> Words:
                     isinstance(v, list) and all(isinstance(w, str) for w in v) for v in got[key].values())):
                 raise GazalaError(f"{key} is not a mapping of word lists", file=extra, place=key,
                                   expected="{name: [word, ...]}")
+        _check_numbers(got, extra)
         more = got
     return Words.from_data(base, more)
+
+
+def _check_numbers(got: Mapping[str, Any], file: str | Path) -> None:
+    """A user's ``factor-roles`` (a count of factors, 2 to 4, -> that many role names) and ``max-factor`` (a
+    whole number >= 1), refused with the key otherwise."""
+    roles = got.get("factor-roles")
+    if roles is not None:
+        ok = isinstance(roles, dict) and all(
+            str(k).strip().isdigit() and 2 <= int(str(k)) <= 4 and isinstance(v, list) and len(v) == int(str(k))
+            and all(isinstance(r, str) for r in v) for k, v in roles.items())
+        if not ok:
+            raise GazalaError("factor-roles is not a mapping of a count of factors to that many role names",
+                              file=file, place="factor-roles", expected='{"3": ["attack", "defense", "move"]} (2 to 4)')
+    top = got.get("max-factor")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise GazalaError(f"max-factor {top!r} is not a whole number >= 1", file=file, place="max-factor",
+                          expected="the largest printed factor, e.g. 99")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -218,22 +236,59 @@ def infer_piece(piece: ImportedPiece, counter: str, ctx: _Context, palettes: lis
     name_tokens = tokens(piece.name)
     protos, props = _decoded(piece, ctx.prototypes)
     images = [x for x in dict.fromkeys([*piece.front, *piece.back]) if x]
-    # --- side: a property value, then a palette folder or prototype named after a roster side -------------
+    _infer_side(got, props, palettes, protos, ctx)
+    unit_why, marker_why = _word_evidence(got, name_tokens, images, protos, palettes, words)
+    refused = _infer_factors(got, piece.name, images, props, words)
+    if not _decide(got, unit_why, marker_why, ctx):
+        parts = []
+        if refused:
+            parts.append(f"its factors were refused ({refused})")
+        if unit_why and marker_why:
+            parts.append(f"the evidence disagrees ({unit_why[0]}; {marker_why[0]})")
+        if not parts:
+            parts.append("no unit or marker word in its name, images, prototypes or palette, no factors, "
+                         "and no set-up places it on a hex")
+        got.reason = "; ".join(parts)
+        return got
+    if refused and got.factors is None:
+        got.reason = f"factors refused: {refused}"
+        got.why("factors", f"refused: {refused}")
+    if got.kind == MARKER:
+        got.type = got.factors = got.move = None
+        for fact in ("type", "factors", "move"):
+            got.evidence.pop(fact, None)
+    elif got.type is None:
+        own_unit = [w for w in unit_why if w.startswith(("name", "image"))]
+        rest = [t for t in name_tokens if not t.isdigit() and t not in words.unit_words and t not in words.sizes
+                and t not in ctx.sides and t not in words.marker_words]
+        if len(rest) == 1 or (rest and own_unit):
+            got.type = rest[0]
+            got.why("type", f"the name's word {rest[0]!r} beside "
+                            + (own_unit[0].split(" has ", 1)[1] if own_unit else "its factors"))
+    return got
+
+
+def _infer_side(got: Inferred, props: Mapping[str, str], palettes: list[str], protos: list[str], ctx: _Context) -> None:
+    """The side: a property value that is a roster side, then a palette folder or prototype named after one."""
     for key, value in sorted(props.items()):
         sid = ctx.sides.get(value.strip().lower())
         if sid is not None:
             got.side = sid
             got.why("side", f"property {key} = {value!r}, a side of the module's player roster")
-            break
-    if got.side is None:
-        for where, names in (("palette folder", palettes), ("prototype", protos)):
-            for n in names:
-                for t in [n.lower(), *tokens(n)]:
-                    sid = ctx.sides.get(t)
-                    if sid is not None and got.side is None:
-                        got.side = sid
-                        got.why("side", f"{where} {n!r} is named after the roster side {t!r}")
-    # --- what the words say ---------------------------------------------------------------------------
+            return
+    for where, names in (("palette folder", palettes), ("prototype", protos)):
+        for n in names:
+            for t in [n.lower(), *tokens(n)]:
+                sid = ctx.sides.get(t)
+                if sid is not None and got.side is None:
+                    got.side = sid
+                    got.why("side", f"{where} {n!r} is named after the roster side {t!r}")
+
+
+def _word_evidence(got: Inferred, name_tokens: list[str], images: list[str], protos: list[str],
+                   palettes: list[str], words: Words) -> tuple[list[str], list[str]]:
+    """What the words of the name, images, prototypes and palette folders say (the unit type on the way):
+    the sentences saying unit, and those saying marker."""
     unit_why: list[str] = []
     marker_why: list[str] = []
     sources: list[tuple[str, list[str]]] = [("name", name_tokens)]
@@ -251,11 +306,14 @@ def infer_piece(piece: ImportedPiece, counter: str, ctx: _Context, palettes: lis
                 unit_why.append(f"{where} has the unit word {t!r}")
             elif t in words.marker_words:
                 marker_why.append(f"{where} has the marker word {t!r}")
-    own_marker = [w for w in marker_why if w.startswith(("name", "image"))]
-    own_unit = [w for w in unit_why if w.startswith(("name", "image"))]
-    # --- printed factors: the name, its images, then property values, then properties by name ---------
+    return unit_why, marker_why
+
+
+def _infer_factors(got: Inferred, name: str, images: list[str], props: Mapping[str, str], words: Words) -> str | None:
+    """Printed factors and the movement allowance: the name, its images, then property values, then properties
+    by name. Returns why factors found in a name were refused, if they were."""
     refused: str | None = None
-    for where, text in [("name", piece.name), *((f"image {x!r}", x) for x in images)]:
+    for where, text in [("name", name), *((f"image {x!r}", x) for x in images)]:
         factors, raw, bad = parse_factors(text, words)
         if bad is not None:
             refused = refused or f"{where} {text!r}: {bad}"
@@ -289,58 +347,34 @@ def infer_piece(piece: ImportedPiece, counter: str, ctx: _Context, palettes: lis
     if got.move is None and "move" in by_role:
         got.move = by_role["move"][1]
         got.why("move", f"property {by_role['move'][0]} = {by_role['move'][1]}")
-    # --- where the set-ups put it ---------------------------------------------------------------------
-    placed = ctx.placements.get(piece.gpid, [])
+    return refused
+
+
+def _decide(got: Inferred, unit_why: list[str], marker_why: list[str], ctx: _Context) -> bool:
+    """Unit or marker, strongest evidence first (the piece's own name and images, factors, other words, where
+    the set-ups put it); False when nothing decides."""
+    own_marker = [w for w in marker_why if w.startswith(("name", "image"))]
+    own_unit = [w for w in unit_why if w.startswith(("name", "image"))]
+    placed = ctx.placements.get(got.gpid, [])
     on_hex = [pl for pl in placed if ctx.on_hex(pl)]
     on_track = [pl for pl in placed if pl.map == ctx.main_map and not ctx.on_hex(pl)]
-    # --- the decision, strongest evidence first ----------------------------------------------------------
     if own_marker and not own_unit:
-        got.kind = MARKER
-        got.why("kind", own_marker[0])
+        got.kind, why = MARKER, own_marker[0]
     elif own_unit or got.factors is not None:
-        got.kind = UNIT
-        got.why("kind", own_unit[0] if own_unit else "it has printed factors")
+        got.kind, why = UNIT, own_unit[0] if own_unit else "it has printed factors"
     elif marker_why and not unit_why:
-        got.kind = MARKER
-        got.why("kind", marker_why[0])
+        got.kind, why = MARKER, marker_why[0]
     elif unit_why and not marker_why:
-        got.kind = UNIT
-        got.why("kind", unit_why[0])
+        got.kind, why = UNIT, unit_why[0]
     elif on_track and not on_hex:
-        got.kind = MARKER
         box = on_track[0].location or on_track[0].map
-        got.why("kind", f"the set-ups place it only off the main grid's hexes on its map ({box!r}: a track or box)")
+        got.kind, why = MARKER, f"the set-ups place it only off the main grid's hexes on its map ({box!r}: a track or box)"
     elif on_hex and got.side is not None:
-        got.kind = UNIT
-        got.why("kind", f"a set-up places it on hex {on_hex[0].location} and it has a side")
+        got.kind, why = UNIT, f"a set-up places it on hex {on_hex[0].location} and it has a side"
     else:
-        parts = []
-        if refused:
-            parts.append(f"its factors were refused ({refused})")
-        if unit_why and marker_why:
-            parts.append(f"the evidence disagrees ({unit_why[0]}; {marker_why[0]})")
-        if not parts:
-            parts.append("no unit or marker word in its name, images, prototypes or palette, no factors, "
-                         "and no set-up places it on a hex")
-        got.reason = "; ".join(parts)
-        return got
-    if refused and got.factors is None:
-        got.reason = f"factors refused: {refused}"
-        got.why("factors", f"refused: {refused}")
-    if got.kind == MARKER:
-        got.type = None
-        got.evidence.pop("type", None)
-        got.factors = got.move = None
-        got.evidence.pop("factors", None)
-        got.evidence.pop("move", None)
-    elif got.type is None:
-        rest = [t for t in name_tokens if not t.isdigit() and t not in words.unit_words and t not in words.sizes
-                and t not in ctx.sides and t not in words.marker_words]
-        if len(rest) == 1 or (rest and own_unit):
-            got.type = rest[0]
-            got.why("type", f"the name's word {rest[0]!r} beside "
-                            + (own_unit[0].split(" has ", 1)[1] if own_unit else "its factors"))
-    return got
+        return False
+    got.why("kind", why)
+    return True
 
 
 def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapping[int, str],
@@ -364,9 +398,10 @@ def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapp
     return [infer_piece(p, counter_of_slot[p.slot], ctx, palettes.get(p.slot, []), words) for p in mod.pieces]
 
 
-def report_section(facts: Iterable[Inferred]) -> dict[str, Any]:
+def report_section(facts: Iterable[Inferred], head: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``import-report.yaml``'s ``units`` section: counts by side and class, every fact with its evidence,
-    and every piece not classified with the reason."""
+    and every piece not classified with the reason; ``head``: units.yaml's other keys as written (``main-grid``,
+    ``sides``: ``--update`` keeps the ones the user changed)."""
     facts = list(facts)
     counts: dict[str, dict[str, int]] = {}
     for f in facts:
@@ -382,6 +417,7 @@ def report_section(facts: Iterable[Inferred]) -> dict[str, Any]:
                      for f in facts if f.kind is not None},
         "not classified": {f.counter: {"name": f.name, "reason": f.reason} for f in facts if f.kind is None},
         "factors refused": {f.counter: f.reason for f in facts if f.kind is not None and f.reason},
+        **({"head": dict(head)} if head is not None else {}),
     }
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import has_control
 from gazala_tools.fileio import atomic_open, atomic_write_bytes, refuse_overwrite
 from gazala_tools.inputs import safe_member_name
 from gazala_tools.vsav.writer import metadata_xml
@@ -44,9 +45,10 @@ STORED = (".png", ".jpg", ".jpeg", ".gif", ".vsav")
 def member_name(name: str, *, file: str | Path, place: str | None = None, what: str = "member name") -> str:
     """``name`` as a member of the written .vmod, refused unless it stays inside the archive for whoever
     unpacks it: relative, no ``..``, no drive, no backslash, no control character, not a folder
-    (``buildfile: ../../evil.xml`` or ``/etc/passwd`` in a hand-edited module.yaml)."""
+    (``buildfile: ../../evil.xml`` or ``/etc/passwd`` in a hand-edited module.yaml). Any other character is
+    a name's text (a no-break space, a joiner, a bidi mark: real modules' files have them)."""
     plain = (name and safe_member_name(name) and "\\" not in name and posixpath.normpath(name) == name
-             and not name.endswith("/") and name.isprintable() and len(name) <= 1000)
+             and not name.endswith("/") and not has_control(name) and len(name) <= 1000)
     if not plain:
         shown = name if len(name) <= 80 else name[:77] + "..."
         raise GazalaError(f"{what} {shown!r} would leave the module (or is no file name)", file=file, place=place,
