@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -26,11 +27,14 @@ from typing import Any
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
-from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid, layout_with_boards
+from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
+from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.buildfile import (
+    ALL_MAP_CLASSES,
     HEXGRID,
-    MAP_CLASSES,
+    HEXNUM,
     PKG,
+    SQNUM,
     SQUAREGRID,
     ZONE,
     ZONEDGRID,
@@ -40,6 +44,7 @@ from gazala_tools.vassal.buildfile import (
     parse_xml,
 )
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
+from gazala_tools.vassal.squaregrid import SquareGridGeometry
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
@@ -57,6 +62,10 @@ DRAW_PILE = "VASSAL.build.module.map.DrawPile"
 PREDEFINED_SETUP = "VASSAL.build.module.PredefinedSetup"
 GAME_PIECE_IMAGE = "VASSAL.build.module.gamepieceimage.GamePieceImage"
 BOARD = f"{PKG}.Board"
+REGIONGRID = f"{PKG}.board.RegionGrid"
+REGION = f"{PKG}.board.Region"
+GRIDS = (HEXGRID, SQUAREGRID, REGIONGRID, ZONEDGRID)
+FOLDERS = ("VASSAL.build.module.folder.MapSubFolder",)
 
 #: trait ids the 3.7 engine knows (vassal-format.md 3.2); any other is replaced by an empty Marker
 KNOWN_TRAITS = frozenset(
@@ -152,7 +161,7 @@ class _Linter:
         self._pieces(root)
         self._gpids(root)
         try:
-            layouts = layouts_from_xml(self.src)
+            layouts = layouts_from_xml(self.src, ALL_MAP_CLASSES)
         except VassalFormatError as exc:
             self.add("error", "grid", exc.place or "buildFile", exc.problem, "fix the grid's attributes in the editor")
             layouts = []
@@ -163,7 +172,7 @@ class _Linter:
                           dict(sorted(self.counts.items())))
 
     def _image(self, name: str, where: str, what: str, level: str = "error") -> None:
-        if not name or "$" in name:  # empty, or computed from properties when the game runs
+        if not name.strip() or "$" in name:  # blank (ScaledImagePainter: no image), or computed when the game runs
             return
         self.counts["image references"] += 1
         bare = name[len("/images/"):] if name.startswith("/images/") else name
@@ -230,22 +239,38 @@ class _Linter:
                          f"define a prototype named {name!r}, or change the trait to one of the module's prototypes")
 
     def _gpids(self, root: etree._Element) -> None:
+        """What the 3.7.26 player does with gpids (``PieceSlot.build``, ``GameModule.init``): a slot keeps the
+        gpid it is given, an empty one too; only the editor renumbers missing and duplicate gpids
+        (``GpIdChecker``, when it opens the module). So these are warnings: the game plays, and only
+        *Refresh Counters* (which finds a piece's slot by its gpid) cannot tell the slots apart. A root
+        ``nextPieceSlotId`` that is not an integer stops the load (``IllegalBuildException``): an error."""
+        nxt_raw = (root.get("nextPieceSlotId") or "").strip()
+        try:
+            nxt = int(nxt_raw) if nxt_raw else 0
+        except ValueError:
+            self.add("error", "gpid", _short(str(root.tag)),
+                     f"nextPieceSlotId={nxt_raw!r} is not an integer (VASSAL stops loading the module)",
+                     "set nextPieceSlotId to a number above every gpid")
+            nxt = 0
         seen: dict[str, list[str]] = defaultdict(list)
+        missing: list[str] = []
         for el in root.iter(PIECE_SLOT):
             gpid = (el.get("gpid") or "").strip()
             if not gpid:
-                self.add("error", "gpid", element_path(el), "the piece slot has no gpid",
-                         "open the module in the editor (it numbers slots) or give the slot a unique gpid")
+                missing.append(element_path(el))
                 continue
             seen[gpid].append(element_path(el))
+        for place in missing:
+            self.add("warning", "gpid", place,
+                     "the piece slot has no gpid (VASSAL plays it with an empty gpid; Refresh Counters cannot find "
+                     "its pieces' slot, and the editor gives it the next free gpid when it opens the module)",
+                     "open the module in the editor and save it, or give the slot a unique gpid")
         for gpid, where in seen.items():
             for w in where[1:]:
-                self.add("error", "gpid", w, f"gpid {gpid!r} is also the gpid of {where[0]}",
-                         "give each piece slot its own gpid (the editor renumbers duplicates when it opens the module)")
-        try:
-            nxt = int(root.get("nextPieceSlotId", "0") or 0)
-        except ValueError:
-            nxt = 0
+                self.add("warning", "gpid", w,
+                         f"gpid {gpid!r} is also the gpid of {where[0]} (VASSAL plays both; Refresh Counters "
+                         "takes one slot for the other's pieces, and the editor renumbers one when it opens the module)",
+                         "give each piece slot its own gpid")
         numeric = [int(g) for g in seen if g.isdigit()]
         if numeric and nxt and max(numeric) >= nxt:
             self.add("warning", "gpid", _short(str(root.tag)),
@@ -299,57 +324,48 @@ class _Linter:
                          "move the zone's points inside the board image")
 
     def _setup_stacks(self, root: etree._Element, layouts: list[MapLayout]) -> None:
-        by_name = {lay.name: lay for lay in layouts}
-        for map_el in root.iter(*MAP_CLASSES):
-            lay = by_name.get(map_el.get("mapName", ""))
-            if lay is None:
-                continue
-            for st in map_el.iter(SETUP_STACK, DRAW_PILE):
+        """Each at-start stack and deck of each map (a map's sub-folders hold them too; a chart window's map
+        widget is a map), placed as ``SetupStack.setup`` places it when a new game starts."""
+        maps = [el for el in root.iter(*ALL_MAP_CLASSES)]
+        for map_el, lay in zip(maps, layouts, strict=False):
+            boards = {str(b.get("name", "")): b for b in _map_boards(map_el)}
+            for st in _own_stacks(map_el):
                 self.counts["at-start stacks" if st.tag == SETUP_STACK else "decks"] += 1
-                self._setup_stack(st, lay)
+                self._setup_stack(st, lay, boards)
         self._hex_names(layouts)
 
-    def _setup_stack(self, st: etree._Element, lay: MapLayout) -> None:
+    def _setup_stack(self, st: etree._Element, lay: MapLayout, board_els: dict[str, etree._Element]) -> None:
         where = element_path(st)
         boards = {b.name: b for b in lay.all_boards}
         owning = st.get("owningBoard") or ""
         if owning and owning not in boards:
-            self.add("error", "setup", where, f"owning board {owning!r} is not a board of map {lay.name!r}",
-                     "pick one of the map's boards: " + ", ".join(repr(b) for b in boards))
+            # SetupStack.isOwningBoardActive: a stack whose board is not on the map is never placed (no message)
+            self.add("warning", "setup", where, f"owning board {owning!r} is not a board of map {lay.name!r}: "
+                     "VASSAL never places this stack", "pick one of the map's boards: " + ", ".join(repr(b) for b in boards))
             return
-        board = boards.get(owning) if owning else (lay.all_boards[0] if len(lay.all_boards) == 1 else None)
-        if st.get("useGridLocation", "false") == "true" and st.tag == SETUP_STACK:
-            loc = st.get("location") or ""
-            if board is None:
-                return
-            try:
-                self._grid_point(board, loc)
-            except (ValueError, KeyError, GazalaError) as exc:
-                self.add("error", "setup", where, f"grid location {loc!r} is not on board {board.name!r} ({exc})",
-                         "name a location of the board's grid")
-            return
+        # getConfigureBoard: the owning board, else the board a new game lays out, else the picker's first
+        board = boards.get(owning) if owning else (lay.boards[0][0] if lay.boards else
+                                                  (lay.all_boards[0] if lay.all_boards else None))
         try:
-            x, y = int(st.get("x", "0")), int(st.get("y", "0"))
+            x, y = int(st.get("x", "0") or 0), int(st.get("y", "0") or 0)
         except ValueError:
-            self.add("error", "setup", where, "x/y are not integers", "set the stack's x and y")
+            self.add("error", "setup", where, "x/y are not integers (VASSAL drops the stack)", "set the stack's x and y")
             return
+        grid_el = _grid_el(board_els.get(board.name)) if board is not None else None
+        loc = st.get("location") or ""
+        if st.get("useGridLocation", "false") == "true" and st.tag == SETUP_STACK and grid_el is not None and loc:
+            try:
+                x, y = _grid_location(grid_el, loc, board.width or 0, board.height or 0)  # type: ignore[union-attr]
+            except _BadCoords:
+                self.add("error", "setup", where,
+                         f"grid location {loc!r} is not a location of board {board.name!r}'s grid "  # type: ignore[union-attr]
+                         "(VASSAL reports a set-up position error when a game starts and puts the stack at its x/y)",
+                         "name a location of the board's grid")
+                return
         if board is not None and board.width is not None and board.height is not None \
                 and not (0 <= x < board.width and 0 <= y < board.height):
             self.add("warning", "setup", where, f"({x}, {y}) is off board {board.name!r} ({board.width}x{board.height})",
                      "move the stack onto the board")
-
-    def _grid_point(self, board: Board, name: str) -> tuple[int, int]:
-        grid = board.grid
-        w, h = board.width or 0, board.height or 0
-        if isinstance(grid, ZonedGrid):
-            x, y = MapLayout("", 0, 0, ((board, 0, 0),), (board,)).center_of(name)
-        elif grid is not None and hasattr(grid, "center_of_name"):  # hex and square grids
-            x, y = grid.center_of_name(name, w, h)
-        else:
-            raise ValueError("the board has no grid that names locations")
-        if board.width is not None and board.height is not None and not (0 <= x < w and 0 <= y < h):
-            raise ValueError(f"its centre ({x}, {y}) is off the {w}x{h} board")
-        return x, y
 
     def _hex_names(self, layouts: list[MapLayout]) -> None:
         done: set[int] = set()
@@ -431,6 +447,146 @@ class _Linter:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
                              "move the piece onto a board and save the set-up again")
+
+
+def _map_boards(map_el: etree._Element) -> Iterator[etree._Element]:
+    for picker in map_el:
+        if picker.tag == "VASSAL.build.module.map.BoardPicker":
+            yield from (b for b in picker if b.tag == BOARD)
+
+
+def _own_stacks(map_el: etree._Element) -> Iterator[etree._Element]:
+    """The at-start stacks and decks of a map, in its sub-folders too (``getNonFolderAncestor``), not those of
+    a map nested in it."""
+    for child in map_el:
+        if not isinstance(child.tag, str) or child.tag in ALL_MAP_CLASSES:
+            continue
+        if child.tag in (SETUP_STACK, DRAW_PILE):
+            yield child
+        else:
+            yield from _own_stacks(child)
+
+
+def _grid_el(board_el: etree._Element | None) -> etree._Element | None:
+    if board_el is None:
+        return None
+    return next((g for g in board_el if g.tag in GRIDS), None)
+
+
+class _BadCoords(Exception):
+    """``MapGrid.getLocation`` found no such location (VASSAL's ``BadCoords``)."""
+
+
+def _attrs(el: etree._Element) -> dict[str, str]:
+    return {str(k): str(v) for k, v in el.attrib.items()}
+
+
+def _grid_location(el: etree._Element, name: str, w: int, h: int) -> tuple[int, int]:
+    """``MapGrid.getLocation(name)`` of the grid element ``el`` on a ``w`` x ``h`` board, as VASSAL 3.7.26
+    computes it for an at-start stack (``SetupStack.updatePosition``): a hex or square grid's numbering;
+    a region grid's region of that name; a zoned grid's zones in order (a zone's ``locationFormat`` with
+    ``$name$`` and ``$gridLocation$``, the point inside the zone), then its background grid, then a region
+    of a zone's region grid (``ZonedGrid.getRegionLocation``)."""
+    try:
+        if el.tag == REGIONGRID:
+            for region in el.iter(REGION):
+                if region.get("name", "") == name:
+                    return int(region.get("originx", "0")), int(region.get("originy", "0"))
+            raise _BadCoords
+        if el.tag == HEXGRID:
+            num = next((n for n in el if n.tag == HEXNUM), None)
+            if num is None:
+                raise _BadCoords
+            hexes = HexGridGeometry.from_vassal_attrs(_attrs(el), Numbering.from_vassal_attrs(_attrs(num)))
+            return hexes.center_of_name(name, w, h)
+        if el.tag == SQUAREGRID:
+            sq_num = next((n for n in el if n.tag == SQNUM), None)
+            if sq_num is None:
+                raise _BadCoords
+            return SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num)).center_of_name(name, w, h)
+    except (ValueError, KeyError, GazalaError):
+        raise _BadCoords from None
+    if el.tag != ZONEDGRID:
+        raise _BadCoords
+    background = next((g for g in el if g.tag in (HEXGRID, SQUAREGRID, REGIONGRID)), None)
+    zones = [z for z in el if z.tag == ZONE]
+    for zone in zones:
+        try:
+            return _zone_location(zone, name, background, w, h)
+        except _BadCoords:
+            continue
+    if background is not None:
+        try:
+            return _grid_location(background, name, w, h)
+        except _BadCoords:
+            pass
+    for zone in zones:  # getRegionLocation
+        own = next((g for g in zone if g.tag == REGIONGRID), None)
+        if own is not None:
+            try:
+                p = _grid_location(own, name, w, h)
+            except _BadCoords:
+                continue
+            if _zone_contains(zone, p):
+                return p
+    raise _BadCoords
+
+
+def _zone_points(zone: etree._Element) -> list[tuple[int, int]]:
+    pts: list[tuple[int, int]] = []
+    for pair in (zone.get("path") or "").split(";"):
+        if pair:
+            try:
+                a, b = pair.split(",")
+                pts.append((int(a), int(b)))
+            except ValueError:
+                raise _BadCoords from None
+    return pts
+
+
+def _zone_contains(zone: etree._Element, p: tuple[int, int]) -> bool:
+    pts = _zone_points(zone)
+    return polygon_contains([q[0] for q in pts], [q[1] for q in pts], p[0], p[1])
+
+
+def _zone_location(zone: etree._Element, name: str, background: etree._Element | None, w: int, h: int) -> tuple[int, int]:
+    """``Zone.getLocation``: the location format as a pattern (``$name$`` the zone's name, ``$gridLocation$``
+    any text, named by the zone's grid), the point inside the zone; a format naming no grid location gives
+    the mean of the zone's corners (its first corner when the mean lies outside)."""
+    fmt = zone.get("locationFormat", "$name$")
+    use_parent = (zone.get("useParentGrid", "false") or "").lower() == "true"
+    grid = background if use_parent else next((g for g in zone if g.tag in (HEXGRID, SQUAREGRID, REGIONGRID)), None)
+    tokens = sequence.decode(fmt, "$")
+    pattern, groups, is_property = "", 0, True
+    for i, token in enumerate(tokens):
+        is_property = not is_property
+        if not token:
+            continue
+        if not is_property or i == len(tokens) - 1:
+            pattern += re.escape(token)
+        elif token == "name":
+            pattern += re.escape(zone.get("name", ""))
+        elif token == "gridLocation" and grid is not None:
+            pattern += "(.*)"
+            groups += 1
+    if not pattern:
+        raise _BadCoords
+    m = re.fullmatch(pattern, name, re.DOTALL)
+    if m is None:
+        raise _BadCoords
+    if groups:
+        pts = _zone_points(zone)
+        zw, zh = (w, h) if use_parent or not pts else (max(p[0] for p in pts) - min(p[0] for p in pts),
+                                                        max(p[1] for p in pts) - min(p[1] for p in pts))
+        p = _grid_location(grid, m.group(groups), zw, zh)  # type: ignore[arg-type]
+        if not _zone_contains(zone, p):
+            raise _BadCoords
+        return p
+    pts = _zone_points(zone)
+    if not pts:
+        return 0, 0
+    mx, my = int(sum(p[0] for p in pts) / len(pts)), int(sum(p[1] for p in pts) / len(pts))
+    return (mx, my) if _zone_contains(zone, (mx, my)) else pts[0]
 
 
 def _duplicate_hex_name(grid: HexGridGeometry, w: int, h: int) -> tuple[str, tuple[int, int], tuple[int, int]] | None:
