@@ -17,7 +17,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -49,6 +49,9 @@ from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: set-up save bytes lint reads in all (a save of 70,000 commands takes seconds to replay): the saves past
+#: it are counted in one warning, not read
+MAX_SETUP_TOTAL = 12 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
 MAX_LINT_BYTES = 1024 * 1024 * 1024
 #: hexes named per board when looking for duplicate names (beyond this the board is sampled no further)
@@ -112,6 +115,52 @@ class LintResult:
 
 
 @cache
+def engine_classes() -> frozenset[str]:
+    """The classes of VASSAL 3.7.26's own jar (top-level, under ``VASSAL.``): an element naming another is
+    the module's own Java."""
+    data = json.loads(resources.files("gazala_tools.vassal").joinpath("engine_classes.json").read_text("utf-8"))
+    return frozenset(data["classes"])
+
+
+@dataclass(frozen=True)
+class CustomClasses:
+    """The classes a buildFile names that VASSAL 3.7.26 does not have: ``present`` are in the module as
+    ``.class`` files (VASSAL loads them from it), ``absent`` are not (VASSAL drops those components with a
+    "failed to load class" error); ``elements`` counts the elements that name them."""
+
+    present: tuple[str, ...]
+    absent: tuple[str, ...]
+    elements: int
+    class_files: int
+
+    def __bool__(self) -> bool:
+        return bool(self.present or self.absent)
+
+    def note(self) -> str:
+        """One sentence for lint and import: a rebuild needs the module's own classes."""
+        names = [*self.present, *self.absent]
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        return (f"the buildFile names {len(names)} class(es) that are not VASSAL 3.7.26's ({shown}; "
+                f"{self.elements} element(s)): the module's own Java ({self.class_files} .class file(s) in it). "
+                "Those components are kept verbatim and not checked inside; a rebuild needs the module's own classes")
+
+
+def custom_classes(root: etree._Element, members: Iterable[str]) -> CustomClasses:
+    """The module's own classes its buildFile names (an element tag with a dot that is no class of the
+    engine's jar: ``entry``, ``option``, ``setup`` children are not classes)."""
+    known = engine_classes()
+    named: dict[str, int] = defaultdict(int)
+    for el in root.iter():
+        tag = el.tag
+        if isinstance(tag, str) and "." in tag and tag not in known and el is not root:
+            named[tag] += 1
+    files = {m[:-len(".class")].replace("/", ".") for m in members if m.endswith(".class")}
+    present = tuple(sorted(c for c in named if c in files))
+    absent = tuple(sorted(c for c in named if c not in files))
+    return CustomClasses(present, absent, sum(named.values()), len(files))
+
+
+@cache
 def engine_images() -> frozenset[str]:
     """The image names VASSAL 3.7.26 finds in its own jar (``images/`` entries)."""
     data = json.loads(resources.files("gazala_tools.vassal").joinpath("engine_images.json").read_text("utf-8"))
@@ -155,6 +204,9 @@ class _Linter:
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
         root = parse_xml(self.src.xml, self.src.path)
+        self.custom = custom_classes(root, self.members)
+        self.unknown_traits: dict[str, int] = defaultdict(int)
+        self._classes()
         self.generated = {el.get("name", "") for el in root.iter(GAME_PIECE_IMAGE)}
         self.prototypes = {el.get("name", "") for el in root.iter(PROTOTYPE)}
         self._element_images(root)
@@ -168,19 +220,29 @@ class _Linter:
         self._boards(root)
         self._setup_stacks(root, layouts)
         self._setup_saves(root, layouts)
+        if self.custom and self.unknown_traits:
+            ids = ", ".join(repr(t) for t in sorted(self.unknown_traits)[:8])
+            self.add("warning", "classes", _short(str(root.tag)),
+                     f"{sum(self.unknown_traits.values())} trait(s) of ids VASSAL 3.7.26 does not define ({ids}): "
+                     "the module's own classes define them (without those classes VASSAL replaces each by an "
+                     "empty Marker)", "keep the module's own classes with it")
         return LintResult(self.file, sorted(self.findings, key=lambda f: (f.level != "error", f.check, f.element)),
                           dict(sorted(self.counts.items())))
 
-    def _image(self, name: str, where: str, what: str, level: str = "error") -> None:
+    def _image(self, name: str, where: str, what: str, level: str = "error", why: str = "") -> None:
+        """A named image the module must hold. An error where the engine draws it when a game starts or the
+        palette shows (it reports "Image not found"); ``level`` warning with ``why`` where it is drawn only
+        later, or never (a hidden palette, a layer level the piece is not at, a prototype's layer)."""
         if not name.strip() or "$" in name:  # blank (ScaledImagePainter: no image), or computed when the game runs
             return
         self.counts["image references"] += 1
         bare = name[len("/images/"):] if name.startswith("/images/") else name
         if name in self.images or name in self.generated or bare in engine_images():
             return
-        hidden = " (in a hidden palette: the engine loads it quietly, a piece placed from it shows no image)"
+        if level == "warning" and not why:
+            why = "in a hidden palette: the engine loads it quietly, a piece placed from it shows no image"
         self.add(level, "image", where, f"{what} image {name!r} is not in the module's images/"
-                 + (hidden if level == "warning" else ""),
+                 + (f" ({why})" if why else ""),
                  f"add images/{name} to the module, or pick an image the module has")
 
     def _element_images(self, root: etree._Element) -> None:
@@ -211,9 +273,28 @@ class _Linter:
                 continue
             hidden = any(a.tag == PIECE_WINDOW and a.get("hidden") == "true" for a in el.iterancestors())
             for trait in piece.traits:
-                self._trait(trait, where, "warning" if hidden else "error")
+                self._trait(trait, where, "warning" if hidden else "error", prototype=el.tag == PROTOTYPE)
 
-    def _trait(self, t: Trait, where: str, image_level: str) -> None:
+    def _classes(self) -> None:
+        """The module's own Java, said once; a class neither VASSAL nor the module has is an error
+        (``Builder.create``: "failed to load class", the element and its subtree are dropped)."""
+        if not self.custom:
+            return
+        self.counts["custom classes"] = len(self.custom.present) + len(self.custom.absent)
+        self.add("warning", "classes", "buildFile", self.custom.note(),
+                 "rebuild and play the module with its own classes (they are kept with its files)")
+        for name in self.custom.absent:
+            self.add("error", "classes", name,
+                     f"class {name!r} is neither VASSAL 3.7.26's nor in the module (no {name.replace('.', '/')}.class): "
+                     "VASSAL reports it cannot load the class and drops the component with everything in it",
+                     "add the module's compiled classes to it, or remove the component")
+
+    def _trait(self, t: Trait, where: str, image_level: str, prototype: bool = False) -> None:
+        """One trait of a piece slot, set-up piece or prototype (``prototype``: its images are drawn only on
+        the pieces that use it, when they show them)."""
+        if t.id not in KNOWN_TRAITS and self.custom:
+            self.unknown_traits[t.id[:40]] += 1  # the module's own classes define it: said once
+            return
         if t.id not in KNOWN_TRAITS:
             self.add("warning", "piece", where, f"unknown trait {t.id[:40]!r} (the engine replaces it by an empty Marker)",
                      "remove the trait, or load the module with the extension that defines it")
@@ -222,20 +303,34 @@ class _Linter:
             f = t.fields()
         except ValueError:
             return
+        later = "shown only on the pieces that use this prototype: VASSAL reports \"Image not found\" when one shows it"
         if t.id == "piece;" and len(f) > 2:
-            self._image(f[2], where, "piece", image_level)
+            self._image(f[2], where, "piece", "warning" if prototype else image_level, later if prototype else "")
         elif t.id in ("emb2;", "emb;") and len(f) > 15:
-            for name in sequence.decode(f[15], ","):
-                self._image(name, where, "layer", image_level)
+            try:
+                value = sequence.java_int(t.state) if t.state.strip() else 1
+            except ValueError:
+                value = 1
+            for level, name in enumerate(sequence.decode(f[15], ","), 1):
+                if prototype:
+                    self._image(name, where, "layer", "warning", later)
+                elif level == value or image_level == "warning":
+                    self._image(name, where, "layer", image_level)
+                else:
+                    self._image(name, where, "layer", "warning",
+                                f"layer level {level}, which the piece does not start at: VASSAL reports "
+                                "\"Image not found\" when the piece reaches it")
         elif t.id == "obs;" and len(f) > 1:
-            self._image(f[1], where, "mask", image_level)
+            masked = "shown while the piece is masked: VASSAL reports \"Image not found\" then"
+            self._image(f[1], where, "mask", "warning", masked if image_level == "error" else "")
             if len(f) > 3 and f[3].startswith("G"):
-                self._image(f[3][1:], where, "mask display", image_level)
+                self._image(f[3][1:], where, "mask display", "warning", masked if image_level == "error" else "")
         elif t.id == "prototype;":
             name = f[0] if f else ""
             self.counts["prototype references"] += 1
             if name and "$" not in name and name not in self.prototypes:
-                self.add("error", "prototype", where, f"prototype {name!r} is not defined",
+                self.add("warning", "prototype", where,
+                         f"prototype {name!r} is not defined (VASSAL leaves its traits out without a word)",
                          f"define a prototype named {name!r}, or change the trait to one of the module's prototypes")
 
     def _gpids(self, root: etree._Element) -> None:
@@ -401,6 +496,7 @@ class _Linter:
         self.findings.extend(fresh)
 
     def _setup_saves(self, root: etree._Element, layouts: list[MapLayout]) -> None:
+        read_bytes, unread = 0, 0
         for el in root.iter(PREDEFINED_SETUP):
             if el.get("useFile", "true") != "true" or el.get("isMenu", "false") == "true":
                 continue
@@ -413,8 +509,13 @@ class _Linter:
                 self.add("error", "save", where, f"set-up file {name!r} is not in the module",
                          "add the save to the module, or point the set-up at a save it holds")
                 continue
+            if read_bytes >= MAX_SETUP_TOTAL:
+                unread += 1
+                continue
             try:
-                save = read_save(self.src.read_member(name, MAX_SETUP_BYTES), name=f"{self.file}!{name}")
+                data = self.src.read_member(name, MAX_SETUP_BYTES)
+                read_bytes += len(data)
+                save = read_save(data, name=f"{self.file}!{name}")
             except GazalaError as exc:
                 self.add("error", "save", where, f"the set-up save cannot be read: {exc.problem}",
                          "save the set-up again from a game of this module")
@@ -447,6 +548,10 @@ class _Linter:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
                              "move the piece onto a board and save the set-up again")
+        if unread:
+            self.add("warning", "save", "buildFile",
+                     f"{unread} set-up save(s) not read: lint reads {MAX_SETUP_TOTAL // 2**20} MB of set-up saves "
+                     f"(it read {read_bytes:,} bytes)", "lint a copy of the module holding the other set-ups")
 
 
 def _map_boards(map_el: etree._Element) -> Iterator[etree._Element]:
