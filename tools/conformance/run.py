@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,17 +95,23 @@ def _compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str | None:
             f"(of {len(a)}); e.g. {'original' if only_a else 'rebuilt'} {ex[0]!r} on {ex[1]!r} at ({ex[2]}, {ex[3]})")
 
 
-def _problems(result: dict[str, Any]) -> list[str]:
+def _problems(result: dict[str, Any], vmod: Path | None = None) -> list[str]:
+    """The engine's problems, the module's own path and the engine's private folders left out (so the
+    original's and the rebuilt module's compare)."""
     from tools.vassal_oracle.engine import problems
 
-    return problems(result)
+    out = []
+    for p in problems(result):
+        if vmod is not None:
+            p = p.replace(str(vmod.resolve()), "<module>").replace(str(vmod), "<module>")
+        out.append(re.sub(r"/tmp/gazala-vassal-[^/\s]+", "<private>", p))
+    return out
 
 
 def _new_game(engine: Any, vmod: Path, work: Path, tag: str) -> tuple[list[dict[str, Any]], list[str]]:
-    save = work / f"newgame-{tag}.vsav"
-    w = engine.write_save(vmod, save, [])
-    r = engine.read_save(vmod, save)
-    return list(r.get("pieces", [])), _problems(w)
+    """A new game as the player starts one (``new-game``: at-start stacks and decks placed): its pieces."""
+    r = engine.run("new-game", vmod, work / f"newgame-{tag}.vsav")
+    return list(r.get("pieces", [])), _problems(r, vmod)
 
 
 def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
@@ -153,13 +160,13 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
         t0 = time.monotonic()
         try:
             orig = engine.module(vmod)
-            orig_problems = _problems(orig)
+            orig_problems = _problems(orig, vmod)
             orig_pieces, orig_start = _new_game(engine, vmod, work, "orig")
             engine_clean = not orig_problems and not orig_start
             res["engine_original_problems"] = (orig_problems + orig_start)[:10]
             if rebuilt.exists():
                 reb = engine.module(rebuilt)
-                extra = sorted(set(_problems(reb)) - set(orig_problems))
+                extra = sorted(set(_problems(reb, rebuilt)) - set(orig_problems))
                 reb_pieces, reb_start = _new_game(engine, rebuilt, work, "rebuilt")
                 extra += sorted(set(reb_start) - set(orig_start))
                 stage("engine", not extra, "; ".join(extra)[:400], time.monotonic() - t0)
