@@ -17,7 +17,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -198,8 +198,9 @@ class _Linter:
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
         self.counts: dict[str, int] = defaultdict(int)
 
-    def add(self, level: str, check: str, element: str, problem: str, fix: str) -> None:
-        self.findings.append(Finding(level, check, element, problem, fix))
+    def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
+        """A finding; ``element`` may be a function giving the path (computed only when there is one)."""
+        self.findings.append(Finding(level, check, element if isinstance(element, str) else element(), problem, fix))
 
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
@@ -229,7 +230,7 @@ class _Linter:
         return LintResult(self.file, sorted(self.findings, key=lambda f: (f.level != "error", f.check, f.element)),
                           dict(sorted(self.counts.items())))
 
-    def _image(self, name: str, where: str, what: str, level: str = "error", why: str = "") -> None:
+    def _image(self, name: str, where: str | Callable[[], str], what: str, level: str = "error", why: str = "") -> None:
         """A named image the module must hold. An error where the engine draws it when a game starts or the
         palette shows (it reports "Image not found"); ``level`` warning with ``why`` where it is drawn only
         later, or never (a hidden palette, a layer level the piece is not at, a prototype's layer)."""
@@ -258,14 +259,14 @@ class _Linter:
 
     def _pieces(self, root: etree._Element) -> None:
         for el in root.iter(PIECE_SLOT, PROTOTYPE):
-            where = element_path(el)
+            where = _lazy_path(el)
             self.counts["piece slots" if el.tag == PIECE_SLOT else "prototypes"] += 1
             text = (el.text or "").strip()
             try:
                 tokens = sequence.decode(text, "/")
                 if len(tokens) < 3 or tokens[0] != "+":
                     raise VassalFormatError(f"definition starts {text[:30]!r}", expected="'+/null/TYPE/STATE'")
-                piece = decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=self.file, place=where)
+                piece = decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=self.file)
             except (GazalaError, ValueError, IndexError) as exc:
                 problem = exc.problem if isinstance(exc, GazalaError) else str(exc)
                 self.add("error", "piece", where, f"the piece definition does not parse: {problem}",
@@ -289,7 +290,7 @@ class _Linter:
                      "VASSAL reports it cannot load the class and drops the component with everything in it",
                      "add the module's compiled classes to it, or remove the component")
 
-    def _trait(self, t: Trait, where: str, image_level: str, prototype: bool = False) -> None:
+    def _trait(self, t: Trait, where: str | Callable[[], str], image_level: str, prototype: bool = False) -> None:
         """One trait of a piece slot, set-up piece or prototype (``prototype``: its images are drawn only on
         the pieces that use it, when they show them)."""
         if t.id not in KNOWN_TRAITS and self.custom:
@@ -347,23 +348,23 @@ class _Linter:
                      f"nextPieceSlotId={nxt_raw!r} is not an integer (VASSAL stops loading the module)",
                      "set nextPieceSlotId to a number above every gpid")
             nxt = 0
-        seen: dict[str, list[str]] = defaultdict(list)
-        missing: list[str] = []
+        seen: dict[str, list[etree._Element]] = defaultdict(list)
+        missing: list[etree._Element] = []
         for el in root.iter(PIECE_SLOT):
             gpid = (el.get("gpid") or "").strip()
             if not gpid:
-                missing.append(element_path(el))
+                missing.append(el)
                 continue
-            seen[gpid].append(element_path(el))
+            seen[gpid].append(el)
         for place in missing:
-            self.add("warning", "gpid", place,
+            self.add("warning", "gpid", element_path(place),
                      "the piece slot has no gpid (VASSAL plays it with an empty gpid; Refresh Counters cannot find "
                      "its pieces' slot, and the editor gives it the next free gpid when it opens the module)",
                      "open the module in the editor and save it, or give the slot a unique gpid")
-        for gpid, where in seen.items():
-            for w in where[1:]:
-                self.add("warning", "gpid", w,
-                         f"gpid {gpid!r} is also the gpid of {where[0]} (VASSAL plays both; Refresh Counters "
+        for gpid, slots in seen.items():
+            for w in slots[1:]:
+                self.add("warning", "gpid", element_path(w),
+                         f"gpid {gpid!r} is also the gpid of {element_path(slots[0])} (VASSAL plays both; Refresh Counters "
                          "takes one slot for the other's pieces, and the editor renumbers one when it opens the module)",
                          "give each piece slot its own gpid")
         numeric = [int(g) for g in seen if g.isdigit()]
@@ -479,12 +480,14 @@ class _Linter:
                              f"hexes at {a} and {b} are both named {name!r}",
                              "widen the numbering (hHexDigits/vHexDigits, a separator) so every hex has its own name")
 
-    def _save_piece_images(self, traits: list[Trait], where: str, since: int) -> None:
+    def _save_piece_images(self, traits: list[Trait], where: str, since: int, checked: set[tuple[str, str]]) -> None:
         """The images of a piece of a set-up save (players see these when the set-up opens): each missing
-        image is reported once per save (findings from ``since`` on are this save's)."""
+        image is reported once per save (findings from ``since`` on are this save's; ``checked``: the traits
+        of this save already looked at, which would only repeat their findings)."""
         before = len(self.findings)
         for t in traits:
-            if t.id in ("piece;", "emb2;", "emb;", "obs;"):
+            if t.id in ("piece;", "emb2;", "emb;", "obs;") and (t.type, t.state) not in checked:
+                checked.add((t.type, t.state))
                 self._trait(t, where, "error")
         seen = {f.problem for f in self.findings[since:before]}
         fresh = []
@@ -531,8 +534,10 @@ class _Linter:
                     self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
                              "save the set-up again from a game of this module")
             reported = len(self.findings)
+            checked: set[tuple[str, str]] = set()
+            placed_maps: dict[str, MapLayout] = {}
             for piece in save.position.pieces.values():
-                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported)
+                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported, checked)
                 if piece.map is None:
                     continue
                 self.counts["set-up pieces"] += 1
@@ -542,8 +547,10 @@ class _Linter:
                              f"piece {piece.name!r} stands on map {piece.map!r}, which the module has not",
                              "move the piece to one of the module's maps and save the set-up again")
                     continue
-                used = save.position.boards.get(piece.map)
-                placed = layout_with_boards(lay, used) if used else lay
+                placed = placed_maps.get(piece.map)
+                if placed is None:
+                    used = save.position.boards.get(piece.map)
+                    placed = placed_maps[piece.map] = layout_with_boards(lay, used) if used else lay
                 if placed.boards and placed.board_at(piece.x, piece.y) is None:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
@@ -552,6 +559,11 @@ class _Linter:
             self.add("warning", "save", "buildFile",
                      f"{unread} set-up save(s) not read: lint reads {MAX_SETUP_TOTAL // 2**20} MB of set-up saves "
                      f"(it read {read_bytes:,} bytes)", "lint a copy of the module holding the other set-ups")
+
+
+def _lazy_path(el: etree._Element) -> Callable[[], str]:
+    """The element's path, computed when a finding needs it (a module of 10,000 slots has few findings)."""
+    return cache(lambda: element_path(el))
 
 
 def _map_boards(map_el: etree._Element) -> Iterator[etree._Element]:
