@@ -205,6 +205,7 @@ class _Linter:
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
         root = parse_xml(self.src.xml, self.src.path)
+        self._build_entry()
         self.custom = custom_classes(root, self.members)
         self.unknown_traits: dict[str, int] = defaultdict(int)
         self._classes()
@@ -275,6 +276,31 @@ class _Linter:
             hidden = any(a.tag == PIECE_WINDOW and a.get("hidden") == "true" for a in el.iterancestors())
             for trait in piece.traits:
                 self._trait(trait, where, "warning" if hidden else "error", prototype=el.tag == PROTOTYPE)
+
+    def _build_entry(self) -> None:
+        """``GameModule.build``: VASSAL reads ``buildFile`` when ``moduledata``'s VassalVersion (major.minor,
+        Maven's reading: a version it cannot read is 0.0) is below 3.5, else ``buildFile.xml``; a module
+        without that entry does not load ("Could not find buildFile in module file")."""
+        if self.src.buildfile_name not in self.members or "moduledata" not in self.members:
+            return  # a bare buildFile, or no moduledata (VASSAL then reads the entry there is)
+        try:
+            meta = etree.fromstring(self.src.read_member("moduledata", 1 << 20),
+                                    etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
+        except (etree.XMLSyntaxError, GazalaError, ValueError):
+            return
+        found = meta.find("VassalVersion")
+        version = (found.text or "").strip() if found is not None else ""
+        if not version:
+            return  # VASSAL takes its own version: buildFile.xml
+        m = re.fullmatch(r"(\d+)(?:\.(\d+))?(?:\.\d+)?(?:-.*)?", version)
+        major, minor = (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
+        wanted = "buildFile" if (major, minor) < (3, 5) else "buildFile.xml"
+        if wanted not in self.members:
+            self.add("error", "module", "moduledata",
+                     f"moduledata says VassalVersion {version!r} (read as {major}.{minor}), so VASSAL reads {wanted}, "
+                     f"which the module lacks (it has {self.src.buildfile_name}): VASSAL says \"Could not find "
+                     "buildFile in module file\" and does not load it",
+                     f"set moduledata's VassalVersion to the VASSAL version that saved {self.src.buildfile_name}")
 
     def _classes(self) -> None:
         """The module's own Java, said once; a class neither VASSAL nor the module has is an error
@@ -403,10 +429,12 @@ class _Linter:
             ox, oy = (y0, x0) if sideways else (x0, y0)
             sx, sy = (dy, dx) if sideways else (dx, dy)
             if not (-sx <= ox <= w and -sy <= oy <= h):
-                self.add("error", "grid", where, f"the grid origin ({ox}, {oy}) lies outside its {w}x{h} board image",
+                self.add("warning", "grid", where, f"the grid origin ({ox}, {oy}) lies outside its {w}x{h} board image "
+                         "(VASSAL numbers the hexes from there without a word)",
                          "set the grid's x0/y0 inside the board image")
             if sx > w or sy > h:
-                self.add("error", "grid", where, f"one grid cell ({sx:g}x{sy:g}) is larger than its {w}x{h} board image",
+                self.add("warning", "grid", where, f"one grid cell ({sx:g}x{sy:g}) is larger than its {w}x{h} board "
+                         "image (VASSAL plays it without a word: the board holds less than one cell)",
                          "set the grid's dx/dy to the size of a cell on the image")
         for zone in el.iter(ZONE):
             pts = [p.split(",") for p in (zone.get("path") or "").split(";") if p]

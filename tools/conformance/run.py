@@ -43,7 +43,11 @@ STAGES = ("import", "rebuild", "engine", "game", "lint", "sheet")
 #: predefined set-ups compared per module (each is two engine runs)
 MAX_SETUPS = 4
 #: seconds one CLI stage may take
-STAGE_TIMEOUT = 1200
+STAGE_TIMEOUT = 900
+
+
+class _Skip(Exception):
+    """The original module does not load in the engine."""
 
 
 def _cli(args: list[str], timeout: int = STAGE_TIMEOUT) -> tuple[int, str, str, float]:
@@ -160,6 +164,14 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
         t0 = time.monotonic()
         try:
             orig = engine.module(vmod)
+        except Exception as exc:  # the original itself does not load: nothing to compare the rebuilt one with
+            res["why"]["engine"] = f"the original does not load: {str(exc)[:300]}"
+            res["stages"]["engine"] = res["stages"]["game"] = "n/a"
+            engine_clean = False
+            orig = None
+        try:
+            if orig is None:
+                raise _Skip
             orig_problems = _problems(orig, vmod)
             orig_pieces, orig_start = _new_game(engine, vmod, work, "orig")
             engine_clean = not orig_problems and not orig_start
@@ -193,6 +205,8 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
                         diffs.append(f"set-up {sname!r}: {d}")
                 res["setups_compared"] = compared
                 stage("game", not diffs, "; ".join(diffs)[:400], time.monotonic() - t0)
+        except _Skip:
+            pass
         except Exception as exc:  # an engine that cannot run or load the module: say why, go on
             res["why"]["engine"] = f"{type(exc).__name__}: {str(exc)[:300]}"
             res["stages"]["engine"] = "FAIL"
