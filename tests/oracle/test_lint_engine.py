@@ -177,3 +177,23 @@ def test_a_module_with_classes_of_its_own(vassal_engine: Any, tmp_path: Path) ->
     assert any("failed to load class custom.Dice" in p for p in complaint), complaint
     found = errors(lint_module(broken))
     assert len(found) == 1 and "'custom.Dice' is neither VASSAL 3.7.26's nor in the module" in found[0]
+
+
+def test_a_moduledata_version_that_sends_vassal_to_a_missing_buildfile(vassal_engine: Any, tmp_path: Path) -> None:
+    """GameModule.build reads ``buildFile`` when moduledata's VassalVersion is below 3.5 (a version Maven
+    cannot read, such as an unfilled ``${vassal.version}``, is 0.0): a module holding only buildFile.xml
+    then does not load. Lint says so; with a version of 3.5 or later both agree it is fine."""
+    good = lm.module(tmp_path / "good.vmod", lm.palette(lm.piece("p")), images=IMAGES)
+    assert problems(vassal_engine.module(good)) == [] and errors(lint_module(good)) == []
+    for version in ("3.4.2", "${vassal.version}"):
+        bad = tmp_path / "bad.vmod"
+        with zipfile.ZipFile(good) as zin, zipfile.ZipFile(bad, "w") as zout:
+            for info in zin.infolist():
+                data = zin.read(info)
+                if info.filename == "moduledata":
+                    data = data.replace(b"<VassalVersion>3.6.0<", f"<VassalVersion>{version}<".encode())
+                zout.writestr(info, data)
+        with pytest.raises(EngineError, match="Could not find buildFile"):
+            vassal_engine.module(bad)
+        found = errors(lint_module(bad))
+        assert len(found) == 1 and f"VassalVersion {version!r}" in found[0] and "reads buildFile," in found[0]
