@@ -205,7 +205,7 @@ class _Linter:
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
         root = parse_xml(self.src.xml, self.src.path)
-        self._build_entry()
+        self._build_entry(root)
         self.custom = custom_classes(root, self.members)
         self.unknown_traits: dict[str, int] = defaultdict(int)
         self._classes()
@@ -277,10 +277,18 @@ class _Linter:
             for trait in piece.traits:
                 self._trait(trait, where, "warning" if hidden else "error", prototype=el.tag == PROTOTYPE)
 
-    def _build_entry(self) -> None:
-        """``GameModule.build``: VASSAL reads ``buildFile`` when ``moduledata``'s VassalVersion (major.minor,
-        Maven's reading: a version it cannot read is 0.0) is below 3.5, else ``buildFile.xml``; a module
-        without that entry does not load ("Could not find buildFile in module file")."""
+    def _build_entry(self, root: etree._Element) -> None:
+        """``GameModule.build``: an archive with ``extensiondata`` (or an extension's buildFile) is an
+        extension, which VASSAL opens only with its module ("Not a VASSAL module"). VASSAL reads ``buildFile``
+        when ``moduledata``'s VassalVersion (major.minor, Maven's reading: a version it cannot read is 0.0)
+        is below 3.5, else ``buildFile.xml``; a module without that entry does not load ("Could not find
+        buildFile in module file")."""
+        if "extensiondata" in self.members or root.tag == "VASSAL.build.module.ModuleExtension":
+            self.add("error", "module", "extensiondata" if "extensiondata" in self.members else _short(str(root.tag)),
+                     f"this is a VASSAL extension (of module {root.get('module', '?')!r}), not a module: VASSAL says "
+                     "\"Not a VASSAL module\" and opens it only with its module, whose prototypes, images and maps "
+                     "it may use", "load it with its module, or lint the module")
+            return
         if self.src.buildfile_name not in self.members or "moduledata" not in self.members:
             return  # a bare buildFile, or no moduledata (VASSAL then reads the entry there is)
         try:

@@ -225,7 +225,11 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
     else:
         stage("lint", False, _why(o, e), t)
 
-    if folder.exists():
+    counters = (res.get("import_summary", {}).get("imported") or {}).get("counters")
+    if folder.exists() and counters == 0:
+        res["stages"]["sheet"] = "n/a"
+        res["why"]["sheet"] = "the module has no piece slots: no counters to print"
+    elif folder.exists():
         code, o, e, t = _cli(["counters", "sheet", str(folder), "-o", str(work / "sheet.pdf"), "--no-progress"])
         stage("sheet", code == 0, "" if code == 0 else _why(o, e), t)
     return res
