@@ -196,6 +196,7 @@ class _Linter:
         self.findings: list[Finding] = []
         self.members = src.member_names()
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
+        self.images_folded = {n.casefold(): n for n in sorted(self.images)}
         self.counts: dict[str, int] = defaultdict(int)
 
     def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
@@ -243,8 +244,11 @@ class _Linter:
             return
         if level == "warning" and not why:
             why = "in a hidden palette: the engine loads it quietly, a piece placed from it shows no image"
+        other = self.images_folded.get(name.casefold())
         self.add(level, "image", where, f"{what} image {name!r} is not in the module's images/"
-                 + (f" ({why})" if why else ""),
+                 + (f" ({why})" if why else "") + (f"; it has {other!r}: names in a module are case-sensitive"
+                                                   if other else ""),
+                 f"rename the image or the reference to {other!r}" if other else
                  f"add images/{name} to the module, or pick an image the module has")
 
     def _element_images(self, root: etree._Element) -> None:

@@ -288,3 +288,14 @@ def test_a_setup_save_piece_moved_off_the_board_is_found(batalha: Path, tmp_path
     result = lint_module(put(tmp_path / "m.vmod"))
     assert result.findings and _keys(result) == [("warning", "save")] * len(result.findings)
     assert any(repr(piece.name) in f.problem and "(99999," in f.problem for f in result.findings)
+
+
+def test_an_image_named_in_another_case_is_missing_and_lint_names_the_one_there_is(tmp_path: Path) -> None:
+    """A module's entries are looked up case-sensitively (DataArchive reads the zip): 'Unit.png' is not
+    'unit.png'. The error says which image the module has."""
+    from tests.oracle import lintmodules as lm
+
+    vmod = lm.module(tmp_path / "m.vmod", lm.palette(lm.piece("p", image="Unit.png")), images={"unit.png": lm.png(40, 40)})
+    result = lint_module(vmod)
+    assert _keys(result) == [("error", "image")]
+    assert "it has 'unit.png': names in a module are case-sensitive" in result.findings[0].problem
