@@ -4,11 +4,17 @@ Read-only and safe: the module is read through :mod:`gazala_tools.inputs` (cappe
 without DTDs), images by their headers only. Each :class:`Finding` names the element by its path in
 the buildFile (``VASSAL.build.module.Map[name=Main Map]/.../PieceSlot[entryName=X]``) and says what to do.
 
+Lint agrees with VASSAL 3.7.26 (issue 33): an **error** is what the engine itself complains about (on
+load, when a new game starts or a set-up opens, when it draws what the palette or a new game shows); a
+**warning** is what it passes over without a word but players meet, saying what VASSAL does.
+
 Checks: images named but missing (outside the engine's own ``images/``, ``engine_images.json``),
-duplicate or missing GPIDs, piece definitions that do not parse or name unknown traits, prototypes named
-but missing, at-start stacks and set-up saves whose pieces stand off every board or name a missing
-board or grid location, grids that do not fit their board image, hex numberings that give two hexes
-one name, and set-up saves that are missing or cannot be read.
+missing or duplicate gpids, piece definitions that do not parse or name unknown traits, prototypes named
+but missing, at-start stacks (in a map's sub-folders too) placed as ``SetupStack`` places them and
+set-up saves whose pieces stand off every board or on a map the module lacks (a chart window's map
+widget is a map), grids that do not fit their board image, hex numberings that give two hexes one
+name, set-up saves that are missing or cannot be read, a buildFile entry VASSAL would not find, an
+extension given as a module, and the module's own Java classes (said once).
 """
 
 from __future__ import annotations
