@@ -582,6 +582,7 @@ class _Linter:
             reported = len(self.findings)
             checked: set[tuple[str, str]] = set()
             placed_maps: dict[str, MapLayout] = {}
+            lost: dict[str, list[str]] = defaultdict(list)
             for piece in save.position.pieces.values():
                 self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported, checked)
                 if piece.map is None:
@@ -589,9 +590,7 @@ class _Linter:
                 self.counts["set-up pieces"] += 1
                 lay = by_id.get(piece.map)
                 if lay is None:
-                    self.add("error", "save", f"{where} piece {piece.id}",
-                             f"piece {piece.name!r} stands on map {piece.map!r}, which the module has not",
-                             "move the piece to one of the module's maps and save the set-up again")
+                    lost[piece.map].append(piece.name)
                     continue
                 placed = placed_maps.get(piece.map)
                 if placed is None:
@@ -601,6 +600,12 @@ class _Linter:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
                              "move the piece onto a board and save the set-up again")
+            for map_id, names in lost.items():  # one finding a map: VASSAL's "No such map", the pieces on no map
+                shown = ", ".join(repr(n) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+                self.add("error", "save", where,
+                         f"{len(names)} piece(s) ({shown}) stand on map {map_id!r}, which the module has not "
+                         "(VASSAL says \"No such map\" and leaves them on no map)",
+                         "move the pieces to one of the module's maps and save the set-up again")
         if unread:
             self.add("warning", "save", "buildFile",
                      f"{unread} set-up save(s) not read: lint reads {MAX_SETUP_TOTAL // 2**20} MB of set-up saves "

@@ -92,7 +92,7 @@ def test_a_set_up_piece_on_a_map_inside_a_chart_window(vassal_engine: Any, tmp_p
     complaint = problems(vassal_engine.read_save(broken, tmp_path / "gone.vsav"))
     assert any("Gone" in p for p in complaint), complaint
     found = errors(lint_module(broken))
-    assert len(found) == 1 and "stands on map 'Gone', which the module has not" in found[0]
+    assert len(found) == 1 and "1 piece(s) ('p') stand on map 'Gone', which the module has not" in found[0]
 
 
 def test_piece_slots_without_a_gpid_play(vassal_engine: Any, tmp_path: Path) -> None:

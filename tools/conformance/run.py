@@ -81,16 +81,19 @@ def _setups(vmod: Path) -> list[tuple[str, str]]:
     return out
 
 
-def _piece_key(p: dict[str, Any]) -> tuple[Any, ...]:
+def _piece_key(p: dict[str, Any], with_state: bool = True) -> tuple[Any, ...]:
     pid = str(p.get("id") or "")
-    state = str(p.get("state") or "")
+    state = str(p.get("state") or "") if with_state else ""
     if pid:
         state = state.replace(pid, "ID")
     return (p.get("name"), p.get("map"), p.get("x"), p.get("y"), p.get("location"), p.get("type"), state)
 
 
-def _compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str | None:
-    ca, cb = Counter(map(_piece_key, a)), Counter(map(_piece_key, b))
+def _compare(a: list[dict[str, Any]], b: list[dict[str, Any]], with_state: bool = True) -> str | None:
+    """Where two piece lists differ (None: the same pieces). A new game's states are not compared: a
+    module may roll dice or shuffle when a game starts (two new games of one module differ)."""
+    ca = Counter(_piece_key(p, with_state) for p in a)
+    cb = Counter(_piece_key(p, with_state) for p in b)
     if ca == cb:
         return None
     only_a, only_b = ca - cb, cb - ca
@@ -184,26 +187,32 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
                 stage("engine", not extra, "; ".join(extra)[:400], time.monotonic() - t0)
                 t0 = time.monotonic()
                 diffs = []
-                d = _compare(orig_pieces, reb_pieces)
+                d = _compare(orig_pieces, reb_pieces, with_state=False)
                 if d:
                     diffs.append(f"new game: {d}")
                 setups = _setups(vmod)
                 res["setups"] = len(setups)
                 res["new_game_pieces"] = len(orig_pieces)
                 compared = 0
+                setup_problems: list[str] = []
                 for sname, sfile in setups[:MAX_SETUPS]:
                     with zipfile.ZipFile(vmod) as z:
                         if sfile not in z.namelist():
                             continue
                         saved = work / f"setup-{compared}.vsav"
                         saved.write_bytes(z.read(sfile))
-                    a = engine.read_save(vmod, saved).get("pieces", [])
+                    opened = engine.read_save(vmod, saved)
+                    setup_problems += _problems(opened, vmod)
+                    a = opened.get("pieces", [])
                     b = engine.read_save(rebuilt, saved).get("pieces", [])
                     compared += 1
                     d = _compare(a, b)
                     if d:
                         diffs.append(f"set-up {sname!r}: {d}")
                 res["setups_compared"] = compared
+                if setup_problems:  # the engine complains when a set-up opens: not a clean module either
+                    engine_clean = False
+                    res["engine_original_problems"] = (res["engine_original_problems"] + setup_problems)[:10]
                 stage("game", not diffs, "; ".join(diffs)[:400], time.monotonic() - t0)
         except _Skip:
             pass
