@@ -46,6 +46,20 @@ MAX_SETUPS = 4
 STAGE_TIMEOUT = 900
 
 
+#: a routine prompt of a new game the oracle does not count as routine: a map of several boards asks the
+#: player which to lay out
+CHOOSE_BOARDS = "dialog '': Choose Boards"
+
+
+def _clean(r: dict[str, Any]) -> bool | None:
+    """Whether the engine loaded the original and started a game without a word (routine prompts aside)."""
+    probs = r.get("engine_original_problems")
+    if r.get("engine_clean") is False and probs is not None and len(probs) < 10 \
+            and all(p.startswith(CHOOSE_BOARDS) for p in probs):
+        return True
+    return r.get("engine_clean")
+
+
 class _Skip(Exception):
     """The original module does not load in the engine."""
 
@@ -109,6 +123,8 @@ def _problems(result: dict[str, Any], vmod: Path | None = None) -> list[str]:
 
     out = []
     for p in problems(result):
+        if p.startswith(CHOOSE_BOARDS):
+            continue
         if vmod is not None:
             p = p.replace(str(vmod.resolve()), "<module>").replace(str(vmod), "<module>")
         out.append(re.sub(r"/tmp/gazala-vassal-[^/\s]+", "<private>", p))
@@ -245,8 +261,8 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
 
 
 def write_table(results: list[dict[str, Any]], out: Path) -> str:
-    head = "| module | size | images | " + " | ".join(STAGES) + " | notes |"
-    rows = [head, "|" + "---|" * (len(STAGES) + 4)]
+    head = "| module | size | images | " + " | ".join(STAGES) + " | engine clean | lint E/W | notes |"
+    rows = [head, "|" + "---|" * (len(STAGES) + 6)]
     for r in results:
         size = r.get("size_bytes")
         size_s = f"{size / 1e6:.1f} MB" if size else "-"
@@ -254,10 +270,12 @@ def write_table(results: list[dict[str, Any]], out: Path) -> str:
         if r.get("snapshot_missing"):
             notes = f"snapshot lacks {r['snapshot_missing']} file(s); " + notes
         notes = notes.replace("|", "/").replace("\n", " ")[:500]
+        clean = {True: "yes", False: "no", None: "-"}[_clean(r)]
+        lint = f"{r['lint_errors']}/{r['lint_warnings']}" if "lint_errors" in r else "-"
         rows.append(f"| {r['module']} | {size_s} | {r.get('images', '-')} | "
-                    + " | ".join(r["stages"][s] for s in STAGES) + f" | {notes} |")
+                    + " | ".join(r["stages"][s] for s in STAGES) + f" | {clean} | {lint} | {notes} |")
     passed = {s: sum(1 for r in results if r["stages"][s] == "pass") for s in STAGES}
-    rows.append("| **passed** | | | " + " | ".join(f"{passed[s]}/{len(results)}" for s in STAGES) + " | |")
+    rows.append("| **passed** | | | " + " | ".join(f"{passed[s]}/{len(results)}" for s in STAGES) + " | | | |")
     text = "\n".join(rows) + "\n"
     (out / "results.md").write_text(text, encoding="utf-8")
     (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True), encoding="utf-8")
