@@ -418,6 +418,22 @@ class _Linter:
                      f"set nextPieceSlotId to {max(numeric) + 1}")
 
     def _boards(self, root: etree._Element) -> None:
+        # BoardPicker.validate, which VASSAL runs on load (a WARN line): a map without a board, two boards of
+        # one name in a map
+        for map_el in root.iter(*ALL_MAP_CLASSES):
+            names = [str(b.get("name", "")) for b in _map_boards(map_el)]
+            label = map_el.get("mapName", "")
+            own_picker = any(isinstance(c.tag, str) and c.tag.endswith("BoardPicker") and c.tag not in engine_classes()
+                             for c in map_el)  # the module's own board picker makes its boards itself
+            if not names and not own_picker:
+                self.add("error", "board", element_path(map_el),
+                         f"the map has no board (VASSAL warns on load: \"Must define at least one board in [{label}]\")",
+                         "add a board to the map's board picker, or remove the map")
+            for name in sorted({n for n in names if names.count(n) > 1}):
+                self.add("error", "board", element_path(map_el),
+                         f"two boards are named {name!r} (VASSAL warns on load: \"More than one board named "
+                         f"'{name}'\"; a save's board layout names boards, so one of them is never laid out)",
+                         "give each board of the map its own name")
         for el in root.iter(BOARD):
             self.counts["boards"] += 1
             image = el.get("image") or ""

@@ -197,3 +197,23 @@ def test_a_moduledata_version_that_sends_vassal_to_a_missing_buildfile(vassal_en
             vassal_engine.module(bad)
         found = errors(lint_module(bad))
         assert len(found) == 1 and f"VassalVersion {version!r}" in found[0] and "reads buildFile," in found[0]
+
+
+def test_a_map_without_a_board_and_a_map_of_two_boards_of_one_name(vassal_engine: Any, tmp_path: Path) -> None:
+    """BoardPicker.validate runs on load: a map without a board and two boards of one name are the
+    engine's warnings, and lint's errors; the same map with one board is clean for both."""
+    empty = ('    <VASSAL.build.module.Map mapName="Spare"><VASSAL.build.module.map.BoardPicker/>'
+             f'{lm.MAP_PARTS}    </VASSAL.build.module.Map>\n')
+    board = f'<{lm.PKG}.Board height="100" name="Twin" width="100"/>'
+    twins = empty.replace("<VASSAL.build.module.map.BoardPicker/>",
+                          f"<VASSAL.build.module.map.BoardPicker>{board}{board}</VASSAL.build.module.map.BoardPicker>")
+    one = empty.replace("<VASSAL.build.module.map.BoardPicker/>",
+                        f"<VASSAL.build.module.map.BoardPicker>{board}</VASSAL.build.module.map.BoardPicker>")
+    clean = lm.module(tmp_path / "one.vmod", one, images=IMAGES)
+    assert problems(vassal_engine.module(clean)) == [] and lint_module(clean).findings == []
+    for name, body, said in (("empty", empty, "Must define at least one board in [Spare]"),
+                             ("twins", twins, "More than one board named 'Twin'")):
+        vmod = lm.module(tmp_path / f"{name}.vmod", body, images=IMAGES)
+        assert any(said in p for p in problems(vassal_engine.module(vmod))), name
+        found = errors(lint_module(vmod))
+        assert len(found) == 1 and said in found[0] and "Map[mapName=Spare]" in found[0]
