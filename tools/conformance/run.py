@@ -237,18 +237,7 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
             res["stages"]["engine"] = "FAIL"
     res["engine_clean"] = engine_clean
 
-    code, o, e, t = _cli(["module", "lint", str(vmod), "--json"])
-    if code in (0, 1):
-        lint = json.loads(o)
-        res["lint_errors"], res["lint_warnings"] = lint["errors"], lint["warnings"]
-        checks = Counter(f["check"] for f in lint["findings"] if f["level"] == "error")
-        ok = lint["errors"] == 0 or engine_clean is False
-        why = "" if lint["errors"] == 0 else ", ".join(f"{n} {c}" for c, n in checks.most_common())
-        if lint["errors"] and engine_clean is False:
-            why = "engine complains too: " + why
-        stage("lint", ok, why, t)
-    else:
-        stage("lint", False, _why(o, e), t)
+    lint_stage(res, vmod, engine_clean)
 
     counters = (res.get("import_summary", {}).get("imported") or {}).get("counters")
     if folder.exists() and counters == 0:
@@ -258,6 +247,34 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
         code, o, e, t = _cli(["counters", "sheet", str(folder), "-o", str(work / "sheet.pdf"), "--no-progress"])
         stage("sheet", code == 0, "" if code == 0 else _why(o, e), t)
     return res
+
+
+def lint_stage(res: dict[str, Any], vmod: Path, engine_clean: bool | None) -> None:
+    """``module lint``: pass when it finds no error, or when the engine complains about the module too."""
+    code, o, e, t = _cli(["module", "lint", str(vmod), "--json"])
+    res["why"].pop("lint", None)
+    res["seconds"]["lint"] = round(t, 1)
+    if code not in (0, 1):
+        res["stages"]["lint"], res["why"]["lint"] = "FAIL", _why(o, e)
+        return
+    lint = json.loads(o)
+    res["lint_errors"], res["lint_warnings"] = lint["errors"], lint["warnings"]
+    checks = Counter(f["check"] for f in lint["findings"] if f["level"] == "error")
+    res["stages"]["lint"] = "pass" if lint["errors"] == 0 or engine_clean is False else "FAIL"
+    if lint["errors"]:
+        why = ", ".join(f"{n} {c}" for c, n in checks.most_common())
+        res["why"]["lint"] = ("engine complains too: " if engine_clean is False else "") + why
+
+
+def relint(out: Path) -> None:
+    """The lint stage again for every module with results (the other stages as they were)."""
+    for f in sorted((out / "per-module").glob("*.json")):
+        res = json.loads(f.read_text(encoding="utf-8"))
+        vmods = sorted((out / "work" / res["module"] / "src").glob("*.vmod"))
+        if vmods:
+            lint_stage(res, vmods[0], _clean(res))
+            f.write_text(json.dumps(res, indent=1), encoding="utf-8")
+            print(res["module"], res["stages"]["lint"], res.get("lint_errors"), flush=True)
 
 
 def write_table(results: list[dict[str, Any]], out: Path) -> str:
@@ -289,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="only modules whose name contains one of these")
     ap.add_argument("--no-engine", action="store_true", help="skip the engine stages")
     ap.add_argument("--table", action="store_true", help="only write the table of the results there are")
+    ap.add_argument("--relint", action="store_true", help="run the lint stage again on the modules run before")
     args = ap.parse_args(argv)
     out = Path(args.out)
     if ROOT in out.resolve().parents or out.resolve() == ROOT:
@@ -297,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     entries = json.loads(Path(args.list).read_text(encoding="utf-8"))["modules"]
     per = out / "per-module"
     per.mkdir(exist_ok=True)
-    if not args.table:
+    if args.relint:
+        relint(out)
+    elif not args.table:
         engine = None
         if not args.no_engine:
             from tools.vassal_oracle.engine import Engine
