@@ -47,6 +47,9 @@ IMAGE_HEADER_BYTES = 256 * 1024
 
 PKG = "VASSAL.build.module.map.boardPicker"
 MAP_CLASSES = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap", "VASSAL.build.module.PlayerHand")
+#: every class that is a VASSAL Map, a chart window's map widget (``WidgetMap``) too: it has boards, takes
+#: pieces and shares the maps' ``Map<n>`` ids (``module lint`` reads them; the importer keeps them verbatim)
+ALL_MAP_CLASSES = (*MAP_CLASSES, "VASSAL.build.widget.WidgetMap")
 HEXGRID = f"{PKG}.board.HexGrid"
 SQUAREGRID = f"{PKG}.board.SquareGrid"
 ZONEDGRID = f"{PKG}.board.ZonedGrid"
@@ -309,13 +312,14 @@ def _check_zones(root: etree._Element, file: Path) -> None:
                                     expected=f"at most {MAX_ZONES:,} zones and {MAX_ZONE_POINTS:,} points in all")
 
 
-def layouts_from_xml(src: ModuleSource) -> list[MapLayout]:
+def layouts_from_xml(src: ModuleSource, classes: tuple[str, ...] = MAP_CLASSES) -> list[MapLayout]:
+    """The layouts of the maps of ``classes`` (``ALL_MAP_CLASSES``: chart windows' map widgets too)."""
     root = parse_xml(src.xml, src.path)
     _check_zones(root, src.path)
     layouts: list[MapLayout] = []
     index = -1
     for el in root.iter():
-        if not isinstance(el.tag, str) or el.tag not in MAP_CLASSES:
+        if not isinstance(el.tag, str) or el.tag not in classes:
             continue
         index += 1
         name = el.get("mapName", "")

@@ -4,19 +4,26 @@ Read-only and safe: the module is read through :mod:`gazala_tools.inputs` (cappe
 without DTDs), images by their headers only. Each :class:`Finding` names the element by its path in
 the buildFile (``VASSAL.build.module.Map[name=Main Map]/.../PieceSlot[entryName=X]``) and says what to do.
 
+Lint agrees with VASSAL 3.7.26 (issue 33): an **error** is what the engine itself complains about (on
+load, when a new game starts or a set-up opens, when it draws what the palette or a new game shows); a
+**warning** is what it passes over without a word but players meet, saying what VASSAL does.
+
 Checks: images named but missing (outside the engine's own ``images/``, ``engine_images.json``),
-duplicate or missing GPIDs, piece definitions that do not parse or name unknown traits, prototypes named
-but missing, at-start stacks and set-up saves whose pieces stand off every board or name a missing
-board or grid location, grids that do not fit their board image, hex numberings that give two hexes
-one name, and set-up saves that are missing or cannot be read.
+missing or duplicate gpids, piece definitions that do not parse or name unknown traits, prototypes named
+but missing, at-start stacks (in a map's sub-folders too) placed as ``SetupStack`` places them and
+set-up saves whose pieces stand off every board or on a map the module lacks (a chart window's map
+widget is a map), grids that do not fit their board image, hex numberings that give two hexes one
+name, set-up saves that are missing or cannot be read, a buildFile entry VASSAL would not find, an
+extension given as a module, and the module's own Java classes (said once).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -26,11 +33,14 @@ from typing import Any
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
-from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid, layout_with_boards
+from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
+from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.buildfile import (
+    ALL_MAP_CLASSES,
     HEXGRID,
-    MAP_CLASSES,
+    HEXNUM,
     PKG,
+    SQNUM,
     SQUAREGRID,
     ZONE,
     ZONEDGRID,
@@ -40,10 +50,14 @@ from gazala_tools.vassal.buildfile import (
     parse_xml,
 )
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
+from gazala_tools.vassal.squaregrid import SquareGridGeometry
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: set-up save bytes lint reads in all (a save of 70,000 commands takes seconds to replay): the saves past
+#: it are counted in one warning, not read
+MAX_SETUP_TOTAL = 12 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
 MAX_LINT_BYTES = 1024 * 1024 * 1024
 #: hexes named per board when looking for duplicate names (beyond this the board is sampled no further)
@@ -57,6 +71,10 @@ DRAW_PILE = "VASSAL.build.module.map.DrawPile"
 PREDEFINED_SETUP = "VASSAL.build.module.PredefinedSetup"
 GAME_PIECE_IMAGE = "VASSAL.build.module.gamepieceimage.GamePieceImage"
 BOARD = f"{PKG}.Board"
+REGIONGRID = f"{PKG}.board.RegionGrid"
+REGION = f"{PKG}.board.Region"
+GRIDS = (HEXGRID, SQUAREGRID, REGIONGRID, ZONEDGRID)
+FOLDERS = ("VASSAL.build.module.folder.MapSubFolder",)
 
 #: trait ids the 3.7 engine knows (vassal-format.md 3.2); any other is replaced by an empty Marker
 KNOWN_TRAITS = frozenset(
@@ -103,6 +121,52 @@ class LintResult:
 
 
 @cache
+def engine_classes() -> frozenset[str]:
+    """The classes of VASSAL 3.7.26's own jar (top-level, under ``VASSAL.``): an element naming another is
+    the module's own Java."""
+    data = json.loads(resources.files("gazala_tools.vassal").joinpath("engine_classes.json").read_text("utf-8"))
+    return frozenset(data["classes"])
+
+
+@dataclass(frozen=True)
+class CustomClasses:
+    """The classes a buildFile names that VASSAL 3.7.26 does not have: ``present`` are in the module as
+    ``.class`` files (VASSAL loads them from it), ``absent`` are not (VASSAL drops those components with a
+    "failed to load class" error); ``elements`` counts the elements that name them."""
+
+    present: tuple[str, ...]
+    absent: tuple[str, ...]
+    elements: int
+    class_files: int
+
+    def __bool__(self) -> bool:
+        return bool(self.present or self.absent)
+
+    def note(self) -> str:
+        """One sentence for lint and import: a rebuild needs the module's own classes."""
+        names = [*self.present, *self.absent]
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        return (f"the buildFile names {len(names)} class(es) that are not VASSAL 3.7.26's ({shown}; "
+                f"{self.elements} element(s)): the module's own Java ({self.class_files} .class file(s) in it). "
+                "Those components are kept verbatim and not checked inside; a rebuild needs the module's own classes")
+
+
+def custom_classes(root: etree._Element, members: Iterable[str]) -> CustomClasses:
+    """The module's own classes its buildFile names (an element tag with a dot that is no class of the
+    engine's jar: ``entry``, ``option``, ``setup`` children are not classes)."""
+    known = engine_classes()
+    named: dict[str, int] = defaultdict(int)
+    for el in root.iter():
+        tag = el.tag
+        if isinstance(tag, str) and "." in tag and tag not in known and el is not root:
+            named[tag] += 1
+    files = {m[:-len(".class")].replace("/", ".") for m in members if m.endswith(".class")}
+    present = tuple(sorted(c for c in named if c in files))
+    absent = tuple(sorted(c for c in named if c not in files))
+    return CustomClasses(present, absent, sum(named.values()), len(files))
+
+
+@cache
 def engine_images() -> frozenset[str]:
     """The image names VASSAL 3.7.26 finds in its own jar (``images/`` entries)."""
     data = json.loads(resources.files("gazala_tools.vassal").joinpath("engine_images.json").read_text("utf-8"))
@@ -138,40 +202,59 @@ class _Linter:
         self.findings: list[Finding] = []
         self.members = src.member_names()
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
+        self.images_folded = {n.casefold(): n for n in sorted(self.images)}
         self.counts: dict[str, int] = defaultdict(int)
 
-    def add(self, level: str, check: str, element: str, problem: str, fix: str) -> None:
-        self.findings.append(Finding(level, check, element, problem, fix))
+    def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
+        """A finding; ``element`` may be a function giving the path (computed only when there is one)."""
+        self.findings.append(Finding(level, check, element if isinstance(element, str) else element(), problem, fix))
 
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
         root = parse_xml(self.src.xml, self.src.path)
+        self._build_entry(root)
+        self.custom = custom_classes(root, self.members)
+        self.unknown_traits: dict[str, int] = defaultdict(int)
+        self._classes()
         self.generated = {el.get("name", "") for el in root.iter(GAME_PIECE_IMAGE)}
         self.prototypes = {el.get("name", "") for el in root.iter(PROTOTYPE)}
         self._element_images(root)
         self._pieces(root)
         self._gpids(root)
         try:
-            layouts = layouts_from_xml(self.src)
+            layouts = layouts_from_xml(self.src, ALL_MAP_CLASSES)
         except VassalFormatError as exc:
             self.add("error", "grid", exc.place or "buildFile", exc.problem, "fix the grid's attributes in the editor")
             layouts = []
         self._boards(root)
         self._setup_stacks(root, layouts)
         self._setup_saves(root, layouts)
+        if self.custom and self.unknown_traits:
+            ids = ", ".join(repr(t) for t in sorted(self.unknown_traits)[:8])
+            self.add("warning", "classes", _short(str(root.tag)),
+                     f"{sum(self.unknown_traits.values())} trait(s) of ids VASSAL 3.7.26 does not define ({ids}): "
+                     "the module's own classes define them (without those classes VASSAL replaces each by an "
+                     "empty Marker)", "keep the module's own classes with it")
         return LintResult(self.file, sorted(self.findings, key=lambda f: (f.level != "error", f.check, f.element)),
                           dict(sorted(self.counts.items())))
 
-    def _image(self, name: str, where: str, what: str, level: str = "error") -> None:
-        if not name or "$" in name:  # empty, or computed from properties when the game runs
+    def _image(self, name: str, where: str | Callable[[], str], what: str, level: str = "error", why: str = "") -> None:
+        """A named image the module must hold. An error where the engine draws it when a game starts or the
+        palette shows (it reports "Image not found"); ``level`` warning with ``why`` where it is drawn only
+        later, or never (a hidden palette, a layer level the piece is not at, a prototype's layer)."""
+        if not name.strip() or "$" in name:  # blank (ScaledImagePainter: no image), or computed when the game runs
             return
         self.counts["image references"] += 1
         bare = name[len("/images/"):] if name.startswith("/images/") else name
         if name in self.images or name in self.generated or bare in engine_images():
             return
-        hidden = " (in a hidden palette: the engine loads it quietly, a piece placed from it shows no image)"
+        if level == "warning" and not why:
+            why = "in a hidden palette: the engine loads it quietly, a piece placed from it shows no image"
+        other = self.images_folded.get(name.casefold())
         self.add(level, "image", where, f"{what} image {name!r} is not in the module's images/"
-                 + (hidden if level == "warning" else ""),
+                 + (f" ({why})" if why else "") + (f"; it has {other!r}: names in a module are case-sensitive"
+                                                   if other else ""),
+                 f"rename the image or the reference to {other!r}" if other else
                  f"add images/{name} to the module, or pick an image the module has")
 
     def _element_images(self, root: etree._Element) -> None:
@@ -187,14 +270,14 @@ class _Linter:
 
     def _pieces(self, root: etree._Element) -> None:
         for el in root.iter(PIECE_SLOT, PROTOTYPE):
-            where = element_path(el)
+            where = _lazy_path(el)
             self.counts["piece slots" if el.tag == PIECE_SLOT else "prototypes"] += 1
             text = (el.text or "").strip()
             try:
                 tokens = sequence.decode(text, "/")
                 if len(tokens) < 3 or tokens[0] != "+":
                     raise VassalFormatError(f"definition starts {text[:30]!r}", expected="'+/null/TYPE/STATE'")
-                piece = decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=self.file, place=where)
+                piece = decode_piece(tokens[2], tokens[3] if len(tokens) > 3 else "", file=self.file)
             except (GazalaError, ValueError, IndexError) as exc:
                 problem = exc.problem if isinstance(exc, GazalaError) else str(exc)
                 self.add("error", "piece", where, f"the piece definition does not parse: {problem}",
@@ -202,9 +285,61 @@ class _Linter:
                 continue
             hidden = any(a.tag == PIECE_WINDOW and a.get("hidden") == "true" for a in el.iterancestors())
             for trait in piece.traits:
-                self._trait(trait, where, "warning" if hidden else "error")
+                self._trait(trait, where, "warning" if hidden else "error", prototype=el.tag == PROTOTYPE)
 
-    def _trait(self, t: Trait, where: str, image_level: str) -> None:
+    def _build_entry(self, root: etree._Element) -> None:
+        """``GameModule.build``: an archive with ``extensiondata`` (or an extension's buildFile) is an
+        extension, which VASSAL opens only with its module ("Not a VASSAL module"). VASSAL reads ``buildFile``
+        when ``moduledata``'s VassalVersion (major.minor, Maven's reading: a version it cannot read is 0.0)
+        is below 3.5, else ``buildFile.xml``; a module without that entry does not load ("Could not find
+        buildFile in module file")."""
+        if "extensiondata" in self.members or root.tag == "VASSAL.build.module.ModuleExtension":
+            self.add("error", "module", "extensiondata" if "extensiondata" in self.members else _short(str(root.tag)),
+                     f"this is a VASSAL extension (of module {root.get('module', '?')!r}), not a module: VASSAL says "
+                     "\"Not a VASSAL module\" and opens it only with its module, whose prototypes, images and maps "
+                     "it may use", "load it with its module, or lint the module")
+            return
+        if self.src.buildfile_name not in self.members or "moduledata" not in self.members:
+            return  # a bare buildFile, or no moduledata (VASSAL then reads the entry there is)
+        try:
+            meta = etree.fromstring(self.src.read_member("moduledata", 1 << 20),
+                                    etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False))
+        except (etree.XMLSyntaxError, GazalaError, ValueError):
+            return
+        found = meta.find("VassalVersion")
+        version = (found.text or "").strip() if found is not None else ""
+        if not version:
+            return  # VASSAL takes its own version: buildFile.xml
+        m = re.fullmatch(r"(\d+)(?:\.(\d+))?(?:\.\d+)?(?:-.*)?", version)
+        major, minor = (int(m.group(1)), int(m.group(2) or 0)) if m else (0, 0)
+        wanted = "buildFile" if (major, minor) < (3, 5) else "buildFile.xml"
+        if wanted not in self.members:
+            self.add("error", "module", "moduledata",
+                     f"moduledata says VassalVersion {version!r} (read as {major}.{minor}), so VASSAL reads {wanted}, "
+                     f"which the module lacks (it has {self.src.buildfile_name}): VASSAL says \"Could not find "
+                     "buildFile in module file\" and does not load it",
+                     f"set moduledata's VassalVersion to the VASSAL version that saved {self.src.buildfile_name}")
+
+    def _classes(self) -> None:
+        """The module's own Java, said once; a class neither VASSAL nor the module has is an error
+        (``Builder.create``: "failed to load class", the element and its subtree are dropped)."""
+        if not self.custom:
+            return
+        self.counts["custom classes"] = len(self.custom.present) + len(self.custom.absent)
+        self.add("warning", "classes", "buildFile", self.custom.note(),
+                 "rebuild and play the module with its own classes (they are kept with its files)")
+        for name in self.custom.absent:
+            self.add("error", "classes", name,
+                     f"class {name!r} is neither VASSAL 3.7.26's nor in the module (no {name.replace('.', '/')}.class): "
+                     "VASSAL reports it cannot load the class and drops the component with everything in it",
+                     "add the module's compiled classes to it, or remove the component")
+
+    def _trait(self, t: Trait, where: str | Callable[[], str], image_level: str, prototype: bool = False) -> None:
+        """One trait of a piece slot, set-up piece or prototype (``prototype``: its images are drawn only on
+        the pieces that use it, when they show them)."""
+        if t.id not in KNOWN_TRAITS and self.custom:
+            self.unknown_traits[t.id[:40]] += 1  # the module's own classes define it: said once
+            return
         if t.id not in KNOWN_TRAITS:
             self.add("warning", "piece", where, f"unknown trait {t.id[:40]!r} (the engine replaces it by an empty Marker)",
                      "remove the trait, or load the module with the extension that defines it")
@@ -213,39 +348,69 @@ class _Linter:
             f = t.fields()
         except ValueError:
             return
+        later = "shown only on the pieces that use this prototype: VASSAL reports \"Image not found\" when one shows it"
         if t.id == "piece;" and len(f) > 2:
-            self._image(f[2], where, "piece", image_level)
+            self._image(f[2], where, "piece", "warning" if prototype else image_level, later if prototype else "")
         elif t.id in ("emb2;", "emb;") and len(f) > 15:
-            for name in sequence.decode(f[15], ","):
-                self._image(name, where, "layer", image_level)
+            try:
+                value = sequence.java_int(t.state) if t.state.strip() else 1
+            except ValueError:
+                value = 1
+            for level, name in enumerate(sequence.decode(f[15], ","), 1):
+                if prototype:
+                    self._image(name, where, "layer", "warning", later)
+                elif level == value or image_level == "warning":
+                    self._image(name, where, "layer", image_level)
+                else:
+                    self._image(name, where, "layer", "warning",
+                                f"layer level {level}, which the piece does not start at: VASSAL reports "
+                                "\"Image not found\" when the piece reaches it")
         elif t.id == "obs;" and len(f) > 1:
-            self._image(f[1], where, "mask", image_level)
+            masked = "shown while the piece is masked: VASSAL reports \"Image not found\" then"
+            self._image(f[1], where, "mask", "warning", masked if image_level == "error" else "")
             if len(f) > 3 and f[3].startswith("G"):
-                self._image(f[3][1:], where, "mask display", image_level)
+                self._image(f[3][1:], where, "mask display", "warning", masked if image_level == "error" else "")
         elif t.id == "prototype;":
             name = f[0] if f else ""
             self.counts["prototype references"] += 1
             if name and "$" not in name and name not in self.prototypes:
-                self.add("error", "prototype", where, f"prototype {name!r} is not defined",
+                self.add("warning", "prototype", where,
+                         f"prototype {name!r} is not defined (VASSAL leaves its traits out without a word)",
                          f"define a prototype named {name!r}, or change the trait to one of the module's prototypes")
 
     def _gpids(self, root: etree._Element) -> None:
-        seen: dict[str, list[str]] = defaultdict(list)
+        """What the 3.7.26 player does with gpids (``PieceSlot.build``, ``GameModule.init``): a slot keeps the
+        gpid it is given, an empty one too; only the editor renumbers missing and duplicate gpids
+        (``GpIdChecker``, when it opens the module). So these are warnings: the game plays, and only
+        *Refresh Counters* (which finds a piece's slot by its gpid) cannot tell the slots apart. A root
+        ``nextPieceSlotId`` that is not an integer stops the load (``IllegalBuildException``): an error."""
+        nxt_raw = (root.get("nextPieceSlotId") or "").strip()
+        try:
+            nxt = int(nxt_raw) if nxt_raw else 0
+        except ValueError:
+            self.add("error", "gpid", _short(str(root.tag)),
+                     f"nextPieceSlotId={nxt_raw!r} is not an integer (VASSAL stops loading the module)",
+                     "set nextPieceSlotId to a number above every gpid")
+            nxt = 0
+        seen: dict[str, list[etree._Element]] = defaultdict(list)
+        missing: list[etree._Element] = []
         for el in root.iter(PIECE_SLOT):
             gpid = (el.get("gpid") or "").strip()
             if not gpid:
-                self.add("error", "gpid", element_path(el), "the piece slot has no gpid",
-                         "open the module in the editor (it numbers slots) or give the slot a unique gpid")
+                missing.append(el)
                 continue
-            seen[gpid].append(element_path(el))
-        for gpid, where in seen.items():
-            for w in where[1:]:
-                self.add("error", "gpid", w, f"gpid {gpid!r} is also the gpid of {where[0]}",
-                         "give each piece slot its own gpid (the editor renumbers duplicates when it opens the module)")
-        try:
-            nxt = int(root.get("nextPieceSlotId", "0") or 0)
-        except ValueError:
-            nxt = 0
+            seen[gpid].append(el)
+        for place in missing:
+            self.add("warning", "gpid", element_path(place),
+                     "the piece slot has no gpid (VASSAL plays it with an empty gpid; Refresh Counters cannot find "
+                     "its pieces' slot, and the editor gives it the next free gpid when it opens the module)",
+                     "open the module in the editor and save it, or give the slot a unique gpid")
+        for gpid, slots in seen.items():
+            for w in slots[1:]:
+                self.add("warning", "gpid", element_path(w),
+                         f"gpid {gpid!r} is also the gpid of {element_path(slots[0])} (VASSAL plays both; Refresh Counters "
+                         "takes one slot for the other's pieces, and the editor renumbers one when it opens the module)",
+                         "give each piece slot its own gpid")
         numeric = [int(g) for g in seen if g.isdigit()]
         if numeric and nxt and max(numeric) >= nxt:
             self.add("warning", "gpid", _short(str(root.tag)),
@@ -253,6 +418,22 @@ class _Linter:
                      f"set nextPieceSlotId to {max(numeric) + 1}")
 
     def _boards(self, root: etree._Element) -> None:
+        # BoardPicker.validate, which VASSAL runs on load (a WARN line): a map without a board, two boards of
+        # one name in a map
+        for map_el in root.iter(*ALL_MAP_CLASSES):
+            names = [str(b.get("name", "")) for b in _map_boards(map_el)]
+            label = map_el.get("mapName", "")
+            own_picker = any(isinstance(c.tag, str) and c.tag.endswith("BoardPicker") and c.tag not in engine_classes()
+                             for c in map_el)  # the module's own board picker makes its boards itself
+            if not names and not own_picker:
+                self.add("error", "board", element_path(map_el),
+                         f"the map has no board (VASSAL warns on load: \"Must define at least one board in [{label}]\")",
+                         "add a board to the map's board picker, or remove the map")
+            for name in sorted({n for n in names if names.count(n) > 1}):
+                self.add("error", "board", element_path(map_el),
+                         f"two boards are named {name!r} (VASSAL warns on load: \"More than one board named "
+                         f"'{name}'\"; a save's board layout names boards, so one of them is never laid out)",
+                         "give each board of the map its own name")
         for el in root.iter(BOARD):
             self.counts["boards"] += 1
             image = el.get("image") or ""
@@ -282,10 +463,12 @@ class _Linter:
             ox, oy = (y0, x0) if sideways else (x0, y0)
             sx, sy = (dy, dx) if sideways else (dx, dy)
             if not (-sx <= ox <= w and -sy <= oy <= h):
-                self.add("error", "grid", where, f"the grid origin ({ox}, {oy}) lies outside its {w}x{h} board image",
+                self.add("warning", "grid", where, f"the grid origin ({ox}, {oy}) lies outside its {w}x{h} board image "
+                         "(VASSAL numbers the hexes from there without a word)",
                          "set the grid's x0/y0 inside the board image")
             if sx > w or sy > h:
-                self.add("error", "grid", where, f"one grid cell ({sx:g}x{sy:g}) is larger than its {w}x{h} board image",
+                self.add("warning", "grid", where, f"one grid cell ({sx:g}x{sy:g}) is larger than its {w}x{h} board "
+                         "image (VASSAL plays it without a word: the board holds less than one cell)",
                          "set the grid's dx/dy to the size of a cell on the image")
         for zone in el.iter(ZONE):
             pts = [p.split(",") for p in (zone.get("path") or "").split(";") if p]
@@ -299,57 +482,48 @@ class _Linter:
                          "move the zone's points inside the board image")
 
     def _setup_stacks(self, root: etree._Element, layouts: list[MapLayout]) -> None:
-        by_name = {lay.name: lay for lay in layouts}
-        for map_el in root.iter(*MAP_CLASSES):
-            lay = by_name.get(map_el.get("mapName", ""))
-            if lay is None:
-                continue
-            for st in map_el.iter(SETUP_STACK, DRAW_PILE):
+        """Each at-start stack and deck of each map (a map's sub-folders hold them too; a chart window's map
+        widget is a map), placed as ``SetupStack.setup`` places it when a new game starts."""
+        maps = [el for el in root.iter(*ALL_MAP_CLASSES)]
+        for map_el, lay in zip(maps, layouts, strict=False):
+            boards = {str(b.get("name", "")): b for b in _map_boards(map_el)}
+            for st in _own_stacks(map_el):
                 self.counts["at-start stacks" if st.tag == SETUP_STACK else "decks"] += 1
-                self._setup_stack(st, lay)
+                self._setup_stack(st, lay, boards)
         self._hex_names(layouts)
 
-    def _setup_stack(self, st: etree._Element, lay: MapLayout) -> None:
+    def _setup_stack(self, st: etree._Element, lay: MapLayout, board_els: dict[str, etree._Element]) -> None:
         where = element_path(st)
         boards = {b.name: b for b in lay.all_boards}
         owning = st.get("owningBoard") or ""
         if owning and owning not in boards:
-            self.add("error", "setup", where, f"owning board {owning!r} is not a board of map {lay.name!r}",
-                     "pick one of the map's boards: " + ", ".join(repr(b) for b in boards))
+            # SetupStack.isOwningBoardActive: a stack whose board is not on the map is never placed (no message)
+            self.add("warning", "setup", where, f"owning board {owning!r} is not a board of map {lay.name!r}: "
+                     "VASSAL never places this stack", "pick one of the map's boards: " + ", ".join(repr(b) for b in boards))
             return
-        board = boards.get(owning) if owning else (lay.all_boards[0] if len(lay.all_boards) == 1 else None)
-        if st.get("useGridLocation", "false") == "true" and st.tag == SETUP_STACK:
-            loc = st.get("location") or ""
-            if board is None:
-                return
-            try:
-                self._grid_point(board, loc)
-            except (ValueError, KeyError, GazalaError) as exc:
-                self.add("error", "setup", where, f"grid location {loc!r} is not on board {board.name!r} ({exc})",
-                         "name a location of the board's grid")
-            return
+        # getConfigureBoard: the owning board, else the board a new game lays out, else the picker's first
+        board = boards.get(owning) if owning else (lay.boards[0][0] if lay.boards else
+                                                  (lay.all_boards[0] if lay.all_boards else None))
         try:
-            x, y = int(st.get("x", "0")), int(st.get("y", "0"))
+            x, y = int(st.get("x", "0") or 0), int(st.get("y", "0") or 0)
         except ValueError:
-            self.add("error", "setup", where, "x/y are not integers", "set the stack's x and y")
+            self.add("error", "setup", where, "x/y are not integers (VASSAL drops the stack)", "set the stack's x and y")
             return
+        grid_el = _grid_el(board_els.get(board.name)) if board is not None else None
+        loc = st.get("location") or ""
+        if st.get("useGridLocation", "false") == "true" and st.tag == SETUP_STACK and grid_el is not None and loc:
+            try:
+                x, y = _grid_location(grid_el, loc, board.width or 0, board.height or 0)  # type: ignore[union-attr]
+            except _BadCoords:
+                self.add("error", "setup", where,
+                         f"grid location {loc!r} is not a location of board {board.name!r}'s grid "  # type: ignore[union-attr]
+                         "(VASSAL reports a set-up position error when a game starts and puts the stack at its x/y)",
+                         "name a location of the board's grid")
+                return
         if board is not None and board.width is not None and board.height is not None \
                 and not (0 <= x < board.width and 0 <= y < board.height):
             self.add("warning", "setup", where, f"({x}, {y}) is off board {board.name!r} ({board.width}x{board.height})",
                      "move the stack onto the board")
-
-    def _grid_point(self, board: Board, name: str) -> tuple[int, int]:
-        grid = board.grid
-        w, h = board.width or 0, board.height or 0
-        if isinstance(grid, ZonedGrid):
-            x, y = MapLayout("", 0, 0, ((board, 0, 0),), (board,)).center_of(name)
-        elif grid is not None and hasattr(grid, "center_of_name"):  # hex and square grids
-            x, y = grid.center_of_name(name, w, h)
-        else:
-            raise ValueError("the board has no grid that names locations")
-        if board.width is not None and board.height is not None and not (0 <= x < w and 0 <= y < h):
-            raise ValueError(f"its centre ({x}, {y}) is off the {w}x{h} board")
-        return x, y
 
     def _hex_names(self, layouts: list[MapLayout]) -> None:
         done: set[int] = set()
@@ -368,12 +542,14 @@ class _Linter:
                              f"hexes at {a} and {b} are both named {name!r}",
                              "widen the numbering (hHexDigits/vHexDigits, a separator) so every hex has its own name")
 
-    def _save_piece_images(self, traits: list[Trait], where: str, since: int) -> None:
+    def _save_piece_images(self, traits: list[Trait], where: str, since: int, checked: set[tuple[str, str]]) -> None:
         """The images of a piece of a set-up save (players see these when the set-up opens): each missing
-        image is reported once per save (findings from ``since`` on are this save's)."""
+        image is reported once per save (findings from ``since`` on are this save's; ``checked``: the traits
+        of this save already looked at, which would only repeat their findings)."""
         before = len(self.findings)
         for t in traits:
-            if t.id in ("piece;", "emb2;", "emb;", "obs;"):
+            if t.id in ("piece;", "emb2;", "emb;", "obs;") and (t.type, t.state) not in checked:
+                checked.add((t.type, t.state))
                 self._trait(t, where, "error")
         seen = {f.problem for f in self.findings[since:before]}
         fresh = []
@@ -385,6 +561,7 @@ class _Linter:
         self.findings.extend(fresh)
 
     def _setup_saves(self, root: etree._Element, layouts: list[MapLayout]) -> None:
+        read_bytes, unread = 0, 0
         for el in root.iter(PREDEFINED_SETUP):
             if el.get("useFile", "true") != "true" or el.get("isMenu", "false") == "true":
                 continue
@@ -397,8 +574,13 @@ class _Linter:
                 self.add("error", "save", where, f"set-up file {name!r} is not in the module",
                          "add the save to the module, or point the set-up at a save it holds")
                 continue
+            if read_bytes >= MAX_SETUP_TOTAL:
+                unread += 1
+                continue
             try:
-                save = read_save(self.src.read_member(name, MAX_SETUP_BYTES), name=f"{self.file}!{name}")
+                data = self.src.read_member(name, MAX_SETUP_BYTES)
+                read_bytes += len(data)
+                save = read_save(data, name=f"{self.file}!{name}")
             except GazalaError as exc:
                 self.add("error", "save", where, f"the set-up save cannot be read: {exc.problem}",
                          "save the set-up again from a game of this module")
@@ -416,16 +598,16 @@ class _Linter:
                     self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
                              "save the set-up again from a game of this module")
             reported = len(self.findings)
+            checked: set[tuple[str, str]] = set()
+            lost: dict[str, list[str]] = defaultdict(list)
             for piece in save.position.pieces.values():
-                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported)
+                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported, checked)
                 if piece.map is None:
                     continue
                 self.counts["set-up pieces"] += 1
                 lay = by_id.get(piece.map)
                 if lay is None:
-                    self.add("error", "save", f"{where} piece {piece.id}",
-                             f"piece {piece.name!r} stands on map {piece.map!r}, which the module has not",
-                             "move the piece to one of the module's maps and save the set-up again")
+                    lost[piece.map].append(piece.name)
                     continue
                 placed = placed_maps.get(piece.map, lay)
                 if placed is None:  # a board the module lacks: one finding above, not one per piece
@@ -434,6 +616,161 @@ class _Linter:
                     self.add("warning", "save", f"{where} piece {piece.id}",
                              f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
                              "move the piece onto a board and save the set-up again")
+            for map_id, names in lost.items():  # one finding a map: VASSAL's "No such map", the pieces on no map
+                shown = ", ".join(repr(n) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+                self.add("error", "save", where,
+                         f"{len(names)} piece(s) ({shown}) stand on map {map_id!r}, which the module has not "
+                         "(VASSAL says \"No such map\" and leaves them on no map)",
+                         "move the pieces to one of the module's maps and save the set-up again")
+        if unread:
+            self.add("warning", "save", "buildFile",
+                     f"{unread} set-up save(s) not read: lint reads {MAX_SETUP_TOTAL // 2**20} MB of set-up saves "
+                     f"(it read {read_bytes:,} bytes)", "lint a copy of the module holding the other set-ups")
+
+
+def _lazy_path(el: etree._Element) -> Callable[[], str]:
+    """The element's path, computed when a finding needs it (a module of 10,000 slots has few findings)."""
+    return cache(lambda: element_path(el))
+
+
+def _map_boards(map_el: etree._Element) -> Iterator[etree._Element]:
+    for picker in map_el:
+        if picker.tag == "VASSAL.build.module.map.BoardPicker":
+            yield from (b for b in picker if b.tag == BOARD)
+
+
+def _own_stacks(map_el: etree._Element) -> Iterator[etree._Element]:
+    """The at-start stacks and decks of a map, in its sub-folders too (``getNonFolderAncestor``), not those of
+    a map nested in it."""
+    for child in map_el:
+        if not isinstance(child.tag, str) or child.tag in ALL_MAP_CLASSES:
+            continue
+        if child.tag in (SETUP_STACK, DRAW_PILE):
+            yield child
+        else:
+            yield from _own_stacks(child)
+
+
+def _grid_el(board_el: etree._Element | None) -> etree._Element | None:
+    if board_el is None:
+        return None
+    return next((g for g in board_el if g.tag in GRIDS), None)
+
+
+class _BadCoords(Exception):
+    """``MapGrid.getLocation`` found no such location (VASSAL's ``BadCoords``)."""
+
+
+def _attrs(el: etree._Element) -> dict[str, str]:
+    return {str(k): str(v) for k, v in el.attrib.items()}
+
+
+def _grid_location(el: etree._Element, name: str, w: int, h: int) -> tuple[int, int]:
+    """``MapGrid.getLocation(name)`` of the grid element ``el`` on a ``w`` x ``h`` board, as VASSAL 3.7.26
+    computes it for an at-start stack (``SetupStack.updatePosition``): a hex or square grid's numbering;
+    a region grid's region of that name; a zoned grid's zones in order (a zone's ``locationFormat`` with
+    ``$name$`` and ``$gridLocation$``, the point inside the zone), then its background grid, then a region
+    of a zone's region grid (``ZonedGrid.getRegionLocation``)."""
+    try:
+        if el.tag == REGIONGRID:
+            for region in el.iter(REGION):
+                if region.get("name", "") == name:
+                    return int(region.get("originx", "0")), int(region.get("originy", "0"))
+            raise _BadCoords
+        if el.tag == HEXGRID:
+            num = next((n for n in el if n.tag == HEXNUM), None)
+            if num is None:
+                raise _BadCoords
+            hexes = HexGridGeometry.from_vassal_attrs(_attrs(el), Numbering.from_vassal_attrs(_attrs(num)))
+            return hexes.center_of_name(name, w, h)
+        if el.tag == SQUAREGRID:
+            sq_num = next((n for n in el if n.tag == SQNUM), None)
+            if sq_num is None:
+                raise _BadCoords
+            return SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num)).center_of_name(name, w, h)
+    except (ValueError, KeyError, GazalaError):
+        raise _BadCoords from None
+    if el.tag != ZONEDGRID:
+        raise _BadCoords
+    background = next((g for g in el if g.tag in (HEXGRID, SQUAREGRID, REGIONGRID)), None)
+    zones = [z for z in el if z.tag == ZONE]
+    for zone in zones:
+        try:
+            return _zone_location(zone, name, background, w, h)
+        except _BadCoords:
+            continue
+    if background is not None:
+        try:
+            return _grid_location(background, name, w, h)
+        except _BadCoords:
+            pass
+    for zone in zones:  # getRegionLocation
+        own = next((g for g in zone if g.tag == REGIONGRID), None)
+        if own is not None:
+            try:
+                p = _grid_location(own, name, w, h)
+            except _BadCoords:
+                continue
+            if _zone_contains(zone, p):
+                return p
+    raise _BadCoords
+
+
+def _zone_points(zone: etree._Element) -> list[tuple[int, int]]:
+    pts: list[tuple[int, int]] = []
+    for pair in (zone.get("path") or "").split(";"):
+        if pair:
+            try:
+                a, b = pair.split(",")
+                pts.append((int(a), int(b)))
+            except ValueError:
+                raise _BadCoords from None
+    return pts
+
+
+def _zone_contains(zone: etree._Element, p: tuple[int, int]) -> bool:
+    pts = _zone_points(zone)
+    return polygon_contains([q[0] for q in pts], [q[1] for q in pts], p[0], p[1])
+
+
+def _zone_location(zone: etree._Element, name: str, background: etree._Element | None, w: int, h: int) -> tuple[int, int]:
+    """``Zone.getLocation``: the location format as a pattern (``$name$`` the zone's name, ``$gridLocation$``
+    any text, named by the zone's grid), the point inside the zone; a format naming no grid location gives
+    the mean of the zone's corners (its first corner when the mean lies outside)."""
+    fmt = zone.get("locationFormat", "$name$")
+    use_parent = (zone.get("useParentGrid", "false") or "").lower() == "true"
+    grid = background if use_parent else next((g for g in zone if g.tag in (HEXGRID, SQUAREGRID, REGIONGRID)), None)
+    tokens = sequence.decode(fmt, "$")
+    pattern, groups, is_property = "", 0, True
+    for i, token in enumerate(tokens):
+        is_property = not is_property
+        if not token:
+            continue
+        if not is_property or i == len(tokens) - 1:
+            pattern += re.escape(token)
+        elif token == "name":
+            pattern += re.escape(zone.get("name", ""))
+        elif token == "gridLocation" and grid is not None:
+            pattern += "(.*)"
+            groups += 1
+    if not pattern:
+        raise _BadCoords
+    m = re.fullmatch(pattern, name, re.DOTALL)
+    if m is None:
+        raise _BadCoords
+    if groups:
+        pts = _zone_points(zone)
+        zw, zh = (w, h) if use_parent or not pts else (max(p[0] for p in pts) - min(p[0] for p in pts),
+                                                        max(p[1] for p in pts) - min(p[1] for p in pts))
+        p = _grid_location(grid, m.group(groups), zw, zh)  # type: ignore[arg-type]
+        if not _zone_contains(zone, p):
+            raise _BadCoords
+        return p
+    pts = _zone_points(zone)
+    if not pts:
+        return 0, 0
+    mx, my = int(sum(p[0] for p in pts) / len(pts)), int(sum(p[1] for p in pts) / len(pts))
+    return (mx, my) if _zone_contains(zone, (mx, my)) else pts[0]
 
 
 def _duplicate_hex_name(grid: HexGridGeometry, w: int, h: int) -> tuple[str, tuple[int, int], tuple[int, int]] | None:

@@ -16,6 +16,7 @@ from gazala_tools.vassal.lint import (
     PREDEFINED_SETUP,
     PROTOTYPE,
     SETUP_STACK,
+    custom_classes,
     element_path,
 )
 from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
@@ -156,6 +157,9 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
              if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
                          layouts_from_xml(src))
+    custom = custom_classes(root, src.member_names())
+    if custom:  # the module's own Java: its components are kept verbatim (issue 33 item 5), said once
+        mod.not_understood.append(f"buildFile: {custom.note()}")
     prototypes: dict[str, PieceDef] = {}
     for el in root.iter(PROTOTYPE):
         try:

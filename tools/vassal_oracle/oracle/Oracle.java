@@ -12,6 +12,8 @@
 //                                          Map.locationName + Map.snapTo + Map.findBoard per point
 //   read-save  M.vmod G.vsav               decodeSavedGame + execute; every piece and stack
 //   write-save M.vmod OUT.vsav PLACE.json  new game, clone palette pieces, place them, save
+//   new-game   M.vmod OUT.vsav             a new game as the player starts one (at-start stacks and decks
+//                                          placed), saved; every piece and stack
 //   log-steps  M.vmod SETUP OUT.vlog STEPS.json
 //                                          as a player: launch predefined set-up SETUP (its name, or
 //                                          "#N": the N-th that opens a file), begin a log (BasicLogger
@@ -142,7 +144,7 @@ public final class Oracle {
         int code = 0;
         try {
             if (args.length < 2) {
-                throw new IllegalArgumentException("usage: Oracle module|locate|read-save|write-save|log-steps MODULE [ARGS]");
+                throw new IllegalArgumentException("usage: Oracle module|locate|read-save|write-save|new-game|log-steps MODULE [ARGS]");
             }
             // Swing is single-threaded: every VASSAL call runs on the event dispatch thread (as in
             // VASSAL itself), one step at a time, with the queue drained between steps. Driving it
@@ -156,6 +158,9 @@ public final class Oracle {
                 break;
             case "log-steps":
                 need(args, 5);
+                break;
+            case "new-game":
+                need(args, 3);
                 break;
             default:
                 throw new IllegalArgumentException("unknown command " + args[0]);
@@ -183,6 +188,20 @@ public final class Oracle {
                 break;
             case "log-steps":
                 logSteps(args, result);
+                break;
+            case "new-game":
+                // a new game as the player's "New Game" (PredefinedSetup.launch without a file) starts one:
+                // setup(false) marks the game new, so at-start stacks and decks place their pieces
+                edt(() -> {
+                    GameModule.getGameModule().getGameState().setup(false);
+                    GameModule.getGameModule().getGameState().setup(true);
+                });
+                edt(Oracle::chooseMissingBoards);
+                edt(() -> GameModule.getGameModule().getGameState().saveGame(new File(args[2])));
+                edt(() -> {
+                    result.put("saved", args[2]);
+                    listPieces(result);
+                });
                 break;
             default: // write-save
                 startNewGame();

@@ -1,0 +1,3 @@
+from tools.conformance.run import main
+
+raise SystemExit(main())
