@@ -895,18 +895,18 @@ class _Tally:
 
 
 _TALLY: contextvars.ContextVar[_Tally | None] = contextvars.ContextVar("gazala_svg_tally", default=None)
-_PATCHED: list[bool] = []
+_PATCHED = threading.Event()  #: set once cairosvg's Surface.draw counts what it draws
 _PATCH_LOCK = threading.Lock()
 
 
 def _count_draws() -> None:
     """Count every element cairosvg draws (in this thread's drawing only): the dynamic half of the budget."""
-    if _PATCHED:
+    if _PATCHED.is_set():
         return
     from cairosvg.surface import Surface
 
     with _PATCH_LOCK:  # once, whichever thread draws first
-        if _PATCHED:
+        if _PATCHED.is_set():
             return
         _patch(Surface)
 
@@ -924,7 +924,7 @@ def _patch(surface: Any) -> None:
         return original(self, node)
 
     surface.draw = draw
-    _PATCHED.append(True)
+    _PATCHED.set()
 
 
 @contextlib.contextmanager
