@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import check_chart_terrain
+from gazala_tools.referee.movement import check_chart_terrain, zone_name, zone_short
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
@@ -454,7 +454,7 @@ def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
 def zoc_name(rules: RulesPlugin) -> str:
     """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
     say "enemy {name}"."""
-    return rules.data.zoc.name or "zone of control"
+    return zone_name(rules)
 
 
 def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
@@ -508,7 +508,7 @@ def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: 
     why: dict[Hex, str] = {}
     if enemy_zoc:
         own = ctx.hexes_of.get(side, set()) if negates else set()
-        zone = f"in enemy {rules.data.zoc.name}" if rules.data.zoc.name else "in enemy ZOC"
+        zone = f"in enemy {zone_short(rules)}"
         why.update({h: zone for h in ctx.enemy_zoc(side) if h not in own})
     for h in hexes:
         why[h] = "blocked terrain"

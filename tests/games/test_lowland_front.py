@@ -284,7 +284,7 @@ def test_5_4_an_empire_unit_never_moves_from_one_enemy_zone_hex_to_another(rules
     units = [unit(rules, "em-3-bde", "15.05"), unit(rules, "lg-2-bde", "15.04")]
     found = Phase(rules, units).move("em-3-bde", "14.05")
     assert errors(found) == [] and [f.rule for f in found] == ["5.4"]
-    assert "the direct route moves from one enemy ZOC hex directly to another (15.05 to 14.05)" in found[0].message
+    assert "the direct route moves from one enemy zone of control hex directly to another (15.05 to 14.05)" in found[0].message
     found = Phase(rules, units, allowance={"em-3-bde": 2}).move("em-3-bde", "14.05")
     assert errors(found) == ["5.4"] and "no legal path from 15.05 to 14.05 within its 2 movement points left" \
         in found[0].message
@@ -302,7 +302,7 @@ def test_6_1_6_2_out_of_supply_and_isolated_halve_the_allowance_rounded_down(rul
 
 def test_6_3_a_disrupted_unit_may_not_move(rules: RulesPlugin) -> None:
     found = Phase(rules, [unit(rules, "lg-2-bde", "01.08", "disrupted")]).move("lg-2-bde", "02.08")
-    assert errors(found) == ["6.3"] and "lg-2-bde is disrupted and may not move" in found[0].message
+    assert errors(found) == ["6.3"] and found[0].message == "lg-2-bde is marked Disrupted: it may not move"
     assert Phase(rules, [unit(rules, "lg-2-bde", "01.08")]).move("lg-2-bde", "02.08") == []
 
 

@@ -1,5 +1,5 @@
 """Lowland Front's rules judged in a log: 4.3, "Stacking is judged at the end of each movement phase"
-(``stacking.when: end-of-movement``), against a variant judged at all times (``when: always``): a stack
+(the sequence's judge lists: ``stacking.when: end-of-movement``, the default), against a variant judged at all times (``when: always``): a stack
 over 6 points in the middle of the League's movement phase, undone by the phase's end; 8.2, a
 reinforcement placed from its box in an enemy zone of control (found at its move, said once).
 
@@ -30,8 +30,9 @@ def lowland(tmp: Path, when: str) -> RulesPlugin:
     game = tmp / f"lowland-front-{when}"
     shutil.copytree(FOLDER, game)
     text = (game / "game.yaml").read_text(encoding="utf-8")
-    assert text.count("    when: end-of-movement") == 1
-    (game / "game.yaml").write_text(text.replace("    when: end-of-movement", f"    when: {when}"), encoding="utf-8")
+    mine = '    enemy-rule: "3.7"'  # the game's default (the sequence's phase ends, 4.3) or the variant
+    assert text.count(mine) == 1
+    (game / "game.yaml").write_text(text.replace(mine, f"{mine}\n    when: {when}"), encoding="utf-8")
     return rules_for(find_game(game))
 
 
