@@ -441,9 +441,9 @@ def _where(ctx: Context, a: Arrival) -> str:
 # --- zones of control -----------------------------------------------------------------------------
 def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
     """Does ``unit`` exert a zone of control (``rules.zoc``: ``units``, not ``exempt`` units, not with
-    a marker of ``unless-markers`` nor one whose effects say ``zoc: false``)?"""
+    a marker whose effects say ``zoc: false``)?"""
     z = rules.data.zoc
-    if not z.exert or unit.markers & z.unless_markers or not z.units.matches(unit, rules.names):
+    if not z.exert or not z.units.matches(unit, rules.names):
         return False
     if z.exempt is not None and z.exempt.matches(unit, rules.names):
         return False
@@ -514,8 +514,9 @@ def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: 
         why[h] = "blocked terrain"
     if enemy_units:
         why.update({h: "enemy-occupied" for h in ctx.enemy_hexes(side)})
-    if impassable:
-        why.update({h: "impassable" for h in rules.impassable})
+    if impassable:  # the map's impassable terrain, and the chart's hexes prohibited to every class
+        closed = rules.data.chart.closed_hexes(rules.map) if rules.data.chart is not None else frozenset()
+        why.update({h: "impassable" for h in rules.impassable | closed})
     return why
 
 

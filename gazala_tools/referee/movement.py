@@ -651,7 +651,10 @@ def _zone(rules: RulesPlugin, ctx: Context, unit: Unit, kind: str) -> frozenset[
         is_armor = getattr(rules, "is_armor", None)
         armor = bool(is_armor(unit)) if is_armor is not None else False
         return frozenset(zones_against(ctx, unit.side, armor=armor))
-    return ctx.enemy_zoc(unit.side)
+    zone = ctx.enemy_zoc(unit.side)
+    if "movement" in rules.data.zoc.negated_for:  # another friendly unit in the hex negates the zone for moves
+        zone = zone - {u.hex for u in ctx.units(unit.side) if u.hex is not None and u.id != unit.id}
+    return zone
 
 
 def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | None, list[Finding]]:

@@ -270,7 +270,6 @@ SUPPLY_ROLES: Final = ("out", "isolated")
 class ZocRules:
     exert: bool = True
     units: UnitFilter = ANY_UNIT  #: the units that exert a ZOC
-    unless_markers: frozenset[str] = frozenset()
     sides: frozenset[Hexside] = frozenset()  #: a ZOC does not extend across these hexsides
     uphill: Mapping[Hex, frozenset[Hex]] = field(default_factory=dict)  #: low hex -> high hexes it does not reach
     into: frozenset[Hex] = frozenset()  #: hexes no ZOC extends into
@@ -1136,8 +1135,10 @@ def _zoc(root: Section) -> ZocRules:
     node = root.m["zoc"]
     if isinstance(node, yaml.ScalarNode):
         return ZocRules(exert=root.boolean("zoc", True))
-    s = root.sub("zoc", ZOC_KEYS)
-    unless = s.markers("unless-markers")
+    s = root.sub("zoc", ZOC_KEYS | MOVED_ZOC_KEYS.keys())
+    for old, where in MOVED_ZOC_KEYS.items():
+        if old in s:
+            raise s.err(old, "has moved", expected=where)
     negated = s.names("negated-by-friendly")
     for i, purpose in enumerate(negated):
         if purpose not in ZOC_NEGATION:
@@ -1156,7 +1157,6 @@ def _zoc(root: Section) -> ZocRules:
     return ZocRules(
         exert=s.boolean("exert", True),
         units=s.units("units"),
-        unless_markers=frozenset(unless),
         sides=s.crossing("hexsides"),
         uphill={k: frozenset(v) for k, v in uphill.items()},
         into=s.hexset("into").hexes,
@@ -1167,13 +1167,18 @@ def _zoc(root: Section) -> ZocRules:
     )
 
 
-ZOC_KEYS: Final = frozenset({"exert", "units", "unless-markers", "hexsides", "except-along", "uphill", "into", "exempt",
+ZOC_KEYS: Final = frozenset({"exert", "units", "hexsides", "except-along", "uphill", "into", "exempt",
                              "name", "rule", "negated-by-friendly"})
+#: keys that said a fact another key states too, and where it is stated now (exit 2 naming it)
+MOVED_ZOC_KEYS: Final = {
+    "unless-markers": "rules.markers: {MARKER: {zoc: false}} (what a marker does is stated with the marker)"}
+MOVED_TRACE_KEYS: Final = {
+    "friendly-negates-zoc": "rules.zoc.negated-by-friendly: [supply] (what a friendly unit negates the zone for)"}
 #: what a friendly unit in an enemy-zone hex may negate the zone for (``zoc.negated-by-friendly``)
 ZOC_NEGATION: Final = ("supply", "movement")
 
 
-TRACE_KEYS: Final = frozenset({"blocked-by", "friendly-negates-zoc", "hexes", "hexsides", "except-along",
+TRACE_KEYS: Final = frozenset({"blocked-by", "hexes", "hexsides", "except-along",
                                "max-length", "max-mp", "class", "network-blocked-by"})
 
 
@@ -1187,6 +1192,9 @@ def _blocks(s: Section, key: str, what: str) -> tuple[str, ...] | None:
 
 
 def _trace(s: Section, base: Trace) -> Trace:
+    for old, where in MOVED_TRACE_KEYS.items():
+        if old in s:
+            raise s.err(old, "has moved", expected=where)
     blocks = _blocks(s, "blocked-by", "trace")
     net = _blocks(s, "network-blocked-by", "network")
     if "except-along" in s and "hexsides" not in s:
@@ -1210,7 +1218,7 @@ def _trace(s: Section, base: Trace) -> Trace:
         enemy_units=("enemy-units" in blocks) if blocks is not None else base.enemy_units,
         enemy_zoc=("enemy-zoc" in blocks) if blocks is not None else base.enemy_zoc,
         impassable=("impassable" in blocks) if blocks is not None else base.impassable,
-        friendly_negates_zoc=s.boolean("friendly-negates-zoc", base.friendly_negates_zoc),
+        friendly_negates_zoc=base.friendly_negates_zoc,
         hexes=s.hexset("hexes").hexes if "hexes" in s else base.hexes,
         sides=s.crossing("hexsides") if "hexsides" in s else base.sides,
         max_length=(s.opt_integer("max-length", lo=0, hi=1_000_000) if "max-length" in s
@@ -1226,11 +1234,11 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
         return None
     s.require("sides")
     rule = s.rule("rule", "supply")
-    base = _trace(s.sub("trace", TRACE_KEYS), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
+    base = _trace(s.sub("trace", TRACE_KEYS | MOVED_TRACE_KEYS.keys()), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
     per = s.sub("sides")
     sides: dict[str, SideSupply] = {}
     for side in per.side_keys():
-        ss = per.sub(side, TRACE_KEYS | {"rule", "sources", "network", "goal", "automatic-through",
+        ss = per.sub(side, TRACE_KEYS | MOVED_TRACE_KEYS.keys() | {"rule", "sources", "network", "goal", "automatic-through",
                                         "automatic-rule", "direct", "source-units"})
         ss.require("sources")
         network = ss.path_kinds("network")
