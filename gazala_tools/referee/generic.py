@@ -358,7 +358,8 @@ def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | 
         return "is occupied by " + ", ".join(enemies)
     if "enemy-zoc" in blocks and h in ctx.enemy_zoc(side):
         who = sorted({uid for e in rules.enemies(side) for uid in ctx.zoc(e).get(h, ())})
-        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(who)
+        at = {u.id: ctx.label(u.hex) for u in ctx.on_map() if u.id in who and u.hex is not None}
+        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(f"{w} ({at[w]})" if w in at else w for w in who)
     return None
 
 
@@ -375,7 +376,7 @@ def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex
     if why is None:
         return []
     where = "an enemy-occupied hex" if h in ctx.enemy_hexes(unit.side) else f"an enemy {zoc_name(rules)}"
-    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)} {why}: a reinforcement may "
+    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)}, which {why}: a reinforcement may "
                     f"not be placed in {where}", units=(unit.id,), hexes=(ctx.label(h),))]
 
 
@@ -390,7 +391,7 @@ def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: st
         for u in ctx.by_hex.get(h, []):
             if u.side == side and (scheduled(rules, u, a) or (a.values is not None and may_be(rules, u, a))):
                 yield Finding(r.entry_rule, Severity.ERROR,
-                              f"{u.id} arrives at {ctx.label(h)} {entry_blocked(rules, ctx, side, h)}: a "
+                              f"{u.id} arrives at {ctx.label(h)}, which {entry_blocked(rules, ctx, side, h)}: a "
                               f"reinforcement may not be placed in an enemy {zoc_name(rules)}",
                               units=(u.id,), hexes=(ctx.label(h),))
 

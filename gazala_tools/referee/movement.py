@@ -31,7 +31,7 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import ANY_UNIT, RulesReader, Section, UnitFilter
 from gazala_tools.referee.statuses import allowance, may_move
-from gazala_tools.referee.terrain import Chart, ClassCosts
+from gazala_tools.referee.terrain import ANY_CLASS, Chart, ClassCosts
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Context, RulesPlugin
@@ -305,6 +305,10 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
             out.append((z.rule, f"a unit stops on entering an enemy {zone_short(rules) if z.zone == 'zoc' else 'zone'}"))
         if z.leave_at_start:
             out.append((z.rule, f"an enemy {zone_name(rules)} is left only at the start of the phase"))
+        if (z.enter or z.leave) and not any(r == z.rule for r, _w in out):  # a rule of costs only (RJ 5.3)
+            costs = [f"{v:g} more MP to {verb} an enemy {zone_short(rules)} hex" for v, verb in
+                     ((z.enter, "enter"), (z.leave, "leave")) if v]
+            out.append((z.rule, " and ".join(costs)))
     if m.chart is not None:
         for row in m.chart.hexsides:
             if any(c.prohibited for c in row.cells.values()) and not row.first_step:
@@ -843,6 +847,8 @@ def _fmt(x: float | None) -> str:
 def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     """Units standing in a hex the Terrain Effects Chart prohibits to their class (``P``): a lake, a
     swamp for motor units (Lowland Front 3.6)."""
+    from gazala_tools.referee.generic import side_adjective
+
     chart = rules.data.chart
     if chart is None:
         return
@@ -851,8 +857,9 @@ def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
             continue
         costs = chart.unit_costs(rules.map, u, rules.names)
         for row in costs.prohibited_in(u.hex):
-            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {row.what} at {ctx.label(u.hex)}, "
-                          f"prohibited to {costs.unit_class} units", units=(u.id,), hexes=(ctx.label(u.hex),))
+            who = "every unit" if costs.unit_class == ANY_CLASS else f"{costs.unit_class} units"
+            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {row.what} "
+                          f"at {ctx.label(u.hex)}, prohibited to {who}", units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
 def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:

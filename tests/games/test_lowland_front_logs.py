@@ -123,7 +123,7 @@ def test_2_0_the_phases_follow_the_sequence_of_play() -> None:
         (10, "League movement phase (2.2)"), (10, "League combat phase (2.3)"), (11, "Empire movement phase (2.4)")]
     assert [p.turn for p in rep.phases] == ["1"] * 5 + ["2"] * 4
     out = next(f for f in rep.findings if f.step == 12)
-    assert out.finding.message == ("lg-3-bde moves in the Empire movement phase (2.4): a league unit moves only in the "
+    assert out.finding.message == ("lg-3-bde moves in the Empire movement phase (2.4): a League unit moves only in the "
                                    "League movement phase (2.2)")
 
 
@@ -159,7 +159,7 @@ def judged(rep: LogReport) -> list[tuple[int, str, str, Severity]]:
     """The position findings of a log (no info): (step, the phase that ended, rule, severity)."""
     title = {p.index: p.started_by for p in rep.phases}
     return [(f.step, title[f.phase], f.finding.rule, f.finding.severity) for f in rep.findings
-            if f.kind == "position" and f.finding.severity is not Severity.INFO]
+            if f.kind in ("position", "step") and f.finding.severity is not Severity.INFO]
 
 
 def variant(tmp_path: Path, name: str, file: str, old: str, new: str) -> Path:

@@ -176,7 +176,7 @@ def test_8_2_both_entry_hexes_blocked_the_cavalry_waits(rules: RulesPlugin) -> N
     r = check(rules, u("r-6-cav", "reinforcements"), u("g-1-inf", "I7"), turn=2)
     [w] = [f.message for f in r.findings if f.rule == "8.2"]
     assert w == ("every reinforcement hex of r-6-cav (Turn 2) is blocked (I8 is in the enemy zone of control of "
-                 "g-1-inf; J8 is in the enemy zone of control of g-1-inf): it may not arrive until an entry hex is free")
+                 "g-1-inf (I7); J8 is in the enemy zone of control of g-1-inf (I7)): it may not arrive until an entry hex is free")
 
 
 # --- 9/10 control and victory ---------------------------------------------------------------------------

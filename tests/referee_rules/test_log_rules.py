@@ -102,7 +102,7 @@ def test_8_2_a_log_places_a_reinforcement_in_an_enemy_zone(tmp_path: Path) -> No
                                                                                 hex=m.hex("02.04"))]
     rep = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.04")], "Turn 2")).check()  # type: ignore[arg-type]
     assert [(f.step, f.kind, f.finding.message) for f in rep.findings if f.finding.rule == "8.2"] == [
-        (1, "move", "lg-8-bde arrives at 01.04 is in the enemy zone of control of e: a reinforcement may not be "
+        (1, "move", "lg-8-bde arrives at 01.04, which is in the enemy zone of control of e (02.04): a reinforcement may not be "
                     "placed in an enemy zone of control")]
     units[0] = Unit("lg-8-bde", "league", "infantry", box="reinforcements")
     ok = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.06")], "Turn 2")).check()  # type: ignore[arg-type]
