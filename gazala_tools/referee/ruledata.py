@@ -982,7 +982,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
                      r, zoc)
     reinforcements = _reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
     control = _control(sub("control", frozenset({"rule", "by", "start"})))
-    victory = _victory(sub("victory", VICTORY_KEYS), control)
+    victory = _victory(sub("victory", VICTORY_KEYS), control, boxes.exited)
     if supply is not None and supply.markers:
         for role in SUPPLY_ROLES:
             if not any(m.supply == role for m in markers.values()):
@@ -1416,7 +1416,7 @@ def _holds(s: Section, control: ControlRules | None) -> str:
     return holds
 
 
-def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
+def _victory(s: Section, control: ControlRules | None, exited: frozenset[str] = frozenset()) -> VictoryRules | None:
     if not s:
         return None
     rule = s.rule("rule", "victory")
@@ -1437,8 +1437,10 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
             e.require("vp")
             boxes = _lower(e.names("boxes"))
             if kind == "exited":
+                boxes = boxes or exited  # default: the boxes rules.boxes names (stated once)
                 if not boxes:
-                    raise e.err(None, "names no box units exit to", expected="boxes: [a box of rules.boxes.exited]")
+                    raise e.err(None, "names no box units exit to",
+                                expected="rules.boxes.exited: [BOX], or boxes: [BOX] here")
             elif "boxes" in e:
                 raise e.err("boxes", "only applies to 'exited'")
             units.append(UnitAward(e.rule("rule", rule), kind, e.units("units"), e.integer("vp", lo=-1000, hi=1000),

@@ -26,13 +26,12 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import (
     MoveChecker,
     MoveContext,
-    UnitPhase,
-    allowances,
-    check_move,
     movement_rules,
 )
 from gazala_tools.referee.plugins import rules_for
 from gazala_tools.referee.position import Position, Unit
+
+from .conftest import MovePhase
 
 FOLDER = Path(__file__).resolve().parent / "lowland-front"
 
@@ -60,31 +59,7 @@ def unit(rules: RulesPlugin, uid: str, where: str | None, *markers: str, box: st
     return Unit(uid, side, kind, "", rules.map.hex(where) if where else None, box=box, markers=frozenset(markers))
 
 
-class Phase:
-    """One movement phase: moves of the units of a position, one after another (the position before
-    each move is the one the earlier moves left)."""
-
-    def __init__(self, rules: RulesPlugin, units: list[Unit], allowance: dict[str, int] | None = None) -> None:
-        self.rules = rules
-        self.units = {u.id: u for u in units}
-        self.data = movement_rules(rules)
-        self.allowance = allowances(rules, "move") if allowance is None else allowance
-        self.phase: dict[str, UnitPhase] = {}
-        self.paths: list[list[str] | None] = []
-
-    def move(self, uid: str, to: str | None, *, box: str | None = None) -> list[Finding]:
-        position = Position(game=self.rules.game.id, units=tuple(self.units.values()))
-        mc = MoveContext(self.rules, self.data, Context(self.rules, position), 1, 1, self.phase, self.allowance)
-        before = self.units[uid]
-        after = Unit(before.id, before.side, before.type, before.formation, self.rules.map.hex(to) if to else None,
-                     box=box, markers=before.markers)
-        path, found = check_move(before, after, mc)
-        self.paths.append([self.rules.map.label(h) for h in path] if path else None)
-        self.units[uid] = after
-        return found
-
-    def spent(self, uid: str) -> float:
-        return self.phase[uid].spent
+Phase = MovePhase
 
 
 def errors(found: list[Finding]) -> list[str]:

@@ -21,10 +21,11 @@ from gazala_tools.games import find_game
 from gazala_tools.referee.api import manifest_specs, position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import MoveContext, UnitPhase, allowances, check_move, movement_rules
 from gazala_tools.referee.plugins import rules_for
-from gazala_tools.referee.position import Position, Unit
+from gazala_tools.referee.position import Unit
 from gazala_tools.referee.report import Report
+
+from .conftest import MovePhase
 
 FOLDER = Path(__file__).resolve().parent / "rail-junction"
 G, R = "guard", "raider"
@@ -223,32 +224,10 @@ def test_10_5_a_major_victory_and_a_stalemate(rules: RulesPlugin) -> None:
 
 
 # --- 3, 5.3, 6.1 movement --------------------------------------------------------------------------------
-class Phase:
-    """One movement phase: moves of the units of a position, one after another."""
-
-    def __init__(self, rules: RulesPlugin, *units: dict[str, Any]) -> None:
-        self.rules = rules
-        self.units = {d["id"]: Unit(d["id"], d["side"], d["type"], "", rules.map.hex(d["hex"]) if "hex" in d else None,
-                                    box=d.get("box"), markers=frozenset(d.get("markers", ())))
-                      for d in units}
-        self.data = movement_rules(rules)
-        self.allowance = allowances(rules, "move")
-        self.phase: dict[str, UnitPhase] = {}
-        self.path: list[str] = []
-
-    def move(self, uid: str, to: str | None, *, box: str | None = None) -> list[Finding]:
-        position = Position(game=self.rules.game.id, units=tuple(self.units.values()))
-        mc = MoveContext(self.rules, self.data, Context(self.rules, position), 1, 1, self.phase, self.allowance)
-        before = self.units[uid]
-        after = Unit(before.id, before.side, before.type, before.formation, self.rules.map.hex(to) if to else None,
-                     box=box, markers=before.markers)
-        path, found = check_move(before, after, mc)
-        self.path = [self.rules.map.label(h) for h in path or ()]
-        self.units[uid] = after
-        return found
-
-    def spent(self, uid: str) -> float:
-        return self.phase[uid].spent
+def Phase(rules: RulesPlugin, *units: dict[str, Any]) -> MovePhase:
+    """One movement phase of these units (``u(...)``)."""
+    return MovePhase(rules, [Unit(d["id"], d["side"], d["type"], "", rules.map.hex(d["hex"]) if "hex" in d else None,
+                                  box=d.get("box"), markers=frozenset(d.get("markers", ()))) for d in units])
 
 
 def errors(found: list[Finding]) -> list[str]:
@@ -291,7 +270,7 @@ def test_5_3_entering_an_enemy_zoc_costs_one_more_and_never_stops(rules: RulesPl
     # (creek, zone), G4 2 = 6; by the railway E6 1, E5 1/2, F5 2 (zone), G4 2 = 5.5. It may move on (no stop)
     ph = Phase(rules, u("r-3-cav", "F7"), u("g-1-inf", "F4"))
     found = ph.move("r-3-cav", "G4")
-    assert errors(found) == [] and ph.spent("r-3-cav") == 5 and ph.path == ["F7", "F6", "G5", "G4"]
+    assert errors(found) == [] and ph.spent("r-3-cav") == 5 and ph.paths[-1] == ["F7", "F6", "G5", "G4"]
     assert errors(ph.move("r-3-cav", "G3")) == ["3.1"]  # one more zone hex: 2 of the 1 left
 
 
@@ -300,7 +279,7 @@ def test_5_4_a_friendly_unit_negates_the_zoc_for_movement(rules: RulesPlugin) ->
     # cheapest: E6 1, E5 1/2, F5 1, G4 1 = 3.5
     ph = Phase(rules, u("r-3-cav", "F7"), u("g-1-inf", "F4"), u("r-1-inf", "F5"), u("r-2-inf", "G4"))
     assert ph.move("r-3-cav", "G4") == [] and ph.spent("r-3-cav") == 3.5
-    assert ph.path == ["F7", "E6", "E5", "F5", "G4"]
+    assert ph.paths[-1] == ["F7", "E6", "E5", "F5", "G4"]
 
 
 def test_6_1_disorganized_halves_the_allowance_rounded_up(rules: RulesPlugin) -> None:
@@ -312,3 +291,17 @@ def test_6_1_disorganized_halves_the_allowance_rounded_up(rules: RulesPlugin) ->
 def test_3_5_the_guard_never_leaves_the_map(rules: RulesPlugin) -> None:
     assert errors(Phase(rules, u("g-3-cav", "A1")).move("g-3-cav", None, box="Exited")) == ["3.5"]
     assert errors(Phase(rules, u("r-3-cav", "A1")).move("r-3-cav", None, box="Exited")) == []
+
+
+def test_game_yaml_follows_the_json_schema() -> None:
+    # a path row with a rule and no bridges ({cost: 1, rule: "3.3"}) is a row, though it reads as cells too
+    import json
+
+    import jsonschema
+    import yaml
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "gazala_tools/games/schema.json").read_text())
+    raw = yaml.safe_load((FOLDER / "game.yaml").read_text(encoding="utf-8"))
+    assert [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(raw)] == []
+    raw["rules"]["terrain-effects"]["paths"]["trail"] = {"cost": "x1", "rule": "3.3"}
+    assert [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(raw)]
