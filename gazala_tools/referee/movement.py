@@ -312,7 +312,9 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
     if m.chart is not None:
         for row in m.chart.hexsides:
             if any(c.prohibited for c in row.cells.values()) and not row.first_step:
-                out.append((row.rule, f"crossing {row.what}"))
+                to = [k for k, c in row.cells.items() if c.prohibited]
+                some = f" (prohibited to {' and '.join(to)} units)" if len(to) < len(row.cells) else ""
+                out.append((row.rule, f"crossing {row.what}{some}"))
     out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
     if m.blocked_rule is not None:
         out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
@@ -857,7 +859,8 @@ def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
             continue
         costs = chart.unit_costs(rules.map, u, rules.names)
         for row in costs.prohibited_in(u.hex):
-            who = "every unit" if costs.unit_class == ANY_CLASS else f"{costs.unit_class} units"
+            every = costs.unit_class == ANY_CLASS or all(c.prohibited for c in row.cells.values())
+            who = "every unit" if every else f"{costs.unit_class} units"
             yield Finding(row.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {row.what} "
                           f"at {ctx.label(u.hex)}, prohibited to {who}", units=(u.id,), hexes=(ctx.label(u.hex),))
 

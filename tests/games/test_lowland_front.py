@@ -310,7 +310,7 @@ def test_3_6_a_position_with_a_unit_in_a_prohibited_hex_is_an_error(rules: Rules
                                                     unit(rules, "em-hq", "06.10")))
     found = [(f.rule, f.units, f.message) for f in Referee(rules).check(position).findings if f.rule == "3.6"]
     assert found == [
-        ("3.6", ("em-hq",), "em-hq (Imperial hq) is in lake at 06.10, prohibited to foot units"),
+        ("3.6", ("em-hq",), "em-hq (Imperial hq) is in lake at 06.10, prohibited to every unit"),
         ("3.6", ("lg-4-pz",), "lg-4-pz (League armor) is in swamp at 08.03, prohibited to motor units"),
     ]  # the brigade may stand in swamp (all)
 
