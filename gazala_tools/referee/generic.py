@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import check_chart_terrain, zone_name, zone_short
+from gazala_tools.referee.movement import check_chart_terrain, side_adjective, zone_name, zone_short
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
@@ -179,14 +179,6 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
         if most is not None and n > most:
             out.append((tl.rule, f"{n} {who} {tl.name} units in one hex (limit {most} {tl.name})" + note(n - most)))
     return out
-
-
-def side_adjective(rules: RulesPlugin, side: str) -> str:
-    """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
-    try:
-        return rules.game.side(side).adjective
-    except KeyError:
-        return side
 
 
 def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:

@@ -29,6 +29,7 @@ from gazala_tools.referee.movement import (
     allowances,
     check_move,
     movement_rules,
+    side_adjective,
 )
 from gazala_tools.wording import count
 
@@ -243,7 +244,7 @@ class LogReferee:
                     if nxt is None and play is not None:
                         own = seq.movement_phases(b.side)
                         found.append(Finding(seq.rule, Severity.ERROR,
-                                             f"{b.id} moves in the {play.title}: a {generic.side_adjective(rules, b.side)} unit moves "
+                                             f"{b.id} moves in the {play.title}: a {side_adjective(rules, b.side)} unit moves "
                                              "only in the "
                                              + (" or the ".join(p.title for p in own) or "no phase"),
                                              units=(b.id,)))

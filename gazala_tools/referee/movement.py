@@ -274,6 +274,14 @@ def _num(s: Section, key: str) -> float:
     return v
 
 
+def side_adjective(rules: RulesPlugin, side: str) -> str:
+    """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
+    try:
+        return rules.game.side(side).adjective
+    except KeyError:
+        return side
+
+
 def zone_name(rules: RulesPlugin) -> str:
     """How messages name an enemy zone: the game's word (``rules.zoc.name`` of game.yaml, stated
     once), by default "zone of control"."""
@@ -849,8 +857,6 @@ def _fmt(x: float | None) -> str:
 def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     """Units standing in a hex the Terrain Effects Chart prohibits to their class (``P``): a lake, a
     swamp for motor units (Lowland Front 3.6)."""
-    from gazala_tools.referee.generic import side_adjective
-
     chart = rules.data.chart
     if chart is None:
         return
