@@ -75,6 +75,9 @@ class RulesPlugin:
     extra_keys: ClassVar[frozenset[str]] = frozenset()
     #: ... and those of them that are lists of hex labels (kept as a frozenset of hexes)
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset()
+    #: keys of the game's movement data that earlier versions of the plugin's game read, and where what
+    #: they said is now (``immobile[].OLD``: exit 2 naming the new key)
+    moved_keys: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, game: Game, game_map: GameMap | None = None, *, strict: bool | None = None) -> None:
         if game_map is None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.movement import check_chart_terrain
+from gazala_tools.referee.movement import check_chart_terrain, side_adjective, zone_name, zone_short
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
@@ -180,14 +180,6 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
         if most is not None and n > most:
             out.append((tl.rule, f"{n} {who} {tl.name} units in one hex (limit {most} {tl.name})" + note(n - most)))
     return out
-
-
-def side_adjective(rules: RulesPlugin, side: str) -> str:
-    """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
-    try:
-        return rules.game.side(side).adjective
-    except KeyError:
-        return side
 
 
 def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
@@ -359,7 +351,8 @@ def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | 
         return "is occupied by " + ", ".join(enemies)
     if "enemy-zoc" in blocks and h in ctx.enemy_zoc(side):
         who = sorted({uid for e in rules.enemies(side) for uid in ctx.zoc(e).get(h, ())})
-        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(who)
+        at = {u.id: ctx.label(u.hex) for u in ctx.on_map() if u.id in who and u.hex is not None}
+        return f"is in the enemy {zoc_name(rules)} of " + ", ".join(f"{w} ({at[w]})" if w in at else w for w in who)
     return None
 
 
@@ -376,7 +369,7 @@ def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex
     if why is None:
         return []
     where = "an enemy-occupied hex" if h in ctx.enemy_hexes(unit.side) else f"an enemy {zoc_name(rules)}"
-    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)} {why}: a reinforcement may "
+    return [Finding(r.entry_rule, Severity.ERROR, f"{unit.id} arrives at {ctx.label(h)}, which {why}: a reinforcement may "
                     f"not be placed in {where}", units=(unit.id,), hexes=(ctx.label(h),))]
 
 
@@ -391,7 +384,7 @@ def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: st
         for u in ctx.by_hex.get(h, []):
             if u.side == side and (scheduled(rules, u, a) or (a.values is not None and may_be(rules, u, a))):
                 yield Finding(r.entry_rule, Severity.ERROR,
-                              f"{u.id} arrives at {ctx.label(h)} {entry_blocked(rules, ctx, side, h)}: a "
+                              f"{u.id} arrives at {ctx.label(h)}, which {entry_blocked(rules, ctx, side, h)}: a "
                               f"reinforcement may not be placed in an enemy {zoc_name(rules)}",
                               units=(u.id,), hexes=(ctx.label(h),))
 
@@ -442,9 +435,9 @@ def _where(ctx: Context, a: Arrival) -> str:
 # --- zones of control -----------------------------------------------------------------------------
 def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
     """Does ``unit`` exert a zone of control (``rules.zoc``: ``units``, not ``exempt`` units, not with
-    a marker of ``unless-markers`` nor one whose effects say ``zoc: false``)?"""
+    a marker whose effects say ``zoc: false``)?"""
     z = rules.data.zoc
-    if not z.exert or unit.markers & z.unless_markers or not z.units.matches(unit, rules.names):
+    if not z.exert or not z.units.matches(unit, rules.names):
         return False
     if z.exempt is not None and z.exempt.matches(unit, rules.names):
         return False
@@ -455,7 +448,7 @@ def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
 def zoc_name(rules: RulesPlugin) -> str:
     """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
     say "enemy {name}"."""
-    return rules.data.zoc.name or "zone of control"
+    return zone_name(rules)
 
 
 def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
@@ -509,14 +502,15 @@ def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: 
     why: dict[Hex, str] = {}
     if enemy_zoc:
         own = ctx.hexes_of.get(side, set()) if negates else set()
-        zone = f"in enemy {rules.data.zoc.name}" if rules.data.zoc.name else "in enemy ZOC"
+        zone = f"in enemy {zone_short(rules)}"
         why.update({h: zone for h in ctx.enemy_zoc(side) if h not in own})
     for h in hexes:
         why[h] = "blocked terrain"
     if enemy_units:
         why.update({h: "enemy-occupied" for h in ctx.enemy_hexes(side)})
-    if impassable:
-        why.update({h: "impassable" for h in rules.impassable})
+    if impassable:  # the map's impassable terrain, and the chart's hexes prohibited to every class
+        closed = rules.data.chart.closed_hexes(rules.map) if rules.data.chart is not None else frozenset()
+        why.update({h: "impassable" for h in rules.impassable | closed})
     return why
 
 

@@ -29,6 +29,7 @@ from gazala_tools.referee.movement import (
     allowances,
     check_move,
     movement_rules,
+    side_adjective,
 )
 from gazala_tools.wording import count
 
@@ -51,8 +52,8 @@ READ_WHOLE = "one log = one player's movement phase (the log shows no turn chang
 
 @dataclass(frozen=True)
 class StepFinding:
-    """A finding at one step: of a move (``kind`` "move") or of the position at a phase end
-    ("position")."""
+    """A finding at one step: of a move (``kind`` "move"), of the position at a phase end
+    ("position"), or of the position after the step (``step``: stacking judged at all times)."""
 
     step: int
     kind: str
@@ -243,7 +244,8 @@ class LogReferee:
                     if nxt is None and play is not None:
                         own = seq.movement_phases(b.side)
                         found.append(Finding(seq.rule, Severity.ERROR,
-                                             f"{b.id} moves in the {play.title}: a {b.side} unit moves only in the "
+                                             f"{b.id} moves in the {play.title}: a {side_adjective(rules, b.side)} unit moves "
+                                             "only in the "
                                              + (" or the ".join(p.title for p in own) or "no phase"),
                                              units=(b.id,)))
                     elif nxt is not None:
@@ -306,7 +308,7 @@ class LogReferee:
             key = (f.rule, f.message)
             standing.add(key)
             if key not in self._stack_standing:
-                rep.findings.append(StepFinding(step.index, "position", f, phase=phase))
+                rep.findings.append(StepFinding(step.index, "step", f, phase=phase))
         self._stack_standing = standing
 
     def _phase_rules(self, start: Context, after: Unit) -> Iterable[Finding]:
@@ -455,7 +457,8 @@ def render_text(rep: LogReport) -> str:
         lines.append("no error: every move is legal (see the warnings)")
     for f in sorted(rep.findings, key=lambda f: (f.step, f.kind != "move", f.finding.sort_key())):
         fd = f.finding
-        where = f" {f.unit} {f.from_hex} -> {f.to_hex}" if f.kind == "move" else " position at phase end"
+        where = (f" {f.unit} {f.from_hex} -> {f.to_hex}" if f.kind == "move" else " position after the step"
+                 if f.kind == "step" else " position at phase end")
         lines.append(f"step {f.step}:{where}: [{fd.rule}] {fd.severity.value}: {fd.message}")
     lines.append("legal" if rep.legal else "ILLEGAL")
     return "\n".join(lines) + "\n"

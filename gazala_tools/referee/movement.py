@@ -31,7 +31,7 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import ANY_UNIT, RulesReader, Section, UnitFilter
 from gazala_tools.referee.statuses import allowance, may_move
-from gazala_tools.referee.terrain import Chart, ClassCosts
+from gazala_tools.referee.terrain import ANY_CLASS, Chart, ClassCosts
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Context, RulesPlugin
@@ -58,21 +58,24 @@ MOVED_KEYS: Mapping[str, str] = {
     "points.boxes": "rules.terrain-effects.terrain of game.yaml ({BOX-KIND: {cost: '+N', units}})",
     "points.own-hexsides": "rules.terrain-effects.hexsides of game.yaml ({KIND: {owner: own, cost: N or '+N'}})",
     "points.leave-zone": "zoc.leave of movement.yaml",
-    "immobile[].breach": "immobile[].state",
+    "points.markers": "rules.markers of game.yaml ({MARKER: {movement: 1/2, round: down}}: one list of markers "
+                      "for positions, supply and moves)",
+    "immobile[].markers": "rules.markers of game.yaml ({MARKER: {move: false}})",
+    "zoc.name": "rules.zoc.name of game.yaml (the game's word for the zone, in every message)",
 }
 ZOC_EFFECTS = frozenset({"rule", "zoc-to-zoc", "stop", "across", "enter", "leave", "leave-at-start"})
 
 
 @dataclass(frozen=True, slots=True)
 class Immobile:
-    """Units of ``units`` may not move: those carrying one of ``markers`` (LF 6.3 Disrupted), or
-    standing in the hex of a plugin marker in ``state`` (RG 14.1: a breach under construction)."""
+    """Units of ``units`` may not move while they stand in the hex of a plugin marker in ``state``
+    (RG 14.1: a breach under construction). A marker that forbids moving is ``rules.markers``'
+    ``move: false`` (LF 6.3 Disrupted: :func:`~gazala_tools.referee.statuses.may_move`)."""
 
     rule: str
     units: UnitFilter
-    state: str | None  #: a state of the plugin's markers (``marker_states_at``), e.g. RG's "under-construction"
+    state: str  #: a state of the plugin's markers (``marker_states_at``), e.g. RG's "under-construction"
     what: str
-    markers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +83,7 @@ class Points:
     """Movement points: the rule cited, the counter value that is the allowance, and what changes it."""
 
     rule: str
-    role: str  #: the counter value that is the allowance ("move")
-    #: marker -> factor of the allowance (LF 6.1: out-of-supply 1/2), rounded down
-    markers: Mapping[str, float] = field(default_factory=dict)
+    role: str  #: the counter value that is the allowance ("move"; markers' factors: ``rules.markers``)
     #: a unit may always move one hex in a phase, whatever it costs, unless prohibited (LF 3.2)
     minimum_move: str | None = None
     #: a unit placed on the map from a box pays the cost of the hex it enters (LF 8.1); the rule cited
@@ -96,12 +97,11 @@ class ZocMoves:
     rule: str
     zoc_to_zoc: bool = False  #: no move from one enemy-ZOC hex directly to another (RG 9.0)
     stop: bool = False  #: a unit stops on entering an enemy zone (BG 4.1.2, LF 5.3)
-    zone: str = "zoc"  #: "zoc" (the referee's ZOC) or "engagement" (the plugin's ``zones_against``)
+    zone: str = "zoc"  #: "zoc" (the referee's ZOC) or "plugin" (the plugin's ``zones_against``: BG 4.1.2)
     across: frozenset[Hexside] | None = None  #: zoc-to-zoc only across these hexsides (DG 14.2 note)
     enter: float = 0.0  #: more MP to enter an enemy-zone hex
     leave: float = 0.0  #: more MP to leave one (RG 9.0: 2, BG 4.1.2: 1, LF 5.4: 1)
     leave_at_start: bool = False  #: an enemy-zone hex is left only as the first step of the phase
-    name: str = DEFAULT_ZONE_NAME  #: how messages name the zone
 
     @property
     def effective(self) -> bool:
@@ -194,19 +194,19 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
         for side in edges.side_keys():
             names = edges.names(side)
             exits[side] = frozenset().union(*(r.edge(n) for n in names)) if names else frozenset()
-    immobile = tuple(_immobile(s) for s in root.each("immobile", frozenset({"rule", "units", "breach", "state",
-                                                                           "markers", "what"})))
+    moved = rules.moved_keys
+    immobile = tuple(_immobile(s, moved) for s in root.each("immobile", frozenset(
+        {"rule", "units", "state", "markers", "what"} | {k.removeprefix("immobile[].") for k in moved
+                                                          if k.startswith("immobile[].")})))
     points = None
     if "points" in root:
         p = root.sub("points", frozenset({"rule", "allowance", "markers", "minimum-move", "entry-cost", "terrain",
                                           "along", "fast", "boxes", "own-hexsides", "leave-zone"}))
-        for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone"):
+        for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone", "markers"):
             if old in p:
                 raise p.err(old, "has moved", expected=MOVED_KEYS[f"points.{old}"])
         p.require("rule")
-        mk = p.sub("markers")
-        factors = {name: _factor(mk, name) for name in mk}
-        points = Points(p.rule(), p.text("allowance", "move"), factors,
+        points = Points(p.rule(), p.text("allowance", "move"),
                         p.rule("minimum-move") if "minimum-move" in p else None,
                         p.rule("entry-cost") if "entry-cost" in p else None)
     notes = tuple(root.names("notes")) if "notes" in root else ()
@@ -223,25 +223,16 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     )
 
 
-def _immobile(s: Section) -> Immobile:
-    if "breach" in s:
-        raise s.err("breach", "is now 'state' (any state of the plugin's markers)", expected=MOVED_KEYS["immobile[].breach"])
-    markers = frozenset(s.names("markers"))
-    state = s.text("state") if "state" in s else None
-    if not markers and state is None:
-        raise s.err(None, "names no reason a unit may not move", expected="markers: [..] or state: WORD")
-    return Immobile(s.rule(), s.units("units"), state,
-                    s.text("what", "a breaching unit" if state else "marked " + "/".join(sorted(markers))), markers)
-
-
-def _factor(s: Section, key: str) -> float:
-    from gazala_tools.referee.terrain import parse_cell
-
-    text = s.r.doc.scalar(s.m[key], s.what(key))
-    cell = parse_cell(text)
-    if cell is None or cell.kind != "number" or cell.value > 10:
-        raise s.err(key, f"{text!r} is not a factor", expected="a number like 1/2, 2/3 or 0")
-    return cell.value
+def _immobile(s: Section, moved: Mapping[str, str]) -> Immobile:
+    """``immobile: [{rule, units, state, what}]``: a key that has moved (``immobile[].markers``, or one
+    the plugin's ``moved_keys`` names) is exit 2 naming where it went."""
+    for key, where in {**moved, "immobile[].markers": MOVED_KEYS["immobile[].markers"]}.items():
+        old = key.removeprefix("immobile[].")
+        if key.startswith("immobile[].") and old in s:
+            raise s.err(old, "has moved", expected=where)
+    s.require("state")
+    state = s.text("state")
+    return Immobile(s.rule(), s.units("units"), state, s.text("what", f"in a hex marked {state}"))
 
 
 def _zoc(root: Section) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
@@ -250,11 +241,10 @@ def _zoc(root: Section) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
     if "zoc" not in root:
         return None, {}
     z = root.sub("zoc", ZOC_EFFECTS | {"zone", "name", "sides"})
-    if "leave-zone" in z:  # pragma: no cover - refused by the key set
-        raise z.err("leave-zone", "has moved", expected=MOVED_KEYS["points.leave-zone"])
-    zone = z.choice("zone", ("zoc", "engagement"), "zoc")
-    name = z.text("name", DEFAULT_ZONE_NAME)
-    base = _zoc_effects(z, ZocMoves(z.rule("rule", "zoc"), zone=zone, name=name))
+    if "name" in z:
+        raise z.err("name", "has moved", expected=MOVED_KEYS["zoc.name"])
+    zone = z.choice("zone", ("zoc", "plugin"), "zoc")
+    base = _zoc_effects(z, ZocMoves(z.rule("rule", "zoc"), zone=zone))
     sides = {}
     per = z.sub("sides")
     for side in per.side_keys():
@@ -284,13 +274,23 @@ def _num(s: Section, key: str) -> float:
     return v
 
 
-def zone_name(rules: RulesPlugin, z: ZocMoves | None) -> str:
-    """How messages name an enemy zone: the game's word (``rules.zoc.name``, else ``zoc.name`` of
-    movement.yaml), by default "zone of control"."""
-    got = getattr(rules.data.zoc, "name", None)
-    if isinstance(got, str) and got:
-        return got
-    return z.name if z is not None else DEFAULT_ZONE_NAME
+def side_adjective(rules: RulesPlugin, side: str) -> str:
+    """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
+    try:
+        return rules.game.side(side).adjective
+    except KeyError:
+        return side
+
+
+def zone_name(rules: RulesPlugin) -> str:
+    """How messages name an enemy zone: the game's word (``rules.zoc.name`` of game.yaml, stated
+    once), by default "zone of control"."""
+    return rules.data.zoc.name or DEFAULT_ZONE_NAME
+
+
+def zone_short(rules: RulesPlugin) -> str:
+    """The zone's name in short messages: the game's word, or "ZOC" when the game names none."""
+    return rules.data.zoc.name or "ZOC"
 
 
 def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
@@ -307,16 +307,22 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
     zones = [z for z in (m.zoc_all, *m.zoc_sides.values()) if z is not None and z.effective]
     for z in dict.fromkeys(zones):
         if z.zoc_to_zoc:
-            out.append((z.rule, "no move from one enemy ZOC hex directly to another"
+            out.append((z.rule, f"no move from one enemy {zone_short(rules)} hex directly to another"
                         + (" across those hexsides" if z.across is not None else "")))
         if z.stop:
-            out.append((z.rule, f"a unit stops on entering an enemy {'ZOC' if z.zone == 'zoc' else 'zone'}"))
+            out.append((z.rule, f"a unit stops on entering an enemy {zone_short(rules) if z.zone == 'zoc' else 'zone'}"))
         if z.leave_at_start:
-            out.append((z.rule, f"an enemy {zone_name(rules, z)} is left only at the start of the phase"))
+            out.append((z.rule, f"an enemy {zone_name(rules)} is left only at the start of the phase"))
+        if (z.enter or z.leave) and not any(r == z.rule for r, _w in out):  # a rule of costs only (RJ 5.3)
+            costs = [f"{v:g} more MP to {verb} an enemy {zone_short(rules)} hex" for v, verb in
+                     ((z.enter, "enter"), (z.leave, "leave")) if v]
+            out.append((z.rule, " and ".join(costs)))
     if m.chart is not None:
         for row in m.chart.hexsides:
             if any(c.prohibited for c in row.cells.values()) and not row.first_step:
-                out.append((row.rule, f"crossing {row.what}"))
+                to = [k for k, c in row.cells.items() if c.prohibited]
+                some = f" (prohibited to {' and '.join(to)} units)" if len(to) < len(row.cells) else ""
+                out.append((row.rule, f"crossing {row.what}{some}"))
     out.extend((p.rule, f"crossing {p.what}") for p in rules.data.prohibited if p.cross)
     if m.blocked_rule is not None:
         out.append((m.blocked_rule, f"crossing {m.blocked_what}"))
@@ -325,6 +331,7 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
     if m.exits_rule is not None:
         out.append((m.exits_rule, "the map edges units exit by"))
     out.extend((i.rule, f"no move while {i.what}") for i in m.immobile)
+    out.extend((mk.rule, f"no move while marked {mk.name}") for mk in rules.data.markers.values() if not mk.move)
     r = rules.data.reinforcements
     if r is not None:  # cited as a unit standing off its entry hexes is (the line's rule, else the schedule's)
         for rule in dict.fromkeys(a.rule or r.rule for a in r.schedule if a.enter):
@@ -437,7 +444,8 @@ class MoveChecker:
         self.zone: frozenset[Hex] = frozenset()
         if self.zoc is not None:
             self.zone = _zone(rules, ctx, unit, self.zoc.zone)
-        self.zone_name = zone_name(rules, self.zoc)
+        self.zone_name = zone_name(rules)
+        self.zone_short = zone_short(rules)
         #: the chart's costs for this unit's class, side and rows (None: 1 MP a hex, nothing prohibited)
         self.costs: ClassCosts | None = (data.chart.unit_costs(self.map, unit, rules.names)
                                          if data.chart is not None else None)
@@ -485,7 +493,7 @@ class MoveChecker:
         z = self.zoc
         if z is not None and a in self.zone:
             if z.zoc_to_zoc and b in self.zone and (z.across is None or self.side(a, b) in z.across):
-                out.append((z.rule, "moves from one enemy ZOC hex directly to another"
+                out.append((z.rule, f"moves from one enemy {self.zone_short} hex directly to another"
                             + (" across that hexside" if z.across is not None else "")))
             if z.stop and a != self.start:
                 out.append((z.rule, f"goes on after entering an enemy {self.zone_name} (it must stop)"))
@@ -650,14 +658,17 @@ class MoveChecker:
 
 
 def _zone(rules: RulesPlugin, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
-    """The enemy zone a unit moves through: the ZOC of its enemies, or the plugin's engagement
-    zones (``zones_against(ctx, side, armor=...)``, BG 4.1.2)."""
+    """The enemy zone a unit moves through: the ZOC of its enemies, or the plugin's own zones
+    (``zone: plugin``: ``zones_against(ctx, side, armor=...)``, BG 4.1.2)."""
     zones_against = getattr(rules, "zones_against", None)
-    if kind == "engagement" and zones_against is not None:
+    if kind == "plugin" and zones_against is not None:
         is_armor = getattr(rules, "is_armor", None)
         armor = bool(is_armor(unit)) if is_armor is not None else False
         return frozenset(zones_against(ctx, unit.side, armor=armor))
-    return ctx.enemy_zoc(unit.side)
+    zone = ctx.enemy_zoc(unit.side)
+    if "movement" in rules.data.zoc.negated_for:  # another friendly unit in the hex negates the zone for moves
+        zone = zone - {u.hex for u in ctx.units(unit.side) if u.hex is not None and u.id != unit.id}
+    return zone
 
 
 def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | None, list[Finding]]:
@@ -674,8 +685,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
     for im in data.immobile:
         if not im.units.matches(before, rules.names):
             continue
-        if (im.markers & before.markers) or (
-                im.state is not None and im.state in rules.marker_states_at(mc.ctx.position, before.hex)):
+        if im.state in rules.marker_states_at(mc.ctx.position, before.hex):
             stopped = True
             findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
                                     units=(before.id,), hexes=(label(before.hex),)))
@@ -855,26 +865,19 @@ def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
             continue
         costs = chart.unit_costs(rules.map, u, rules.names)
         for row in costs.prohibited_in(u.hex):
-            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {row.what} at {ctx.label(u.hex)}, "
-                          f"prohibited to {costs.unit_class} units", units=(u.id,), hexes=(ctx.label(u.hex),))
+            every = costs.unit_class == ANY_CLASS or all(c.prohibited for c in row.cells.values())
+            who = "every unit" if every else f"{costs.unit_class} units"
+            yield Finding(row.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {row.what} "
+                          f"at {ctx.label(u.hex)}, prohibited to {who}", units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
 def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:
-    """The unit's movement allowance this phase: its printed value, times the factor of each marker it
-    carries (``points.markers``: LF 6.1 out of supply 1/2), rounded down."""
+    """The unit's movement allowance this phase: its printed value, times the ``movement`` factor of
+    each marker it carries (``rules.markers``: LF 6.1 Out of Supply 1/2, rounded down)."""
     printed = mc.allowance.get(unit.id)
     if printed is None:
         return None
-    pts = mc.data.points
-    if pts is None or not unit.markers:
-        return printed
-    if not pts.markers:  # the game's markers' own factors (rules.markers: movement)
-        return allowance(mc.rules, unit, printed)
-    value = float(printed)
-    for marker, factor in pts.markers.items():
-        if marker in unit.markers:
-            value = float(int(value * factor + 1e-9))
-    return value
+    return allowance(mc.rules, unit, printed) if unit.markers else printed
 
 
 def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:

@@ -270,7 +270,6 @@ SUPPLY_ROLES: Final = ("out", "isolated")
 class ZocRules:
     exert: bool = True
     units: UnitFilter = ANY_UNIT  #: the units that exert a ZOC
-    unless_markers: frozenset[str] = frozenset()
     sides: frozenset[Hexside] = frozenset()  #: a ZOC does not extend across these hexsides
     uphill: Mapping[Hex, frozenset[Hex]] = field(default_factory=dict)  #: low hex -> high hexes it does not reach
     into: frozenset[Hex] = frozenset()  #: hexes no ZOC extends into
@@ -1010,7 +1009,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
                      r, zoc)
     reinforcements = _reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
     control = _control(sub("control", frozenset({"rule", "by", "start"})))
-    victory = _victory(sub("victory", VICTORY_KEYS), control)
+    victory = _victory(sub("victory", VICTORY_KEYS), control, boxes.exited)
     if supply is not None and supply.markers:
         for role in SUPPLY_ROLES:
             if not any(m.supply == role for m in markers.values()):
@@ -1163,8 +1162,10 @@ def _zoc(root: Section) -> ZocRules:
     node = root.m["zoc"]
     if isinstance(node, yaml.ScalarNode):
         return ZocRules(exert=root.boolean("zoc", True))
-    s = root.sub("zoc", ZOC_KEYS)
-    unless = s.markers("unless-markers")
+    s = root.sub("zoc", ZOC_KEYS | MOVED_ZOC_KEYS.keys())
+    for old, where in MOVED_ZOC_KEYS.items():
+        if old in s:
+            raise s.err(old, "has moved", expected=where)
     negated = s.names("negated-by-friendly")
     for i, purpose in enumerate(negated):
         if purpose not in ZOC_NEGATION:
@@ -1183,7 +1184,6 @@ def _zoc(root: Section) -> ZocRules:
     return ZocRules(
         exert=s.boolean("exert", True),
         units=s.units("units"),
-        unless_markers=frozenset(unless),
         sides=s.crossing("hexsides"),
         uphill={k: frozenset(v) for k, v in uphill.items()},
         into=s.hexset("into").hexes,
@@ -1194,13 +1194,18 @@ def _zoc(root: Section) -> ZocRules:
     )
 
 
-ZOC_KEYS: Final = frozenset({"exert", "units", "unless-markers", "hexsides", "except-along", "uphill", "into", "exempt",
+ZOC_KEYS: Final = frozenset({"exert", "units", "hexsides", "except-along", "uphill", "into", "exempt",
                              "name", "rule", "negated-by-friendly"})
+#: keys that said a fact another key states too, and where it is stated now (exit 2 naming it)
+MOVED_ZOC_KEYS: Final = {
+    "unless-markers": "rules.markers: {MARKER: {zoc: false}} (what a marker does is stated with the marker)"}
+MOVED_TRACE_KEYS: Final = {
+    "friendly-negates-zoc": "rules.zoc.negated-by-friendly: [supply] (what a friendly unit negates the zone for)"}
 #: what a friendly unit in an enemy-zone hex may negate the zone for (``zoc.negated-by-friendly``)
 ZOC_NEGATION: Final = ("supply", "movement")
 
 
-TRACE_KEYS: Final = frozenset({"blocked-by", "friendly-negates-zoc", "hexes", "hexsides", "except-along",
+TRACE_KEYS: Final = frozenset({"blocked-by", "hexes", "hexsides", "except-along",
                                "max-length", "max-mp", "class", "network-blocked-by"})
 
 
@@ -1214,6 +1219,9 @@ def _blocks(s: Section, key: str, what: str) -> tuple[str, ...] | None:
 
 
 def _trace(s: Section, base: Trace) -> Trace:
+    for old, where in MOVED_TRACE_KEYS.items():
+        if old in s:
+            raise s.err(old, "has moved", expected=where)
     blocks = _blocks(s, "blocked-by", "trace")
     net = _blocks(s, "network-blocked-by", "network")
     if "except-along" in s and "hexsides" not in s:
@@ -1237,7 +1245,7 @@ def _trace(s: Section, base: Trace) -> Trace:
         enemy_units=("enemy-units" in blocks) if blocks is not None else base.enemy_units,
         enemy_zoc=("enemy-zoc" in blocks) if blocks is not None else base.enemy_zoc,
         impassable=("impassable" in blocks) if blocks is not None else base.impassable,
-        friendly_negates_zoc=s.boolean("friendly-negates-zoc", base.friendly_negates_zoc),
+        friendly_negates_zoc=base.friendly_negates_zoc,
         hexes=s.hexset("hexes").hexes if "hexes" in s else base.hexes,
         sides=s.crossing("hexsides") if "hexsides" in s else base.sides,
         max_length=(s.opt_integer("max-length", lo=0, hi=1_000_000) if "max-length" in s
@@ -1253,11 +1261,11 @@ def _supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
         return None
     s.require("sides")
     rule = s.rule("rule", "supply")
-    base = _trace(s.sub("trace", TRACE_KEYS), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
+    base = _trace(s.sub("trace", TRACE_KEYS | MOVED_TRACE_KEYS.keys()), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
     per = s.sub("sides")
     sides: dict[str, SideSupply] = {}
     for side in per.side_keys():
-        ss = per.sub(side, TRACE_KEYS | {"rule", "sources", "network", "goal", "automatic-through",
+        ss = per.sub(side, TRACE_KEYS | MOVED_TRACE_KEYS.keys() | {"rule", "sources", "network", "goal", "automatic-through",
                                         "automatic-rule", "direct", "source-units"})
         ss.require("sources")
         network = ss.path_kinds("network")
@@ -1436,7 +1444,7 @@ def _holds(s: Section, control: ControlRules | None) -> str:
     return holds
 
 
-def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
+def _victory(s: Section, control: ControlRules | None, exited: frozenset[str] = frozenset()) -> VictoryRules | None:
     if not s:
         return None
     rule = s.rule("rule", "victory")
@@ -1454,7 +1462,7 @@ def _victory(s: Section, control: ControlRules | None) -> VictoryRules | None:
     units: list[UnitAward] = []
     for kind in ("eliminated", "exited"):
         for e in s.each(kind, UNIT_AWARD_KEYS):
-            units.append(_unit_award(e, kind, rule, nationalities))
+            units.append(_unit_award(e, kind, rule, nationalities, exited))
     deaths = []
     for e in s.each("sudden-death", frozenset({"rule", "side", "hexes", "holds", "in-supply"})):
         e.require("side", "hexes")
@@ -1518,12 +1526,16 @@ def _nationalities(s: Section) -> tuple[Nationality, ...]:
     return tuple(out)
 
 
-def _unit_award(e: Section, kind: str, rule: str, nationalities: tuple[Nationality, ...]) -> UnitAward:
-    """One ``eliminated`` or ``exited`` award: ``vp`` (a number, or ``printed``) or ``vp-by-nationality``."""
+def _unit_award(e: Section, kind: str, rule: str, nationalities: tuple[Nationality, ...],
+                exited: frozenset[str] = frozenset()) -> UnitAward:
+    """One ``eliminated`` or ``exited`` award: ``vp`` (a number, or ``printed``) or ``vp-by-nationality``;
+    an ``exited`` award's boxes default to ``exited``, the boxes ``rules.boxes`` names (stated once)."""
     boxes = _lower(e.names("boxes"))
     if kind == "exited":
+        boxes = boxes or exited
         if not boxes:
-            raise e.err(None, "names no box units exit to", expected="boxes: [a box of rules.boxes.exited]")
+            raise e.err(None, "names no box units exit to",
+                        expected="rules.boxes.exited: [BOX], or boxes: [BOX] here")
     elif "boxes" in e:
         raise e.err("boxes", "only applies to 'exited'")
     printed, vp, by = False, 0, None

@@ -174,6 +174,20 @@ class Chart:
             got = compiled[key] = ClassCosts(self, game_map, unit_class, side, matches)
         return got
 
+    def closed_hexes(self, game_map: GameMap) -> frozenset[Hex]:
+        """The hexes the chart prohibits (``P``) to every class, whoever the unit: no unit enters them,
+        so neither does a supply path counted in hexes (``blocked-by: [impassable]``). Cached per map."""
+        got = _CLOSED.get(self, game_map)
+        if got is not None:
+            return got
+        none = tuple(False for r in self.filtered_rows() if r.units is not None)
+        closed: set[Hex] | None = None
+        for c in self.class_names:
+            k = self.costs(game_map, c, None, none)
+            hexes = {h for h in game_map.hexes() if k.prohibited_in(h)} if (k.p_hexes or k.p_terrain) else set()
+            closed = hexes if closed is None else closed & hexes
+        return _CLOSED.put(frozenset(closed or ()), self, game_map)
+
     def class_named(self, s: Section, key: str) -> str:
         """A movement class the key of a section names (a supply trace counted in MP "as a foot unit
         moves": ``class: foot``), or an error at its line and column with "did you mean"."""
@@ -193,6 +207,8 @@ class Chart:
 #: per chart and map, the compiled costs of each (class, side, rows) profile
 _COSTS: ObjectCache[dict[tuple[str, str | None, tuple[bool, ...]], ClassCosts]] = ObjectCache(maxsize=8)
 MAX_PROFILES: Final = 256
+#: per chart and map, the hexes prohibited to every class
+_CLOSED: ObjectCache[frozenset[Hex]] = ObjectCache(maxsize=8)
 
 
 @dataclass(frozen=True, slots=True)

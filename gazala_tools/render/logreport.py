@@ -125,7 +125,7 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
     grid = game_map.grid
     for i, f in enumerate(rep.findings):
         fd = f.finding
-        who = "" if f.unit else "position at phase end: "
+        who = "" if f.unit else "position after the step: " if f.kind == "step" else "position at phase end: "
         where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
                          for h in map(at.hex, fd.hexes) if h is not None)
         by_step.setdefault(f.step, []).append(

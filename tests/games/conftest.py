@@ -97,3 +97,36 @@ def referee_json(capsys: pytest.CaptureFixture[str], save: str, vmod: Path, fold
     """``gazala referee check SAVE --module VMOD --game FOLDER --json``: exit status and report."""
     code, out, _ = run(capsys, "referee", "check", save, "--module", str(vmod), "--game", str(folder), "--json")
     return code, json.loads(out)
+
+
+class MovePhase:
+    """One movement phase of a data-only game (Lowland Front, Rail Junction): moves of the units of a
+    position, one after another (the position before each move is the one the earlier moves left)."""
+
+    def __init__(self, rules: Any, units: list[Any], allowance: dict[str, int] | None = None) -> None:
+        from gazala_tools.referee.movement import allowances, movement_rules
+
+        self.rules = rules
+        self.units = {u.id: u for u in units}
+        self.data = movement_rules(rules)
+        self.allowance = allowances(rules, "move") if allowance is None else allowance
+        self.phase: dict[str, Any] = {}
+        self.paths: list[list[str] | None] = []
+
+    def move(self, uid: str, to: str | None, *, box: str | None = None) -> list[Any]:
+        from gazala_tools.referee.engine import Context
+        from gazala_tools.referee.movement import MoveContext, check_move
+        from gazala_tools.referee.position import Position, Unit
+
+        position = Position(game=self.rules.game.id, units=tuple(self.units.values()))
+        mc = MoveContext(self.rules, self.data, Context(self.rules, position), 1, 1, self.phase, self.allowance)
+        before = self.units[uid]
+        after = Unit(before.id, before.side, before.type, before.formation, self.rules.map.hex(to) if to else None,
+                     box=box, markers=before.markers)
+        path, found = check_move(before, after, mc)
+        self.paths.append([self.rules.map.label(h) for h in path] if path else None)
+        self.units[uid] = after
+        return list(found)
+
+    def spent(self, uid: str) -> float:
+        return float(self.phase[uid].spent)

@@ -26,13 +26,12 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import (
     MoveChecker,
     MoveContext,
-    UnitPhase,
-    allowances,
-    check_move,
     movement_rules,
 )
 from gazala_tools.referee.plugins import rules_for
 from gazala_tools.referee.position import Position, Unit
+
+from .conftest import MovePhase
 
 FOLDER = Path(__file__).resolve().parent / "lowland-front"
 
@@ -60,31 +59,7 @@ def unit(rules: RulesPlugin, uid: str, where: str | None, *markers: str, box: st
     return Unit(uid, side, kind, "", rules.map.hex(where) if where else None, box=box, markers=frozenset(markers))
 
 
-class Phase:
-    """One movement phase: moves of the units of a position, one after another (the position before
-    each move is the one the earlier moves left)."""
-
-    def __init__(self, rules: RulesPlugin, units: list[Unit], allowance: dict[str, int] | None = None) -> None:
-        self.rules = rules
-        self.units = {u.id: u for u in units}
-        self.data = movement_rules(rules)
-        self.allowance = allowances(rules, "move") if allowance is None else allowance
-        self.phase: dict[str, UnitPhase] = {}
-        self.paths: list[list[str] | None] = []
-
-    def move(self, uid: str, to: str | None, *, box: str | None = None) -> list[Finding]:
-        position = Position(game=self.rules.game.id, units=tuple(self.units.values()))
-        mc = MoveContext(self.rules, self.data, Context(self.rules, position), 1, 1, self.phase, self.allowance)
-        before = self.units[uid]
-        after = Unit(before.id, before.side, before.type, before.formation, self.rules.map.hex(to) if to else None,
-                     box=box, markers=before.markers)
-        path, found = check_move(before, after, mc)
-        self.paths.append([self.rules.map.label(h) for h in path] if path else None)
-        self.units[uid] = after
-        return found
-
-    def spent(self, uid: str) -> float:
-        return self.phase[uid].spent
+Phase = MovePhase
 
 
 def errors(found: list[Finding]) -> list[str]:
@@ -284,7 +259,7 @@ def test_5_4_an_empire_unit_never_moves_from_one_enemy_zone_hex_to_another(rules
     units = [unit(rules, "em-3-bde", "15.05"), unit(rules, "lg-2-bde", "15.04")]
     found = Phase(rules, units).move("em-3-bde", "14.05")
     assert errors(found) == [] and [f.rule for f in found] == ["5.4"]
-    assert "the direct route moves from one enemy ZOC hex directly to another (15.05 to 14.05)" in found[0].message
+    assert "the direct route moves from one enemy zone of control hex directly to another (15.05 to 14.05)" in found[0].message
     found = Phase(rules, units, allowance={"em-3-bde": 2}).move("em-3-bde", "14.05")
     assert errors(found) == ["5.4"] and "no legal path from 15.05 to 14.05 within its 2 movement points left" \
         in found[0].message
@@ -302,7 +277,7 @@ def test_6_1_6_2_out_of_supply_and_isolated_halve_the_allowance_rounded_down(rul
 
 def test_6_3_a_disrupted_unit_may_not_move(rules: RulesPlugin) -> None:
     found = Phase(rules, [unit(rules, "lg-2-bde", "01.08", "disrupted")]).move("lg-2-bde", "02.08")
-    assert errors(found) == ["6.3"] and "lg-2-bde is disrupted and may not move" in found[0].message
+    assert errors(found) == ["6.3"] and found[0].message == "lg-2-bde is marked Disrupted: it may not move"
     assert Phase(rules, [unit(rules, "lg-2-bde", "01.08")]).move("lg-2-bde", "02.08") == []
 
 
@@ -335,8 +310,8 @@ def test_3_6_a_position_with_a_unit_in_a_prohibited_hex_is_an_error(rules: Rules
                                                     unit(rules, "em-hq", "06.10")))
     found = [(f.rule, f.units, f.message) for f in Referee(rules).check(position).findings if f.rule == "3.6"]
     assert found == [
-        ("3.6", ("em-hq",), "em-hq (empire hq) is in lake at 06.10, prohibited to foot units"),
-        ("3.6", ("lg-4-pz",), "lg-4-pz (league armor) is in swamp at 08.03, prohibited to motor units"),
+        ("3.6", ("em-hq",), "em-hq (Imperial hq) is in lake at 06.10, prohibited to every unit"),
+        ("3.6", ("lg-4-pz",), "lg-4-pz (League armor) is in swamp at 08.03, prohibited to motor units"),
     ]  # the brigade may stand in swamp (all)
 
 

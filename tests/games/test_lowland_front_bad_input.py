@@ -61,18 +61,25 @@ def refused(capsys: pytest.CaptureFixture[str], game: Path) -> str:
      r"game\.yaml:\d+:\d+: .*\+1 is not a cost along a path"),
     ("movement.yaml", "side: league, movement: true", "side: leage, movement: true",
      r"movement\.yaml:\d+:\d+: .*'leage' is not a side of the game \(did you mean 'league'\?\)"),
-    ("movement.yaml", 'rule: "2.6", judge: []', 'rule: "2.6", judge: ["3.61"]',
+    ("movement.yaml", 'rule: "2.6", judge: ["9.1"', 'rule: "2.6", judge: ["3.61"',
      r"movement\.yaml:\d+:\d+: .*'3\.61' is not a rule of the game's data \(did you mean '3\.6'\?\)"),
     ("movement.yaml", "    empire: {rule: \"5.4\", leave: 1,", "    empier: {rule: \"5.4\", leave: 1,",
      r"movement\.yaml:\d+:\d+: .*'empier' is not a side of the game \(did you mean 'empire'\?\)"),
-    ("movement.yaml", "  markers:                   # 6.1", "  terrain: {clear: 1}\n  markers:                   # 6.1",
+    ("movement.yaml", '  entry-cost: "8.1"', '  terrain: {clear: 1}\n  entry-cost: "8.1"',
      r"movement\.yaml:\d+:\d+: movement\.points\.terrain: has moved \(expected rules\.terrain-effects\.terrain of "
      r"game\.yaml"),
-    ("movement.yaml", "immobile:", "cross: [{rule: \"3.6\", sides: [river]}]\nimmobile:",
+    ("movement.yaml", "exits:", "cross: [{rule: \"3.6\", sides: [river]}]\nexits:",
      r"movement\.yaml:\d+:\d+: movement\.cross: has moved to the Terrain Effects Chart \(expected "
      r"rules\.terrain-effects\.hexsides"),
-    ("movement.yaml", "    out-of-supply: 1/2", "    out-of-supply: half",
-     r"movement\.yaml:\d+:\d+: .*'half' is not a factor"),
+    # a fact is stated once: the markers' factors and the zone's name live in game.yaml's rules: section
+    ("movement.yaml", '  entry-cost: "8.1"', '  entry-cost: "8.1"\n  markers: {out-of-supply: 1/2}',
+     r"movement\.yaml:\d+:\d+: movement\.points\.markers: has moved \(expected rules\.markers of game\.yaml "
+     r"\(\{MARKER: \{movement: 1/2, round: down\}\}"),
+    ("movement.yaml", "exits:", 'immobile:\n  - {rule: "6.3", markers: [disrupted]}\nexits:',
+     r"movement\.yaml:\d+:\d+: movement\.immobile\[0\]\.markers: has moved \(expected rules\.markers of "
+     r"game\.yaml \(\{MARKER: \{move: false\}\}\)\)"),
+    ("movement.yaml", "zoc:                         # 5.3", "zoc:\n  name: zone of control  # 5.3",
+     r"movement\.yaml:\d+:\d+: movement\.zoc\.name: has moved \(expected rules\.zoc\.name of game\.yaml"),
 ])
 def test_a_mistake_is_one_line_with_its_place_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           file: str, old: str, new: str, said: str) -> None:

@@ -12,6 +12,7 @@ em-7-art 17.05. Every unit but HQs and artillery exerts a zone of control (5.1),
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,21 @@ LOGS: dict[str, list[dict[str, Any]]] = {
         {"piece": "lg-3-bde", "to": "13.10"},  # 6: 11.09-12.10-13.10 along the railway and its bridge, 2 of 5 (3.3),
                                                #    into em-3-bde's zone (14.10): it stops there (5.3)
     ],
+    "lf-stacking": [
+        # turn 1, League movement phase (2.2): 10.05 holds lg-2-bde (a brigade, 2 points: 4.2)
+        {"piece": "lg-4-pz", "to": "10.05"},   # 1: 08.06-08.05 (1) then the road 09.05, 10.05 (2 x 1/2) = 2 of 8; 4 points
+        {"piece": "lg-5-mot", "to": "10.05"},  # 2: 07.08-07.07-08.06-08.05 (3) + 2 x 1/2 = 4 of 8; 6 points
+        {"piece": "lg-7-art", "to": "10.05"},  # 3: along the road, 1 of 5: 7 points, over 6 (4.1) in mid-phase
+        {"piece": "lg-7-art", "to": "09.05"},  # 4: back, 2 of 5: 6 points, fixed before the phase ends (4.3)
+        {"piece": "lg-6-rec", "to": "06.01"},  # 5: across the Aa (+2 motor), 6.01 is 5 MP from the west edge
+                                               #    and from the road (7.2): out of supply, judged in 2.1 only
+        # the Empire movement phase (2.4): 14.06 holds em-2-div (a division, 3 points)
+        {"piece": "em-4-pz", "to": "14.06"},   # 6: 16.07-16.06 (1), the road 15.06, 14.06 (2 x 1/2) = 2 of 8; 5 points
+        {"piece": "em-5-mot", "to": "14.06"},  # 7: 15.04-15.05-15.06 (2) + 1/2 = 2.5 of 8; 7 points, left so
+        NEXT,                                  # 8: turn 2: the Empire movement phase ends over-stacked (4.3: error),
+                                               #    then the end phase (2.6), the supply phase (2.1)
+        {"piece": "lg-2-bde", "to": "11.05"},  # 9: the League movement phase of turn 2 ends the supply phase
+    ],
 }
 
 #: log -> the findings (step, rule, severity, unit) it must give, and no other move finding
@@ -77,6 +93,7 @@ EXPECT: dict[str, set[tuple[int, str, Severity, str]]] = {
     },
     "lf-combat": {(6, "3.1", Severity.ERROR, "lg-8-bde")},
     "lf-legal": set(),
+    "lf-stacking": set(),
 }
 
 
@@ -94,7 +111,8 @@ def test_each_step_is_judged_as_the_rules_text_says(name: str) -> None:
     rep = check(name)
     assert rep.steps == len(LOGS[name])
     assert move_findings(rep) == EXPECT[name]
-    assert rep.legal == (not any(sev is Severity.ERROR for _s, _r, sev, _u in EXPECT[name]))
+    assert rep.legal == (not any(sev is Severity.ERROR for _s, _r, sev, _u in EXPECT[name])
+                         and name != "lf-stacking")  # its Empire over-stack at a phase end (4.3)
 
 
 def test_2_0_the_phases_follow_the_sequence_of_play() -> None:
@@ -105,7 +123,7 @@ def test_2_0_the_phases_follow_the_sequence_of_play() -> None:
         (10, "League movement phase (2.2)"), (10, "League combat phase (2.3)"), (11, "Empire movement phase (2.4)")]
     assert [p.turn for p in rep.phases] == ["1"] * 5 + ["2"] * 4
     out = next(f for f in rep.findings if f.step == 12)
-    assert out.finding.message == ("lg-3-bde moves in the Empire movement phase (2.4): a league unit moves only in the "
+    assert out.finding.message == ("lg-3-bde moves in the Empire movement phase (2.4): a League unit moves only in the "
                                    "League movement phase (2.2)")
 
 
@@ -133,33 +151,74 @@ def test_3_1_the_message_names_what_makes_the_total() -> None:
 def test_5_4_the_detour_round_the_zones_is_named() -> None:
     rep = check("lf-turn")
     f = next(f for f in rep.findings if f.step == 8)
-    assert "is legal only by 14.07-15.08-14.08, 3 MP: the direct route moves from one enemy ZOC hex directly to " \
-           "another (14.07 to 14.08), 5.4" in f.finding.message
+    assert "is legal only by 14.07-15.08-14.08, 3 MP: the direct route moves from one enemy zone of control hex " \
+           "directly to another (14.07 to 14.08), 5.4" in f.finding.message
 
 
-def test_2_0_a_rule_is_judged_only_at_the_end_of_the_phases_that_judge_it(tmp_path: Path) -> None:
-    # copies of the game whose stacking is one unit a hex (rule 4.3): the two units set up in Westhaven break
-    # it from the start. Judged by the end phase only: reported at the end of turn 1's end phase (step 8,
-    # phase 5), not at the end of the movement phases before it; judged by no phase: at the first phase end
-    def copy(name: str, end_phase: str) -> Path:
-        game = tmp_path / name
+def judged(rep: LogReport) -> list[tuple[int, str, str, Severity]]:
+    """The position findings of a log (no info): (step, the phase that ended, rule, severity)."""
+    title = {p.index: p.started_by for p in rep.phases}
+    return [(f.step, title[f.phase], f.finding.rule, f.finding.severity) for f in rep.findings
+            if f.kind in ("position", "step") and f.finding.severity is not Severity.INFO]
+
+
+def variant(tmp_path: Path, name: str, file: str, old: str, new: str) -> Path:
+    """A copy of the game with one line of its data changed."""
+    game = tmp_path / name
+    if not game.exists():
         shutil.copytree(FOLDER, game)
-        text = (game / "game.yaml").read_text(encoding="utf-8")
-        mine = text.index("  stacking:  ")  # the game's own stacking (4.1-4.3) gives way to the test's
-        text = text[:mine] + text[text.index("  markers:  ", mine):]
-        (game / "game.yaml").write_text(text.replace("rules:\n", 'rules:\n  stacking: {rule: "4.3", limit: 1}\n', 1),
-                                        encoding="utf-8")
-        movement = (game / "movement.yaml").read_text(encoding="utf-8")
-        movement = movement.replace('rule: "2.6", judge: []', f'rule: "2.6", {end_phase}')
-        (game / "movement.yaml").write_text(movement, encoding="utf-8")
-        return game
+    text = (game / file).read_text(encoding="utf-8")
+    assert old in text, old
+    (game / file).write_text(text.replace(old, new), encoding="utf-8")
+    return game
 
-    def stacking(game: Path) -> list[tuple[int, int]]:
-        return [(f.step, f.phase) for f in check("lf-turn", game).findings
-                if f.finding.rule == "4.3" and f.kind == "position"]
 
-    assert stacking(copy("at-the-end", 'judge: ["4.3"]')) == [(8, 5)]
-    assert stacking(copy("nowhere", "judge: []")) == [(5, 1)]
+def test_4_3_an_over_stack_fixed_before_the_movement_phase_ends_is_no_error() -> None:
+    # 4.3: stacking is judged at the end of each movement phase. The League's 7 points at 10.05 (step 3) are
+    # 6 again at step 4, before its phase ends: no error. The Empire's 7 points at 14.06 (step 7) stand when
+    # its phase ends (the turn marker's "+", step 8): one error, at that phase's end. 7.6: lg-6-rec, out of
+    # supply from step 5, is judged in the supply phase of turn 2 (it ends at step 9's League move), not at
+    # the end of the League's movement phase
+    rep = check("lf-stacking")
+    assert judged(rep) == [(7, "Empire movement phase (2.4)", "4.1", Severity.ERROR),
+                           (8, "Supply phase (2.1)", "7.2", Severity.WARNING)]
+    stack = next(f for f in rep.findings if f.finding.rule == "4.1")
+    assert stack.finding.message == ("14.06: 7 Imperial stacking points in one hex (em-2-div 3 + em-4-pz 2 + em-5-mot 2) "
+                                     "(limit 6)")
+
+
+def test_4_3_stacking_judged_at_all_times_reports_the_mid_phase_over_stack(tmp_path: Path) -> None:
+    # the other reading a game may state (rules.stacking.when: always): the League's over-stack at step 3
+    # is an error at that step, the Empire's at step 7 too (and not again at the phase end while it stands)
+    game = variant(tmp_path, "always", "game.yaml", "    enemy-rule: \"3.7\"", "    enemy-rule: \"3.7\"\n    when: always")
+    got = [(s, r) for s, _p, r, _sev in judged(check("lf-stacking", game))]
+    assert got == [(3, "4.1"), (7, "4.1"), (8, "7.2")]
+
+
+def test_2_0_a_rule_no_phase_names_is_judged_at_every_phase_end(tmp_path: Path) -> None:
+    # without the judge lists, lg-6-rec's supply is judged at the end of the League movement phase (step 5),
+    # as soon as it is out of supply, and the over-stack at the end of the Empire's
+    game = tmp_path / "nowhere"
+    shutil.copytree(FOLDER, game)
+    movement = game / "movement.yaml"
+    movement.write_text(re.sub(r"judge: \[[^]]*\]", "judge: []", movement.read_text(encoding="utf-8")),
+                        encoding="utf-8")
+    got = [(s, p, r) for s, p, r, _sev in judged(check("lf-stacking", game))]
+    assert got == [(5, "League movement phase (2.2)", "7.2"), (7, "Empire movement phase (2.4)", "4.1")]
+
+
+def test_2_0_each_rule_is_judged_at_the_phase_ends_the_rules_text_names() -> None:
+    # 2.1/7.6 supply in the supply phase, 4.3 stacking at each movement phase end, 2.6 control (9.1) and
+    # victory (10.2-10.5) in the end phase; 3.7 ("enemy units never share a hex at any time") at every end
+    from gazala_tools.games import find_game
+    from gazala_tools.referee.movement import movement_rules
+    from gazala_tools.referee.plugins import rules_for
+
+    seq = movement_rules(rules_for(find_game(str(FOLDER)))).sequence
+    assert seq is not None
+    at = {rule: [p.rule for p in seq.phases if seq.judges(p, rule)] for rule in ("7.2", "4.1", "9.1", "10.2", "10.5", "3.7")}
+    assert at == {"7.2": ["2.1"], "4.1": ["2.2", "2.4"], "9.1": ["2.6"], "10.2": ["2.6"], "10.5": ["2.6"],
+                  "3.7": ["2.1", "2.2", "2.3", "2.4", "2.5", "2.6"]}
 
 
 def test_the_cli_exit_status_follows_the_findings(capsys: pytest.CaptureFixture[str]) -> None:

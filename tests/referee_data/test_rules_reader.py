@@ -36,7 +36,10 @@ BAD = [
     ("max-length: 6", "max-length: -1", "rules.supply.trace.max-length: -1 is out of range"),
     ("max-length: 6", "max-length: six", "must be an integer, got 'six'"),
     ("blocked-by: [enemy-units,", "blocked-by: [enemies,", "'enemies' is not a trace block"),
-    ("unless-markers: [disrupted]", "unless-markers: [tired]", "'tired' is not a marker"),
+    ("hexsides: [river]\n    negated-by-friendly", "hexsides: [river]\n    unless-markers: [disrupted]\n    negated-by-friendly",
+     "rules.zoc.unless-markers: has moved (expected rules.markers: {MARKER: {zoc: false}}"),
+    ("      max-length: 6", "      max-length: 6\n      friendly-negates-zoc: true",
+     "rules.supply.trace.friendly-negates-zoc: has moved (expected rules.zoc.negated-by-friendly: [supply]"),
     ('note: "remove {excess}"', 'note: "remove {extra}"', "has a placeholder other than {excess}"),
     # a note is data, never a format program: an index, attribute, conversion or spec is refused (fuzz: TypeError, exit 3)
     ('note: "remove {excess}"', 'note: "remove {excess[[1]]}"', "has a placeholder other than {excess}"),

@@ -42,7 +42,7 @@ CASES = [
     ("places: [Westhaven, Marrenburg, Ostfurt]", "places: [Westhaven, Marenburg, Ostfurt]", "Marenburg"),
     ("      max-mp: 4\n", "      max-mp: 4\n      max-length: 4\n", "counted in hexes or in movement points"),
     ("      class: foot\n", "", "a trace in movement points names its unit class"),
-    ("    when: end-of-movement", "    when: end-of-move", "rules.stacking.when"),
+    ('    enemy-rule: "3.7"', '    enemy-rule: "3.7"\n    when: end-of-move', "rules.stacking.when"),
     ("  control:                        # 9.1-9.2", "  control:                        # 9.1-9.2\n    bye: occupation",
      "unknown key 'bye'"),
     ("    draw: a draw", "    draw: a draw\n    levels-rul: x", "unknown key 'levels-rul'"),

@@ -1,5 +1,5 @@
 """Lowland Front's rules judged in a log: 4.3, "Stacking is judged at the end of each movement phase"
-(``stacking.when: end-of-movement``), against a variant judged at all times (``when: always``): a stack
+(the sequence's judge lists: ``stacking.when: end-of-movement``, the default), against a variant judged at all times (``when: always``): a stack
 over 6 points in the middle of the League's movement phase, undone by the phase's end; 8.2, a
 reinforcement placed from its box in an enemy zone of control (found at its move, said once).
 
@@ -30,8 +30,9 @@ def lowland(tmp: Path, when: str) -> RulesPlugin:
     game = tmp / f"lowland-front-{when}"
     shutil.copytree(FOLDER, game)
     text = (game / "game.yaml").read_text(encoding="utf-8")
-    assert text.count("    when: end-of-movement") == 1
-    (game / "game.yaml").write_text(text.replace("    when: end-of-movement", f"    when: {when}"), encoding="utf-8")
+    mine = '    enemy-rule: "3.7"'  # the game's default (the sequence's phase ends, 4.3) or the variant
+    assert text.count(mine) == 1
+    (game / "game.yaml").write_text(text.replace(mine, f"{mine}\n    when: {when}"), encoding="utf-8")
     return rules_for(find_game(game))
 
 
@@ -101,7 +102,7 @@ def test_8_2_a_log_places_a_reinforcement_in_an_enemy_zone(tmp_path: Path) -> No
                                                                                 hex=m.hex("02.04"))]
     rep = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.04")], "Turn 2")).check()  # type: ignore[arg-type]
     assert [(f.step, f.kind, f.finding.message) for f in rep.findings if f.finding.rule == "8.2"] == [
-        (1, "move", "lg-8-bde arrives at 01.04 is in the enemy zone of control of e: a reinforcement may not be "
+        (1, "move", "lg-8-bde arrives at 01.04, which is in the enemy zone of control of e (02.04): a reinforcement may not be "
                     "placed in an enemy zone of control")]
     units[0] = Unit("lg-8-bde", "league", "infantry", box="reinforcements")
     ok = LogReferee(BoxReplay(rules, units, [("lg-8-bde", "01.06")], "Turn 2")).check()  # type: ignore[arg-type]

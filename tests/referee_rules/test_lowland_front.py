@@ -255,7 +255,7 @@ def test_8_2_a_reinforcement_may_not_be_placed_in_an_enemy_zone(rules: RulesPlug
     # lg-8-bde arrives on turn 2 at 01.03-01.06; 01.04 is in the zone of the Imperial unit at 02.04
     r = check(rules, {"id": "lg-8-bde", "hex": "01.04"}, unit("e", E, "infantry", "02.04"), turn="Turn 2")
     assert found(r, "8.2", Severity.ERROR) == [
-        "lg-8-bde arrives at 01.04 is in the enemy zone of control of e: a reinforcement may not be placed "
+        "lg-8-bde arrives at 01.04, which is in the enemy zone of control of e (02.04): a reinforcement may not be placed "
         "in an enemy zone of control"]
 
 
@@ -279,7 +279,7 @@ def test_8_2_every_entry_hex_blocked_delays_the_reinforcement(rules: RulesPlugin
 def test_8_2_entry_blocked_is_the_log_checkers_question(rules: RulesPlugin) -> None:
     pos = position_from_data(rules, {"game": "lowland-front", "units": [unit("e", E, "infantry", "02.04")]})
     ctx = Context(rules, pos)
-    assert entry_blocked(rules, ctx, L, rules.map.hex("01.04")) == "is in the enemy zone of control of e"
+    assert entry_blocked(rules, ctx, L, rules.map.hex("01.04")) == "is in the enemy zone of control of e (02.04)"
     assert entry_blocked(rules, ctx, L, rules.map.hex("01.06")) is None
 
 

@@ -27,7 +27,7 @@ def copy(tmp_path: Path, name: str, old: str, new: str, file: str = "game.yaml")
 
 def test_without_markers_the_modules_status_layers_are_the_markers(tmp_path: Path) -> None:
     game = copy(tmp_path, "river-war", "  markers:                            # the game's markers (the module's "
-                "Disrupted layer)\n    disrupted: {name: Disrupted}\n", "")
+                "Disrupted layer)\n    disrupted: {name: Disrupted, zoc: false}   # Z1: a disrupted unit exerts no ZOC\n", "")
     rules = rules_for(find_game(game))
     assert {m: rules.data.markers[m].name for m in rules.data.markers} == {"disrupted": "Disrupted", "used": "Used"}
 

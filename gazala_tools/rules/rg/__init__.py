@@ -65,6 +65,8 @@ class GazalaRG(Breaches, Loc, Activations, RestrictedArea, Victory):
 
     data_keys: ClassVar[frozenset[str]] = frozenset(
         {"restricted-area", "activations", "minefields", "loc", "scenario-vp"})
+    #: 14.1's breaching unit, in an earlier movement.yaml (issue 32: the core names no RG word)
+    moved_keys: ClassVar[Mapping[str, str]] = {"immobile[].breach": "immobile[].state (under-construction)"}
 
     def read_data(self, data: Section) -> None:
         self.read_area(data)
