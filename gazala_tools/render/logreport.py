@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gazala_tools.escape import head, text
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry
 from gazala_tools.render.boardart import report_art
-from gazala_tools.render.escape import head, text
 from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
-#: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
+#: the page's inline style and script (allowed by their hashes: ``escape.head``); static, never input
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
 #summary, #notes, #steps { overflow-wrap: anywhere; }

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from gazala_tools.escape import drawable
+from gazala_tools.escape import drawable, head, text
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position, Unit
@@ -37,7 +37,6 @@ from gazala_tools.render.board import (
     hex_size,
 )
 from gazala_tools.render.boardart import COUNTER_OF_HEX, ReportArt, report_art
-from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -357,7 +356,7 @@ svg.board g.finding:target circle.marker { display: inline; }
 svg.board g.finding:hover polygon { stroke-width: 7; }
 details#whole-board summary { cursor: pointer; color: #1e5adc; }
 """
-#: the page's one inline style (allowed by its hash: ``render.escape.head``)
+#: the page's one inline style (allowed by its hash: ``escape.head``)
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
 table { border-collapse: collapse; margin-bottom: 1em; max-width: 100%; }

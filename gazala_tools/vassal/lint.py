@@ -39,7 +39,7 @@ from gazala_tools.vassal.buildfile import (
     open_source,
     parse_xml,
 )
-from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
+from gazala_tools.vsav import map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.module import traits as t
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import decode_piece
 
 TAB = "\t"

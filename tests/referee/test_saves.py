@@ -166,7 +166,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
 def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
     from gazala_tools.referee.engine import Referee
     from gazala_tools.referee.saves import position_from_pieces
-    from gazala_tools.vassal.saves import PieceView
+    from gazala_tools.vsav import PieceView
 
     props = {"Kind": "unit", "UnitId": "allied-3ind-2-lcr", "Side": "Allied", "Type": "motorized-infantry",
              "Formation": "3 Ind", "Steps": "1"}

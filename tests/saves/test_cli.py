@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.cli import main
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.writer import Placement, SaveEditor, write_copy
 
 

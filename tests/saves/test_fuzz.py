@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.saves import FORMS, sample_commands, sample_file
 
 EXAMPLES = int(os.environ.get("GAZALA_FUZZ_EXAMPLES", "1500"))

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import to_text
 from gazala_tools.vsav.container import read_container
 from gazala_tools.vsav.traits import join_chain

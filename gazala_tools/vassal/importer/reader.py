@@ -18,7 +18,7 @@ from gazala_tools.vassal.lint import (
     SETUP_STACK,
     element_path,
 )
-from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
+from gazala_tools.vsav import locate_pieces, read_save, sequence
 from gazala_tools.vsav.traits import PieceDef, Trait, decode_piece
 
 #: bytes read from one set-up save inside a module

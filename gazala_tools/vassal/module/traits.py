@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
 
 #: KeyStroke modifier bits as Java's ``KeyStroke.getModifiers()`` reports them (§1.2).
