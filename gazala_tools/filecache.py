@@ -23,6 +23,8 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+__all__ = ["BoundedDict", "FileCache", "K", "ObjectCache", "T"]
+
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 

@@ -21,6 +21,19 @@ from typing import IO, Any
 
 from gazala_tools.errors import GazalaError
 
+__all__ = [
+    "atomic_open",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "check_output",
+    "command_scope",
+    "note_input",
+    "output_dir",
+    "output_error",
+    "refuse_overwrite",
+    "write_new_folder",
+]
+
 
 class _Inputs:
     def __init__(self) -> None:

@@ -37,6 +37,18 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import command_scope
 from gazala_tools.rules import plugins_allowed
 
+__all__ = [
+    "REPORT_URL",
+    "GazalaError",
+    "UsageError",
+    "build_parser",
+    "check_stop",
+    "command_scope",
+    "main",
+    "plugins_allowed",
+    "run",
+]
+
 REPORT_URL = "https://github.com/gazala-tools/gazala-tools/issues"
 
 

@@ -18,6 +18,8 @@ from gazala_tools.cli._common import game_help
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes
 
+__all__ = ["register_render", "run_render"]
+
 log = logging.getLogger(__name__)
 
 

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+__all__ = ["HELP", "NOUN", "register"]
+
 NOUN = "vsav"
 HELP = "VASSAL saved games and logs: dump the final position, diff two saves."
 

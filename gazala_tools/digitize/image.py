@@ -27,6 +27,30 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open
 from gazala_tools.inputs import check_plausible, is_regular
 
+__all__ = [
+    "BOMB_FROM_PIXELS",
+    "MAX_PIXELS",
+    "MAX_SCAN_PIXELS_PER_BYTE",
+    "STRIP_ROWS",
+    "Affine",
+    "FloatImage",
+    "R",
+    "RgbRegions",
+    "T",
+    "affine_strips",
+    "check_not_bomb",
+    "downsample",
+    "factor_for",
+    "image_dpi",
+    "image_format",
+    "open_image",
+    "save_png_strips",
+    "threaded_map",
+    "tiles",
+    "to_grey",
+    "to_rgb_array",
+]
+
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
 MAX_PIXELS = 250_000_000
 #: A scan larger than this may hold at most :data:`MAX_SCAN_PIXELS_PER_BYTE` pixels a byte of its file.

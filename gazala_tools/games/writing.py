@@ -10,6 +10,8 @@ import yaml
 
 from gazala_tools.numbering import Numbering
 
+__all__ = ["SIDE_COLORS", "dump_yaml", "numbering_data", "slug"]
+
 #: the colours of a new game's two sides (game.yaml ``sides``), first and second
 SIDE_COLORS: Final = ("#c03030", "#3050c0")
 

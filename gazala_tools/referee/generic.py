@@ -33,6 +33,45 @@ from gazala_tools.referee.units import values_code
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import Check, Context, RulesPlugin
 
+__all__ = [
+    "MOVES_UNSEEN",
+    "NEEDS_BEFORE",
+    "PathAnswer",
+    "SupplyOutcome",
+    "arriving_now",
+    "before_rules",
+    "box_allowed",
+    "box_in",
+    "check_enemy_share",
+    "check_on_map",
+    "check_prohibited",
+    "check_reinforcements",
+    "check_returns",
+    "check_stacking",
+    "checks",
+    "eliminated",
+    "exerts_zoc",
+    "find_path",
+    "frontier",
+    "marker_flow",
+    "may_be",
+    "may_cross",
+    "may_enter",
+    "move_rules",
+    "moved",
+    "obstructed",
+    "scheduled",
+    "scheduled_formation",
+    "side_adjective",
+    "side_steps",
+    "stack_problems",
+    "supplied",
+    "supply",
+    "supply_search",
+    "trace",
+    "zoc_projects",
+]
+
 
 @dataclass
 class SupplyOutcome:

@@ -37,6 +37,39 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.referee.position import Unit
 
+__all__ = [
+    "ANY_UNIT",
+    "EDGES",
+    "GENERIC_KEYS",
+    "HEXSET_KEYS",
+    "MARKER_NAMES",
+    "MAX_LIST",
+    "RULE_RE",
+    "TRACE_BLOCKS",
+    "TRACE_KEYS",
+    "Arrival",
+    "BoxRules",
+    "FormationNames",
+    "GenericRules",
+    "HexSet",
+    "Prohibition",
+    "ReinforcementRules",
+    "RulesReader",
+    "Section",
+    "SideSupply",
+    "StackingRules",
+    "SupplyRules",
+    "T",
+    "Trace",
+    "TypeLimit",
+    "UnitFilter",
+    "ZocRules",
+    "map_edges",
+    "note_placeholders_ok",
+    "read_rules",
+    "rules_node",
+]
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")

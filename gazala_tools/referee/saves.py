@@ -42,6 +42,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView, Save, TurnView
     from gazala_tools.vsav.commands import Node
 
+__all__ = [
+    "LAYER_MARKERS",
+    "MAIN_MAP",
+    "BoxAt",
+    "PieceMapping",
+    "fix_save",
+    "looks_like_unit",
+    "position_from_mapped_pieces",
+    "position_from_pieces",
+    "position_from_save",
+    "turn_from_tree",
+    "turn_label",
+]
+
 log = logging.getLogger(__name__)
 
 LAYER_MARKERS = {"Out of Supply": OUT_OF_SUPPLY, "Isolated": ISOLATED, "Disrupted": DISRUPTED, "Used": USED}

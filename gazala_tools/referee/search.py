@@ -23,6 +23,8 @@ from typing import Protocol
 
 from gazala_tools.hexes import Hex, Hexside
 
+__all__ = ["BlockCost", "Cost", "SearchResult", "Topology", "multi_source_search"]
+
 
 class Cost(Protocol):
     def __call__(self, a: Hex, b: Hex, /) -> int | None: ...

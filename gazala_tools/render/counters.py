@@ -39,6 +39,31 @@ from gazala_tools.inputs import open_image
 from gazala_tools.render.pngstream import PngStream, stack_bands
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
+__all__ = [
+    "ART_ASPECT_TOLERANCE",
+    "ART_FORMATS",
+    "CONTACT_GROUND",
+    "CONTACT_PNG_LEVEL",
+    "FONT_BOLD",
+    "FONT_COND",
+    "FONT_COND_BOLD",
+    "FONT_DIR",
+    "INK_RGB",
+    "MAX_ART_BYTES",
+    "MAX_ART_PIXELS",
+    "RGB",
+    "SVG_ART_PX",
+    "art_face",
+    "contact_sheet",
+    "counter_face",
+    "face_pixels",
+    "font",
+    "load_art",
+    "render_face",
+    "render_faces",
+    "write_contact_sheet",
+]
+
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
 FONT_BOLD: Final = "DejaVuSans-Bold.ttf"
 FONT_COND_BOLD: Final = "DejaVuSansCondensed-Bold.ttf"

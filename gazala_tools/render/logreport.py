@@ -22,6 +22,8 @@ from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, ove
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
+__all__ = ["MOVE_BAD", "MOVE_DIRECT", "MOVE_OK", "PAGE_SCRIPT", "PAGE_STYLE", "render_log_html"]
+
 #: the page's inline style and script (allowed by their hashes: ``escape.head``); static, never input
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }

@@ -19,6 +19,8 @@ from gazala_tools.inputs import MAX_IMAGE_PIXELS, check_pixels, is_svg, open_ima
 if TYPE_CHECKING:
     from PIL import Image
 
+__all__ = ["MAX_SVG_BYTES", "open_any_image", "rasterise"]
+
 #: most bytes of one SVG file (a counter's art is a few KB; a board's a few MB)
 MAX_SVG_BYTES: Final = 32 * 1024 * 1024
 

@@ -32,6 +32,8 @@ from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_se
 from gazala_tools.referee.units import nationality as manifest_nationality
 from gazala_tools.rules import MINEFIELD
 
+__all__ = ["BatalhaDeGazala", "Kills"]
+
 
 @dataclass(frozen=True)
 class Kills:

@@ -26,6 +26,8 @@ from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import Cost
 from gazala_tools.rules import MINEFIELD
 
+__all__ = ["CauldronDG", "downgrade", "support_fire", "victory_level"]
+
 
 # --- pure rule functions -------------------------------------------------------------------------
 def support_fire(base: int, symbols_lost: int, airfield_lost: bool) -> int:

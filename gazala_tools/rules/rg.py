@@ -47,6 +47,26 @@ from gazala_tools.rules import MINEFIELD
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView
 
+__all__ = [
+    "ACTIVATIONS",
+    "BREACHES",
+    "DOUBLE_MOVE",
+    "EXTRA_MOVE",
+    "SCENARIO_KEYS",
+    "Breach",
+    "BreachState",
+    "GazalaRG",
+    "LocPath",
+    "LocReport",
+    "Scenario",
+    "activations_of",
+    "breaches_of",
+    "read_activations",
+    "read_breaches",
+    "write_activations",
+    "write_breaches",
+]
+
 SCENARIO_KEYS: Final = frozenset({"name", "vp", "boxes"})
 BREACHES: Final = "breaches"  #: the position state key of the breach markers (14.1)
 ACTIVATIONS: Final = "activations"  #: the position state key of the turn's activations (7.0)

@@ -30,6 +30,8 @@ from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
 from gazala_tools.referee.turns import game_turn
 from gazala_tools.referee.units import printed_values
 
+__all__ = ["CauldronSPI", "Levels", "level_of_victory", "unit_vp"]
+
 Levels = tuple[tuple[int, str], ...]
 
 

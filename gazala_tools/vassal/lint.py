@@ -1,7 +1,7 @@
 """``gazala module lint``: the problems a VASSAL module has, found without the engine (docs/module.md).
 
 Read-only and safe: the module is read through :mod:`gazala_tools.inputs` (capped zip members, XML
-without DTDs), images by their headers only. Each :class:`Finding` names the element by its path in
+without DTDs), images by their headers only. Each :class:`LintFinding` names the element by its path in
 the buildFile (``VASSAL.build.module.Map[name=Main Map]/.../PieceSlot[entryName=X]``) and says what to do.
 
 Checks: images named but missing (outside the engine's own ``images/``, ``engine_images.json``),
@@ -42,6 +42,29 @@ from gazala_tools.vassal.buildfile import (
 from gazala_tools.vsav import map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
 
+__all__ = [
+    "BOARD",
+    "DRAW_PILE",
+    "FILENAME_IMAGE",
+    "GAME_PIECE_IMAGE",
+    "IMAGE_ATTRS",
+    "KNOWN_TRAITS",
+    "MAX_LINT_BYTES",
+    "MAX_NAMED_HEXES",
+    "MAX_SETUP_BYTES",
+    "PIECE_SLOT",
+    "PIECE_WINDOW",
+    "PREDEFINED_SETUP",
+    "PROTOTYPE",
+    "SETUP_STACK",
+    "LintFinding",
+    "LintResult",
+    "element_path",
+    "engine_images",
+    "iter_lines",
+    "lint_module",
+]
+
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
@@ -69,7 +92,7 @@ FILENAME_IMAGE = ("VASSAL.build.module.documentation.AboutScreen", "VASSAL.build
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One problem: ``level`` is ``error`` (the engine fails or players meet a broken piece) or
     ``warning``; ``element`` is the path in the buildFile (or the save entry)."""
 
@@ -86,7 +109,7 @@ class Finding:
 @dataclass
 class LintResult:
     file: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[LintFinding] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -135,13 +158,13 @@ class _Linter:
     def __init__(self, src: ModuleSource) -> None:
         self.src = src
         self.file = str(src.path)
-        self.findings: list[Finding] = []
+        self.findings: list[LintFinding] = []
         self.members = src.member_names()
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
         self.counts: dict[str, int] = defaultdict(int)
 
     def add(self, level: str, check: str, element: str, problem: str, fix: str) -> None:
-        self.findings.append(Finding(level, check, element, problem, fix))
+        self.findings.append(LintFinding(level, check, element, problem, fix))
 
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:

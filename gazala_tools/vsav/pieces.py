@@ -37,6 +37,8 @@ from gazala_tools.vsav.traits import (
     split_piece,
 )
 
+__all__ = ["Piece", "Position", "Replayer", "Stack", "execute", "rebuild_state"]
+
 log = logging.getLogger(__name__)
 
 

@@ -65,11 +65,11 @@ def _set_layers(sp, layers, level, rotation=None):
 
 def _placement(slots, rg_map, uid, label, state=None):
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vsav.writer import Placement
+    from gazala_tools.vsav.writer import PiecePlacement
 
     sp, _ = slots[uid]
     x, y = board_geometry(rg_map, dpi=20).hex_center(rg_map.hex(label))
-    return Placement(sp.type, sp.state if state is None else state, "Main Map", x, y)
+    return PiecePlacement(sp.type, sp.state if state is None else state, "Main Map", x, y)
 
 
 def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):

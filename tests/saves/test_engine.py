@@ -19,7 +19,7 @@ import pytest
 
 from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vsav import read_save
-from gazala_tools.vsav.writer import Placement, new_save_tree
+from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
 from tools.saves import module_pieces, write_new_save
 
 pytestmark = pytest.mark.vassal
@@ -64,10 +64,10 @@ PLACEMENTS = [
 ]
 
 
-def _our_placements(vmod: Path) -> list[Placement]:
+def _our_placements(vmod: Path) -> list[PiecePlacement]:
     """PLACEMENTS as our writer's input: the module's palette pieces at the raw (unsnapped) points."""
     slots = {s.gpid: s for s in module_pieces(vmod)}
-    return [Placement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS]
+    return [PiecePlacement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS]
 
 
 def test_saves_the_engine_writes_equal_the_engine_reading(vassal_engine: Any, template_vmod: Path, tmp_path: Path) -> None:

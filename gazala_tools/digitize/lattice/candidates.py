@@ -20,6 +20,8 @@ from gazala_tools.digitize.lattice.params import DEFAULT, Params, Vec
 from gazala_tools.digitize.lattice.readings import readings
 from gazala_tools.errors import GazalaError
 
+__all__ = ["lattice_bases", "lattice_basis", "subpixel_peak"]
+
 log = logging.getLogger(__name__)
 
 

@@ -35,6 +35,8 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
 
+__all__ = ["LatticeFit", "detect_grid", "rms_quality"]
+
 log = logging.getLogger(__name__)
 
 

@@ -23,6 +23,23 @@ from scipy import ndimage, signal
 from gazala_tools.digitize.image import FloatImage, downsample, threaded_map, to_grey
 from gazala_tools.digitize.lattice.params import DEFAULT, Params
 
+__all__ = [
+    "EDGE_ANGLES",
+    "Derived",
+    "Evidence",
+    "Reducer",
+    "edge_image",
+    "equalise_edges",
+    "evidences",
+    "faint_lines",
+    "line_filter",
+    "local_light",
+    "map_area",
+    "printed_marks",
+    "thin_lines",
+    "thin_unmarked",
+]
+
 #: hex-edge directions of both orientations (degrees from the x axis)
 EDGE_ANGLES = (0, 30, 60, 90, 120, 150)
 

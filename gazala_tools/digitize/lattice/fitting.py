@@ -23,6 +23,19 @@ from gazala_tools.digitize.lattice.params import DEFAULT, Params, Vec
 from gazala_tools.digitize.lattice.readings import Reading, dist_to_segments, hex_segments
 from gazala_tools.errors import GazalaError
 
+__all__ = [
+    "CentreFit",
+    "Measure",
+    "axis_aligned",
+    "axis_aligned_rms",
+    "centre_correlation",
+    "fit_centres",
+    "fit_measured",
+    "hexagon_kernel",
+    "line_edges",
+    "measure_centres",
+]
+
 
 def line_edges(e: FloatImage, reading: Reading, reach: float = 0.45, params: Params = DEFAULT) -> FloatImage:
     """Keep only edges that run straight along a hex-edge direction for ``reach`` of an edge's length.

@@ -38,6 +38,17 @@ from gazala_tools.vassal.importer.kept import FILES, components, dump, module_da
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
 
+__all__ = [
+    "COPY_THREADS",
+    "DPI",
+    "MAX_IMAGE_BYTES",
+    "MAX_MODULE_BYTES",
+    "SQUARE",
+    "MainGrid",
+    "import_folder",
+    "main_grid",
+]
+
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, the board and every piece image copied)

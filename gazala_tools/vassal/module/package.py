@@ -20,6 +20,19 @@ from typing import IO
 from gazala_tools.fileio import atomic_open, atomic_write_bytes, refuse_overwrite
 from gazala_tools.vsav.writer import metadata_xml
 
+__all__ = [
+    "BUILD_DATE_MS",
+    "BUILD_EPOCH",
+    "STORED",
+    "ZIP_DATE",
+    "moduledata",
+    "vmod_bytes",
+    "vmod_entries",
+    "write_vmod",
+    "write_zip",
+    "zip_bytes",
+]
+
 
 def _build_epoch() -> int:
     try:
