@@ -9,7 +9,6 @@ through the same centres.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import ndimage, signal
 
-from gazala_tools.digitize.image import FloatImage, threaded_map
+from gazala_tools.digitize.image import FloatImage, row_bands, threaded_map
 from gazala_tools.digitize.lattice.params import DEFAULT, Params, Vec
 from gazala_tools.digitize.lattice.readings import Reading, dist_to_segments, hex_segments
 from gazala_tools.errors import GazalaError
@@ -62,11 +61,11 @@ def line_edges(e: FloatImage, reading: Reading, reach: float = 0.45, params: Par
     out = np.zeros_like(e)
     # each direction in bands of rows (with the opening's reach as margin: the same values as on
     # the whole image), so that the workers share the directions evenly
-    tasks = [(fp, band) for fp in footprints for band in _bands(e.shape[0], fp.shape[0] - 1, params.workers)]
+    tasks = [(fp, band) for fp in footprints for band in row_bands(e.shape[0], fp.shape[0] - 1, params.workers)]
 
     def opened(task: tuple[NDArray[np.bool_], tuple[int, int, int, int]]) -> FloatImage:
         fp, (a, b, y0, y1) = task
-        res: FloatImage = ndimage.grey_opening(e[a:b], footprint=fp)[y0 - a : y1 - a]
+        res: FloatImage = _opening(e[a:b], fp)[y0 - a : y1 - a]
         return res
 
     for (_fp, (_a, _b, y0, y1)), part in zip(tasks, threaded_map(opened, tasks, params.workers), strict=True):
@@ -74,13 +73,26 @@ def line_edges(e: FloatImage, reading: Reading, reach: float = 0.45, params: Par
     return out
 
 
-def _bands(h: int, margin: int, workers: int) -> list[tuple[int, int, int, int]]:
-    """Rows ``[y0, y1)`` of ``workers`` bands of an image ``h`` rows high, each read as ``[a, b)``:
-    with ``margin`` rows more on each side (an opening's reach: erosion then dilation), so that a
-    band's values are the whole image's; one band when the image is too small to be worth it."""
-    n = workers if workers > 1 and h >= 8 * (margin + 1) * workers else 1
-    edges = [h * i // n for i in range(n + 1)]
-    return [(max(0, y0 - margin), min(h, y1 + margin), y0, y1) for y0, y1 in itertools.pairwise(edges)]
+def _opening(e: FloatImage, footprint: NDArray[np.bool_]) -> FloatImage:
+    """``ndimage.grey_opening(e, footprint=footprint)`` for a footprint symmetric about its centre
+    (a line), the same values about twice as fast: the erosion and then the dilation as the
+    minimum and the maximum of the image shifted to each point of the footprint (edges mirrored,
+    SciPy's ``reflect``)."""
+
+    def extreme(a: FloatImage, op: np.ufunc) -> FloatImage:
+        ry, rx = footprint.shape[0] // 2, footprint.shape[1] // 2
+        padded = np.pad(a, ((ry, ry), (rx, rx)), mode="symmetric")
+        h, w = a.shape
+        ys, xs = np.nonzero(footprint)
+        out: FloatImage = padded[ys[0] : ys[0] + h, xs[0] : xs[0] + w].copy()
+        for y, x in zip(ys[1:], xs[1:], strict=True):
+            op(out, padded[y : y + h, x : x + w], out=out)
+        return out
+
+    if min(e.shape) <= max(footprint.shape):  # a tiny image: mirrored more than once at its edges
+        tiny: FloatImage = ndimage.grey_opening(e, footprint=footprint)
+        return tiny
+    return extreme(extreme(e, np.minimum), np.maximum)
 
 
 def hexagon_kernel(reading: Reading, sigma: float) -> NDArray[np.float64]:
