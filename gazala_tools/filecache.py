@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
-__all__ = ["BoundedDict", "FileCache", "K", "ObjectCache", "T"]
+__all__ = ["BoundedDict", "FileCache", "ObjectCache"]
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")

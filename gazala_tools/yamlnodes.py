@@ -31,8 +31,6 @@ __all__ = [
     "MAX_SCALAR",
     "CappedLoader",
     "Doc",
-    "E",
-    "T",
     "compose",
     "compose_text",
     "did_you_mean",

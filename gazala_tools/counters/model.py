@@ -34,7 +34,6 @@ __all__ = [
     "Face",
     "Manifest",
     "Nationality",
-    "T",
     "Value",
 ]
 

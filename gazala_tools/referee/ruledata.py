@@ -59,7 +59,6 @@ __all__ = [
     "SideSupply",
     "StackingRules",
     "SupplyRules",
-    "T",
     "Trace",
     "TypeLimit",
     "UnitFilter",
