@@ -8,4 +8,4 @@
 * :mod:`gazala_tools.mapdata.gridfile` (in the core since issue 22) - the grid section of a map YAML, read and written.
 """
 
-__all__: list[str] = []
+__all__: tuple[str, ...] = ()  # the submodules are the API

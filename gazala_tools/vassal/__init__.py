@@ -1,1 +1,1 @@
-__all__: list[str] = []
+__all__: tuple[str, ...] = ()  # the submodules are the API
