@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def mutated(draw: st.DrawFn, seeds: list[bytes]) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated(SEEDS))
 def test_fuzz_mutated_containers(data: bytes) -> None:
@@ -57,6 +59,7 @@ def test_fuzz_mutated_containers(data: bytes) -> None:
 PLAIN_CHARS = st.sampled_from([*"\x1b\t/;\\',@+-DM0123456789ab", "null", "stack", "piece;", "LOG\t", "begin_save", "end_save"])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
 def test_fuzz_mutated_command_text(data: st.DataObject) -> None:

@@ -166,6 +166,7 @@ def command_lines(draw: st.DrawFn) -> str:
     return f"-/{pid}"
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(command_lines(), max_size=25))
 def test_execution_keeps_stacks_consistent(lines: list[str]) -> None:
