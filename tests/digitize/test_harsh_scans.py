@@ -70,6 +70,7 @@ def test_detect_grid_over_a_batch_of_thirty_harsh_scans() -> None:
     assert statistics.median(r[3] for r in results) < 0.6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [108, 105, 119])
 def test_second_opinion_lattices_fix_an_unrotated_scan_and_keep_true_low_confidence_fits(seed: int) -> None:
     """Unrotated: on 108 a spurious lattice (margin ruling, text lines) wins the autocorrelation and
