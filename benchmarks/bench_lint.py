@@ -28,7 +28,7 @@ BUDGET_S = 5.0
 def _read_only(vmod: Path) -> int:
     from gazala_tools.vassal.buildfile import open_source, parse_xml
     from gazala_tools.vassal.lint import MAX_LINT_BYTES, MAX_SETUP_BYTES, PREDEFINED_SETUP
-    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vsav import read_save
 
     src = open_source(vmod, budget=MAX_LINT_BYTES)
     root = parse_xml(src.xml, src.path)

@@ -20,7 +20,7 @@ from benchmarks.common import Result, best_of, smoke
 from gazala_tools.referee.api import manifest_specs, rules_for_game
 from gazala_tools.referee.log import LogReplay
 from gazala_tools.referee.logcheck import check_log
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 
 LOG = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "logs" / "rg-700-steps.vlog"
 

@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 
 from benchmarks.common import Result, best_of, size, smoke
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.saves import sample_commands, sample_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,6 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+__all__ = [
+    "MAX_MESSAGE",
+    "GameDataError",
+    "GazalaError",
+    "HexNameError",
+    "MapDataError",
+    "UnsupportedFormatError",
+    "VassalFormatError",
+]
+
 #: longest error line (a message quoting input is cut here)
 MAX_MESSAGE: Final = 1000
 

@@ -27,6 +27,19 @@ import html
 import json
 import re
 
+__all__ = [
+    "NOT_DRAWN",
+    "clean",
+    "csp",
+    "csp_hash",
+    "drawable",
+    "has_control",
+    "head",
+    "script_json",
+    "terminal",
+    "text",
+]
+
 #: characters no HTML/XML document may hold (U+FFFD instead)
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 #: in a ``<script>``: what could end it or start a comment/markup, and JavaScript's line breaks

@@ -24,6 +24,15 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+__all__ = [
+    "BoundedDict",
+    "FileCache",
+    "K",
+    "ObjectCache",
+    "SizedDict",
+    "T",
+]
+
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 

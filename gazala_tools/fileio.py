@@ -29,6 +29,28 @@ from typing import IO, Any
 
 from gazala_tools.errors import GazalaError
 
+__all__ = [
+    "TMP_FOLDER_MARK",
+    "atomic_open",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "check_new_folder",
+    "check_output",
+    "command_scope",
+    "declare_inputs",
+    "note_input",
+    "note_input_folder",
+    "output_dir",
+    "output_error",
+    "process_alive",
+    "refuse_input",
+    "refuse_overwrite",
+    "remove_stale_folders",
+    "stale_folders",
+    "temporary_folder",
+    "write_new_folder",
+]
+
 
 class _Inputs:
     def __init__(self) -> None:

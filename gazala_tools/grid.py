@@ -19,6 +19,18 @@ from gazala_tools.errors import HexNameError
 from gazala_tools.hexes import Hex, Hexside, Orientation, Parity
 from gazala_tools.numbering import Numbering, parse_part
 
+__all__ = [
+    "COMPASS",
+    "MAX_GRID_NUMBER",
+    "MAX_HEXES",
+    "GameGrid",
+    "corner_lattice",
+    "hex_to_raw",
+    "numbers_of",
+    "raw_to_hex",
+    "side_lattice",
+]
+
 COMPASS: Final = ("N", "E", "S", "W")
 _NO_EDGES: Final[frozenset[str]] = frozenset()
 _SCREEN_TO_COMPASS: Final[dict[str, dict[str, str]]] = {

@@ -16,6 +16,12 @@ and ``(+1, 0)`` is straight right. Screen ``y`` grows downwards in both, as on a
 Corners are integer lattice points (:meth:`Hex.corners`): in the FLAT frame a corner ``(X, Y)`` sits
 at pixel ``(X * dx / 3, Y * dy / 2)`` from the centre of hex ``(0, 0)``. Neighbouring hexes share
 the very same corner values, so polygons built from them have no slivers.
+
+>>> a, b = Hex(0, 0), Hex(3, -1)
+>>> a.distance(b), len(a.neighbours())
+(3, 6)
+>>> b.to_offset(Orientation.FLAT, Parity.EVEN)    # (col, row)
+(3, 1)
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
+
+__all__ = ["Direction", "Hex", "Hexside", "Orientation", "Parity", "hexes_in_offset_rect"]
 
 
 class Orientation(enum.Enum):

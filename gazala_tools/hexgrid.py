@@ -27,6 +27,22 @@ from gazala_tools.grid import corner_lattice, hex_to_raw, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
 from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
 
+__all__ = [
+    "DEFAULT_DX",
+    "DEFAULT_DY",
+    "Board",
+    "Grid",
+    "GridZone",
+    "HexGridGeometry",
+    "Location",
+    "MapLayout",
+    "ZonedGrid",
+    "area_contains",
+    "f32",
+    "layout_with_boards",
+    "polygon_contains",
+]
+
 DEFAULT_DY = 64.0
 DEFAULT_DX = math.sqrt(3) / 2 * DEFAULT_DY  # 55.42562584220407, VASSAL's default
 
@@ -386,7 +402,7 @@ class HexGridGeometry:
 
 
 @dataclass(frozen=True)
-class Zone:
+class GridZone:
     """A ``mapgrid.Zone``: a named polygon (board coordinates) with an optional grid of its own."""
 
     name: str
@@ -406,10 +422,10 @@ class Zone:
 
 @dataclass(frozen=True)
 class ZonedGrid:
-    zones: tuple[Zone, ...]
+    zones: tuple[GridZone, ...]
     background: Grid | None = None
 
-    def zone_at(self, x: float, y: float) -> Zone | None:
+    def zone_at(self, x: float, y: float) -> GridZone | None:
         for z in self.zones:
             if z.contains(x, y):
                 return z

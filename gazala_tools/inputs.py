@@ -44,6 +44,42 @@ from gazala_tools.fileio import note_input
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
 
+__all__ = [
+    "BOARD_IMAGE_FORMATS",
+    "IMAGE_KINDS",
+    "MAX_ARCHIVE_BYTES",
+    "MAX_BOARD_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_IMAGE_PIXELS",
+    "MAX_INT_DIGITS",
+    "MAX_MEMBERS",
+    "MAX_MEMBER_BYTES",
+    "MAX_PIXELS_PER_BYTE",
+    "MAX_RATIO",
+    "MAX_XML_DEPTH",
+    "SVG_HEAD_BYTES",
+    "ZipInput",
+    "bounded_int",
+    "check_pixels",
+    "check_plausible",
+    "image_header_size",
+    "inside_folder",
+    "is_regular",
+    "is_svg",
+    "open_file",
+    "open_image",
+    "parse_xml_stdlib",
+    "read_file",
+    "read_text",
+    "refuse_doctype",
+    "refuse_dtd",
+    "safe_member_name",
+    "sniff_image",
+    "sniff_image_file",
+    "svg_declared_size",
+    "svg_size",
+]
+
 #: largest file read whole by default (data files, saves, buildFiles have their own lower caps)
 MAX_FILE_BYTES: Final = 512 * 1024 * 1024
 #: largest decompressed member of an archive, by default

@@ -17,6 +17,8 @@ from pathlib import Path
 from gazala_tools.cli import build_parser, main
 from gazala_tools.fileio import atomic_write_bytes
 
+__all__ = ["available", "referee_setups", "run", "steps"]
+
 
 def _name(game: str) -> str:
     """The file name part of a game's outputs: its id (a built-in id or a game folder's game.yaml)."""

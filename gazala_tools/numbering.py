@@ -8,6 +8,10 @@ numbering needs VASSAL's ``maxRows``/``maxColumns``, which the caller passes in.
 
 Every game's scheme is such a value (its folder's ``game.yaml``), so a game's labels and the
 names VASSAL shows for the same hexes are the same by construction.
+
+>>> vassal = SCHEMES["vassal-default"]       # VASSAL's own default: two digits column, two row
+>>> vassal.name(3, 4, sideways=False), vassal.parse("0406")
+('0406', (3, 4))
 """
 
 from __future__ import annotations
@@ -20,6 +24,22 @@ from typing import Final
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.filecache import BoundedDict
+
+__all__ = [
+    "ALPHABET",
+    "MAX_LABEL",
+    "MAX_LEADING",
+    "MAX_OFFSET",
+    "MAX_PART_DIGITS",
+    "SCHEMES",
+    "Numbering",
+    "java_odd",
+    "java_round",
+    "java_trunc",
+    "parse_part",
+    "part_name",
+    "scheme",
+]
 
 ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: largest hLeading / vLeading (VASSAL pads a number to leading + 1 digits)

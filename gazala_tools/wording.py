@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["count"]
+
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``count(1, "set-up")`` is ``"1 set-up"``,

@@ -21,6 +21,30 @@ import yaml
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import note_input
 
+__all__ = [
+    "ID_RE",
+    "MAX_ALIASES",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_EXPANDED",
+    "MAX_PLAIN_VALUES",
+    "MAX_SCALAR",
+    "CappedLoader",
+    "Doc",
+    "E",
+    "T",
+    "compose",
+    "compose_text",
+    "did_you_mean",
+    "expanded_size",
+    "load_plain",
+    "place_of",
+    "place_of_mark",
+    "plain",
+    "read_text",
+    "show",
+]
+
 #: largest data file we read (a 1,000-hex map is about 40 KB)
 MAX_BYTES: Final = 8 * 1024 * 1024
 #: deepest nesting of lists and mappings a data file may have

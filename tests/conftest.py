@@ -91,13 +91,24 @@ def vassal_engine():  # type: ignore[no-untyped-def]
     engine.close()
 
 
+def worker_cache(folder: Path) -> Path:
+    """``folder``, or its own subfolder per pytest-xdist worker (``gw0``, ``gw1``...): what a test
+    session writes into a fixed place must not be written by two workers at once."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return folder / worker if worker else folder
+
+
 @pytest.fixture(scope="session")
 def vassal_harness():  # type: ignore[no-untyped-def]
     """The shared folder's engine harness (:class:`tools.vassal_oracle.harness.Harness`): set-ups and
-    logs played by VASSAL 3.7.26; its classes are compiled into .cache/vassal/harness."""
+    logs played by VASSAL 3.7.26; its classes are compiled into .cache/vassal/harness (one folder per
+    xdist worker: run.sh deletes and recompiles them in place). Each run has its own Xvfb display
+    (``xvfb-run -a``), VASSAL.conf, temp folder and home; the engine fixture's Xvfb picks a free
+    display itself (``-displayfd``), so workers never share one."""
+    from tools.vassal_oracle.engine import CACHE
     from tools.vassal_oracle.harness import Harness
 
-    harness = Harness()
+    harness = Harness(classes=worker_cache(CACHE / "harness"))
     ok, reason = harness.available()
     if not ok:
         _engine_unavailable(reason)

@@ -22,7 +22,7 @@ from gazala_tools.games import default_game_id
 from gazala_tools.referee.detect import game_for_module_name, game_of_module_file
 from gazala_tools.vassal.buildfile import open_source, parse_xml
 from gazala_tools.vassal.importer.reader import expand_prototypes
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.commands import Node, to_text
 from gazala_tools.vsav.container import (
     MODULEDATA_ENTRY,

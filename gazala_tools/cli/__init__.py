@@ -45,6 +45,18 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import command_scope
 from gazala_tools.rules import plugins_allowed
 
+__all__ = [
+    "REPORT_URL",
+    "GazalaError",
+    "UsageError",
+    "build_parser",
+    "check_stop",
+    "command_scope",
+    "main",
+    "plugins_allowed",
+    "run",
+]
+
 REPORT_URL = "https://github.com/gazala-tools/gazala-tools/issues"
 
 #: the argument names (argparse ``dest``) of every verb whose values are inputs: a game (id, folder or

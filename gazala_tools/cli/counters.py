@@ -16,6 +16,8 @@ from gazala_tools.cli._common import game_help, on_terminal
 from gazala_tools.counters import Counter, Manifest, load_manifest, parse_size
 from gazala_tools.errors import GazalaError
 
+__all__ = ["HELP", "NOUN", "counter_record", "parse_offset", "register"]
+
 NOUN = "counters"
 HELP = "Counter manifests, face images and duplex counter-sheet PDFs."
 

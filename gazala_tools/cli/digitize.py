@@ -18,6 +18,13 @@ from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open, atomic_write_text, refuse_overwrite
 
+__all__ = [
+    "HELP",
+    "NOUN",
+    "log",
+    "register",
+]
+
 NOUN = "digitize"
 HELP = "Digitize a scanned hex map: fit the VASSAL grid, classify terrain, draw a check overlay."
 

@@ -17,6 +17,8 @@ from gazala_tools.wording import count
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.scenarios import Scenario
 
+__all__ = ["HELP", "NOUN", "register"]
+
 NOUN = "game"
 HELP = "Games as data: list the built-in games, show what a game folder holds."
 

@@ -11,6 +11,8 @@ from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import MapLayout
 
+__all__ = ["BOARDS_HELP", "HELP", "NOUN", "load_layout", "read_points", "register", "with_boards"]
+
 NOUN = "grid"
 HELP = "Pixel <-> hex for a VASSAL map: location names and hex centres, VASSAL-exact."
 

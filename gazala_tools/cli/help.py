@@ -8,6 +8,8 @@ from pathlib import Path
 
 from gazala_tools.errors import GazalaError
 
+__all__ = ["HELP", "NOUN", "register", "topics"]
+
 NOUN = "help"
 HELP = "Print the documentation: `gazala help` lists the topics, `gazala help TOPIC` prints one."
 

@@ -11,6 +11,8 @@ from gazala_tools.cli import _common
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_text, refuse_overwrite
 
+__all__ = ["HELP", "NOUN", "register"]
+
 NOUN = "map"
 HELP = "A game's map data: summary, validation against the rules, GeoJSON export, board image."
 

@@ -18,6 +18,12 @@ from gazala_tools.cli._common import game_help
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes
 
+__all__ = [
+    "log",
+    "register_render",
+    "run_render",
+]
+
 log = logging.getLogger(__name__)
 
 

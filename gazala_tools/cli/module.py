@@ -7,6 +7,13 @@ import json
 import logging
 import sys
 
+__all__ = [
+    "HELP",
+    "NOUN",
+    "log",
+    "register",
+]
+
 NOUN = "module"
 HELP = "Build a complete VASSAL module (.vmod) of a game: board, grid, counters, chits, set-ups."
 

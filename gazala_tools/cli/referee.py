@@ -15,6 +15,14 @@ from gazala_tools.cli._common import DPI, number_in, read_layouts
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_write_bytes, command_scope, refuse_overwrite
 
+__all__ = [
+    "FORMATS",
+    "HELP",
+    "NOUN",
+    "log",
+    "register",
+]
+
 NOUN = "referee"
 HELP = "Referee a position: legality, supply, LOC and VP findings with the rule sections, as text/JSON/HTML/PNG."
 FORMATS = ("text", "json", "html", "png")

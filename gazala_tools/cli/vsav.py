@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+__all__ = ["HELP", "NOUN", "register"]
+
 NOUN = "vsav"
 HELP = "VASSAL saved games and logs: dump the final position, diff two saves."
 
@@ -38,9 +40,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _dump(args: argparse.Namespace) -> int:
-    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vassal.buildfile import read_layouts
+    from gazala_tools.vsav import read_save
 
-    save = read_save(args.save, module=args.module, replay_log=not args.no_log)
+    layouts = read_layouts(args.module) if args.module is not None else None
+    save = read_save(args.save, layouts=layouts, replay_log=not args.no_log)
     data: dict[str, Any] = save.as_dict()
     if args.json:
         json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
@@ -60,11 +64,13 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vassal.buildfile import read_layouts
+    from gazala_tools.vsav import read_save
     from gazala_tools.vsav.diff import diff_positions
 
-    a = read_save(args.a, module=args.module)
-    b = read_save(args.b, module=args.module)
+    layouts = read_layouts(args.module) if args.module is not None else None
+    a = read_save(args.a, layouts=layouts)
+    b = read_save(args.b, layouts=layouts)
     d = diff_positions(a.position, b.position)
     if args.json:
         json.dump(d.as_dict(), sys.stdout, indent=1, ensure_ascii=False)

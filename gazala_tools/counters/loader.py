@@ -51,6 +51,28 @@ from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder, sniff_image_file
 from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, read_text
 
+__all__ = [
+    "ART_KEYS",
+    "ART_SUFFIXES",
+    "COLOR_RE",
+    "FACE_ART_KEYS",
+    "FACE_KEYS",
+    "ID_RE",
+    "INK_KEYS",
+    "LINE",
+    "TOKEN_KEYS",
+    "TOP_KEYS",
+    "UNIT_BACKS",
+    "UNIT_KEYS",
+    "VASSAL_KEYS",
+    "ManifestError",
+    "load_game_manifest",
+    "load_manifest",
+    "manifest_file",
+    "parse_manifest",
+    "parse_size",
+]
+
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 UNIT_BACKS: Final = ("used", "reduced-half-up", "depleted", "blank", "same")

@@ -20,6 +20,24 @@ from typing import Final, Literal, TypeVar
 
 from gazala_tools.games.model import SYMBOLS
 
+__all__ = [
+    "INKS",
+    "KINDS",
+    "NEUTRAL",
+    "REDUCED_BACKS",
+    "SIZES",
+    "UNIT_TYPES",
+    "VALUE_ROLES",
+    "VALUE_STYLES",
+    "Counter",
+    "CounterKind",
+    "Face",
+    "Manifest",
+    "Nationality",
+    "T",
+    "Value",
+]
+
 T = TypeVar("T")
 
 CounterKind = Literal["unit", "chit", "marker"]

@@ -7,3 +7,5 @@
 * :mod:`.overlay` - the fitted grid, labels and terrain drawn over the scan;
 * :mod:`gazala_tools.mapdata.gridfile` (in the core since issue 22) - the grid section of a map YAML, read and written.
 """
+
+__all__: tuple[str, ...] = ()  # the submodules are the API

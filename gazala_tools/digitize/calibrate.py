@@ -30,6 +30,17 @@ from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering, java_odd
 
+__all__ = [
+    "MAX_REF_CHARS",
+    "REGULAR",
+    "Calibration",
+    "Ref",
+    "calibrate",
+    "grid_from_image",
+    "parse_ref",
+    "ref_on_image",
+]
+
 REGULAR = math.sqrt(3) / 2
 
 

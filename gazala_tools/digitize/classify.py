@@ -42,6 +42,21 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.yamlnodes import load_plain
 
+__all__ = [
+    "RGB",
+    "Box",
+    "HexResult",
+    "Legend",
+    "Progress",
+    "SideResult",
+    "classify_hexes",
+    "detect_hexsides",
+    "legend_from_data",
+    "parse_colour",
+    "read_legend",
+    "sample_offsets",
+]
+
 RGB = tuple[int, int, int]
 Progress = Callable[[int], None]
 

@@ -9,6 +9,7 @@ RGB: a 22 x 17 inch map at 600 dpi is 135 Mpx; a 34 x 22 inch map at 600 dpi, 26
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 import warnings
@@ -26,6 +27,31 @@ from PIL import Image, UnidentifiedImageError
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open
 from gazala_tools.inputs import check_plausible, is_regular
+
+__all__ = [
+    "BOMB_FROM_PIXELS",
+    "MAX_PIXELS",
+    "MAX_SCAN_PIXELS_PER_BYTE",
+    "STRIP_ROWS",
+    "Affine",
+    "FloatImage",
+    "R",
+    "RgbRegions",
+    "T",
+    "affine_strips",
+    "check_not_bomb",
+    "downsample",
+    "factor_for",
+    "image_dpi",
+    "image_format",
+    "open_image",
+    "row_bands",
+    "save_png_strips",
+    "threaded_map",
+    "tiles",
+    "to_grey",
+    "to_rgb_array",
+]
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
 MAX_PIXELS = 250_000_000
@@ -241,6 +267,16 @@ def threaded_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iter
                 yield ahead.popleft().result()
         while ahead:
             yield ahead.popleft().result()
+
+
+def row_bands(h: int, margin: int, workers: int) -> list[tuple[int, int, int, int]]:
+    """Rows ``[y0, y1)`` of ``workers`` bands of an image ``h`` rows high, each to be read as rows
+    ``[a, b)``: ``margin`` rows more on each side (a filter's reach), so that a band's values are
+    the whole image's and the workers share a filter evenly; one band when the image is too small
+    to be worth it. As (a, b, y0, y1)."""
+    n = workers if workers > 1 and h >= 8 * (margin + 1) * workers else 1
+    edges = [h * i // n for i in range(n + 1)]
+    return [(max(0, y0 - margin), min(h, y1 + margin), y0, y1) for y0, y1 in itertools.pairwise(edges)]
 
 
 _PNG_COLOUR = {"L": 0, "RGB": 2}

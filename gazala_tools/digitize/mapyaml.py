@@ -11,6 +11,8 @@ from gazala_tools.hexes import Hex
 from gazala_tools.mapdata.gridfile import GridSpec
 from gazala_tools.mapdata.loader import compress
 
+__all__ = ["hexside_kinds_data", "hexsides_data", "map_document", "terrain_data"]
+
 
 def terrain_data(
     spec: GridSpec, results: Sequence[HexResult], legend: Legend, *, source: str

@@ -35,6 +35,28 @@ from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES
 from gazala_tools.mapdata.gridfile import GridSpec
 from gazala_tools.numbering import Numbering
 
+__all__ = [
+    "BOARD_SUFFIXES",
+    "COUNTER_COLORS",
+    "COUNTER_NOTE",
+    "COUNTER_SHARE",
+    "ID_RE",
+    "OVERLAY",
+    "TESTED_VASSAL",
+    "UNITS_PER_SIDE",
+    "NewGame",
+    "ScanFit",
+    "board_image",
+    "board_name_for",
+    "corner_labels",
+    "counter_px",
+    "fit_scan",
+    "folder_files",
+    "top_left_whole",
+    "write_folder",
+    "write_overlay",
+]
+
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 #: the board image suffixes VASSAL shows (and the module builder copies as they are)
 BOARD_SUFFIXES: Final = (".png", ".jpg", ".jpeg", ".gif")

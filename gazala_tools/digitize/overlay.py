@@ -16,6 +16,8 @@ from gazala_tools.hexes import Hex
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.render.board import font, hex_polygon, hex_size, terrain_colour
 
+__all__ = ["FADE", "draw_overlay", "fade"]
+
 #: how far the scan is faded to white under the overlay
 FADE = 0.35
 

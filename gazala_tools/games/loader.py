@@ -17,6 +17,19 @@ from gazala_tools.games.model import SYMBOLS, Game, Side, UnitType
 from gazala_tools.numbering import Numbering
 from gazala_tools.yamlnodes import Doc, compose, plain
 
+__all__ = [
+    "COLOR_RE",
+    "MAX_PLUGIN_NAME",
+    "MAX_TURNS",
+    "NUMBERING_KEYS",
+    "PLUGIN_RE",
+    "SIDE_KEYS",
+    "TOP_KEYS",
+    "TURN_KEYS",
+    "UNIT_TYPE_KEYS",
+    "read_game_file",
+]
+
 TOP_KEYS: Final = frozenset(
     {"id", "name", "publisher", "description", "provenance", "sources", "sides", "turns", "numbering", "unit-types",
      "rules"}

@@ -24,6 +24,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.scenarios import Scenario
     from gazala_tools.games.tables import Table
 
+__all__ = [
+    "COUNTERS_FILE",
+    "GAME_FILE",
+    "MAP_FILE",
+    "MODULE_FILE",
+    "SCENARIOS_FILE",
+    "SYMBOLS",
+    "TABLES_FILE",
+    "Game",
+    "Side",
+    "UnitType",
+]
+
 GAME_FILE: Final = "game.yaml"
 MAP_FILE: Final = "map.yaml"
 COUNTERS_FILE: Final = "counters.yaml"

@@ -23,6 +23,29 @@ from gazala_tools.yamlnodes import Doc, compose
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
 
+__all__ = [
+    "BOARD_KEYS",
+    "BOARD_SUFFIXES",
+    "BOXES_KEYS",
+    "HOLDING_BOX",
+    "HOLDING_COLUMNS",
+    "MAX_BOXES",
+    "NAME_RE",
+    "RENDER",
+    "TRACK_MARGIN",
+    "TRACK_TOP",
+    "BoxesConfig",
+    "board_art",
+    "box_rect",
+    "boxes",
+    "folder_file",
+    "given_board",
+    "holding_box_at",
+    "holding_boxes",
+    "name",
+    "status_names",
+]
+
 #: ``board: art: render``: the board is drawn from the map data
 RENDER: Final = "render"
 BOARD_KEYS: Final = frozenset({"art", "dpi"})

@@ -24,6 +24,21 @@ from gazala_tools.games.model import GAME_FILE, MODULE_FILE, Game
 from gazala_tools.inputs import inside_folder
 from gazala_tools.yamlnodes import ID_RE, Doc, compose
 
+__all__ = [
+    "INDEX_FILE",
+    "builtin_game",
+    "builtin_games",
+    "builtin_ids",
+    "default_game_id",
+    "docs_root",
+    "find_game",
+    "game_for_module_name",
+    "is_builtin",
+    "load_game_folder",
+    "mapdata_root",
+    "modules_root",
+]
+
 INDEX_FILE: Final = "games.yaml"
 
 

@@ -36,6 +36,27 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexes import Hex
     from gazala_tools.mapdata.model import GameMap
 
+__all__ = [
+    "MAX_DISTANCE",
+    "MAX_PLACEMENTS",
+    "MAX_SCENARIOS",
+    "PLACEMENT_KEYS",
+    "SCENARIO_KEYS",
+    "TOP_KEYS",
+    "TRACK_KEYS",
+    "WHERE_KEYS",
+    "WHO_KEYS",
+    "WITHIN_KEYS",
+    "Placement",
+    "Scenario",
+    "Setup",
+    "TrackStart",
+    "find_scenario",
+    "load_scenarios",
+    "read_scenarios",
+    "resolve_setup",
+]
+
 TOP_KEYS: Final = frozenset({"scenarios"})
 SCENARIO_KEYS: Final = frozenset({"id", "name", "source", "description", "start", "end", "setup", "tracks"})
 PLACEMENT_KEYS: Final = frozenset(

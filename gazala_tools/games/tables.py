@@ -26,6 +26,19 @@ from gazala_tools.yamlnodes import Doc, compose
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
 
+__all__ = [
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+    "MAX_TABLES",
+    "TABLE_KEYS",
+    "TOP_KEYS",
+    "Table",
+    "load_tables",
+    "read_entries",
+    "read_tables",
+    "slug",
+]
+
 TOP_KEYS: Final = frozenset({"tables"})
 TABLE_KEYS: Final = frozenset({"name", "title", "source", "header", "rows", "notes"})
 MAX_TABLES: Final = 200

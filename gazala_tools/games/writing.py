@@ -10,6 +10,17 @@ import yaml
 
 from gazala_tools.numbering import Numbering
 
+__all__ = [
+    "MAX_NAME",
+    "MAX_SLUG",
+    "SIDE_COLORS",
+    "dump_yaml",
+    "numbering_data",
+    "short_name",
+    "slug",
+    "unique_ids",
+]
+
 #: the colours of a new game's two sides (game.yaml ``sides``), first and second
 SIDE_COLORS: Final = ("#c03030", "#3050c0")
 

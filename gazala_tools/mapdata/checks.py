@@ -17,6 +17,23 @@ from dataclasses import dataclass
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap
 
+__all__ = [
+    "Check",
+    "CheckResult",
+    "check",
+    "checks_for",
+    "directed_hexsides_have_an_up_side",
+    "every_feature_names_its_source",
+    "flood",
+    "hexes",
+    "label_hex_label_round_trip",
+    "labels",
+    "roads_tracks_and_places_are_on_passable_hexes",
+    "run_checks",
+    "setup_and_entry_zones_are_passable",
+    "vassal_names_every_hex_by_its_label",
+]
+
 Check = Callable[[GameMap], list[str]]
 
 

@@ -24,6 +24,17 @@ from gazala_tools.mapdata.loader import MAX_PIXEL
 from gazala_tools.numbering import Numbering
 from gazala_tools.yamlnodes import load_plain
 
+__all__ = [
+    "DEFAULT_NUMBERING",
+    "GridSpec",
+    "hexes_on_image",
+    "numbering_from",
+    "raw_hex",
+    "read_grid_file",
+    "spec_for",
+    "write_yaml",
+]
+
 
 @dataclass(frozen=True)
 class GridSpec:

@@ -46,6 +46,22 @@ from gazala_tools.mapdata.model import (
 from gazala_tools.numbering import Numbering
 from gazala_tools.yamlnodes import Doc, compose, did_you_mean
 
+__all__ = [
+    "GAME_NUMBERING",
+    "LIST_SECTIONS",
+    "MAX_PIXEL",
+    "STYLE_KEYS",
+    "TOP_KEYS",
+    "compress",
+    "dump_map",
+    "load_game_map",
+    "load_map",
+    "load_map_file",
+    "load_map_text",
+    "map_file",
+    "map_to_data",
+]
+
 #: ``GameMap.numbering_name`` of a map read as part of a game folder (numbering from game.yaml)
 GAME_NUMBERING: Final = "game"
 #: largest pixel coordinate or size of a board (hex sizes, origins, board and edge sizes)

@@ -44,6 +44,21 @@ from gazala_tools.numbering import Numbering
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexgrid import HexGridGeometry
 
+__all__ = [
+    "Box",
+    "GameMap",
+    "HexsideFeature",
+    "HexsideKind",
+    "HexsideKindType",
+    "MapPath",
+    "PathKind",
+    "PathKindType",
+    "PixelGrid",
+    "Place",
+    "TerrainType",
+    "Zone",
+]
+
 
 class HexsideKind(str):
     """The name of a hexside kind, as the map's ``hexside-kinds`` declares it (``river``, ``cliff``).

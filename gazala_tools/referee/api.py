@@ -49,6 +49,25 @@ from gazala_tools.vsav import Save, read_save
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
 
+__all__ = [
+    "SAVE_SUFFIXES",
+    "YAML_SUFFIXES",
+    "Checked",
+    "GameRef",
+    "LayoutReader",
+    "Loaded",
+    "check_file",
+    "check_turn",
+    "load",
+    "load_position",
+    "log",
+    "manifest_specs",
+    "module_layouts",
+    "position_from_data",
+    "rules_for_game",
+    "scenario_findings",
+]
+
 log = logging.getLogger(__name__)
 
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -19,6 +19,8 @@ from gazala_tools.vsav.container import MAX_META_BYTES, MODULEDATA_ENTRY, _metad
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import SaveView
 
+__all__ = ["game_for_module_name", "game_of_module_file", "game_of_view"]
+
 
 def game_for_module_name(name: str | None) -> str | None:
     """The id of the built-in game whose module is called ``name``, or None."""

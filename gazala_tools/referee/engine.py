@@ -46,7 +46,15 @@ log = logging.getLogger(__name__)
 
 Check = Callable[["Context"], Iterable[Finding]]
 
-__all__ = ["Check", "Context", "Referee", "RulesPlugin", "SupplyOutcome", "normalise_turn"]
+__all__ = [
+    "Check",
+    "Context",
+    "Referee",
+    "RulesPlugin",
+    "SupplyOutcome",
+    "log",
+    "normalise_turn",
+]
 
 
 def _is_own_map(game: Game, game_map: GameMap) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+__all__ = ["Finding", "Severity", "rule_key"]
+
 
 class Severity(enum.Enum):
     """How bad a finding is. Values are the JSON spellings."""

@@ -37,6 +37,26 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.yamlnodes import did_you_mean
 
+__all__ = [
+    "ENTRY_KEYS",
+    "KINDS",
+    "MAX_UNITS_BYTES",
+    "OTHER_GRIDS",
+    "POSITIONS",
+    "REPORT_FILE",
+    "UNITS_FILE",
+    "Entry",
+    "ImportedPieces",
+    "PieceTable",
+    "check_module_name",
+    "is_imported",
+    "other_label",
+    "piece_table",
+    "positions_findings",
+    "recorded_module",
+    "toolkit_numbering",
+]
+
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
     from gazala_tools.hexes import Hex

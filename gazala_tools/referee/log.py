@@ -51,6 +51,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView, Save
     from gazala_tools.vsav.pieces import Piece
 
+__all__ = [
+    "MAX_LOG_MOVES",
+    "MAX_LOG_STEPS",
+    "ChitDraw",
+    "LogReplay",
+    "Step",
+    "UnitMove",
+    "log",
+    "log_entries",
+]
+
 log = logging.getLogger(__name__)
 
 

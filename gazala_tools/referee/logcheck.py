@@ -42,6 +42,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.position import Position, Unit
     from gazala_tools.vsav import Save
 
+__all__ = [
+    "PATHS",
+    "READ_CHITS",
+    "READ_TRACKER",
+    "READ_WHOLE",
+    "LogReferee",
+    "LogReport",
+    "Phase",
+    "StepFinding",
+    "StepMove",
+    "check_log",
+    "log",
+    "render_json",
+    "render_text",
+    "unit_side",
+]
+
 log = logging.getLogger(__name__)
 
 READ_TRACKER = "the Turn Tracker"

@@ -896,4 +896,34 @@ def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
     return out
 
 
-__all__ = ["ANY_UNIT", "MoveContext", "MovementRules", "check_move", "movement_rules"]
+__all__ = [
+    "ANY_UNIT",
+    "DEFAULT_ZONE_NAME",
+    "MOVED_KEYS",
+    "MOVEMENT_FILE",
+    "PENALTY",
+    "TOP_KEYS",
+    "ZOC_EFFECTS",
+    "Immobile",
+    "MoveChecker",
+    "MoveContext",
+    "MovementRules",
+    "PathResult",
+    "Phases",
+    "Points",
+    "UnitPhase",
+    "ZocMoves",
+    "allowances",
+    "check_chart_terrain",
+    "check_move",
+    "log",
+    "move_rules",
+    "movement_rules",
+    "read_movement",
+    "side_adjective",
+    "side_between",
+    "side_table",
+    "unit_allowance",
+    "zone_name",
+    "zone_short",
+]

@@ -41,6 +41,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.referee.engine import RulesPlugin
 
+__all__ = [
+    "MAX_PLUGIN_BYTES",
+    "PACKAGE_PREFIX",
+    "log",
+    "plugin_class",
+    "plugin_note",
+    "plugins_allowed",
+    "rules_for",
+]
+
 log = logging.getLogger(__name__)
 
 _CLASSES: ObjectCache[type[RulesPlugin]] = ObjectCache(maxsize=16)

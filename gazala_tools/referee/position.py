@@ -39,6 +39,23 @@ from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.yamlnodes import Doc, compose_text, did_you_mean, place_of, plain, read_text, show
 
+__all__ = [
+    "LabelWriter",
+    "Labels",
+    "Position",
+    "StateReader",
+    "StateWriter",
+    "Unit",
+    "Vocabulary",
+    "game_named",
+    "parse_position",
+    "position_to_data",
+    "read_node",
+    "read_yaml",
+    "unit_specs",
+    "units_by_hex",
+]
+
 #: a unit's markers are the game's (``rules.markers`` of its ``game.yaml``, ``Vocabulary.markers``):
 #: the core knows none by name
 

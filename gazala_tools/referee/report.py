@@ -20,6 +20,8 @@ from typing import Protocol
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Finding, Severity
 
+__all__ = ["MarkerChange", "Report", "ReportPath", "ReportSection", "SupplyStatus"]
+
 
 class SupplyStatus(enum.Enum):
     IN = "in"

@@ -37,6 +37,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView, Save, TurnView
     from gazala_tools.vsav.commands import Node
 
+__all__ = [
+    "MAIN_MAP",
+    "BoxAt",
+    "PieceMapping",
+    "fix_save",
+    "layer_markers",
+    "log",
+    "looks_like_unit",
+    "position_from_mapped_pieces",
+    "position_from_pieces",
+    "position_from_save",
+    "turn_from_tree",
+    "turn_label",
+]
+
 log = logging.getLogger(__name__)
 
 

@@ -29,6 +29,16 @@ from gazala_tools.hexes import Hex, Hexside
 #: point left before it. Without ``max_cost`` the step costs 1.
 ALL: Final = -1
 
+__all__ = [
+    "ALL",
+    "ArrayCost",
+    "BlockCost",
+    "Cost",
+    "SearchResult",
+    "Topology",
+    "multi_source_search",
+]
+
 
 class Cost(Protocol):
     def __call__(self, a: Hex, b: Hex, /) -> int | None: ...

@@ -158,4 +158,13 @@ def _rule_id(p: Section, text: str, i: int) -> str:
     return t
 
 
-__all__ = ["PlayPhase", "Sequence", "read_sequence"]
+__all__ = [
+    "PHASE_KEYS",
+    "RULE_KEYS",
+    "PlayPhase",
+    "Sequence",
+    "phase_named",
+    "read_sequence",
+    "rule_ids",
+    "rule_key",
+]

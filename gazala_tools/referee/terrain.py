@@ -682,5 +682,27 @@ def _default_what(name: str) -> str:
     return name.replace("-", " ")
 
 
-__all__ = ["ALL", "ANY_CLASS", "Cell", "Chart", "ClassCosts", "MoveClass", "Row", "StepParts", "describe_parts",
-           "parse_cell", "read_chart"]
+__all__ = [
+    "ALL",
+    "ALL_CELL",
+    "ALL_MP",
+    "ANY_CLASS",
+    "CHART_KEYS",
+    "MAX_COST",
+    "MAX_PROFILES",
+    "NUMBER",
+    "OWNERS",
+    "PLUS",
+    "PROHIBITED",
+    "P_CELL",
+    "ROW_KEYS",
+    "Cell",
+    "Chart",
+    "ClassCosts",
+    "MoveClass",
+    "Row",
+    "StepParts",
+    "describe_parts",
+    "parse_cell",
+    "read_chart",
+]

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+__all__ = ["TurnRecord", "game_turn", "normalise_turn"]
+
 _NUMBER: Final = re.compile(r"^\s*(?:(?:game[\s-]*)?turn|gt|t)?[\s#:-]*(\d{1,4})\s*$", re.IGNORECASE)
 _ONE_NUMBER: Final = re.compile(r"^(\D*?)(-?\d+)(\D*)$")
 

@@ -18,6 +18,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.referee.position import Unit
 
+__all__ = [
+    "log",
+    "manifest_units",
+    "nationality",
+    "printed_values",
+    "values_code",
+]
+
 log = logging.getLogger(__name__)
 
 _MANIFESTS: ObjectCache[dict[str, Any]] = ObjectCache(maxsize=8)

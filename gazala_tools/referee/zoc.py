@@ -13,6 +13,8 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.search import Topology
 
+__all__ = ["zoc_map"]
+
 
 def zoc_map(
     units: Iterable[Unit],

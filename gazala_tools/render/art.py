@@ -27,6 +27,20 @@ from gazala_tools.inputs import image_header_size, inside_folder, is_regular, re
 from gazala_tools.render.budget import ArtBudget, command_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, Resolver
 
+__all__ = [
+    "MAX_ART_PIXELS",
+    "ArtProblems",
+    "F",
+    "art_root",
+    "drawing_placeholders",
+    "folder_resolver",
+    "image_cache",
+    "image_problem",
+    "member_resolver",
+    "placeholders_on",
+    "sandbox_of",
+]
+
 #: the largest counter art (and the largest layer of an imported piece) decoded, in pixels
 MAX_ART_PIXELS: Final = 25_000_000
 

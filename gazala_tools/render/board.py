@@ -47,6 +47,45 @@ from gazala_tools.inputs import MAX_IMAGE_PIXELS
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
 
+__all__ = [
+    "DEFAULT_STYLES",
+    "EDGE_COLOUR",
+    "FONT_BOLD_FILES",
+    "FONT_FILES",
+    "PATH_WIDTHS",
+    "RECONSTRUCTED",
+    "RGB",
+    "SIDE_WIDTHS",
+    "BlockItem",
+    "BoardScene",
+    "LegendEntry",
+    "Path",
+    "Rect",
+    "SceneBox",
+    "ScenePlace",
+    "SideFeature",
+    "Styles",
+    "board_geometry",
+    "board_size",
+    "draw_scene",
+    "exact_center",
+    "feature_colour",
+    "font",
+    "grid_bounds",
+    "hex_polygon",
+    "hex_size",
+    "log",
+    "place_labels",
+    "png_info",
+    "render_board",
+    "scaled_geometry",
+    "scene_from_map",
+    "side_segment",
+    "style_of",
+    "terrain_colour",
+    "title_block_layout",
+]
+
 log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
@@ -137,14 +176,14 @@ class Path:
 
 
 @dataclass(frozen=True)
-class Place:
+class ScenePlace:
     name: str
     hex: Hex
     kind: str = "place"  #: "town", "airfield", "supply", "place"...
 
 
 @dataclass(frozen=True)
-class Box:
+class SceneBox:
     """An off-map (or on-map) box: a rectangle with a title, in image pixels of the native grid."""
 
     name: str
@@ -164,8 +203,8 @@ class BoardScene:
     hex_marks: Mapping[Hex, tuple[str, ...]] = field(default_factory=dict)  #: "fortified", "minefield", "town"...
     sides: Mapping[Hexside, tuple[SideFeature, ...]] = field(default_factory=dict)
     paths: tuple[Path, ...] = ()
-    places: tuple[Place, ...] = ()
-    boxes: tuple[Box, ...] = ()
+    places: tuple[ScenePlace, ...] = ()
+    boxes: tuple[SceneBox, ...] = ()
     title: str = ""
     background: RGB = (250, 246, 236)
     default_terrain: str = "clear"
@@ -298,7 +337,7 @@ def _overlap(a: Rect, b: Rect) -> float:
 
 
 def place_labels(draw: ImageDraw.ImageDraw, scene: BoardScene, fnt: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-                 down: float, taken: list[Rect]) -> list[tuple[Place, tuple[float, float]]]:
+                 down: float, taken: list[Rect]) -> list[tuple[ScenePlace, tuple[float, float]]]:
     """Where each place name goes (its centre): below its hex's centre if it fits there, else the first
     of a few nearby spots (lower, higher, to either side) that covers no hex number (``taken``: their
     boxes; the names placed join them) and no other name and stays inside the board; failing all, the
@@ -306,7 +345,7 @@ def place_labels(draw: ImageDraw.ImageDraw, scene: BoardScene, fnt: ImageFont.Fr
     geo = scene.geometry
     width, height = scene.size
     size = hex_size(geo)
-    out: list[tuple[Place, tuple[float, float]]] = []
+    out: list[tuple[ScenePlace, tuple[float, float]]] = []
     for place in scene.places:
         cx, cy = (float(v) for v in geo.hex_center(place.hex))
         box0 = draw.textbbox((0, 0), place.name, font=fnt, anchor="mm")
@@ -694,7 +733,7 @@ def scene_from_map(
         if feat not in feats:
             feats.append(feat)
     paths = tuple(Path(p.kind.value, tuple(p.hexes), p.name) for p in game_map.paths)
-    places = tuple(Place(drawable(p.name), p.hex, p.kind) for p in game_map.places if p.hexes)
+    places = tuple(ScenePlace(drawable(p.name), p.hex, p.kind) for p in game_map.places if p.hexes)
     styles = game_map.styles
     entries = tuple(replace(e, words=drawable(e.words))
                     for e in _legend(game_map, terrain, sides, paths, places, owner_colours)) if legend else ()
@@ -702,7 +741,7 @@ def scene_from_map(
     left, top = max(0.0, x_min), max(0.0, y_min)
     width = max(1, math.ceil(x_max + left))
     bottom = y_max
-    scene_boxes: list[Box] = []
+    scene_boxes: list[SceneBox] = []
     if turn_track:
         turns = tuple(_track_label(t) for t in turn_track)
         scene_boxes = _track_boxes(geo, turns, y_max, width, boxes=boxes)
@@ -745,7 +784,7 @@ def _legend(
     terrain: Mapping[Hex, str],
     sides: Mapping[Hexside, Sequence[SideFeature]],
     paths: Sequence[Path],
-    places: Sequence[Place],
+    places: Sequence[ScenePlace],
     owner_colours: bool,
 ) -> tuple[LegendEntry, ...]:
     """The legend: exactly the kinds the board shows, in the map's order, in the map's words
@@ -780,7 +819,7 @@ def _legend(
 
 def _track_boxes(
     geo: HexGridGeometry, turns: Sequence[str], grid_bottom: float, width: int, *, boxes: bool
-) -> list[Box]:
+) -> list[SceneBox]:
     """Turn Record Track (and the Actions track) below the grid; the grid, and with it the VASSAL
     geometry, stays where it is."""
     size = hex_size(geo)
@@ -788,11 +827,11 @@ def _track_boxes(
     top = math.ceil(grid_bottom) + round(size * 0.3)
     margin = round(size * 0.3)
     track_w = min(width - 2 * margin, round(size * 1.1 * len(turns)))
-    out = [Box("Turn Record Track", (margin, top, track_w, row_h), tuple(turns))]
+    out = [SceneBox("Turn Record Track", (margin, top, track_w, row_h), tuple(turns))]
     if boxes:
         actions = tuple(str(i) for i in range(10))
         out.append(
-            Box(
+            SceneBox(
                 "Actions Available",
                 (margin, top + row_h + round(size * 0.2), min(width - 2 * margin, round(size * 0.8 * 10)), row_h),
                 actions,

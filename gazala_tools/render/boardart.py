@@ -39,6 +39,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.referee.position import Unit
 
+__all__ = [
+    "COUNTER_OF_HEX",
+    "DEFAULT_DPI",
+    "MAX_BOARD_PIXELS",
+    "MAX_REPORT_PIXELS",
+    "ReportArt",
+    "counter_of",
+    "counters_by_unit",
+    "reduced_board",
+    "report_art",
+    "report_dpi",
+    "scan_size",
+    "unit_faces",
+]
+
 #: most pixels of the whole board at the report's resolution (the dpi is lowered to fit)
 MAX_REPORT_PIXELS: Final = 16_000_000
 #: largest board image read (pixels), as a module build reads it (``vassal.module.games.MAX_BOARD_PIXELS``)

@@ -22,6 +22,15 @@ from typing import Final
 from gazala_tools.errors import GazalaError
 from gazala_tools.filecache import BoundedDict
 
+__all__ = [
+    "MAX_COMMAND_PIXELS",
+    "MAX_COMMAND_SVG_DRAWN",
+    "ArtBudget",
+    "ArtBudgetSpent",
+    "command_budget",
+    "current_budget",
+]
+
 #: pixels a command may decode, compose or paint in all (PNG decoding and alpha compositing cost 20 to 50 ns a
 #: pixel on the shared 2-core machine: 4 to 10 s)
 MAX_COMMAND_PIXELS: Final = 200_000_000

@@ -44,6 +44,38 @@ from gazala_tools.render.budget import current_budget
 from gazala_tools.render.pngstream import PngStream, stack_bands
 from gazala_tools.render.symbols import draw_size_mark, draw_unit_symbol
 
+__all__ = [
+    "ART_ASPECT_TOLERANCE",
+    "ART_CACHE_BYTES",
+    "ART_FORMATS",
+    "CONTACT_GROUND",
+    "CONTACT_PNG_LEVEL",
+    "FONT_BOLD",
+    "FONT_COND",
+    "FONT_COND_BOLD",
+    "FONT_DIR",
+    "INK_RGB",
+    "MAX_ART_BYTES",
+    "MAX_ART_PIXELS",
+    "MAX_CONTACT_PIXELS",
+    "MAX_CONTACT_ROW_PIXELS",
+    "MAX_FACE_SIDE",
+    "PLACEHOLDER_GROUND",
+    "PLACEHOLDER_MARK",
+    "RGB",
+    "SVG_ART_PX",
+    "art_face",
+    "contact_sheet",
+    "counter_face",
+    "face_pixels",
+    "font",
+    "load_art",
+    "placeholder",
+    "render_face",
+    "render_faces",
+    "write_contact_sheet",
+]
+
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
 FONT_BOLD: Final = "DejaVuSans-Bold.ttf"
 FONT_COND_BOLD: Final = "DejaVuSansCondensed-Bold.ttf"

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gazala_tools.errors import GazalaError
+from gazala_tools.escape import head, text
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry
 from gazala_tools.render.boardart import report_art
-from gazala_tools.render.escape import head, text
 from gazala_tools.render.replay import REPLAY_SCRIPT, REPLAY_STYLE, replay_section
 from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
@@ -26,7 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
-#: the page's inline style and script (allowed by their hashes: ``render.escape.head``); static, never input
+__all__ = ["MOVE_BAD", "MOVE_DIRECT", "MOVE_OK", "PAGE_SCRIPT", "PAGE_STYLE", "render_log_html"]
+
+#: the page's inline style and script (allowed by their hashes: ``escape.head``); static, never input
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
 #summary, #notes, #steps { overflow-wrap: anywhere; }

@@ -16,6 +16,15 @@ from typing import IO, Final
 
 from PIL import Image
 
+__all__ = [
+    "SIGNATURE",
+    "PngStream",
+    "png_chunk",
+    "png_header",
+    "png_rows",
+    "stack_bands",
+]
+
 SIGNATURE: Final = b"\x89PNG\r\n\x1a\n"
 
 

@@ -7,7 +7,7 @@ as the step is taken, each step's findings listed beside the board and outlined 
 units' own faces (a built-in or own game's counters, an imported module's own piece images).
 
 Everything the script needs is one JSON document, the text of a hidden element (escaped as every text of the
-page, :func:`~gazala_tools.render.escape.text`: read back with ``textContent``, never run, never markup), so the
+page, :func:`~gazala_tools.escape.text`: read back with ``textContent``, never run, never markup), so the
 page keeps one script, static code allowed by its hash; the script writes text with
 ``textContent`` only and SVG through ``createElementNS``/``setAttribute``, so no name from a log can become
 markup. The page's one script is allowed by its hash (the Content-Security-Policy of every report).
@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.render.escape import text
+from gazala_tools.escape import text
 from gazala_tools.render.report import HexPoints, _pts, data_uri
+
+__all__ = ["REPLAY_SCRIPT", "REPLAY_STYLE", "replay_data", "replay_section"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest

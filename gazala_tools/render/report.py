@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from gazala_tools.escape import drawable
+from gazala_tools.escape import drawable, head, text
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Position, Unit
@@ -37,12 +37,46 @@ from gazala_tools.render.board import (
     hex_size,
 )
 from gazala_tools.render.boardart import COUNTER_OF_HEX, ReportArt, report_art
-from gazala_tools.render.escape import head, text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
     from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.mapdata.model import GameMap
+
+__all__ = [
+    "BOARD_STYLE",
+    "FOCUS_MARGIN",
+    "FOCUS_MIN",
+    "FOCUS_WHOLE",
+    "JPEG_QUALITY",
+    "LOC_COLOUR",
+    "MAX_EMBED_PIXELS",
+    "MAX_WHOLE_PIXELS",
+    "PAGE_STYLE",
+    "PATH_COLOUR",
+    "PATH_COLOURS",
+    "PNG_LEVEL",
+    "RGB",
+    "SEVERITY_COLOURS",
+    "SIDE_COLOUR",
+    "SUPPLY_COLOURS",
+    "DrawnCounter",
+    "HexPoints",
+    "Line",
+    "Outline",
+    "Overlay",
+    "data_uri",
+    "hex_id",
+    "overlay",
+    "paint",
+    "render_html",
+    "render_json",
+    "render_png",
+    "render_text",
+    "short_label",
+    "svg_overlay",
+    "vp_sentences",
+]
 
 RGB = tuple[int, int, int]
 SEVERITY_COLOURS: dict[Severity, RGB] = {
@@ -132,7 +166,7 @@ class Outline:
 
 
 @dataclass(frozen=True)
-class Counter:
+class DrawnCounter:
     centre: tuple[float, float]
     size: float
     colour: RGB  #: the side's colour (game.yaml), the counter's outline
@@ -157,7 +191,7 @@ class Overlay:
     width: int
     height: int
     outlines: tuple[Outline, ...]
-    counters: tuple[Counter, ...]
+    counters: tuple[DrawnCounter, ...]
     lines: tuple[Line, ...]
     #: the part of the board that matters (units, findings, paths, with a margin): x0, y0, x1, y1
     focus: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
@@ -238,7 +272,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     for u in position.units:
         if u.hex is not None:
             stacks.setdefault(u.hex, []).append(u)
-    counters: list[Counter] = []
+    counters: list[DrawnCounter] = []
     side = float(counter_px) if counter_px else max(8.0, round(size * COUNTER_OF_HEX))
     for h, stack in stacks.items():
         focus.append(h)
@@ -248,7 +282,7 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
         for k, unit in enumerate(stack):
             off = (k - (n - 1) / 2) * step
             st = report.supply.get(unit.id, SupplyStatus.IN)
-            counters.append(Counter(
+            counters.append(DrawnCounter(
                 centre=(cx + off, cy - off),
                 size=side,
                 colour=colours.get(unit.side, SIDE_COLOUR),
@@ -357,7 +391,7 @@ svg.board g.finding:target circle.marker { display: inline; }
 svg.board g.finding:hover polygon { stroke-width: 7; }
 details#whole-board summary { cursor: pointer; color: #1e5adc; }
 """
-#: the page's one inline style (allowed by its hash: ``render.escape.head``)
+#: the page's one inline style (allowed by its hash: ``escape.head``)
 PAGE_STYLE = BOARD_STYLE + """
 body { font-family: DejaVu Sans, sans-serif; margin: 12px; }
 table { border-collapse: collapse; margin-bottom: 1em; max-width: 100%; }

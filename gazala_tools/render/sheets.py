@@ -44,6 +44,21 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open
 from gazala_tools.render.counters import FONT_DIR, counter_face
 
+__all__ = [
+    "LABEL_FONT",
+    "MARK_GAP_MM",
+    "MARK_LEN_MM",
+    "MARK_WIDTH_PT",
+    "PAGE_SIZES_MM",
+    "PT_PER_MM",
+    "Cell",
+    "SheetLayout",
+    "SheetSummary",
+    "log",
+    "plan_layout",
+    "write_sheet",
+]
+
 log = logging.getLogger(__name__)
 
 PT_PER_MM: Final = 72 / 25.4

@@ -62,6 +62,35 @@ from gazala_tools.render.budget import current_budget
 if TYPE_CHECKING:
     from PIL import Image
 
+__all__ = [
+    "EMPTY_SVG",
+    "MAX_ARC_RADIUS",
+    "MAX_CSS_IMPORTS",
+    "MAX_DRAW_DEPTH",
+    "MAX_ENTITIES",
+    "MAX_ENTITY_BYTES",
+    "MAX_ENTITY_DEPTH",
+    "MAX_EXPANDED_BYTES",
+    "MAX_LIVE_PIXELS",
+    "MAX_SVG_BYTES",
+    "MAX_SVG_DEPTH",
+    "MAX_SVG_DRAWN",
+    "MAX_SVG_ELEMENTS",
+    "MAX_SVG_FILES",
+    "MAX_SVG_PAINT",
+    "RESOURCE_BASE",
+    "SVG_NS",
+    "XLINK_NS",
+    "XML_NS",
+    "Cost",
+    "Prepared",
+    "Resolver",
+    "check_cost",
+    "open_any_image",
+    "prepare",
+    "rasterise",
+]
+
 #: most bytes of one SVG file (a counter's art is a few KB; a board's a few MB)
 MAX_SVG_BYTES: Final = 32 * 1024 * 1024
 #: deepest element nesting parsed (illustration programs nest groups about 10 deep)

@@ -26,6 +26,15 @@ from typing import Final
 
 from PIL import ImageDraw
 
+__all__ = [
+    "SYMBOLS",
+    "SYMBOL_TYPES",
+    "Box",
+    "Ink",
+    "draw_size_mark",
+    "draw_unit_symbol",
+]
+
 Box = tuple[float, float, float, float]
 Ink = tuple[int, int, int] | str
 

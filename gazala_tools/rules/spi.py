@@ -32,6 +32,8 @@ from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
 from gazala_tools.referee.turns import game_turn
 from gazala_tools.referee.victory import award_vp, leader_level
 
+__all__ = ["CauldronSPI"]
+
 
 class CauldronSPI(RulesPlugin):
     """Cauldron (SPI 1976)."""

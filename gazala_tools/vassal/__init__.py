@@ -1,0 +1,1 @@
+__all__: tuple[str, ...] = ()  # the submodules are the API

@@ -20,7 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.hexgrid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
+from gazala_tools.hexgrid import Board, Grid, GridZone, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.inputs import (
     ZipInput,
     image_header_size,
@@ -34,6 +34,29 @@ from gazala_tools.inputs import (
 from gazala_tools.numbering import Numbering
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
+
+__all__ = [
+    "ALL_MAP_CLASSES",
+    "HEXGRID",
+    "HEXNUM",
+    "IMAGE_HEADER_BYTES",
+    "MAP_CLASSES",
+    "MAX_BUILDFILE_BYTES",
+    "MAX_ZONES",
+    "MAX_ZONE_POINTS",
+    "PKG",
+    "SQNUM",
+    "SQUAREGRID",
+    "ZONE",
+    "ZONEDGRID",
+    "ModuleSource",
+    "find_layout",
+    "layouts_from_xml",
+    "log",
+    "open_source",
+    "parse_xml",
+    "read_layouts",
+]
 
 log = logging.getLogger(__name__)
 
@@ -245,7 +268,7 @@ def _grid(el: etree._Element, file: Path) -> Grid | None:
             sq_num = next(_children(el, SQNUM), None)
             return squaregrid.SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num) if sq_num is not None else None)  # type: ignore[no-any-return]
         if tag == ZONEDGRID:
-            zones: list[Zone] = []
+            zones: list[GridZone] = []
             background: Grid | None = None
             for child in el:
                 if not isinstance(child.tag, str):
@@ -261,7 +284,7 @@ def _grid(el: etree._Element, file: Path) -> Grid | None:
     return None
 
 
-def _zone(el: etree._Element, file: Path) -> Zone:
+def _zone(el: etree._Element, file: Path) -> GridZone:
     path_text = el.get("path", "")
     points: list[tuple[int, int]] = []
     for pair in filter(None, path_text.split(";")):
@@ -279,7 +302,7 @@ def _zone(el: etree._Element, file: Path) -> Zone:
     for child in el:
         if isinstance(child.tag, str) and child.tag in (HEXGRID, SQUAREGRID):
             grid = _grid(child, file)
-    return Zone(
+    return GridZone(
         name=el.get("name", ""),
         path=tuple(points),
         location_format=el.get("locationFormat", "$gridLocation$"),

@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.numbering import Numbering
 
+__all__ = ["MAIN_BOARD", "MAIN_MAP", "layout_for_game", "numbering_for_size"]
+
 #: The names the module exporter gives the main map and its board.
 MAIN_MAP = "Main Map"
 MAIN_BOARD = "Board"

@@ -12,6 +12,8 @@ import numpy.typing as npt
 
 from gazala_tools.hexgrid import HexGridGeometry
 
+__all__ = ["FloatArray", "IntArray", "name_raw_at_many", "raw_at_many"]
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 

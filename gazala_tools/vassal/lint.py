@@ -1,7 +1,7 @@
 """``gazala module lint``: the problems a VASSAL module has, found without the engine (docs/module.md).
 
 Read-only and safe: the module is read through :mod:`gazala_tools.inputs` (capped zip members, XML
-without DTDs), images by their headers only. Each :class:`Finding` names the element by its path in
+without DTDs), images by their headers only. Each :class:`LintFinding` names the element by its path in
 the buildFile (``VASSAL.build.module.Map[name=Main Map]/.../PieceSlot[entryName=X]``) and says what to do.
 
 Lint agrees with VASSAL 3.7.26 (issue 33): an **error** is what the engine itself complains about (on
@@ -49,9 +49,40 @@ from gazala_tools.vassal.buildfile import (
     open_source,
     parse_xml,
 )
-from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
 from gazala_tools.vassal.squaregrid import SquareGridGeometry
+from gazala_tools.vsav import map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
+
+__all__ = [
+    "BOARD",
+    "DRAW_PILE",
+    "FILENAME_IMAGE",
+    "FOLDERS",
+    "GAME_PIECE_IMAGE",
+    "GRIDS",
+    "IMAGE_ATTRS",
+    "KNOWN_TRAITS",
+    "MAX_LINT_BYTES",
+    "MAX_NAMED_HEXES",
+    "MAX_SETUP_BYTES",
+    "MAX_SETUP_TOTAL",
+    "PIECE_SLOT",
+    "PIECE_WINDOW",
+    "PREDEFINED_SETUP",
+    "PROTOTYPE",
+    "REGION",
+    "REGIONGRID",
+    "SETUP_STACK",
+    "CustomClasses",
+    "LintFinding",
+    "LintResult",
+    "custom_classes",
+    "element_path",
+    "engine_classes",
+    "engine_images",
+    "iter_lines",
+    "lint_module",
+]
 
 #: bytes read from a set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
@@ -87,7 +118,7 @@ FILENAME_IMAGE = ("VASSAL.build.module.documentation.AboutScreen", "VASSAL.build
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One problem: ``level`` is ``error`` (the engine fails or players meet a broken piece) or
     ``warning``; ``element`` is the path in the buildFile (or the save entry)."""
 
@@ -104,7 +135,7 @@ class Finding:
 @dataclass
 class LintResult:
     file: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[LintFinding] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -199,7 +230,7 @@ class _Linter:
     def __init__(self, src: ModuleSource) -> None:
         self.src = src
         self.file = str(src.path)
-        self.findings: list[Finding] = []
+        self.findings: list[LintFinding] = []
         self.members = src.member_names()
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
         self.images_folded = {n.casefold(): n for n in sorted(self.images)}
@@ -207,7 +238,7 @@ class _Linter:
 
     def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
         """A finding; ``element`` may be a function giving the path (computed only when there is one)."""
-        self.findings.append(Finding(level, check, element if isinstance(element, str) else element(), problem, fix))
+        self.findings.append(LintFinding(level, check, element if isinstance(element, str) else element(), problem, fix))
 
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:

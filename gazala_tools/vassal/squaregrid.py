@@ -28,6 +28,15 @@ from dataclasses import dataclass, fields
 
 from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
 
+__all__ = [
+    "DEFAULT_DX",
+    "DEFAULT_DY",
+    "DEFAULT_X0",
+    "DEFAULT_Y0",
+    "SquareGridGeometry",
+    "SquareGridNumbering",
+]
+
 DEFAULT_DX = 48.0
 DEFAULT_DY = 48.0
 DEFAULT_X0 = 24

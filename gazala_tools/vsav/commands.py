@@ -17,6 +17,38 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import ESC, TAB
 
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NESTED_CHARS",
+    "MAX_NESTED_FACTOR",
+    "AddPiece",
+    "Audio",
+    "BeginSave",
+    "ChangePiece",
+    "Chat",
+    "Command",
+    "Empty",
+    "EndSave",
+    "GlobalProperty",
+    "Group",
+    "Log",
+    "MoveFields",
+    "MovePiece",
+    "Node",
+    "Notes",
+    "Player",
+    "RemovePiece",
+    "SetBoards",
+    "SetupStack",
+    "Turn",
+    "Undo",
+    "Verbatim",
+    "count_kinds",
+    "parse",
+    "to_text",
+    "walk",
+]
+
 #: deepest nesting of command chains (and LOG wrappers) accepted
 MAX_DEPTH = 200
 #: nested command text held in all, as a multiple of the save's command text (real saves: about 3)

@@ -24,6 +24,26 @@ from pathlib import Path
 from gazala_tools.errors import UnsupportedFormatError, VassalFormatError
 from gazala_tools.inputs import ZipInput, parse_xml_stdlib, read_file
 
+__all__ = [
+    "EMPTY_ZIP_MAGIC",
+    "MAX_ARCHIVE_BYTES",
+    "MAX_COMMAND_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_META_BYTES",
+    "MAX_RATIO",
+    "MODULEDATA_ENTRY",
+    "SAVEDATA_ENTRY",
+    "SAVEFILE_ENTRY",
+    "VCSK",
+    "VOBS",
+    "VOXZ",
+    "XZ_MAGIC",
+    "ZIP_MAGIC",
+    "SaveContainer",
+    "decode_savefile",
+    "read_container",
+]
+
 SAVEFILE_ENTRY = "savedGame"
 SAVEDATA_ENTRY = "savedata"
 MODULEDATA_ENTRY = "moduledata"

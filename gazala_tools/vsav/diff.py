@@ -7,6 +7,8 @@ from typing import Any
 
 from gazala_tools.vsav.pieces import Piece, Position
 
+__all__ = ["PositionDiff", "diff_positions"]
+
 
 def _where(p: Piece) -> dict[str, Any]:
     return {"map": p.map, "x": p.x, "y": p.y, "location": p.location}

@@ -37,6 +37,16 @@ from gazala_tools.vsav.traits import (
     split_piece,
 )
 
+__all__ = [
+    "Piece",
+    "Position",
+    "Replayer",
+    "Stack",
+    "execute",
+    "log",
+    "rebuild_state",
+]
+
 log = logging.getLogger(__name__)
 
 

@@ -13,6 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+__all__ = [
+    "ESC",
+    "TAB",
+    "Decoder",
+    "decode",
+    "encode",
+    "encode_token",
+    "java_int",
+]
+
 ESC = "\x1b"
 TAB = "\t"
 

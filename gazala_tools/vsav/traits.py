@@ -14,6 +14,19 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
 
+__all__ = [
+    "MAX_TRAITS",
+    "BasicState",
+    "PieceDef",
+    "Trait",
+    "decode_piece",
+    "join_chain",
+    "make_piece",
+    "split_chain",
+    "split_piece",
+    "trait_id",
+]
+
 #: deepest trait chain accepted
 MAX_TRAITS = 500
 

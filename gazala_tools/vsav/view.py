@@ -22,6 +22,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import Save
     from gazala_tools.vsav.pieces import Piece
 
+__all__ = [
+    "Layer",
+    "PieceView",
+    "SaveView",
+    "TurnKind",
+    "TurnView",
+    "layer_change",
+    "piece_view",
+    "save_view",
+    "turn_of",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Layer:

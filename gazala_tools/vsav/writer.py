@@ -41,12 +41,26 @@ from gazala_tools.vsav.container import (
 )
 from gazala_tools.vsav.traits import BasicState, decode_piece, join_chain
 
+__all__ = [
+    "PiecePlacement",
+    "SaveEditor",
+    "SlotPiece",
+    "build_zip",
+    "check_id",
+    "encode_savefile",
+    "metadata_xml",
+    "new_save_tree",
+    "placement_commands",
+    "stacks_allowed",
+    "write_copy",
+]
+
 #: characters a piece id must not contain (§4.5)
 _BAD_ID_CHARS = set("/;,\t\x1b\\")
 
 
 @dataclass
-class Placement:
+class PiecePlacement:
     """A piece to put on a map: its FULLTYPE, a FULLSTATE template, and where it goes.
 
     ``type``/``state`` are typically a PieceSlot's (``+/null/TYPE/STATE``) with prototypes expanded;
@@ -89,7 +103,7 @@ def _ids(first: int | None, taken: set[str]) -> Iterator[str]:
 
 
 def placement_commands(
-    placements: Sequence[Placement],
+    placements: Sequence[PiecePlacement],
     *,
     first_id: int | None = None,
     taken: Iterable[str] = (),
@@ -138,7 +152,7 @@ def placement_commands(
 
 
 def new_save_tree(
-    placements: Sequence[Placement],
+    placements: Sequence[PiecePlacement],
     *,
     boards: dict[str, list[tuple[str, int, int]]] | None = None,
     players: Sequence[tuple[str, str, str]] = (),
@@ -262,7 +276,7 @@ class SaveEditor:
 
         return {n.id for n in walk(self.tree) if isinstance(n, AddPiece) and n.id is not None}
 
-    def add(self, placements: Sequence[Placement], *, first_id: int | None = None, unique_id: bool = True) -> list[str]:
+    def add(self, placements: Sequence[PiecePlacement], *, first_id: int | None = None, unique_id: bool = True) -> list[str]:
         """Add pieces (and their stacks) just before ``end_save``; returns the new ids."""
         group, at = self._end_save()
         cmds = placement_commands(placements, first_id=first_id, taken=self.piece_ids(), unique_id=unique_id)
@@ -292,5 +306,5 @@ class SlotPiece:
     type: str
     state: str
 
-    def place(self, map_id: str, x: int, y: int, *, id: str | None = None) -> Placement:
-        return Placement(self.type, self.state, map_id, x, y, id=id)
+    def place(self, map_id: str, x: int, y: int, *, id: str | None = None) -> PiecePlacement:
+        return PiecePlacement(self.type, self.state, map_id, x, y, id=id)

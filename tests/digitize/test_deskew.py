@@ -24,6 +24,7 @@ def warp(img: Image.Image, rotation: float, shear: float) -> Image.Image:
     return img.convert("RGB").transform(img.size, Image.Transform.AFFINE, data, resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["flat_board", "pointy_board"])
 def test_deskew_removes_rotation_and_shear_and_the_vassal_grid_then_fits(board: str, request: pytest.FixtureRequest) -> None:
     b: SyntheticBoard = request.getfixturevalue(board)
@@ -51,6 +52,7 @@ def test_cli_deskew_writes_the_straight_image_and_reports_the_residual(
         assert im.size == flat_board.image.size
 
 
+@pytest.mark.slow
 def test_deskew_from_file_to_file_equals_the_whole_image_method(flat_board: SyntheticBoard, tmp_path: Path) -> None:
     """The command line straightens a scan in strips, streamed into the PNG, detecting on grey
     levels: the same fits and the same pixels as deskew() on the whole image in memory; the scan's

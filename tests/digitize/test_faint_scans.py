@@ -65,6 +65,7 @@ def test_a_scan_without_a_frame_keeps_its_whole_area() -> None:
     assert map_area(grey_at(1)) == (0, 0, scan.image.width, scan.image.height)
 
 
+@pytest.mark.slow
 # Seeds that once failed, each for its own cause:
 @pytest.mark.parametrize(
     ("seed", "kind"),
@@ -141,6 +142,7 @@ def test_the_faint_line_filter_in_strips_is_the_filter_of_the_whole_image(length
     assert np.abs(strips - whole).max() <= 1e-5 * float(np.abs(whole).max())
 
 
+@pytest.mark.slow
 def test_a_map_without_a_grid_is_never_read_confidently() -> None:
     """The template module's placeholder board (grey, three lines of text, JPEG) has no hex grid:
     detect-grid may find a lattice in its noise, but never above confidence 0.3 (the warning)."""
@@ -159,6 +161,7 @@ def test_a_map_without_a_grid_is_never_read_confidently() -> None:
     assert fit.confidence < 0.3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_paper_grain_and_text_without_a_grid_are_never_read_confidently(seed: int) -> None:
     img = _paper(700, 500, seed=seed)
@@ -197,6 +200,7 @@ def test_ridges_of_a_one_way_periodicity_leave_the_autocorrelation_and_its_peaks
     assert float(out[28, 41]) == pytest.approx(0.5, abs=0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [100, 104])
 def test_a_digital_pitch_with_mown_stripes_is_read_on_its_grid(seed: int) -> None:
     """Issue 12's hidden maps include digital sports-game pitches: here mown stripes 1-3 hexes
@@ -207,6 +211,7 @@ def test_a_digital_pitch_with_mown_stripes_is_read_on_its_grid(seed: int) -> Non
     assert ok and confidence > 0.9
 
 
+@pytest.mark.slow
 def test_a_lattice_of_a_few_large_hexes_is_not_confident() -> None:
     """On pitch seed 108 the faint-line periodicity gives a lattice of 8 hexes of 300 px that the
     pitch's boxes fit (0.48): a fit on fewer than FEW_HEXES hexes is that much less confident."""

@@ -42,6 +42,7 @@ def within_acceptance(fit: LatticeFit, scan: HarshScan) -> bool:
 FAST_SEEDS = [0, 3, 7, 11, 17, 25]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", FAST_SEEDS)
 def test_detect_grid_on_a_harsh_scan_meets_the_acceptance_thresholds(seed: int) -> None:
     scan = harsh_scan(seed)
@@ -69,6 +70,7 @@ def test_detect_grid_over_a_batch_of_thirty_harsh_scans() -> None:
     assert statistics.median(r[3] for r in results) < 0.6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [108, 105, 119])
 def test_second_opinion_lattices_fix_an_unrotated_scan_and_keep_true_low_confidence_fits(seed: int) -> None:
     """Unrotated: on 108 a spurious lattice (margin ruling, text lines) wins the autocorrelation and
@@ -101,6 +103,7 @@ def map_raws(scan: HarshScan, geo: HexGridGeometry) -> list[tuple[int, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seed", "sideways", "hex_px", "h_off"),
     [(101, False, 57.3, 1), (105, True, 83.6, 0), (103, False, 121.7, 0), (112, True, 97.4, 1)],
@@ -122,6 +125,7 @@ def test_one_reference_gives_vassal_x0_y0_within_two_pixels(seed: int, sideways:
     assert max(math.dist(geo.raw_center(*cr), truth.raw_center(*cr)) for cr in raws) <= 2.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "sideways", "hex_px"), [(113, False, 66.1), (112, True, 97.4)])
 def test_calibrate_from_two_refs_on_a_harsh_scan_within_a_pixel(seed: int, sideways: bool, hex_px: float) -> None:
     scan = harsh_scan(seed, sideways=sideways, hex_px=hex_px, rotation=0.0, integer_origin=True)

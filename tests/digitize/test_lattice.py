@@ -117,6 +117,7 @@ def test_tiny_image_is_a_clear_error() -> None:
         detect_grid(Image.new("RGB", (20, 20), (0, 0, 0)))
 
 
+@pytest.mark.slow
 def test_scan_with_a_chart_beside_the_map_noise_and_jpeg() -> None:
     """A printed chart's ruling, sensor noise and JPEG blocks make spurious periodicities."""
     import numpy as np
@@ -201,6 +202,7 @@ def _refinements(caplog: pytest.LogCaptureFixture) -> int:
     return sum("refined in" in r.getMessage() for r in caplog.records if r.name.endswith(".tiles"))
 
 
+@pytest.mark.slow
 def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_the_same_lattice(
     flat_board: syn.SyntheticBoard, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -221,6 +223,7 @@ def test_issue_12_item_4_a_large_scan_is_fitted_coarse_then_refined_in_tiles_to_
     assert math.dist((few.x0, few.y0), (whole.x0, whole.y0)) < 1.0
 
 
+@pytest.mark.slow
 def test_issue_12_item_4_on_a_large_scan_only_the_fit_kept_is_refined_in_tiles(
     flat_board: syn.SyntheticBoard, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -256,6 +259,7 @@ def test_the_evidences_of_one_reduced_image_share_the_thin_lines_the_marks_and_t
     assert d.gradient is d.gradient
 
 
+@pytest.mark.slow
 def test_the_detection_on_several_threads_is_the_detection_on_one(flat_board: syn.SyntheticBoard) -> None:
     one = detect_grid(flat_board.image, params=Params(thin_below=2.0, workers=1))
     assert detect_grid(flat_board.image, params=Params(thin_below=2.0, workers=3)) == one

@@ -17,6 +17,7 @@ from gazala_tools.render.board import board_geometry, exact_center, render_board
 GAMES = builtin_ids()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_render_then_digitize_gives_the_same_grid_and_terrain(game: str) -> None:
     try:

@@ -25,6 +25,7 @@ def test_the_truth_of_a_skewed_scan_is_where_its_hexes_are_drawn() -> None:
     assert float(lattice.error(scan.centres).max()) > 2.0  # a 1% wrong step is seen across the map
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [500, 502])
 def test_a_skewed_scan_is_fitted_affine_and_deskewed_to_a_vassal_grid_within_a_pixel(seed: int) -> None:
     (row,) = evaluate(range(seed, seed + 1))
@@ -33,6 +34,7 @@ def test_a_skewed_scan_is_fitted_affine_and_deskewed_to_a_vassal_grid_within_a_p
     assert float(row["affine_max_px"]) < 1.0 and float(row["vassal_after_max_px"]) < 1.0, row  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_deskew_reads_the_skew_it_was_given() -> None:
     scan = skewed_scan(501)
     before = detect_grid(scan.image)

@@ -20,7 +20,11 @@ from tools.fuzz.targets import TARGETS
 INPUTS = int(os.environ.get("GAZALA_FUZZ_INPUTS", "40"))
 
 
-@pytest.mark.parametrize("name", sorted(TARGETS))
+#: the targets whose fuzz run takes over 3 s of CPU: slow (scripts/test --quick leaves them out)
+SLOW = {"game-folder", "html-report"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(TARGETS)])
 def test_every_reader_gives_a_result_or_a_clean_error(name: str, tmp_path: Path) -> None:
     from tools.fuzz import run as fuzz_run
 

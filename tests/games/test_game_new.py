@@ -201,6 +201,7 @@ def _points(corpus_dir: Path) -> list[tuple[int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_ragnarok_game_names_hexes_as_the_modules_own_grid(ragnarok_game: tuple[Path, Path], corpus_dir: Path) -> None:
     from gazala_tools.vassal.gamelayout import layout_for_game
 
@@ -212,6 +213,7 @@ def test_ragnarok_game_names_hexes_as_the_modules_own_grid(ragnarok_game: tuple[
         assert max(abs(a - b) for a, b in zip(mine.snapped, theirs.snapped, strict=True)) <= 2, (x, y)
 
 
+@pytest.mark.slow
 def test_a_reference_that_contradicts_the_first_is_refused(corpus_dir: Path, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     truth = _ragnarok_truth(corpus_dir)
@@ -339,6 +341,7 @@ def test_module_build_dpi_on_a_scan_board_sizes_counters_of_a_printed_size(
 
 
 # --- names without a reference (issue 23 item 2) ---------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("sideways", [False, True])
 def test_game_new_without_a_reference_names_the_top_left_whole_hex_0101(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], sideways: bool

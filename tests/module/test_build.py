@@ -13,7 +13,7 @@ from gazala_tools.vassal.module import build_vmod
 from gazala_tools.vassal.module.build import build_buildfile
 from gazala_tools.vassal.module.gpids import assign_gpids
 from gazala_tools.vassal.module.spec import ModuleSpec
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.saves import module_pieces
 
 
@@ -130,7 +130,7 @@ def test_grid_of_the_module_is_the_spec_grid(small_vmod: Path, small_spec: Modul
 
 def test_setup_save_places_each_unit_in_its_hex(small_vmod: Path, small_spec: ModuleSpec) -> None:
     scenario = small_spec.scenarios[0]
-    save = read_save(zip_member(small_vmod, scenario.file), module=small_vmod)
+    save = read_save(zip_member(small_vmod, scenario.file), layouts=read_layouts(small_vmod))
     where = {p.properties.get("UnitId"): p for p in save.position.pieces.values() if p.map}
     for pid, label in scenario.placements:
         assert where[pid].location == label

@@ -21,8 +21,9 @@ from gazala_tools.games import find_game
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.mapdata import load_map
 from gazala_tools.numbering import Numbering
+from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vassal.gamelayout import MAIN_MAP
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.vassal_oracle.engine import is_routine
 
 from .conftest import GAMES
@@ -133,7 +134,7 @@ def test_our_reader_names_every_piece_of_an_engine_save_by_our_id(vassal_engine:
     written = vassal_engine.write_save(path, out, placements)
     assert _unexpected(written["dialogs"]) == []
     engine_pieces = {p["id"]: p for p in vassal_engine.read_save(path, out)["pieces"]}
-    save = read_save(out, module=path)
+    save = read_save(out, layouts=read_layouts(path))
     ours = save.position.pieces
     assert set(ours) == set(engine_pieces)
     named = {p.properties.get("UnitId") for p in ours.values()}

@@ -23,7 +23,7 @@ from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vassal.module import build_game_module
 from gazala_tools.vassal.module.games import module_spec
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.synthgame import SynthGame, write_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ def test_set_up_rules_place_each_unit_and_the_track_and_box(built, synth: SynthG
     assert hill in placed.values() and "A01" in placed.values()
     assert scenario.boxes == (("blue-90", "Reinforcements"),) or len(scenario.boxes) == 1
     assert dict(scenario.track) == {"red-vp": 3, "blue-vp": 0}
-    save = read_save(zipfile.ZipFile(out).read(scenario.file), module=out)
+    save = read_save(zipfile.ZipFile(out).read(scenario.file), layouts=read_layouts(out))
     where = {p.properties.get("UnitId"): p for p in save.position.pieces.values() if p.map}
     assert {pid: where[pid].location for pid in placed} == placed
     assert where["red-vp"].location == "VP 3" and where["blue-vp"].location == "VP 0"

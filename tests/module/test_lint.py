@@ -266,7 +266,7 @@ def test_broken_copies_of_ragnarok(breakage: str, ragnarok: Path, tmp_path: Path
 def test_a_setup_save_piece_moved_off_the_board_is_found(batalha: Path, tmp_path: Path) -> None:
     """A copy of batalha whose set-up save has one hex's pieces moved right of the board: each is found,
     as a warning of check 'save', and nothing else."""
-    from gazala_tools.vassal.saves import read_save
+    from gazala_tools.vsav import read_save
     from gazala_tools.vsav.container import read_container
     from gazala_tools.vsav.writer import build_zip, encode_savefile
 

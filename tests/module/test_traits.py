@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gazala_tools.vassal.module import traits as t
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import decode_piece
 
 TAB = "\t"
@@ -23,7 +23,7 @@ FULLTYPE_3_6 = (
 FULLSTATE_3_6 = TAB + "1\\" + TAB + "Allies\\\\" + TAB + "null;0;0;1;0"
 
 
-def worked_example() -> list[t.Trait]:
+def worked_example() -> list[t.TraitSpec]:
     return [
         t.delete("Delete", t.key("D")),
         t.layer("Step", ["inf_full.png", "inf_reduced.png"], ["", "+ (reduced)"], increase=("Flip", t.key("F")), loop=True),

@@ -10,7 +10,7 @@ from lxml import etree
 from gazala_tools.referee.saves import turn_from_tree
 from gazala_tools.rules.rg import TURNS
 from gazala_tools.vassal.module.spec import PRE_GAME_TURN, turn_labels, turn_state
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import Turn, walk
 
 

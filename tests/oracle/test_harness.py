@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vassal.buildfile import read_layouts
+from gazala_tools.vsav import read_save
 from tools.vassal_oracle.engine import ENGINE_VERSION, EngineError, is_routine
 from tools.vassal_oracle.harness import Harness
 
@@ -66,7 +67,7 @@ def test_a_three_move_log_written_by_the_engine_reads_back_the_same_in_the_engin
     assert engine_end == _on_map(written["pieces_after"])
 
     # our reader, replaying the log's steps, ends where the engine ends; without them, at the set-up
-    ours = read_save(vlog, module=rg_vmod)
+    ours = read_save(vlog, layouts=read_layouts(rg_vmod))
     assert ours.is_log
     ours_end = {p.id: (p.map, p.x, p.y, p.location) for p in ours.position.pieces.values() if p.map}
     assert {k: v[:3] for k, v in ours_end.items()} == {k: v[:3] for k, v in engine_end.items()}
@@ -78,7 +79,7 @@ def test_a_three_move_log_written_by_the_engine_reads_back_the_same_in_the_engin
     assert ours_end == engine_end
     cups = {"Axis action chits", "Axis tactical chits", "Allied action chits", "Allied tactical chits"}
     assert {engine_end[k][3] for k in in_decks} == cups
-    start = read_save(vlog, module=rg_vmod, replay_log=False).position.pieces
+    start = read_save(vlog, layouts=read_layouts(rg_vmod), replay_log=False).position.pieces
     assert (start["axis-ariete-5-ber"].location, start["allied-22arm-3-cly"].location) == ("1422", "1210")
     assert (engine_end["axis-ariete-5-ber"][3], engine_end["allied-22arm-3-cly"][3]) == ("1620", "1310")
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from gazala_tools.referee.log import log_entries
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vassal.buildfile import read_layouts
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import Chat, Log, MovePiece, Turn, walk
 from gazala_tools.vsav.view import turn_of
 from tools.vassal_oracle.engine import Engine, EngineError, is_routine
@@ -48,7 +49,7 @@ def test_a_turn_press_and_chits_drawn_are_one_logged_step_each(
     assert (turn["from_turn"], turn["to_turn"]) == ("May 27 AM", "May 27 PM")
 
     # the press is logged as VASSAL logs it: the tracker's report and its new state, one Step
-    log = read_save(vlog, module=rg_vmod)
+    log = read_save(vlog, layouts=read_layouts(rg_vmod))
     _setup, entries = log_entries(log.tree)
     assert len(entries) == 5
     kinds = [{type(c) for c in walk(e)} - {Log} for e in entries]

@@ -23,6 +23,7 @@ module's map layouts, read with lxml), the edge passes a reader in: ``read_layou
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from tools.importgraph import cycles, graph, imports, module_graph, module_imports
@@ -95,14 +96,13 @@ def test_the_referee_imports_no_rules_plugin() -> None:
     assert found == []
 
 
-def test_nothing_imports_the_moved_names() -> None:
-    """``vassal.grid`` re-exports ``hexgrid`` and ``vassal.saves`` re-exports ``vsav`` for code written
-    before the move; the package itself imports the core modules (an edge module importing the
-    re-export would be legal, but the core could not)."""
-    found = [(m, line, name) for m, line, name, _inside in module_imports()
-             if name == "gazala_tools.vassal.grid" or (name == "gazala_tools.vassal.saves"
-                                                      and not m.startswith(("gazala_tools.vassal", "gazala_tools.cli")))]
-    assert found == []
+def test_the_compatibility_shims_are_gone() -> None:
+    """Issue 34 item 3: ``vassal.grid`` (now ``hexgrid``), ``vassal.saves`` (now ``vsav``, with
+    ``vassal.buildfile.read_layouts`` for a module's location names) and ``render.escape`` (now
+    ``escape``) re-exported moved names; every importer uses the real module, and the shims are gone."""
+    shims = ("gazala_tools.vassal.grid", "gazala_tools.vassal.saves", "gazala_tools.render.escape")
+    assert [name for name in shims if importlib.util.find_spec(name) is not None] == []
+    assert [(m, line, name) for m, line, name, _inside in module_imports() if name in shims] == []
 
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

@@ -65,11 +65,11 @@ def _set_layers(sp, layers, level, rotation=None):
 
 def _placement(slots, rg_map, uid, label, state=None):
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vsav.writer import Placement
+    from gazala_tools.vsav.writer import PiecePlacement
 
     sp, _ = slots[uid]
     x, y = board_geometry(rg_map, dpi=20).hex_center(rg_map.hex(label))
-    return Placement(sp.type, sp.state if state is None else state, "Main Map", x, y)
+    return PiecePlacement(sp.type, sp.state if state is None else state, "Main Map", x, y)
 
 
 def test_save_and_yaml_give_the_same_report(module_file, rg_map, tmp_path):
@@ -166,7 +166,7 @@ def test_save_of_another_module_through_a_mapping(module_file, rg_map, tmp_path)
 def test_8_3_units_below_the_grid_wait_on_the_turn_record_track(rg_map):
     from gazala_tools.referee.engine import Referee
     from gazala_tools.referee.saves import position_from_pieces
-    from gazala_tools.vassal.saves import PieceView
+    from gazala_tools.vsav import PieceView
 
     props = {"Kind": "unit", "UnitId": "allied-3ind-2-lcr", "Side": "Allied", "Type": "motorized-infantry",
              "Formation": "3 Ind", "Steps": "1"}

@@ -55,7 +55,7 @@ def placed(u):
 def write_save(game, module_file, placed, path):
     """A save of ``game`` with palette pieces ``[(unit id, slot piece, hex label)]`` on the map."""
     from gazala_tools.render.board import board_geometry
-    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
     from tools.saves import write_new_save
 
     game_map = load_map(game)
@@ -63,7 +63,7 @@ def write_save(game, module_file, placed, path):
     placements = []
     for _uid, sp, label in placed:
         x, y = geo.hex_center(game_map.hex(label))
-        placements.append(Placement(sp.type, sp.state, "Main Map", x, y))
+        placements.append(PiecePlacement(sp.type, sp.state, "Main Map", x, y))
     write_new_save(path, new_save_tree(placements, first_id=1000), module_name=MODULE_NAMES[game])
     return path
 

@@ -14,7 +14,7 @@ import pytest
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.inputs import ZipInput, bounded_int, parse_xml_stdlib, read_file
 from gazala_tools.vassal.buildfile import parse_xml, read_layouts
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.fuzz.samples import buildfile, png_chunk, png_declaring, zip_bytes
 from tools.saves import sample_commands, sample_file
 
@@ -181,7 +181,7 @@ def test_steps_that_are_not_a_number_are_a_clean_error() -> None:
     from gazala_tools.mapdata import load_map
     from gazala_tools.referee.saves import position_from_pieces
     from gazala_tools.rules import rules_for
-    from gazala_tools.vassal.saves import PieceView
+    from gazala_tools.vsav import PieceView
 
     game_map = load_map("gazala-rg")
     x, y = game_map.geometry().hex_center(game_map.hex("1520"))
@@ -209,7 +209,7 @@ def test_piece_state_chain_of_over_500_tabs_is_a_clean_error(change: bool) -> No
 
 
 def test_command_chain_nested_199_deep_is_refused_before_it_holds_199_copies() -> None:
-    from gazala_tools.vassal.saves import commands, sequence
+    from gazala_tools.vsav import commands, sequence
 
     text = "begin_save\x1b" + "x" * 200_000
     for _ in range(150):  # each level: one more SequenceEncoder round, as nested commands are written

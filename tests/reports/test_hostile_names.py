@@ -136,7 +136,7 @@ def test_each_report_page_forbids_every_script_but_its_own_by_hash(tmp_path: Pat
 
 
 def test_the_helper_escapes_text_attributes_and_script_json() -> None:
-    from gazala_tools.render.escape import script_json, text
+    from gazala_tools.escape import script_json, text
 
     assert text("<a href='x' title=\"y\">&\x00\x1b\ud800") == "&lt;a href=&#x27;x&#x27; title=&quot;y&quot;&gt;&amp;\ufffd\ufffd\ufffd"
     js = script_json({"name": "</script><!--\u2028\u2029&"})

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.cli import main
-from gazala_tools.vassal.saves import read_save
-from gazala_tools.vsav.writer import Placement, SaveEditor, write_copy
+from gazala_tools.vsav import read_save
+from gazala_tools.vsav.writer import PiecePlacement, SaveEditor, write_copy
 
 
 def test_dump_json_has_the_documented_keys(ragnarok_save: Path, ragnarok_buildfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,7 +35,7 @@ def test_diff_reports_moves_hex_to_hex_and_additions(
     save = read_save(ragnarok_save)
     odin = save.position.pieces["1711658022991"]
     editor = SaveEditor(save.tree)
-    editor.add([Placement(odin.type, odin.state, "Main Map", 80, 1682, id="m1")])
+    editor.add([PiecePlacement(odin.type, odin.state, "Main Map", 80, 1682, id="m1")])
     from gazala_tools.vsav.commands import MoveFields, MovePiece
 
     group, at = editor._end_save()

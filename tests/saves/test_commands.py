@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import commands
+from gazala_tools.vsav import commands
 from gazala_tools.vsav.commands import (
     AddPiece,
     ChangePiece,

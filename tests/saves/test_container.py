@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gazala_tools.errors import UnsupportedFormatError, VassalFormatError
-from gazala_tools.vassal.saves import container
+from gazala_tools.vsav import container
 from gazala_tools.vsav.container import decode_savefile, read_container
 from gazala_tools.vsav.writer import build_zip, encode_savefile
 from tools.saves import FORMS

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from gazala_tools.vassal.saves import read_save
-from gazala_tools.vsav.writer import Placement, new_save_tree
+from gazala_tools.vassal.buildfile import read_layouts
+from gazala_tools.vsav import read_save
+from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
 from tools.saves import module_pieces, write_new_save
 
 pytestmark = pytest.mark.vassal
@@ -29,7 +30,7 @@ def _engine_rows(result: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
 
 
 def _our_rows(path: Path, module: Path) -> tuple[dict[str, tuple[Any, ...]], dict[str, str | None]]:
-    save = read_save(path, module=module)
+    save = read_save(path, layouts=read_layouts(module))
     rows = {p.id: (p.map, p.x, p.y, p.name, p.stack) for p in save.position.pieces.values()}
     return rows, {p.id: p.location for p in save.position.pieces.values()}
 
@@ -63,10 +64,10 @@ PLACEMENTS = [
 ]
 
 
-def _our_placements(vmod: Path) -> list[Placement]:
+def _our_placements(vmod: Path) -> list[PiecePlacement]:
     """PLACEMENTS as our writer's input: the module's palette pieces at the raw (unsnapped) points."""
     slots = {s.gpid: s for s in module_pieces(vmod)}
-    return [Placement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS]
+    return [PiecePlacement(slots[p["slot"]].type, slots[p["slot"]].state, p["map"], p["x"], p["y"], id=p["id"]) for p in PLACEMENTS]
 
 
 def test_saves_the_engine_writes_equal_the_engine_reading(vassal_engine: Any, template_vmod: Path, tmp_path: Path) -> None:
@@ -100,7 +101,7 @@ def test_4_8_a_vlog_loads_at_its_start_position_equal_to_ours_without_replay(
     out = tmp_path / "ours.vlog"
     write_new_save(out, tree, module_name="Hex-n-Counters Template", vassal_version="3.6.0")
     result = vassal_engine.read_save(template_vmod, out)  # the engine queues LOG steps for the Step button
-    start = read_save(out, module=template_vmod, replay_log=False)
+    start = read_save(out, layouts=read_layouts(template_vmod), replay_log=False)
     assert {p.id: (p.map, p.x, p.y, p.name, p.stack) for p in start.position.pieces.values()} == _engine_rows(result)
-    end = read_save(out, module=template_vmod).position.pieces["7000001"]
+    end = read_save(out, layouts=read_layouts(template_vmod)).position.pieces["7000001"]
     assert (end.x, end.y, end.location, end.stack) == (400, 400, "0505", None)

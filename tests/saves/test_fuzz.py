@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.errors import VassalFormatError
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from tools.saves import FORMS, sample_commands, sample_file
 
 EXAMPLES = int(os.environ.get("GAZALA_FUZZ_EXAMPLES", "1500"))
@@ -48,6 +49,7 @@ def mutated(draw: st.DrawFn, seeds: list[bytes]) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated(SEEDS))
 def test_fuzz_mutated_containers(data: bytes) -> None:
@@ -57,6 +59,7 @@ def test_fuzz_mutated_containers(data: bytes) -> None:
 PLAIN_CHARS = st.sampled_from([*"\x1b\t/;\\',@+-DM0123456789ab", "null", "stack", "piece;", "LOG\t", "begin_save", "end_save"])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.data())
 def test_fuzz_mutated_command_text(data: st.DataObject) -> None:

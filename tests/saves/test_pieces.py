@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import parse
 from gazala_tools.vsav.pieces import execute
 from tools.saves import sample_commands
@@ -137,7 +137,7 @@ def test_4_7_location_names_with_the_module(template_vmod: Path, tmp_path: Path)
     x, y = layout.center_of("0203")
     f = tmp_path / "g.vsav"
     f.write_bytes(sample_file(ESC.join(["begin_save", f"+/1/{T}/Main Map;{x};{y};1;0", "+/2/" + T + "/DeadPile;5;5;1;0", "end_save"])))
-    save = read_save(f, module=template_vmod)
+    save = read_save(f, layouts=read_layouts(template_vmod))
     assert save.position.pieces["1"].location == "0203"
     assert save.position.pieces["1"].board == "Map"
     assert save.position.pieces["2"].location == "offboard"
@@ -166,6 +166,7 @@ def command_lines(draw: st.DrawFn) -> str:
     return f"-/{pid}"
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(command_lines(), max_size=25))
 def test_execution_keeps_stacks_consistent(lines: list[str]) -> None:
@@ -186,7 +187,7 @@ def test_execution_keeps_stacks_consistent(lines: list[str]) -> None:
 def test_4_7_chits_in_a_deck_are_located_by_the_deck_name_as_vassal_does() -> None:
     """``Map.locationName`` names a point inside a Deck's bounds by the deck (vassal-format.md §4.7)."""
     from gazala_tools.hexgrid import MapLayout
-    from gazala_tools.vassal.saves import locate_pieces
+    from gazala_tools.vsav import locate_pieces
 
     deck = "deck;true;0,0,0;100;60;;;;;;;;;Axis tactical chits;"
     pos = position("+/1/" + T + "/null;0;0;1;0", "+/2/" + T + "/m;500;500;1;0", f"+/d/{deck}/m;40;30;true;1")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import ChangePiece, Group, Turn
 from gazala_tools.vsav.view import TurnView, layer_change, turn_of
 from tools.saves import sample_commands, sample_file

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.saves import read_save
+from gazala_tools.vsav import read_save
 from gazala_tools.vsav.commands import to_text
 from gazala_tools.vsav.container import read_container
 from gazala_tools.vsav.traits import join_chain
-from gazala_tools.vsav.writer import Placement, SaveEditor, new_save_tree, stacks_allowed, write_copy
+from gazala_tools.vsav.writer import PiecePlacement, SaveEditor, new_save_tree, stacks_allowed, write_copy
 from tools.saves import module_pieces, sample_commands, sample_file, write_new_save
 
 T = "mark;Side\tpiece;;;a.png;Marker"
@@ -23,10 +23,10 @@ S = "Allies\tnull;0;0;7;0"
 
 def test_new_save_reads_back_as_placed(tmp_path: Path) -> None:
     placements = [
-        Placement(T, S, "Main Map", 100, 200, id="a1"),
-        Placement(T, S, "Main Map", 100, 200, id="a2"),
-        Placement(T, S, "Main Map", 300, 200),
-        Placement(
+        PiecePlacement(T, S, "Main Map", 100, 200, id="a1"),
+        PiecePlacement(T, S, "Main Map", 100, 200, id="a2"),
+        PiecePlacement(T, S, "Main Map", 300, 200),
+        PiecePlacement(
             join_chain(["immob;;N;R;", "mark;Side", "piece;;;a.png;Marker"]),
             join_chain(["", "Allies", "null;0;0;7;0"]),
             "Main Map", 300, 200, id="nostack",
@@ -52,7 +52,7 @@ def test_new_save_reads_back_as_placed(tmp_path: Path) -> None:
 
 
 def test_4_5_stacked_pieces_come_before_their_stack() -> None:
-    tree = new_save_tree([Placement(T, S, "m", 1, 1, id="p"), Placement(T, S, "m", 1, 1, id="q")], first_id=1)
+    tree = new_save_tree([PiecePlacement(T, S, "m", 1, 1, id="p"), PiecePlacement(T, S, "m", 1, 1, id="q")], first_id=1)
     text = to_text(tree)
     assert text.index("+/p/") < text.index("+/q/") < text.index("/stack/")
 
@@ -60,9 +60,9 @@ def test_4_5_stacked_pieces_come_before_their_stack() -> None:
 def test_bad_ids_are_refused() -> None:
     for bad in ("null", "a/b", "a;b", ""):
         with pytest.raises(GazalaError):
-            new_save_tree([Placement(T, S, "m", 1, 1, id=bad)])
+            new_save_tree([PiecePlacement(T, S, "m", 1, 1, id=bad)])
     with pytest.raises(GazalaError, match="duplicate"):
-        new_save_tree([Placement(T, S, "m", 1, 1, id="x"), Placement(T, S, "m", 2, 2, id="x")])
+        new_save_tree([PiecePlacement(T, S, "m", 1, 1, id="x"), PiecePlacement(T, S, "m", 2, 2, id="x")])
 
 
 def test_3_4_immobilized_stacking_char() -> None:
@@ -75,7 +75,7 @@ def test_3_4_immobilized_stacking_char() -> None:
 def _modified(src: Path, out: Path) -> tuple[str, str]:
     save = read_save(src)
     editor = SaveEditor(save.tree, file=str(src))
-    new_ids = editor.add([Placement(T, S, "Main Map", 640, 480), Placement(T, S, "Main Map", 640, 480)], first_id=42)
+    new_ids = editor.add([PiecePlacement(T, S, "Main Map", 640, 480), PiecePlacement(T, S, "Main Map", 640, 480)], first_id=42)
     assert new_ids == ["42", "43"]
     write_copy(out, save.container, editor.tree)
     return save.container.text, read_container(out).text
@@ -163,7 +163,7 @@ def test_insert_change_piece_in_a_copy_flips_a_layer(ragnarok_save: Path, tmp_pa
 def test_written_placements_read_back_exactly(spots: list[tuple[str, int, int]], encoding: str) -> None:
     import tempfile
 
-    placements = [Placement(T, S, m, x, y) for m, x, y in spots + spots[:2]]  # some share a point
+    placements = [PiecePlacement(T, S, m, x, y) for m, x, y in spots + spots[:2]]  # some share a point
     tree = new_save_tree(placements, first_id=1000)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "p.vsav"

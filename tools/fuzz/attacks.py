@@ -32,7 +32,7 @@ TIME_LIMIT = 30.0
 
 
 def _nested_save(d: Path) -> list[str]:
-    from gazala_tools.vassal.saves import sequence
+    from gazala_tools.vsav import sequence
 
     rng = random.Random(5)
     # compressible, but under the zip ratio cap: a random letter every 600 bytes

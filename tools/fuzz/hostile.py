@@ -67,7 +67,7 @@ def hostile_log(src: Path, name: str) -> bytes:
     """The engine-written ``src`` log (``tests/fixtures/logs/rg-illegal.vlog``) with its first move
     going to a map called ``name``: the move's to-box, the next move's from-box and a finding's
     "off the map in ..." all print that name."""
-    from gazala_tools.vassal.saves import sequence
+    from gazala_tools.vsav import sequence
     from gazala_tools.vsav.commands import AddPiece, MovePiece, parse, to_text, walk
     from gazala_tools.vsav.container import read_container
     from gazala_tools.vsav.writer import build_zip, encode_savefile

@@ -20,6 +20,13 @@ from gazala_tools.digitize.lattice.params import DEFAULT, Params, Vec
 from gazala_tools.digitize.lattice.readings import readings
 from gazala_tools.errors import GazalaError
 
+__all__ = [
+    "lattice_bases",
+    "lattice_basis",
+    "log",
+    "subpixel_peak",
+]
+
 log = logging.getLogger(__name__)
 
 
@@ -155,6 +162,8 @@ def lattice_bases(
     best: tuple[float, float, Vec, Vec] | None = None
     candidates: list[tuple[float, float, Vec, Vec, float]] = []
     ac_max = ndimage.maximum_filter(ac, size=3, mode="nearest")
+    # many pairs reduce to the same basis: each reduced basis is read and scored once
+    scored: dict[bytes, tuple[float, float] | None] = {}
     for a in range(len(distinct)):
         for b in range(a + 1, len(distinct)):
             p, q = distinct[a], distinct[b]
@@ -162,10 +171,18 @@ def lattice_bases(
                 continue
             r1, r2 = _reduce(p, q)
             area = abs(float(r1[0] * r2[1] - r1[1] * r2[0]))
-            if area < min_period**2 or not readings(r1, r2):
+            if area < min_period**2:
                 continue
-            mean = _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9)
-            contrast = _lattice_contrast(ac_max, r1, r2, min_period, max_shift * 0.9)
+            key = r1.tobytes() + r2.tobytes()
+            if key not in scored:
+                scored[key] = None if not readings(r1, r2) else (
+                    _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9),
+                    _lattice_contrast(ac_max, r1, r2, min_period, max_shift * 0.9),
+                )
+            found = scored[key]
+            if found is None:
+                continue
+            mean, contrast = found
             candidates.append((mean, area, r1, r2, contrast))
     if not candidates:
         raise GazalaError("found only one direction of periodicity", expected="a two-dimensional hex grid")

@@ -35,6 +35,13 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
 
+__all__ = [
+    "LatticeFit",
+    "detect_grid",
+    "log",
+    "rms_quality",
+]
+
 log = logging.getLogger(__name__)
 
 

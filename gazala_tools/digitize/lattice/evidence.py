@@ -20,8 +20,25 @@ from numpy.typing import NDArray
 from PIL import Image
 from scipy import ndimage, signal
 
-from gazala_tools.digitize.image import FloatImage, downsample, threaded_map, to_grey
+from gazala_tools.digitize.image import FloatImage, downsample, row_bands, threaded_map, to_grey
 from gazala_tools.digitize.lattice.params import DEFAULT, Params
+
+__all__ = [
+    "EDGE_ANGLES",
+    "Derived",
+    "Evidence",
+    "Reducer",
+    "edge_image",
+    "equalise_edges",
+    "evidences",
+    "faint_lines",
+    "line_filter",
+    "local_light",
+    "map_area",
+    "printed_marks",
+    "thin_lines",
+    "thin_unmarked",
+]
 
 #: hex-edge directions of both orientations (degrees from the x axis)
 EDGE_ANGLES = (0, 30, 60, 90, 120, 150)
@@ -244,9 +261,19 @@ def line_filter(clean: FloatImage, length: float, sigma: float = 1.0, params: Pa
 
 def _across_lines(clean: FloatImage, length: float, sigma: float, workers: int) -> FloatImage:
     """:func:`line_filter` before the brightness: the largest over the directions."""
-    hxx, hyy, hxy = threaded_map(
-        lambda order: ndimage.gaussian_filter(clean, sigma, order=order), ((0, 2), (2, 0), (1, 1)), workers
-    )
+    # the three second derivatives, each in bands of rows (the Gaussian's reach as margin: the
+    # same values as on the whole image), so that the workers share them evenly
+    orders = ((0, 2), (2, 0), (1, 1))
+    tasks = [(order, band) for order in orders for band in row_bands(clean.shape[0], int(4 * sigma + 0.5), workers)]
+
+    def derivative(task: tuple[tuple[int, int], tuple[int, int, int, int]]) -> FloatImage:
+        order, (a, b, y0, y1) = task
+        res: FloatImage = ndimage.gaussian_filter(clean[a:b], sigma, order=order)[y0 - a : y1 - a]
+        return res
+
+    hxx, hyy, hxy = (np.empty_like(clean) for _ in orders)
+    for (order, (_a, _b, y0, y1)), part in zip(tasks, threaded_map(derivative, tasks, workers), strict=True):
+        {(0, 2): hxx, (2, 0): hyy, (1, 1): hxy}[order][y0:y1] = part
 
     def along(a: float) -> FloatImage:
         th = math.radians(a)

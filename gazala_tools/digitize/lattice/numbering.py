@@ -13,6 +13,8 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.numbering import Numbering
 
+__all__ = ["number_lattice"]
+
 
 def number_lattice(
     fit: LatticeFit, numbering: Numbering, label: str, x: float, y: float, *, board: tuple[int, int] = (0, 0)

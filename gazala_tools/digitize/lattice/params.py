@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+__all__ = ["DEFAULT", "Params", "Progress", "Vec"]
+
 Vec = NDArray[np.float64]
 Progress = Callable[[str], None]
 

@@ -17,6 +17,18 @@ from numpy.typing import NDArray
 from gazala_tools.digitize.image import FloatImage
 from gazala_tools.digitize.lattice.params import Vec
 
+__all__ = [
+    "HALF_STEP_TOL",
+    "MAX_ANGLE",
+    "RATIOS",
+    "Reading",
+    "dist_to_segments",
+    "fold_score",
+    "hex_segments",
+    "honeycomb_distance",
+    "readings",
+]
+
 #: a reading's columns (flat) or rows (pointy) are at most this many degrees off the image's axis
 MAX_ANGLE = 8.0
 #: the dx/dy ratios a hex grid is read with

@@ -20,6 +20,13 @@ from gazala_tools.digitize.lattice.evidence import Derived, Evidence, Reducer, e
 from gazala_tools.digitize.lattice.fitting import CentreFit, centre_correlation, fit_measured, measure_centres
 from gazala_tools.digitize.lattice.readings import Reading
 
+__all__ = [
+    "Refine",
+    "log",
+    "refine_in_tiles",
+    "tiled",
+]
+
 log = logging.getLogger(__name__)
 
 #: how to measure a fit (centres found at 1/f for a reading) again: the centres and the finer factor

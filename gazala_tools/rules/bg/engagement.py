@@ -10,6 +10,8 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import Section
 
+__all__ = ["Engagement"]
+
 
 class Engagement(RulesPlugin):
     """4.1.2 engagement zones."""

@@ -16,6 +16,8 @@ from gazala_tools.rules import MINEFIELD
 from gazala_tools.rules.bg.engagement import Engagement
 from gazala_tools.rules.bg.objectives import Objectives
 
+__all__ = ["MotorizedRange"]
+
 
 class MotorizedRange(Engagement, Objectives):
     """4.1 motorized range (and 9.3 cleared minefields, which it reads)."""

@@ -9,6 +9,8 @@ from collections.abc import Collection, Mapping
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.ruledata import Section
 
+__all__ = ["Objectives"]
+
 
 class Objectives(RulesPlugin):
     """11.2 objectives."""

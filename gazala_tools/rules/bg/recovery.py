@@ -10,6 +10,8 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import BlockCost, multi_source_search
 
+__all__ = ["Recovery"]
+
 
 class Recovery(RulesPlugin):
     """7.0 recovery."""

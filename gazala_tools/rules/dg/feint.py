@@ -10,6 +10,8 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import moved
 from gazala_tools.referee.ruledata import Section
 
+__all__ = ["Feint"]
+
 
 class Feint(RulesPlugin):
     """17.0."""

@@ -9,6 +9,8 @@ from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.ruledata import HexSet, Section
 
+__all__ = ["SupportFire", "support_fire"]
+
 
 def support_fire(base: int, symbols_lost: int, airfield_lost: bool) -> int:
     """12.0 / 15.0: a side's support-fire markers this turn.

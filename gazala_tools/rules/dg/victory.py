@@ -16,6 +16,12 @@ from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.search import Cost
 from gazala_tools.rules import MINEFIELD
 
+__all__ = [
+    "PathVictory",
+    "downgrade",
+    "victory_level",
+]
+
 
 def victory_level(first_path: bool, second_path: bool, *, final: bool, first: str = "german",
                   second: str = "british") -> str:

@@ -46,9 +46,23 @@ from gazala_tools.rules.rg.state import (
 )
 from gazala_tools.rules.rg.victory import Victory
 
-__all__ = ["ACTIVATIONS", "BREACHES", "DOUBLE_MOVE", "EXTRA_MOVE", "Breach", "BreachState", "GazalaRG",
-           "LocPath", "LocReport", "activations_of", "breaches_of", "read_activations", "read_breaches",
-           "write_activations", "write_breaches"]
+__all__ = [
+    "ACTIVATIONS",
+    "BREACHES",
+    "DOUBLE_MOVE",
+    "EXTRA_MOVE",
+    "Breach",
+    "BreachState",
+    "GazalaRG",
+    "LocPath",
+    "LocReport",
+    "activations_of",
+    "breaches_of",
+    "read_activations",
+    "read_breaches",
+    "write_activations",
+    "write_breaches",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,12 @@ from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.ruledata import Section
 from gazala_tools.rules.rg.state import ACTIVATIONS, activations_of
 
+__all__ = [
+    "DOUBLE_MOVE",
+    "EXTRA_MOVE",
+    "Activations",
+]
+
 DOUBLE_MOVE: Final = "Double Move"  #: 7.0: the Allied chit that activates any two units
 EXTRA_MOVE: Final = "extra move"  #: 13.2: the tactical chit that activates one more unit
 

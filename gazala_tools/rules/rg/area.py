@@ -9,6 +9,8 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.ruledata import HexSet, Section
 from gazala_tools.referee.units import manifest_units
 
+__all__ = ["RestrictedArea"]
+
 
 class RestrictedArea(RulesPlugin):
     """8.2 restricted area."""

@@ -10,6 +10,8 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.rules.rg.minefields import Minefields, opposite_side
 from gazala_tools.rules.rg.state import Breach, BreachState, breaches_of
 
+__all__ = ["Breaches"]
+
 
 class Breaches(Minefields):
     """14.1: the breach markers of a position judged."""

@@ -14,6 +14,8 @@ from gazala_tools.referee.ruledata import Section
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
 from gazala_tools.rules.rg.minefields import Minefields
 
+__all__ = ["Loc", "LocPath", "LocReport"]
+
 
 @dataclass(frozen=True)
 class LocPath:

@@ -16,6 +16,8 @@ from gazala_tools.referee.search import BlockCost
 from gazala_tools.rules import MINEFIELD
 from gazala_tools.rules.rg.state import BREACHES, Breach, BreachState, breaches_of
 
+__all__ = ["Minefields", "RGRules", "opposite_side"]
+
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.vsav import PieceView
 

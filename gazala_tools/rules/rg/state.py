@@ -13,6 +13,19 @@ from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.position import Labels, LabelWriter, Position
 
+__all__ = [
+    "ACTIVATIONS",
+    "BREACHES",
+    "Breach",
+    "BreachState",
+    "activations_of",
+    "breaches_of",
+    "read_activations",
+    "read_breaches",
+    "write_activations",
+    "write_breaches",
+]
+
 BREACHES: Final = "breaches"  #: the position state key of the breach markers (14.1)
 ACTIVATIONS: Final = "activations"  #: the position state key of the turn's activations (7.0)
 

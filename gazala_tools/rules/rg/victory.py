@@ -13,6 +13,8 @@ from gazala_tools.referee.generic import units_on
 from gazala_tools.referee.ruledata import Section
 from gazala_tools.rules.rg.minefields import RGRules
 
+__all__ = ["Victory"]
+
 
 class Victory(RGRules):
     """16.0 and 17.0."""

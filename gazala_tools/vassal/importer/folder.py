@@ -57,6 +57,20 @@ from gazala_tools.vassal.importer.units import UNITS_HEAD, infer_units, load_wor
 from gazala_tools.vassal.importer.update import finish_update, sha
 from gazala_tools.yamlnodes import MAX_BYTES as MAX_DATA_BYTES
 
+__all__ = [
+    "COPY_THREADS",
+    "DPI",
+    "IMAGE_SUFFIX",
+    "LAYER_CACHE_BYTES",
+    "MAX_IMAGE_BYTES",
+    "MAX_MODULE_BYTES",
+    "SQUARE",
+    "MainGrid",
+    "board_numbering",
+    "import_folder",
+    "main_grid",
+]
+
 #: largest image copied into the folder
 MAX_IMAGE_BYTES = 256 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, the board and every piece image copied)

@@ -20,6 +20,19 @@ from gazala_tools.hexgrid import Board, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.referee.imported import toolkit_numbering
 from gazala_tools.vassal.importer.reader import ImportedModule, Placement
 
+__all__ = [
+    "OURS",
+    "GridFound",
+    "box_names",
+    "first_unnumbered",
+    "hex_grids",
+    "is_main",
+    "label_at",
+    "other_grid_docs",
+    "relabel",
+    "zone_of",
+]
+
 #: what map.yaml, game.yaml and the import report say of labels that are ours
 OURS = ("the module's hex grid has no numbering: these labels are the toolkit's (0101 at the top-left whole "
         "hex, columns then rows), not VASSAL's; VASSAL names no hex of this grid")

@@ -23,6 +23,25 @@ from gazala_tools.hexgrid import MapLayout
 from gazala_tools.vassal.buildfile import MAP_CLASSES, parse_xml
 from gazala_tools.vassal.lint import DRAW_PILE, PIECE_SLOT, PREDEFINED_SETUP, SETUP_STACK
 
+__all__ = [
+    "COUNTER_ATTR",
+    "DESCRIBED",
+    "FILES",
+    "MAX_DESCRIBE_DEPTH",
+    "XML_DECLARATION",
+    "KeptDumper",
+    "assemble",
+    "components",
+    "default_boards",
+    "describe",
+    "dump",
+    "grid_data",
+    "map_data",
+    "module_data",
+    "newline",
+    "short",
+]
+
 #: the attribute a kept piece slot names its counter by (removed again by the rebuild)
 COUNTER_ATTR = "gazala.counter"
 #: the folder (in the game folder) holding the module's files other than the buildFile

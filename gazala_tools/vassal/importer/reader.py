@@ -19,8 +19,19 @@ from gazala_tools.vassal.lint import (
     custom_classes,
     element_path,
 )
-from gazala_tools.vassal.saves import locate_pieces, read_save, sequence
+from gazala_tools.vsav import locate_pieces, read_save, sequence
 from gazala_tools.vsav.traits import PieceDef, Trait, decode_piece
+
+__all__ = [
+    "MAX_PROTOTYPE_DEPTH",
+    "MAX_SETUP_BYTES",
+    "MODELLED_TRAITS",
+    "ImportedModule",
+    "ImportedPiece",
+    "Placement",
+    "expand_prototypes",
+    "read_module",
+]
 
 #: bytes read from one set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024

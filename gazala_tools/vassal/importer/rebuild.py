@@ -26,6 +26,17 @@ from gazala_tools.vassal.importer.kept import assemble
 from gazala_tools.vassal.module.package import STORED, ZIP_DATE, member_name
 from gazala_tools.yamlnodes import MAX_DEPTH
 
+__all__ = [
+    "MAX_YAML_BYTES",
+    "READ_BATCH",
+    "READ_THREADS",
+    "SMALL_FILE",
+    "Rebuilt",
+    "is_imported",
+    "kept_module",
+    "rebuild",
+]
+
 #: largest data file of an imported folder read (module.yaml holds the whole component tree)
 MAX_YAML_BYTES = 4 * MAX_BUILDFILE_BYTES
 #: files read ahead at once while the zip is written, in batches of READ_BATCH; each at most SMALL_FILE

@@ -30,6 +30,8 @@ from gazala_tools.games.writing import slug
 from gazala_tools.inputs import inside_folder, read_file
 from gazala_tools.vassal.importer.reader import MAX_SETUP_BYTES, Placement
 
+__all__ = ["AT_START", "MAX_NAME", "NO_PLACE", "Written", "scenarios_doc", "setup_save"]
+
 #: longest scenario or box name written (a module's names are data: cut, control characters blanked)
 MAX_NAME = 120
 #: a scenario's id when the module has no set-up and its at-start stacks are the opening position

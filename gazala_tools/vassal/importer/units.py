@@ -34,6 +34,23 @@ from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import PieceDef, decode_piece
 from gazala_tools.yamlnodes import load_plain
 
+__all__ = [
+    "MARKER",
+    "UNIT",
+    "UNITS_HEAD",
+    "WORDS_FILE",
+    "WORD_KEYS",
+    "Inferred",
+    "Words",
+    "infer_piece",
+    "infer_units",
+    "load_words",
+    "parse_factors",
+    "report_section",
+    "tokens",
+    "units_doc",
+]
+
 #: the package's word table (general wargame vocabulary)
 WORDS_FILE = "unit_words.json"
 UNIT = "unit"

@@ -36,6 +36,17 @@ from gazala_tools.vassal.buildfile import ModuleSource
 from gazala_tools.vassal.importer.kept import dump as dump_yaml
 from gazala_tools.yamlnodes import did_you_mean
 
+__all__ = [
+    "MAX_DATA_BYTES",
+    "REPORT",
+    "WRITTEN",
+    "aside_prefix",
+    "finish_update",
+    "merge_units",
+    "recover",
+    "sha",
+]
+
 #: the data files an import writes (the others of a folder are the user's)
 WRITTEN = ("game.yaml", "map.yaml", "counters.yaml", "module.yaml", "scenarios.yaml", "units.yaml")
 REPORT = "import-report.yaml"

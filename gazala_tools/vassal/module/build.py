@@ -20,6 +20,21 @@ from gazala_tools.vassal.module.spec import CHIT, UNIT, ModuleSpec, PieceSpec, T
 from gazala_tools.vassal.module.traits import se
 from gazala_tools.vassal.module.xml import BOARDS, MAP, MODULE, WIDGET, element, serialize
 
+__all__ = [
+    "CUPS_BOARD",
+    "CUPS_MAP",
+    "HELP_FILE",
+    "MIN_OPENING_ZOOM",
+    "OPENING_VIEW",
+    "PIECE_SIZE",
+    "PLAIN_MAP_CHILDREN",
+    "ZOOM_LEVELS",
+    "Built",
+    "build_buildfile",
+    "opening_zoom",
+    "zoom_start",
+]
+
 CUPS_MAP = "Chit Cups"
 CUPS_BOARD = "Cups"
 HELP_FILE = "help/module.html"

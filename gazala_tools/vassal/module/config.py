@@ -40,6 +40,38 @@ from gazala_tools.yamlnodes import Doc, compose, did_you_mean
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
 
+__all__ = [
+    "CHART_KEYS",
+    "COLOR_RE",
+    "COUNTER_ART",
+    "COUNTER_KEYS",
+    "CUP_KEYS",
+    "DICE_KEYS",
+    "FACING_KEYS",
+    "HELP_KEYS",
+    "HELP_SUFFIXES",
+    "KEY_RE",
+    "PALETTE_KEYS",
+    "PANELS",
+    "PROTO_KEYS",
+    "RESERVED_HELP",
+    "RESERVED_KEYS",
+    "STATUS_KEYS",
+    "TOP_KEYS",
+    "TRACK_KEYS",
+    "VERSION_RE",
+    "FacingMarker",
+    "HelpPage",
+    "Keystroke",
+    "ModuleConfig",
+    "StatusLayer",
+    "TrackConfig",
+    "config_game_ref",
+    "default_config",
+    "keystroke",
+    "read_config",
+]
+
 TOP_KEYS: Final = frozenset({
     "game", "name", "description", "version", "vassal_version", "board", "counters", "palette", "prototypes",
     "cups", "dice", "track", "boxes", "charts", "help", "scenarios", "vassal",

@@ -22,6 +22,23 @@ from PIL import Image, ImageDraw, ImageFont
 from gazala_tools.escape import drawable
 from gazala_tools.render.pngstream import png_chunk, png_header, png_rows, stack_bands
 
+__all__ = [
+    "OOB_GROUND",
+    "PNG_LEVEL",
+    "about",
+    "badge",
+    "face_image",
+    "log",
+    "mask",
+    "order_of_battle",
+    "order_of_battle_png",
+    "plain_face",
+    "png_bytes",
+    "png_bytes_of_bands",
+    "track_board",
+    "track_marker",
+]
+
 log = logging.getLogger(__name__)
 
 @functools.lru_cache(maxsize=32)

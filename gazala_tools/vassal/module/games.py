@@ -70,6 +70,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest
     from gazala_tools.mapdata.model import GameMap
 
+__all__ = [
+    "BOARD_FORMATS",
+    "DEFAULT_SIDE_COLOUR",
+    "MAX_BOARD_PIXELS",
+    "MAX_HELP_BYTES",
+    "NEUTRAL_NAME",
+    "PARALLEL_FACES",
+    "PendingSpec",
+    "counter_size",
+    "default_description",
+    "game_and_config",
+    "help_page",
+    "holding_track",
+    "log",
+    "module_spec",
+    "start_module_spec",
+]
+
 log = logging.getLogger(__name__)
 
 #: the side of markers that belong to no side, as the palette and the Side property show it

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+__all__ = ["GPID_MAX", "GPID_MIN", "assign_gpids", "gpid_hash", "next_piece_slot_id"]
+
 GPID_MIN = 1_000_000
 GPID_MAX = 1_000_000_000
 

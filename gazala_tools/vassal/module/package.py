@@ -24,6 +24,20 @@ from gazala_tools.fileio import atomic_open, atomic_write_bytes, refuse_overwrit
 from gazala_tools.inputs import safe_member_name
 from gazala_tools.vsav.writer import metadata_xml
 
+__all__ = [
+    "BUILD_DATE_MS",
+    "BUILD_EPOCH",
+    "STORED",
+    "ZIP_DATE",
+    "member_name",
+    "moduledata",
+    "vmod_bytes",
+    "vmod_entries",
+    "write_vmod",
+    "write_zip",
+    "zip_bytes",
+]
+
 
 def _build_epoch() -> int:
     try:

@@ -18,6 +18,21 @@ from dataclasses import dataclass
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import CHIT, MARKER, UNIT, PieceSpec, StatusSpec
 
+__all__ = [
+    "KEY_DELETE",
+    "KEY_FLIP",
+    "KEY_STEP_LOSS",
+    "KEY_STEP_RECOVER",
+    "KEY_USED",
+    "REPORT_FORMAT",
+    "Prototype",
+    "expanded_traits",
+    "marker_properties",
+    "piece_slot_text",
+    "piece_traits",
+    "prototypes",
+]
+
 #: keys of the module's own commands (plain keystrokes, see :mod:`.traits`); config.RESERVED_KEYS
 #: names them so that a build configuration cannot take one for a status layer
 KEY_DELETE = t.key("D")
@@ -36,7 +51,7 @@ class Prototype:
     name: str
     description: str
     text: str  #: +/null/TYPE/STATE
-    traits: tuple[t.Trait, ...] = ()  #: the chain, outermost first (BasicPiece last)
+    traits: tuple[t.TraitSpec, ...] = ()  #: the chain, outermost first (BasicPiece last)
 
 
 def prototypes(status: Sequence[StatusSpec] = (), marker_keys: Sequence[str] = ()) -> list[Prototype]:
@@ -80,13 +95,13 @@ def _step_names(n: int) -> list[str]:
     return [""] + [f"+ ({k} step{'s' if k > 1 else ''} lost)" for k in range(1, n)]
 
 
-def piece_traits(p: PieceSpec, gpid: int) -> list[t.Trait]:
+def piece_traits(p: PieceSpec, gpid: int) -> list[t.TraitSpec]:
     """The trait chain (outermost first) of palette piece ``p``."""
     if not p.faces:
         raise ValueError(f"piece {p.id!r} has no face image")
-    inner: list[t.Trait] = [t.marker(marker_properties(p))]
+    inner: list[t.TraitSpec] = [t.marker(marker_properties(p))]
     image = p.faces[0]
-    outer: list[t.Trait] = []
+    outer: list[t.TraitSpec] = []
     if p.kind == UNIT:
         outer.append(t.prototype(PROTO_UNIT))
         if p.used:
@@ -132,11 +147,11 @@ def piece_slot_text(p: PieceSpec, gpid: int) -> str:
     return t.piece_text(piece_traits(p, gpid))
 
 
-def expanded_traits(p: PieceSpec, gpid: int, protos: Sequence[Prototype]) -> list[t.Trait]:
+def expanded_traits(p: PieceSpec, gpid: int, protos: Sequence[Prototype]) -> list[t.TraitSpec]:
     """``p``'s trait chain with each ``prototype;`` trait replaced by that prototype's traits (its
     BasicPiece dropped), as VASSAL's ``PieceCloner`` expands a palette piece placed on a map."""
     by_name = {pr.name: pr.traits for pr in protos}
-    out: list[t.Trait] = []
+    out: list[t.TraitSpec] = []
     for trait in piece_traits(p, gpid):
         name = trait.type[len("prototype;"):].split(";", 1)[0] if trait.id == "prototype;" else None
         if name is not None and name in by_name:

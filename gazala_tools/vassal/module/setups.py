@@ -26,13 +26,23 @@ from gazala_tools.vsav.commands import Turn, to_text
 from gazala_tools.vsav.container import MODULEDATA_ENTRY, SAVEDATA_ENTRY, SAVEFILE_ENTRY
 from gazala_tools.vsav.traits import decode_piece, join_chain
 from gazala_tools.vsav.writer import (
-    Placement,
+    PiecePlacement,
     SaveEditor,
     SlotPiece,
     encode_savefile,
     metadata_xml,
     new_save_tree,
 )
+
+__all__ = [
+    "SAVE_KEY",
+    "board_geometry",
+    "hex_point",
+    "placements",
+    "save_bytes",
+    "setup_saves",
+    "slot_pieces",
+]
 
 #: the ``!VCSK`` obfuscation key of our set-up saves (any key reads the same; a fixed one keeps
 #: the bytes reproducible)
@@ -73,23 +83,23 @@ def _used(piece: SlotPiece) -> str:
     raise GazalaError(f"piece {piece.name!r} has no Used layer", expected="a unit with a used side")
 
 
-def placements(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, SlotPiece]) -> list[Placement]:
+def placements(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, SlotPiece]) -> list[PiecePlacement]:
     geometry = board_geometry(spec)
     used = set(scenario.used)
-    out: list[Placement] = []
+    out: list[PiecePlacement] = []
     for piece_id, label in scenario.placements:
         slot = slots.get(piece_id)
         if slot is None:
             raise GazalaError(f"set-up {scenario.name!r} places {piece_id!r}, which has no palette piece")
         x, y = hex_point(spec, geometry, label)
         state = _used(slot) if piece_id in used else slot.state
-        out.append(Placement(slot.type, state, MAIN_MAP, x, y, id=piece_id))
+        out.append(PiecePlacement(slot.type, state, MAIN_MAP, x, y, id=piece_id))
     for piece_id, box in scenario.track:
         slot = slots.get(piece_id)
         if slot is None or spec.track is None:
             raise GazalaError(f"set-up {scenario.name!r} puts {piece_id!r} on a track the module lacks")
         x, y = spec.track.centre(box)
-        out.append(Placement(slot.type, slot.state, spec.track.map_name, x, y, id=piece_id))
+        out.append(PiecePlacement(slot.type, slot.state, spec.track.map_name, x, y, id=piece_id))
     for piece_id, name in scenario.boxes:
         slot = slots.get(piece_id)
         holding = spec.holding
@@ -97,7 +107,7 @@ def placements(spec: ModuleSpec, scenario: ScenarioSpec, slots: Mapping[str, Slo
             raise GazalaError(f"set-up {scenario.name!r} puts {piece_id!r} in box {name!r}, which the module lacks")
         x, y = holding.centre(holding.boxes.index(name))
         state = _used(slot) if piece_id in used else slot.state
-        out.append(Placement(slot.type, state, holding.map_name, x, y, id=piece_id))
+        out.append(PiecePlacement(slot.type, state, holding.map_name, x, y, id=piece_id))
     return out
 
 

@@ -18,7 +18,24 @@ from gazala_tools.games.tables import slug
 #: (:class:`FacingSpec`) is of kind MARKER with ``facing`` set; its ``Kind`` property is its type.
 UNIT, MARKER, CHIT = "unit", "marker", "chit"
 
-__all__ = ["CHIT", "MARKER", "UNIT", "slug"]
+__all__ = [
+    "PRE_GAME_TURN",
+    "BoardSpec",
+    "ChartSpec",
+    "DeckSpec",
+    "DiceSpec",
+    "FacingSpec",
+    "HelpSpec",
+    "ModuleSpec",
+    "PieceSpec",
+    "ScenarioSpec",
+    "StatusSpec",
+    "TrackSpec",
+    "setup_file",
+    "slug",
+    "turn_labels",
+    "turn_state",
+]
 
 
 @dataclass(frozen=True)

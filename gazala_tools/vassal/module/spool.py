@@ -6,6 +6,8 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator, MutableMapping
 
+__all__ = ["SpooledImages"]
+
 
 class SpooledImages(MutableMapping[str, bytes]):
     """A mapping of names to bytes whose values live in an anonymous temporary file (removed with

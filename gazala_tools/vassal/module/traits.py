@@ -1,6 +1,6 @@
 """Trait type/state encoders for the VASSAL traits a module uses (vassal-format.md §3).
 
-Each function returns a :class:`Trait` (its own type string and its own state string, exactly as
+Each function returns a :class:`TraitSpec` (its own type string and its own state string, exactly as
 VASSAL 3.6/3.7 writes them). :func:`piece_text` nests a chain of traits (outermost first, BasicPiece
 last) into the ``+/null/FULLTYPE/FULLSTATE`` body of a PieceSlot or PrototypeDefinition (§3.1, §3.2),
 with ``SequenceEncoder`` escaping at every level (§1.1).
@@ -15,8 +15,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.saves import sequence
+from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
+
+__all__ = [
+    "ALT",
+    "CTRL",
+    "SHIFT",
+    "TraitSpec",
+    "basic_piece",
+    "chain",
+    "delete",
+    "does_not_stack",
+    "key",
+    "label",
+    "layer",
+    "marker",
+    "mask",
+    "piece_text",
+    "prototype",
+    "report",
+    "return_to_deck",
+    "rotate",
+    "se",
+]
 
 #: KeyStroke modifier bits as Java's ``KeyStroke.getModifiers()`` reports them (§1.2).
 CTRL = 130
@@ -51,7 +73,7 @@ def se(tokens: Sequence[str], delim: str = ";") -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Trait:
+class TraitSpec:
     """One decorator or the BasicPiece: its own type and its own state."""
 
     type: str
@@ -66,25 +88,25 @@ class Trait:
 # --- the innermost piece -------------------------------------------------------------------------
 
 
-def basic_piece(name: str, image: str = "", *, gpid: str = "", properties: Mapping[str, str] | None = None) -> Trait:
+def basic_piece(name: str, image: str = "", *, gpid: str = "", properties: Mapping[str, str] | None = None) -> TraitSpec:
     """``piece;`` (§3.3): type ``cloneKey;deleteKey;image;name``; state ``null;0;0;gpid;n;k;v...``."""
     props = dict(properties or {})
     state = ["null", "0", "0", gpid, str(len(props))]
     for k, v in props.items():
         state += [k, v]
-    return Trait("piece;" + se(["", "", image, name]), se(state))
+    return TraitSpec("piece;" + se(["", "", image, name]), se(state))
 
 
 # --- traits (outermost first in a chain) -----------------------------------------------------------
 
 
-def marker(properties: Mapping[str, str]) -> Trait:
+def marker(properties: Mapping[str, str]) -> TraitSpec:
     """``mark;`` (Marker): keys and values both ``,``-separated (§3.4.2)."""
     keys = list(properties)
     for k in keys:
         if not k:
             raise ValueError("a Marker property needs a name")
-    return Trait("mark;" + se(keys, ","), se([properties[k] for k in keys], ","))
+    return TraitSpec("mark;" + se(keys, ","), se([properties[k] for k in keys], ","))
 
 
 def layer(
@@ -102,7 +124,7 @@ def layer(
     level: int | None = None,
     follow_property: str = "",
     first_level_value: int = 1,
-) -> Trait:
+) -> TraitSpec:
     """``emb2;`` Embellishment ("Layer", §3.4.1), 33 type fields, version 1.
 
     ``increase``/``decrease``/``activate`` are ``(menu text, keystroke)``; ``reset`` is
@@ -154,7 +176,7 @@ def layer(
         "true",  # 33 onlyPropertyState
     ]
     state = level if level is not None else (1 if always_active else -1)
-    return Trait("emb2;" + se(fields), str(state))
+    return TraitSpec("emb2;" + se(fields), str(state))
 
 
 def label(
@@ -170,13 +192,13 @@ def label(
     name_format: str = "$pieceName$ ($label$)",
     property_name: str = "TextLabel",
     description: str = "",
-) -> Trait:
+) -> TraitSpec:
     """``label;`` (Text Label, §3.4.3), 18 type fields; the state is the label text."""
     fields = [
         key_stroke, menu, str(font_size), bg, fg, vertical, "0", horizontal, "0", "b", "c",
         name_format, "Dialog", "0", "0", property_name, description, "false",
     ]
-    return Trait("label;" + se(fields), text)
+    return TraitSpec("label;" + se(fields), text)
 
 
 def rotate(
@@ -187,7 +209,7 @@ def rotate(
     name: str = "",
     description: str = "",
     facing: int = 0,
-) -> Trait:
+) -> TraitSpec:
     """``rotate;`` FreeRotator ("Can Rotate", §3.4.4) with ``facings`` > 1 fixed facings.
 
     State: the facing index ``i`` (angle -i*360/N degrees, i.e. i steps clockwise).
@@ -195,29 +217,29 @@ def rotate(
     if facings < 2:
         raise ValueError("use a fixed number of facings (>= 2)")
     fields = [str(facings), cw[1], ccw[1], cw[0], ccw[0], "", "", name, description, "", "", "", "true"]
-    return Trait("rotate;" + se(fields), str(facing))
+    return TraitSpec("rotate;" + se(fields), str(facing))
 
 
-def delete(command: str = "Delete", key_stroke: str = key("D"), description: str = "") -> Trait:
+def delete(command: str = "Delete", key_stroke: str = key("D"), description: str = "") -> TraitSpec:
     """``delete;`` (§3.4.5)."""
-    return Trait("delete;" + se([command, key_stroke, description]))
+    return TraitSpec("delete;" + se([command, key_stroke, description]))
 
 
-def report(keys: Sequence[str], report_format: str, description: str = "") -> Trait:
+def report(keys: Sequence[str], report_format: str, description: str = "") -> TraitSpec:
     """``report;`` Report Action (§3.4.7): reports ``report_format`` when one of ``keys`` is used."""
-    return Trait("report;" + se([se(list(keys), ","), report_format, "", "", description, "false"]), "-1")
+    return TraitSpec("report;" + se([se(list(keys), ","), report_format, "", "", description, "false"]), "-1")
 
 
-def prototype(name: str) -> Trait:
+def prototype(name: str) -> TraitSpec:
     """``prototype;NAME`` (§3.4.8): the name is written raw, so it must not contain ``;``."""
     if ";" in name or TAB in name or "/" in name:
         raise ValueError(f"prototype name {name!r} must not contain ; / or TAB")
-    return Trait("prototype;" + name)
+    return TraitSpec("prototype;" + name)
 
 
-def does_not_stack(*, select: str = "", move: str = "N", stack: str = "R", description: str = "") -> Trait:
+def does_not_stack(*, select: str = "", move: str = "N", stack: str = "R", description: str = "") -> TraitSpec:
     """``immob;`` Does Not Stack (§3.4.9): plain concatenation, not SE-escaped."""
-    return Trait(f"immob;{select};{move};{stack};{description}")
+    return TraitSpec(f"immob;{select};{move};{stack};{description}")
 
 
 def mask(
@@ -228,21 +250,21 @@ def mask(
     mask_name: str = "?",
     peek: str = "Peek",
     description: str = "",
-) -> Trait:
+) -> TraitSpec:
     """``obs;`` Obscurable ("Mask", §3.4.11): hidden behind ``image`` from other players; unmasked."""
     fields = [key_stroke, image, command, "I", mask_name, "player:", peek, description, "true", "", ""]
-    return Trait("obs;" + se(fields), "null;")
+    return TraitSpec("obs;" + se(fields), "null;")
 
 
-def return_to_deck(command: str, key_stroke: str, deck: str, description: str = "") -> Trait:
+def return_to_deck(command: str, key_stroke: str, deck: str, description: str = "") -> TraitSpec:
     """``return;`` ReturnToDeck (§3.4.15) to a fixed deck (version 2)."""
-    return Trait("return;" + se([command, key_stroke, deck, "Select destination", description, "2", "false", ""]))
+    return TraitSpec("return;" + se([command, key_stroke, deck, "Select destination", description, "2", "false", ""]))
 
 
 # --- nesting ---------------------------------------------------------------------------------------
 
 
-def chain(traits: Sequence[Trait]) -> tuple[str, str]:
+def chain(traits: Sequence[TraitSpec]) -> tuple[str, str]:
     """(FULLTYPE, FULLSTATE) of ``traits`` (outermost first, BasicPiece last), §3.2."""
     if not traits or traits[-1].id != "piece;":
         raise ValueError("a trait chain must end with the BasicPiece (piece;)")
@@ -253,7 +275,7 @@ def chain(traits: Sequence[Trait]) -> tuple[str, str]:
     return full_type, full_state
 
 
-def piece_text(traits: Sequence[Trait]) -> str:
+def piece_text(traits: Sequence[TraitSpec]) -> str:
     """``+/null/FULLTYPE/FULLSTATE``: the body of a PieceSlot or PrototypeDefinition (§3.1)."""
     full_type, full_state = chain(traits)
     return "+/" + sequence.encode(["null", full_type, full_state], "/")

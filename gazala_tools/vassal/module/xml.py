@@ -9,6 +9,8 @@ from collections.abc import Mapping
 
 from lxml import etree
 
+__all__ = ["BOARDS", "MAP", "MODULE", "WIDGET", "element", "serialize"]
+
 MODULE = "VASSAL.build.module"
 MAP = f"{MODULE}.map"
 BOARDS = f"{MAP}.boardPicker"

@@ -1,0 +1,76 @@
+"""The shape of the API (issue 34 item 6): every public module of ``gazala_tools`` says what it
+exports (``__all__``, each name defined), and the core's docstring examples run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import gazala_tools
+
+#: the core (docs/dev/architecture.md "Core and edges"): pure Python; its examples are doctests
+CORE = ("hexes", "numbering", "grid", "hexgrid", "errors", "fileio", "inputs", "yamlnodes", "games", "mapdata",
+        "counters", "vsav", "referee", "rules")
+
+
+def public_modules() -> list[str]:
+    """Every module file of the package (namespace packages such as ``referee`` included) whose
+    dotted name has no part starting with ``_``."""
+    root = Path(gazala_tools.__file__).parent
+    names = []
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not any(part.startswith("_") for part in parts[1:]):
+            names.append(".".join(parts))
+    return sorted(names)
+
+
+def core_modules() -> list[str]:
+    return [m for m in public_modules() if m.split(".")[1:2] and m.split(".")[1] in CORE]
+
+
+def test_every_public_module_declares_all_and_defines_each_name() -> None:
+    problems: list[str] = []
+    for name in public_modules():
+        module = importlib.import_module(name)
+        exported = getattr(module, "__all__", None)
+        if exported is None:
+            problems.append(f"{name}: no __all__")
+            continue
+        problems += [f"{name}: __all__ names {n!r}, which it does not define" for n in exported
+                     if not hasattr(module, n)]
+    assert problems == []
+
+
+def test_the_core_is_found() -> None:
+    """The doctest list below is not empty by accident (a renamed package)."""
+    assert {m.split(".")[1] for m in core_modules()} == set(CORE)
+
+
+def _run_doctests(module: ModuleType) -> tuple[int, list[str]]:
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    out: list[str] = []
+    tried = 0
+    for test in finder.find(module, module.__name__):
+        result = runner.run(test, out=out.append)
+        tried += result.attempted
+    return tried, out if runner.failures else []
+
+
+@pytest.mark.parametrize("name", core_modules())
+def test_the_core_docstring_examples_run(name: str) -> None:
+    _tried, failures = _run_doctests(importlib.import_module(name))
+    assert failures == [], "".join(failures)
+
+
+def test_the_core_has_docstring_examples() -> None:
+    """The core documents its main values by examples that run (hexes, numbering, games, counters)."""
+    tried = {name: _run_doctests(importlib.import_module(name))[0] for name in
+             ("gazala_tools.hexes", "gazala_tools.numbering", "gazala_tools.games", "gazala_tools.counters")}
+    assert all(n > 0 for n in tried.values()), tried
