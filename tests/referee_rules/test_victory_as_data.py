@@ -62,6 +62,11 @@ def game_with(tmp_path: Path, victory: str = VICTORY) -> Path:
     start = text.index("  victory:")
     end = text.index("\n", text.index("    draw: a draw")) + 1
     (game / "game.yaml").write_text(text[:start] + victory + text[end:], encoding="utf-8")
+    # the end phase judges the case's victory rules, not Lowland Front's own (2.6; a judged id must be a rule)
+    movement = (game / "movement.yaml").read_text(encoding="utf-8")
+    judged = '"9.1", "10.2", "10.3", "10.4", "10.5"'
+    assert judged in movement
+    (game / "movement.yaml").write_text(movement.replace(judged, '"9.1"'), encoding="utf-8")
     return game
 
 
