@@ -49,7 +49,7 @@ from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder, sniff_image_file
-from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, read_text
+from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, error_at, read_text
 
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -312,7 +312,7 @@ class _Reader:
             place = f"line {node[LINE]}"
         if key:
             place = f"{place} {key}" if place else key
-        return ManifestError(problem, file=self.file, place=place, expected=expected)
+        return error_at(ManifestError, self.file, place, problem, expected)
 
     def check_keys(self, node: Any, allowed: frozenset[str], what: str) -> dict[str, Any]:
         if not isinstance(node, dict):

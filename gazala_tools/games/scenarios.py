@@ -29,7 +29,7 @@ import yaml
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.filecache import FileCache
 from gazala_tools.games.tables import read_entries
-from gazala_tools.yamlnodes import Doc, did_you_mean, place_of
+from gazala_tools.yamlnodes import Doc, did_you_mean, error_at, place_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -230,8 +230,7 @@ def load_scenarios(game: Game) -> tuple[Scenario, ...]:
 # --- resolving a set-up ----------------------------------------------------------------------------
 def _fail(scenario: Scenario, p: Placement, problem: str, expected: str | None = None) -> GameDataError:
     rule = f" ({p.source})" if p.source else ""
-    return GameDataError(f"scenario {scenario.id!r}: {problem}{rule}", file=scenario.file or None, place=p.at,
-                         expected=expected)
+    return error_at(GameDataError, scenario.file, p.at, f"scenario {scenario.id!r}: {problem}{rule}", expected)
 
 
 def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members_of: dict[str, list[str]],

@@ -37,7 +37,6 @@ from gazala_tools.referee.ruledata.reinforcements import (
 from gazala_tools.referee.ruledata.section import (
     EDGES,
     HEXSET_KEYS,
-    MAX_LIST,
     RULE_RE,
     RulesReader,
     Section,
@@ -74,6 +73,7 @@ from gazala_tools.referee.ruledata.victory import (
     VictoryRules,
 )
 from gazala_tools.referee.ruledata.zoc import MOVED_ZOC_KEYS, ZOC_KEYS, ZOC_NEGATION, ZocRules
+from gazala_tools.yamlnodes import MAX_LIST
 
 __all__ = [
     "ANY_UNIT", "EDGES", "ENTRY_BLOCKS", "GENERIC_KEYS", "HEXSET_KEYS", "HOLDS", "MARKER_KEYS", "MAX_LIST",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -18,7 +18,8 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
 from gazala_tools.referee.ruledata.filters import ANY_UNIT, HexSet, UnitFilter
 from gazala_tools.referee.turns import TurnRecord
-from gazala_tools.yamlnodes import ID_RE, Doc, did_you_mean
+from gazala_tools.yamlnodes import ID_RE, MAX_LIST, Doc, did_you_mean
+from gazala_tools.yamlnodes import Section as NodeSection
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -35,7 +36,6 @@ EDGES: Final = ("N", "E", "S", "W")
 
 
 RULE_RE: Final = re.compile(r"^[^\n]{1,40}$")
-MAX_LIST: Final = 10_000
 
 
 class RulesReader:
@@ -110,8 +110,10 @@ def map_edges(m: GameMap) -> dict[str, frozenset[Hex]]:
     return _EDGES.put(out, m)
 
 
-class Section:
-    """A mapping of the rules data with typed, validated getters (every error: file:line:col).
+class Section(NodeSection):
+    """A mapping of the rules data with typed, validated getters (every error: file:line:col), the
+    getters of :class:`gazala_tools.yamlnodes.Section` and those that resolve the game's names: sides,
+    turns, unit types, markers, hexes, hexside and path kinds.
 
     ``Section(reader, node, "rules.supply", allowed_keys)``; a missing section is empty
     (``node=None``). Getters take the key and a default; a key given with a bad value is an error.
@@ -120,64 +122,12 @@ class Section:
     def __init__(self, r: RulesReader, node: yaml.Node | None, path: str,
                  allowed: frozenset[str] | None = None) -> None:
         self.r = r
-        self.node = node
-        self.path = path
-        self.m: dict[str, yaml.Node] = r.doc.mapping(node, path, allowed) if node is not None else {}
-
-    # --- structure -------------------------------------------------------------------------------
-    def __contains__(self, key: str) -> bool:
-        return key in self.m
-
-    def __bool__(self) -> bool:
-        return self.node is not None
-
-    def __iter__(self) -> Iterator[str]:
-        """The keys of this mapping, in the file's order."""
-        return iter(list(self.m))
-
-    def what(self, key: str) -> str:
-        return f"{self.path}.{key}"
+        super().__init__(r.doc, node, path, allowed)
 
     def err(self, key: str | None, problem: str, expected: str | None = None) -> GameDataError:
-        node = self.m.get(key, self.node) if key is not None else self.node
-        where = self.what(key) if key is not None else self.path
-        e = self.r.doc.err(node, f"{where}: {problem}", expected)
+        e = super().err(key, problem, expected)
         assert isinstance(e, GameDataError)
         return e
-
-    def sub(self, key: str, allowed: frozenset[str] | None = None) -> Section:
-        """A nested mapping (empty if the key is missing)."""
-        return Section(self.r, self.m.get(key), self.what(key), allowed)
-
-    def require(self, *keys: str) -> None:
-        for k in keys:
-            if k not in self.m:
-                raise self.err(None, f"missing {k!r}", expected=", ".join(keys))
-
-    def each(self, key: str, allowed: frozenset[str] | None = None) -> Iterator[Section]:
-        """Each mapping of a list."""
-        if key not in self.m:
-            return
-        items = self.r.doc.seq(self.m[key], self.what(key))
-        if len(items) > MAX_LIST:
-            raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
-        for i, n in enumerate(items):
-            yield Section(self.r, n, f"{self.what(key)}[{i}]", allowed)
-
-    def mapping(self, key: str, value: Callable[[Section, str], T]) -> dict[str, T]:
-        """A mapping name -> value; ``value(section, name)`` reads one entry of this mapping."""
-        if key not in self.m:
-            return {}
-        sub = self.sub(key)
-        return {k: value(sub, k) for k in sub}
-
-    # --- scalars ---------------------------------------------------------------------------------
-    def text(self, key: str, default: str | None = None) -> str:
-        if key not in self.m:
-            if default is None:
-                raise self.err(None, f"missing {key!r}")
-            return default
-        return self.r.doc.scalar(self.m[key], self.what(key))
 
     def rule(self, key: str = "rule", default: str | None = None) -> str:
         """A rule section a finding cites (``"10.0"``, ``"stacking"``)."""
@@ -185,34 +135,6 @@ class Section:
         if not RULE_RE.match(text) or not text.strip():
             raise self.err(key, f"{text!r} is not a rule section", expected="a short name like '10.0'")
         return text.strip()
-
-    def integer(self, key: str, default: int | None = None, *, lo: int | None = 0, hi: int | None = 1_000_000) -> int:
-        if key not in self.m:
-            if default is None:
-                raise self.err(None, f"missing {key!r}", expected="an integer")
-            return default
-        return self.r.doc.integer(self.m[key], self.what(key), lo=lo, hi=hi)
-
-    def opt_integer(self, key: str, *, lo: int | None = 0, hi: int | None = 1_000_000) -> int | None:
-        return self.integer(key, lo=lo, hi=hi) if key in self.m else None
-
-    def boolean(self, key: str, default: bool) -> bool:
-        return self.r.doc.boolean(self.m[key], self.what(key)) if key in self.m else default
-
-    def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
-        return self.r.doc.choice(self.m[key], self.what(key), options) if key in self.m else default
-
-    def names(self, key: str) -> tuple[str, ...]:
-        """A list of names (a single name is a list of one)."""
-        if key not in self.m:
-            return ()
-        node = self.m[key]
-        if isinstance(node, yaml.ScalarNode):
-            return (self.r.doc.scalar(node, self.what(key)),)
-        items = self.r.doc.strings(node, self.what(key))
-        if len(items) > MAX_LIST:
-            raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
-        return items
 
     # --- game references -------------------------------------------------------------------------
     def side(self, key: str) -> str:
@@ -242,14 +164,6 @@ class Section:
                                      f"{self.path}: {k!r} is not a side of the game{did_you_mean(k, self.r.sides)}",
                                      expected="one of " + ", ".join(self.r.sides))
         return list(self.m)
-
-    def key_node(self, key: str) -> yaml.Node | None:
-        """The node of a key itself (its place in the file)."""
-        if isinstance(self.node, yaml.MappingNode):
-            for k, _v in self.node.value:
-                if isinstance(k, yaml.ScalarNode) and k.value == key:
-                    return k
-        return None
 
     def key_turn(self, key: str) -> int:
         """A key of this mapping read as a turn of the record (``required: {"May 29": 1}``)."""
@@ -312,7 +226,7 @@ class Section:
         """Marker ids of the game (``rules.markers``), with "did you mean"."""
         out: set[str] = set()
         known = tuple(self.r.markers)
-        for i, n in enumerate(self._nodes(key)):
+        for i, n in enumerate(self.nodes(key)):
             text = self.r.doc.scalar(n, f"{self.what(key)}[{i}]")
             if text not in self.r.markers:
                 raise self.r.doc.err(n, f"{self.what(key)}[{i}]: {text!r} is not a marker of the game"
@@ -348,7 +262,7 @@ class Section:
         kinds = self.r.map.hexside_kinds
         options = tuple(k for k, t in kinds.items() if t.directed or not directed)
         out = []
-        nodes = self._nodes(key) if node is None else (
+        nodes = self.nodes(key) if node is None else (
             [node] if isinstance(node, yaml.ScalarNode) else self.r.doc.seq(node, self.what(key)))
         for i, n in enumerate(nodes):
             text = self.r.doc.scalar(n, f"{self.what(key)}[{i}]")
@@ -365,15 +279,9 @@ class Section:
         """Path kinds of the map (``path-kinds:`` of map.yaml), with "did you mean"; on another map
         (not strict) a kind it lacks is no path."""
         out = []
-        for i, n in enumerate(self._nodes(key)):
+        for i, n in enumerate(self.nodes(key)):
             out.append(self.r.path_kind(n, f"{self.what(key)}[{i}]"))
         return tuple(out)
-
-    def _nodes(self, key: str) -> list[yaml.Node]:
-        if key not in self.m:
-            return []
-        node = self.m[key]
-        return [node] if isinstance(node, yaml.ScalarNode) else self.r.doc.seq(node, self.what(key))
 
     def crossing(self, key: str, except_key: str = "except-along") -> frozenset[Hexside]:
         """Hexsides of the ``key`` kinds, without those a path of the ``except_key`` kinds crosses."""
