@@ -120,28 +120,8 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     def sub(key: str, allowed: frozenset[str] | None = None) -> Section:
         return Section(r, None, f"rules.{key}") if key in plugin_keys else root.sub(key, allowed)
 
-    if "unit-types" in root:
-        types = root.names("unit-types")
-        for i, t in enumerate(types):
-            if not ID_RE.match(t):
-                raise root.err("unit-types", f"[{i}] {t!r} is not a unit type", expected="lowercase words joined by '-'")
-        r.unit_types = frozenset(types)
-    elif r.game.unit_types:  # the types game.yaml declares
-        r.unit_types = frozenset(r.game.unit_type_ids())
-    groups = root.sub("type-groups")
-    for name in groups:
-        if not ID_RE.match(name):
-            raise groups.err(name, f"{name!r} is not a group name", expected="lowercase words joined by '-'")
-        got = groups.types(name)
-        assert got is not None
-        r.groups[name] = got
-    if r.unit_types is not None:
-        clash = set(r.groups) & r.unit_types
-        if clash:
-            raise groups.err(sorted(clash)[0], "a group may not be named like a unit type")
-    words = root.sub("formation-words")
-    names = FormationNames({re.sub(r"[^a-z0-9]", "", k.lower()): re.sub(r"[^a-z0-9]", "", words.text(k).lower())
-                            for k in words})
+    _unit_types(r, root)
+    names = _formation_names(root.sub("formation-words"))
     boxes = read_boxes(root.sub("boxes", frozenset({"rule", "allowed", "reinforcements", "eliminated", "exited",
                                                  "turn-boxes"})))
     stacking, enemy_rule = read_stacking(root.sub("stacking", STACKING_KEYS))
@@ -158,10 +138,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     control = read_control(sub("control", frozenset({"rule", "by", "start"})))
     victory = read_victory(sub("victory", VICTORY_KEYS), control, boxes.exited)
     if supply is not None and supply.markers:
-        for role in SUPPLY_ROLES:
-            if not any(m.supply == role for m in markers.values()):
-                raise root.sub("supply").err("markers", f"the marker flow needs a marker with 'supply: {role}'",
-                                             expected=f"rules.markers: {{ID: {{name: ..., supply: {role}}}}}")
+        _marker_flow(root, markers)
     words = sub("piece-words", frozenset({"unit", "not-unit"}))
     piece_words = PieceWords(tuple(words.names("unit")),
                              tuple(words.names("not-unit")) + tuple(m.name for m in markers.values()))
@@ -182,3 +159,41 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
         piece_words=piece_words,
         chart=chart,
     )
+
+
+def _unit_types(r: RulesReader, root: Section) -> None:
+    """``unit-types`` (else the types game.yaml declares) and ``type-groups``, kept in the reader: the
+    other keys name them."""
+    if "unit-types" in root:
+        types = root.names("unit-types")
+        for i, t in enumerate(types):
+            if not ID_RE.match(t):
+                raise root.err("unit-types", f"[{i}] {t!r} is not a unit type", expected="lowercase words joined by '-'")
+        r.unit_types = frozenset(types)
+    elif r.game.unit_types:  # the types game.yaml declares
+        r.unit_types = frozenset(r.game.unit_type_ids())
+    groups = root.sub("type-groups")
+    for name in groups:
+        if not ID_RE.match(name):
+            raise groups.err(name, f"{name!r} is not a group name", expected="lowercase words joined by '-'")
+        got = groups.types(name)
+        assert got is not None
+        r.groups[name] = got
+    if r.unit_types is not None:
+        clash = set(r.groups) & r.unit_types
+        if clash:
+            raise groups.err(sorted(clash)[0], "a group may not be named like a unit type")
+
+
+def _formation_names(words: Section) -> FormationNames:
+    """``formation-words``: words of formation names that are the same word (or none)."""
+    return FormationNames({re.sub(r"[^a-z0-9]", "", k.lower()): re.sub(r"[^a-z0-9]", "", words.text(k).lower())
+                           for k in words})
+
+
+def _marker_flow(root: Section, markers: Mapping[str, Marker]) -> None:
+    """``supply.markers: true`` needs a marker of each supply role."""
+    for role in SUPPLY_ROLES:
+        if not any(m.supply == role for m in markers.values()):
+            raise root.sub("supply").err("markers", f"the marker flow needs a marker with 'supply: {role}'",
+                                         expected=f"rules.markers: {{ID: {{name: ..., supply: {role}}}}}")

@@ -95,44 +95,9 @@ def read_stacking(s: Section) -> tuple[StackingRules | None, str]:
     limit: dict[str, int] | None = None
     if "limit" in s:
         limit = _per_side(s, "limit", 1)
-    points: dict[str, int] | None = None
-    default_points = 1
-    if "points" in s:
-        if limit is None:
-            raise s.err("points", "counts points against no limit", expected="a 'limit' (in points) beside it")
-        pts = s.sub("points")
-        points = {}
-        for name in pts:
-            if name == "other":
-                default_points = pts.integer(name, lo=0, hi=1000)
-                continue
-            for t in pts.r_type(pts.key_node(name) or pts.m[name], pts.what(name)):
-                points[t] = pts.integer(name, lo=0, hi=1000)
-    terrain: list[TerrainLimit] = []
-    if "terrain" in s:
-        if limit is None:
-            raise s.err("terrain", "raises no limit", expected="a 'limit' beside it")
-        ts = s.sub("terrain")
-        m = s.r.map
-        for name in ts:
-            have = sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind), *(b.kind for b in m.boxes)})
-            if name not in have:
-                raise s.r.doc.err(ts.key_node(name) or ts.m[name],
-                                  f"{ts.what(name)}: {name!r} is not a terrain of the map{did_you_mean(name, have)}",
-                                  expected="one of " + ", ".join(have))
-            terrain.append(TerrainLimit(name, terrain_hexes(m, name), _per_side(ts, name, 0)))
-    types: list[TypeLimit] = []
-    tl = s.sub("types")
-    types_rule = s.rule("types-rule", rule)
-    for name in tl:
-        got = tl.r_type(tl.key_node(name) or tl.m[name], tl.what(name))
-        if isinstance(tl.m[name], yaml.ScalarNode):
-            n = tl.integer(name, lo=0, hi=1000)
-            per_side = {side: n for side in s.r.sides}
-        else:
-            per = tl.sub(name)
-            per_side = {side: per.integer(side, lo=0, hi=1000) for side in per.side_keys()}
-        types.append(TypeLimit(got, name, per_side, types_rule))
+    points, default_points = _points(s, limit)
+    terrain = _terrain_limits(s, limit)
+    types = _type_limits(s, rule)
     alone = s.units("alone") if "alone" in s else None
     exempt = s.units("exempt") if "exempt" in s else None
     if "exempt" in s and limit is None:
@@ -158,3 +123,57 @@ def note_placeholders_ok(note: str) -> bool:
                    for _text, field, spec, conv in string.Formatter().parse(note))
     except ValueError:
         return False
+
+
+def _points(s: Section, limit: dict[str, int] | None) -> tuple[dict[str, int] | None, int]:
+    """``points``: stacking points by unit type (``other``: every type not named), and that default."""
+    if "points" not in s:
+        return None, 1
+    if limit is None:
+        raise s.err("points", "counts points against no limit", expected="a 'limit' (in points) beside it")
+    pts = s.sub("points")
+    points: dict[str, int] = {}
+    default_points = 1
+    for name in pts:
+        if name == "other":
+            default_points = pts.integer(name, lo=0, hi=1000)
+            continue
+        for t in pts.r_type(pts.key_node(name) or pts.m[name], pts.what(name)):
+            points[t] = pts.integer(name, lo=0, hi=1000)
+    return points, default_points
+
+
+def _terrain_limits(s: Section, limit: dict[str, int] | None) -> list[TerrainLimit]:
+    """``terrain``: the limit of a side in a hex of a terrain (a city holds more)."""
+    if "terrain" not in s:
+        return []
+    if limit is None:
+        raise s.err("terrain", "raises no limit", expected="a 'limit' beside it")
+    ts = s.sub("terrain")
+    m = s.r.map
+    terrain = []
+    for name in ts:
+        have = sorted({*m.terrain_types, *(p.kind for p in m.places if p.kind), *(b.kind for b in m.boxes)})
+        if name not in have:
+            raise s.r.doc.err(ts.key_node(name) or ts.m[name],
+                              f"{ts.what(name)}: {name!r} is not a terrain of the map{did_you_mean(name, have)}",
+                              expected="one of " + ", ".join(have))
+        terrain.append(TerrainLimit(name, terrain_hexes(m, name), _per_side(ts, name, 0)))
+    return terrain
+
+
+def _type_limits(s: Section, rule: str) -> list[TypeLimit]:
+    """``types``: at most N units of these types in a side's stack (N, or per side)."""
+    types: list[TypeLimit] = []
+    tl = s.sub("types")
+    types_rule = s.rule("types-rule", rule)
+    for name in tl:
+        got = tl.r_type(tl.key_node(name) or tl.m[name], tl.what(name))
+        if isinstance(tl.m[name], yaml.ScalarNode):
+            n = tl.integer(name, lo=0, hi=1000)
+            per_side = {side: n for side in s.r.sides}
+        else:
+            per = tl.sub(name)
+            per_side = {side: per.integer(side, lo=0, hi=1000) for side in per.side_keys()}
+        types.append(TypeLimit(got, name, per_side, types_rule))
+    return types
