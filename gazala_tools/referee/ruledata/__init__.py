@@ -13,8 +13,9 @@ small map, a scenario map) take a missing name as "no hexes" and log it.
 
 One module per section: :mod:`.section` (the reader and :class:`Section`), :mod:`.filters` (hex sets,
 unit filters), :mod:`.boxes`, :mod:`.stacking`, :mod:`.prohibited`, :mod:`.markers`, :mod:`.zoc`,
-:mod:`.supply`, :mod:`.reinforcements`, :mod:`.control`, :mod:`.victory`, and :mod:`.read` (the
-whole section). The names below are re-exported here for the rest of the package.
+:mod:`.supply`, :mod:`.reinforcements`, :mod:`.control`, :mod:`.victory`, :mod:`.chart` (the terrain
+effects chart), :mod:`.movement` (``movement.yaml``) and :mod:`.read` (the whole section). The names
+below are re-exported here for the rest of the package.
 
 Pure Python.
 """

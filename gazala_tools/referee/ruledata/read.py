@@ -14,6 +14,7 @@ import yaml
 from gazala_tools.errors import GameDataError
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.referee.ruledata.boxes import BoxRules, read_boxes
+from gazala_tools.referee.ruledata.chart import CHART_KEYS, read_chart
 from gazala_tools.referee.ruledata.control import ControlRules, read_control
 from gazala_tools.referee.ruledata.filters import FormationNames
 from gazala_tools.referee.ruledata.markers import SUPPLY_ROLES, Marker, read_markers
@@ -28,7 +29,7 @@ from gazala_tools.referee.ruledata.stacking import STACKING_KEYS, StackingRules,
 from gazala_tools.referee.ruledata.supply import SupplyRules, read_supply
 from gazala_tools.referee.ruledata.victory import VICTORY_KEYS, VictoryRules, read_victory
 from gazala_tools.referee.ruledata.zoc import ZocRules, read_zoc
-from gazala_tools.referee.terrain import CHART_KEYS, Chart, read_chart
+from gazala_tools.referee.terrain import Chart
 from gazala_tools.yamlnodes import ID_RE, compose
 
 if TYPE_CHECKING:  # pragma: no cover
