@@ -144,20 +144,7 @@ def _sections(file: Path, seen: tuple[Path, ...] = (), folder: Path | None = Non
     own = {k: (doc, v) for k, v in root.items()}
     if "extends" not in root:
         return own, file
-    base_id = doc.scalar(root["extends"], "extends")
-    if is_builtin(base_id):
-        base_file = find_game(base_id).map_file
-        base_folder = base_file.parent
-    else:
-        try:
-            inside_folder(file.parent / base_id, folder, name=base_id, what="extends", error=MapDataError)
-        except MapDataError as exc:
-            raise doc.err(root["extends"], exc.problem, expected="a game id or a map .yaml of the game folder") from None
-        base_file, base_folder = file.parent / base_id, folder
-    if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
-        raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
-    if base_file.resolve() in seen:
-        raise doc.err(root["extends"], f"extends {base_id!r} loops back to itself")
+    base_file, base_folder = _extended(doc, root["extends"], file, folder, seen)
     base, _ = _sections(base_file.resolve(), (*seen, file.resolve()), base_folder.resolve())
     merged = dict(base)
     removals: dict[str, set[str]] = {}
@@ -174,27 +161,50 @@ def _sections(file: Path, seen: tuple[Path, ...] = (), folder: Path | None = Non
     merged.pop("extends", None)
     merged.pop("remove", None)
     for sec in LIST_SECTIONS:
-        base_entry = base.get(sec)
-        own_entry = own.get(sec)
-        if base_entry is None and own_entry is None:
-            continue
-        items: list[tuple[_Doc, yaml.Node]] = []
-        if base_entry is not None:
-            bd, bnode = base_entry
-            items = [(bd, n) for n in bd.seq(bnode, sec)]
-        drop = removals.get(sec, set())
-        if own_entry is not None:
-            od, onode = own_entry
-            for n in od.seq(onode, sec):
-                name = _entry_name(od, n)
-                if name is not None:
-                    drop.add(name)
-        items = [(d, n) for d, n in items if _entry_name(d, n) not in drop]
-        if own_entry is not None:
-            od, onode = own_entry
-            items += [(od, n) for n in od.seq(onode, sec)]
-        merged[sec] = (doc, yaml.SequenceNode("tag:yaml.org,2002:seq", [_Tagged(d, n) for d, n in items]))
+        if sec in base or sec in own:
+            merged[sec] = (doc, _merged_list(sec, base.get(sec), own.get(sec), removals.get(sec, set())))
     return merged, file
+
+
+def _extended(doc: _Doc, node: yaml.Node, file: Path, folder: Path, seen: tuple[Path, ...]) -> tuple[Path, Path]:
+    """The map file ``extends`` names (a built-in game's id, or a map .yaml inside ``folder``) and the
+    folder its own ``extends`` stays in."""
+    base_id = doc.scalar(node, "extends")
+    if is_builtin(base_id):
+        base_file = find_game(base_id).map_file
+        base_folder = base_file.parent
+    else:
+        try:
+            inside_folder(file.parent / base_id, folder, name=base_id, what="extends", error=MapDataError)
+        except MapDataError as exc:
+            raise doc.err(node, exc.problem, expected="a game id or a map .yaml of the game folder") from None
+        base_file, base_folder = file.parent / base_id, folder
+    if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
+        raise doc.err(node, f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
+    if base_file.resolve() in seen:
+        raise doc.err(node, f"extends {base_id!r} loops back to itself")
+    return base_file, base_folder
+
+
+def _merged_list(sec: str, base_entry: tuple[_Doc, yaml.Node] | None, own_entry: tuple[_Doc, yaml.Node] | None,
+                 drop: set[str]) -> yaml.Node:
+    """A list section of an extending map: the base's entries but those removed or replaced (by
+    ``name``), then the map's own."""
+    items: list[tuple[_Doc, yaml.Node]] = []
+    if base_entry is not None:
+        bd, bnode = base_entry
+        items = [(bd, n) for n in bd.seq(bnode, sec)]
+    if own_entry is not None:
+        od, onode = own_entry
+        for n in od.seq(onode, sec):
+            name = _entry_name(od, n)
+            if name is not None:
+                drop.add(name)
+    items = [(d, n) for d, n in items if _entry_name(d, n) not in drop]
+    if own_entry is not None:
+        od, onode = own_entry
+        items += [(od, n) for n in od.seq(onode, sec)]
+    return yaml.SequenceNode("tag:yaml.org,2002:seq", [_Tagged(d, n) for d, n in items])
 
 
 class _Tagged(yaml.Node):
