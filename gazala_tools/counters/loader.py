@@ -320,7 +320,8 @@ class _Reader:
         unknown = sorted(k for k in node if k != LINE and k not in allowed)
         if unknown:
             raise self.fail(
-                f"unknown key {unknown[0]!r} in {what}", node, expected=", ".join(sorted(allowed))
+                f"unknown key {unknown[0]!r} in {what}{did_you_mean(unknown[0], allowed)}", node,
+                expected=", ".join(sorted(allowed))
             )
         return node
 
