@@ -191,7 +191,7 @@ def error_at(error: type[E], file: str | Path | None, place: str | None, problem
              expected: str | None = None) -> E:
     """An ``error`` at a place of a data file (``"12:5"``: :func:`place_of` a node read earlier; None:
     the file only): the one way every reader raises an error at a YAML place (:meth:`Doc.err`)."""
-    return error(problem, file=file or None, place=place, expected=expected)
+    return error(problem, file=file, place=place, expected=expected)
 
 
 class Doc:

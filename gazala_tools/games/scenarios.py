@@ -232,7 +232,7 @@ def load_scenarios(game: Game) -> tuple[Scenario, ...]:
 # --- resolving a set-up ----------------------------------------------------------------------------
 def _fail(scenario: Scenario, p: Placement, problem: str, expected: str | None = None) -> GameDataError:
     rule = f" ({p.source})" if p.source else ""
-    return error_at(GameDataError, scenario.file, p.at, f"scenario {scenario.id!r}: {problem}{rule}", expected)
+    return error_at(GameDataError, scenario.file or None, p.at, f"scenario {scenario.id!r}: {problem}{rule}", expected)
 
 
 def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members_of: dict[str, list[str]],
