@@ -5,16 +5,23 @@ module configs) is read through :func:`compose` and :class:`Doc`: the text is co
 ``yaml`` nodes (never constructed into Python objects first), so a reader can say
 ``game.yaml:12:5: sides[1].id: 'Red Army' is not an id (expected lowercase words and digits joined by '-')``.
 Size and nesting are capped before anything else is built. Pure Python (PyYAML only).
+
+The one way to read a section: :class:`Section` (a mapping with its key path, typed getters with
+defaults, "did you mean" for an unknown key or a bad choice); the rules reader
+(:class:`gazala_tools.referee.ruledata.Section`) extends it with the game's names. The one way to
+raise an error at a YAML place: :meth:`Doc.err` (at a node) or :meth:`Doc.err_at` (at a place kept
+from an earlier read, ``"12:5"``).
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final, Self, TypeVar
 
 import yaml
 
@@ -27,15 +34,18 @@ __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
     "MAX_EXPANDED",
+    "MAX_LIST",
     "MAX_PLAIN_VALUES",
     "MAX_SCALAR",
     "CappedLoader",
     "Doc",
     "E",
+    "Section",
     "T",
     "compose",
     "compose_text",
     "did_you_mean",
+    "error_at",
     "expanded_size",
     "load_plain",
     "place_of",
@@ -204,6 +214,13 @@ def compose(file: Path, what: str, error: type[E]) -> yaml.Node:
     return compose_text(read_text(file, what, error), file, what, error)
 
 
+def error_at(error: type[E], file: str | Path | None, place: str | None, problem: str,
+             expected: str | None = None) -> E:
+    """An ``error`` at a place of a data file (``"12:5"``: :func:`place_of` a node read earlier; None:
+    the file only): the one way every reader raises an error at a YAML place (:meth:`Doc.err`)."""
+    return error(problem, file=file, place=place, expected=expected)
+
+
 class Doc:
     """Typed access to the nodes of one file; every failure is an ``error`` naming file:line:col."""
 
@@ -212,7 +229,12 @@ class Doc:
         self.error = error
 
     def err(self, node: yaml.Node | None, problem: str, expected: str | None = None) -> GazalaError:
-        return self.error(problem, file=self.file, place=place_of(node), expected=expected)
+        """The error at ``node`` (its ``line:column``)."""
+        return self.err_at(place_of(node), problem, expected)
+
+    def err_at(self, place: str | None, problem: str, expected: str | None = None) -> GazalaError:
+        """The error at a place kept from an earlier read (``"12:5"``, or None: the file only)."""
+        return error_at(self.error, self.file, place, problem, expected)
 
     def mapping(self, node: yaml.Node, what: str, allowed: frozenset[str] | None = None) -> dict[str, yaml.Node]:
         if not isinstance(node, yaml.MappingNode):
@@ -222,7 +244,8 @@ class Doc:
             if not isinstance(k, yaml.ScalarNode):
                 raise self.err(k, f"{what}: keys must be plain names")
             if allowed is not None and k.value not in allowed:
-                raise self.err(k, f"{what}: unknown key {show(k)}", expected=", ".join(sorted(allowed)))
+                raise self.err(k, f"{what}: unknown key {show(k)}{did_you_mean(str(k.value), allowed)}",
+                               expected=", ".join(sorted(allowed)))
             if k.value in out:
                 raise self.err(k, f"{what}: duplicate key {show(k)}")
             out[k.value] = v
@@ -276,8 +299,6 @@ class Doc:
         return value
 
     def number(self, node: yaml.Node, what: str) -> float:
-        import math
-
         text = self.scalar(node, what)
         try:
             value = float(text) if len(text) <= 40 else math.nan
@@ -308,6 +329,132 @@ class Doc:
     def each(self, node: yaml.Node, what: str, read: Callable[[yaml.Node, str], T]) -> Iterator[T]:
         for i, n in enumerate(self.seq(node, what)):
             yield read(n, f"{what}[{i}]")
+
+
+#: most entries of one list a :class:`Section` reads
+MAX_LIST: Final = 10_000
+
+
+class Section:
+    """A mapping of a data file, read key by key, every error at its place and key path.
+
+    ``Section(doc, node, "rules.supply", allowed_keys)``; a missing section is empty (``node=None``).
+    Getters take the key and a default; a key given with a bad value is an error
+    (``game.yaml:41:7: rules.supply.sides.blue.rule: ...``). :meth:`sub` and :meth:`each` give the
+    nested sections (of the same class: a subclass adds its own getters and keeps what it holds).
+    """
+
+    def __init__(self, doc: Doc, node: yaml.Node | None, path: str, allowed: frozenset[str] | None = None) -> None:
+        self.doc = doc
+        self._read(node, path, allowed)
+
+    def _read(self, node: yaml.Node | None, path: str, allowed: frozenset[str] | None) -> None:
+        self.node = node
+        self.path = path
+        self.m: dict[str, yaml.Node] = self.doc.mapping(node, path, allowed) if node is not None else {}
+
+    def child(self, node: yaml.Node | None, path: str, allowed: frozenset[str] | None = None) -> Self:
+        """A section of the same kind (and the same reader) at ``node``."""
+        out = copy.copy(self)
+        out._read(node, path, allowed)
+        return out
+
+    # --- structure -------------------------------------------------------------------------------
+    def __contains__(self, key: str) -> bool:
+        return key in self.m
+
+    def __bool__(self) -> bool:
+        return self.node is not None
+
+    def __iter__(self) -> Iterator[str]:
+        """The keys of this mapping, in the file's order."""
+        return iter(list(self.m))
+
+    def what(self, key: str) -> str:
+        return f"{self.path}.{key}"
+
+    def err(self, key: str | None, problem: str, expected: str | None = None) -> GazalaError:
+        """The error at ``key``'s value (None: at this section), its message led by the key path."""
+        node = self.m.get(key, self.node) if key is not None else self.node
+        where = self.what(key) if key is not None else self.path
+        return self.doc.err(node, f"{where}: {problem}", expected)
+
+    def sub(self, key: str, allowed: frozenset[str] | None = None) -> Self:
+        """A nested mapping (empty if the key is missing)."""
+        return self.child(self.m.get(key), self.what(key), allowed)
+
+    def require(self, *keys: str) -> None:
+        for k in keys:
+            if k not in self.m:
+                raise self.err(None, f"missing {k!r}", expected=", ".join(keys))
+
+    def each(self, key: str, allowed: frozenset[str] | None = None) -> Iterator[Self]:
+        """Each mapping of a list (at most :data:`MAX_LIST`)."""
+        if key not in self.m:
+            return
+        items = self.doc.seq(self.m[key], self.what(key))
+        if len(items) > MAX_LIST:
+            raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
+        for i, n in enumerate(items):
+            yield self.child(n, f"{self.what(key)}[{i}]", allowed)
+
+    def mapping(self, key: str, value: Callable[[Self, str], T]) -> dict[str, T]:
+        """A mapping name -> value; ``value(section, name)`` reads one entry of this mapping."""
+        if key not in self.m:
+            return {}
+        sub = self.sub(key)
+        return {k: value(sub, k) for k in sub}
+
+    def key_node(self, key: str) -> yaml.Node | None:
+        """The node of a key itself (its place in the file)."""
+        if isinstance(self.node, yaml.MappingNode):
+            for k, _v in self.node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == key:
+                    return k
+        return None
+
+    def nodes(self, key: str) -> list[yaml.Node]:
+        """The value of ``key`` as a list of nodes (a single value is a list of one; missing: none)."""
+        if key not in self.m:
+            return []
+        node = self.m[key]
+        return [node] if isinstance(node, yaml.ScalarNode) else self.doc.seq(node, self.what(key))
+
+    # --- scalars ---------------------------------------------------------------------------------
+    def text(self, key: str, default: str | None = None) -> str:
+        if key not in self.m:
+            if default is None:
+                raise self.err(None, f"missing {key!r}")
+            return default
+        return self.doc.scalar(self.m[key], self.what(key))
+
+    def integer(self, key: str, default: int | None = None, *, lo: int | None = 0, hi: int | None = 1_000_000) -> int:
+        if key not in self.m:
+            if default is None:
+                raise self.err(None, f"missing {key!r}", expected="an integer")
+            return default
+        return self.doc.integer(self.m[key], self.what(key), lo=lo, hi=hi)
+
+    def opt_integer(self, key: str, *, lo: int | None = 0, hi: int | None = 1_000_000) -> int | None:
+        return self.integer(key, lo=lo, hi=hi) if key in self.m else None
+
+    def boolean(self, key: str, default: bool) -> bool:
+        return self.doc.boolean(self.m[key], self.what(key)) if key in self.m else default
+
+    def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
+        return self.doc.choice(self.m[key], self.what(key), options) if key in self.m else default
+
+    def names(self, key: str) -> tuple[str, ...]:
+        """A list of names (a single name is a list of one)."""
+        if key not in self.m:
+            return ()
+        node = self.m[key]
+        if isinstance(node, yaml.ScalarNode):
+            return (self.doc.scalar(node, self.what(key)),)
+        items = self.doc.strings(node, self.what(key))
+        if len(items) > MAX_LIST:
+            raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
+        return items
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

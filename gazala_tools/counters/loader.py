@@ -49,7 +49,7 @@ from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.inputs import inside_folder, sniff_image_file
-from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, read_text
+from gazala_tools.yamlnodes import MAX_ALIASES, MAX_DEPTH, did_you_mean, error_at, read_text
 
 __all__ = [
     "ART_KEYS",
@@ -334,7 +334,7 @@ class _Reader:
             place = f"line {node[LINE]}"
         if key:
             place = f"{place} {key}" if place else key
-        return ManifestError(problem, file=self.file, place=place, expected=expected)
+        return error_at(ManifestError, self.file, place, problem, expected)
 
     def check_keys(self, node: Any, allowed: frozenset[str], what: str) -> dict[str, Any]:
         if not isinstance(node, dict):
@@ -342,7 +342,8 @@ class _Reader:
         unknown = sorted(k for k in node if k != LINE and k not in allowed)
         if unknown:
             raise self.fail(
-                f"unknown key {unknown[0]!r} in {what}", node, expected=", ".join(sorted(allowed))
+                f"unknown key {unknown[0]!r} in {what}{did_you_mean(unknown[0], allowed)}", node,
+                expected=", ".join(sorted(allowed))
             )
         return node
 

@@ -9,7 +9,7 @@ from typing import Any
 from gazala_tools.digitize.classify import HexResult, Legend, SideResult
 from gazala_tools.hexes import Hex
 from gazala_tools.mapdata.gridfile import GridSpec
-from gazala_tools.mapdata.loader import compress
+from gazala_tools.mapdata.writer import compress
 
 __all__ = ["hexside_kinds_data", "hexsides_data", "map_document", "terrain_data"]
 

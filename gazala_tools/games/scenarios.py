@@ -29,7 +29,7 @@ import yaml
 from gazala_tools.errors import GameDataError, GazalaError
 from gazala_tools.filecache import FileCache
 from gazala_tools.games.tables import read_entries
-from gazala_tools.yamlnodes import Doc, did_you_mean, place_of
+from gazala_tools.yamlnodes import Doc, did_you_mean, error_at, place_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
@@ -143,17 +143,8 @@ def _placement(doc: Doc, node: yaml.Node, what: str) -> Placement:
     if len(where) != 1:
         raise doc.err(node, f"{what}: {' and '.join(where) or 'no location'}",
                       expected="exactly one of " + ", ".join(WHERE_KEYS))
-    units: tuple[str, ...] = (doc.ident(p["unit"], f"{what}.unit"),) if "unit" in p else ()
-    if "units" in p:
-        units = tuple(doc.ident(n, f"{what}.units[{i}]") for i, n in enumerate(doc.seq(p["units"], f"{what}.units")))
-        if not units:
-            raise doc.err(p["units"], f"{what}.units: empty", expected="at least one unit id")
-    counters: tuple[str, ...] = (doc.ident(p["counter"], f"{what}.counter"),) if "counter" in p else ()
-    if "counters" in p:
-        counters = tuple(doc.ident(n, f"{what}.counters[{i}]")
-                         for i, n in enumerate(doc.seq(p["counters"], f"{what}.counters")))
-        if not counters:
-            raise doc.err(p["counters"], f"{what}.counters: empty", expected="at least one counter id")
+    units = _ids(doc, p, "unit", what)
+    counters = _ids(doc, p, "counter", what)
     per_hex = doc.integer(p["per_hex"], f"{what}.per_hex", lo=1, hi=100) if "per_hex" in p else 0 if "hex" in p else 1
     if "per_hex" in p and where[0] not in ("hexes", "within"):
         raise doc.err(p["per_hex"], f"{what}.per_hex with {where[0]}", expected="per_hex only with hexes or within")
@@ -182,6 +173,17 @@ def _placement(doc: Doc, node: yaml.Node, what: str) -> Placement:
         source=doc.string(p, "source", what, ""),
         at=place_of(node),
     )
+
+
+def _ids(doc: Doc, p: dict[str, yaml.Node], key: str, what: str) -> tuple[str, ...]:
+    """``unit: ID`` or ``units: [IDS]`` (``key`` ``counter``: of counters), at least one."""
+    got: tuple[str, ...] = (doc.ident(p[key], f"{what}.{key}"),) if key in p else ()
+    many = f"{key}s"
+    if many in p:
+        got = tuple(doc.ident(n, f"{what}.{many}[{i}]") for i, n in enumerate(doc.seq(p[many], f"{what}.{many}")))
+        if not got:
+            raise doc.err(p[many], f"{what}.{many}: empty", expected=f"at least one {key} id")
+    return got
 
 
 def _track(doc: Doc, node: yaml.Node, what: str, sides: tuple[str, ...]) -> TrackStart:
@@ -251,8 +253,7 @@ def load_scenarios(game: Game) -> tuple[Scenario, ...]:
 # --- resolving a set-up ----------------------------------------------------------------------------
 def _fail(scenario: Scenario, p: Placement, problem: str, expected: str | None = None) -> GameDataError:
     rule = f" ({p.source})" if p.source else ""
-    return GameDataError(f"scenario {scenario.id!r}: {problem}{rule}", file=scenario.file or None, place=p.at,
-                         expected=expected)
+    return error_at(GameDataError, scenario.file or None, p.at, f"scenario {scenario.id!r}: {problem}{rule}", expected)
 
 
 def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members_of: dict[str, list[str]],
@@ -332,17 +333,26 @@ def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[s
             hexes.extend((u, game_map.label(h)) for u, h in zip(who, slots, strict=False))
             taken.update(slots)
             continue
-        centre = _hex(scenario, p, game_map, p.centre)
-        cands = sorted((h for h in centre.within(p.distance) if game_map.grid.contains(h) and h not in taken),
-                       key=lambda h: (centre.distance(h), game_map.label(h)))
-        slots = [h for h in cands for _ in range(p.per_hex)]
-        if len(slots) < len(who):
-            raise _fail(scenario, p, f"{len(who)} units but {len(cands)} free hexes within {p.distance} of {p.centre}",
-                        "a larger distance or fewer units")
-        for u, h in zip(who, slots, strict=False):
-            hexes.append((u, game_map.label(h)))
-            taken.add(h)
+        hexes.extend(_within(scenario, p, game_map, who, taken))
     return Setup(tuple(hexes), tuple(boxes), tuple(used))
+
+
+def _within(scenario: Scenario, p: Placement, game_map: GameMap, who: list[str], taken: set[Hex]
+            ) -> list[tuple[str, str]]:
+    """``within: {hex, distance}``: the units in the free hexes nearest the centre (``per_hex`` a hex),
+    each hex then taken."""
+    centre = _hex(scenario, p, game_map, p.centre)
+    cands = sorted((h for h in centre.within(p.distance) if game_map.grid.contains(h) and h not in taken),
+                   key=lambda h: (centre.distance(h), game_map.label(h)))
+    slots = [h for h in cands for _ in range(p.per_hex)]
+    if len(slots) < len(who):
+        raise _fail(scenario, p, f"{len(who)} units but {len(cands)} free hexes within {p.distance} of {p.centre}",
+                    "a larger distance or fewer units")
+    out = []
+    for u, h in zip(who, slots, strict=False):
+        out.append((u, game_map.label(h)))
+        taken.add(h)
+    return out
 
 
 def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:

@@ -4,13 +4,7 @@
 id, a game folder or a :class:`~gazala_tools.games.Game`) or a stand-alone map YAML. Pure Python.
 """
 
-from gazala_tools.mapdata.loader import (
-    dump_map,
-    load_map,
-    load_map_file,
-    load_map_text,
-    map_to_data,
-)
+from gazala_tools.mapdata.loader import load_map, load_map_file, load_map_text
 from gazala_tools.mapdata.model import (
     Box,
     GameMap,
@@ -25,6 +19,7 @@ from gazala_tools.mapdata.model import (
     TerrainType,
     Zone,
 )
+from gazala_tools.mapdata.writer import dump_map, map_to_data
 
 __all__ = [
     "Box",

@@ -1,4 +1,5 @@
-"""Read and write map-data YAML (``mapdata/<game>/map.yaml``); the format is ``schema.json``.
+"""Read map-data YAML (``mapdata/<game>/map.yaml``); the format is ``schema.json`` (the writer is
+:mod:`.writer`).
 
 The reader composes the YAML into nodes first (``yaml.compose``), so every error names the file,
 the line and column, and the bad value: ``map.yaml:41:7: hex '3301' is not on the map (expected
@@ -17,7 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import yaml
 
@@ -52,14 +53,11 @@ __all__ = [
     "MAX_PIXEL",
     "STYLE_KEYS",
     "TOP_KEYS",
-    "compress",
-    "dump_map",
     "load_game_map",
     "load_map",
     "load_map_file",
     "load_map_text",
     "map_file",
-    "map_to_data",
 ]
 
 #: ``GameMap.numbering_name`` of a map read as part of a game folder (numbering from game.yaml)
@@ -84,29 +82,6 @@ STYLE_KEYS: Final[Mapping[str, Mapping[str, tuple[str, ...] | str]]] = {
              "layer": "integer"},
     "marker": {"symbol": ("square", "dot"), "colour": "colour", "size": "fraction"},
 }
-
-
-def _style_out(m: GameMap, section: str, kind: str) -> dict[str, Any]:
-    """``{"style": {...}}`` of a kind as the data gave it (owners as a mapping), or nothing."""
-    got = m.styles.get(section, {}).get(kind)
-    if not got:
-        return {}
-    out: dict[str, Any] = {}
-    for key, value in got.items():
-        head, _, side = key.partition(".")
-        if side:
-            out.setdefault(head, {})[side] = value
-        else:
-            out[key] = int(value) if key == "layer" else float(value) if key in ("width", "size") else value
-    return {"style": out}
-
-
-def _top_style_out(m: GameMap) -> dict[str, Any]:
-    style: dict[str, Any] = {"owner-colours": True} if m.owner_colours else {}
-    markers = {k: _style_out(m, "marker", k)["style"] for k in m.styles.get("marker", {})}
-    if markers:
-        style["markers"] = markers
-    return {"style": style} if style else {}
 
 
 def map_file(game_or_dir: str | Path) -> Path:
@@ -182,20 +157,7 @@ def _sections(file: Path, seen: tuple[Path, ...] = (), folder: Path | None = Non
     own = {k: (doc, v) for k, v in root.items()}
     if "extends" not in root:
         return own, file
-    base_id = doc.scalar(root["extends"], "extends")
-    if is_builtin(base_id):
-        base_file = find_game(base_id).map_file
-        base_folder = base_file.parent
-    else:
-        try:
-            inside_folder(file.parent / base_id, folder, name=base_id, what="extends", error=MapDataError)
-        except MapDataError as exc:
-            raise doc.err(root["extends"], exc.problem, expected="a game id or a map .yaml of the game folder") from None
-        base_file, base_folder = file.parent / base_id, folder
-    if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
-        raise doc.err(root["extends"], f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
-    if base_file.resolve() in seen:
-        raise doc.err(root["extends"], f"extends {base_id!r} loops back to itself")
+    base_file, base_folder = _extended(doc, root["extends"], file, folder, seen)
     base, _ = _sections(base_file.resolve(), (*seen, file.resolve()), base_folder.resolve())
     merged = dict(base)
     removals: dict[str, set[str]] = {}
@@ -212,27 +174,50 @@ def _sections(file: Path, seen: tuple[Path, ...] = (), folder: Path | None = Non
     merged.pop("extends", None)
     merged.pop("remove", None)
     for sec in LIST_SECTIONS:
-        base_entry = base.get(sec)
-        own_entry = own.get(sec)
-        if base_entry is None and own_entry is None:
-            continue
-        items: list[tuple[_Doc, yaml.Node]] = []
-        if base_entry is not None:
-            bd, bnode = base_entry
-            items = [(bd, n) for n in bd.seq(bnode, sec)]
-        drop = removals.get(sec, set())
-        if own_entry is not None:
-            od, onode = own_entry
-            for n in od.seq(onode, sec):
-                name = _entry_name(od, n)
-                if name is not None:
-                    drop.add(name)
-        items = [(d, n) for d, n in items if _entry_name(d, n) not in drop]
-        if own_entry is not None:
-            od, onode = own_entry
-            items += [(od, n) for n in od.seq(onode, sec)]
-        merged[sec] = (doc, yaml.SequenceNode("tag:yaml.org,2002:seq", [_Tagged(d, n) for d, n in items]))
+        if sec in base or sec in own:
+            merged[sec] = (doc, _merged_list(sec, base.get(sec), own.get(sec), removals.get(sec, set())))
     return merged, file
+
+
+def _extended(doc: _Doc, node: yaml.Node, file: Path, folder: Path, seen: tuple[Path, ...]) -> tuple[Path, Path]:
+    """The map file ``extends`` names (a built-in game's id, or a map .yaml inside ``folder``) and the
+    folder its own ``extends`` stays in."""
+    base_id = doc.scalar(node, "extends")
+    if is_builtin(base_id):
+        base_file = find_game(base_id).map_file
+        base_folder = base_file.parent
+    else:
+        try:
+            inside_folder(file.parent / base_id, folder, name=base_id, what="extends", error=MapDataError)
+        except MapDataError as exc:
+            raise doc.err(node, exc.problem, expected="a game id or a map .yaml of the game folder") from None
+        base_file, base_folder = file.parent / base_id, folder
+    if not base_file.is_file() or base_file.suffix.lower() not in (".yaml", ".yml"):
+        raise doc.err(node, f"extends {base_id!r}: no such map", expected="a game id or a map .yaml path")
+    if base_file.resolve() in seen:
+        raise doc.err(node, f"extends {base_id!r} loops back to itself")
+    return base_file, base_folder
+
+
+def _merged_list(sec: str, base_entry: tuple[_Doc, yaml.Node] | None, own_entry: tuple[_Doc, yaml.Node] | None,
+                 drop: set[str]) -> yaml.Node:
+    """A list section of an extending map: the base's entries but those removed or replaced (by
+    ``name``), then the map's own."""
+    items: list[tuple[_Doc, yaml.Node]] = []
+    if base_entry is not None:
+        bd, bnode = base_entry
+        items = [(bd, n) for n in bd.seq(bnode, sec)]
+    if own_entry is not None:
+        od, onode = own_entry
+        for n in od.seq(onode, sec):
+            name = _entry_name(od, n)
+            if name is not None:
+                drop.add(name)
+    items = [(d, n) for d, n in items if _entry_name(d, n) not in drop]
+    if own_entry is not None:
+        od, onode = own_entry
+        items += [(od, n) for n in od.seq(onode, sec)]
+    return yaml.SequenceNode("tag:yaml.org,2002:seq", [_Tagged(d, n) for d, n in items])
 
 
 class _Tagged(yaml.Node):
@@ -840,157 +825,3 @@ class _Builder:
                 )
             )
         return tuple(out)
-
-
-# --- the writer ----------------------------------------------------------------------------------
-
-
-def compress(grid: GameGrid, hexes: set[Hex] | frozenset[Hex]) -> list[str]:
-    """Sorted labels with runs down a column written as ``"0106..0122"``."""
-    by_col: dict[int, list[int]] = {}
-    for h in hexes:
-        c, r = grid.numbers(h)
-        by_col.setdefault(c, []).append(r)
-    out: list[str] = []
-    label_of = {grid.numbers(h): grid.label(h) for h in hexes}
-    for c in sorted(by_col):
-        rows = sorted(by_col[c])
-        runs: list[list[int]] = []
-        for r in rows:
-            if runs and r == runs[-1][-1] + 1:
-                runs[-1].append(r)
-            else:
-                runs.append([r])
-        for run in runs:
-            if len(run) >= 3:
-                out.append(f"{label_of[(c, run[0])]}..{label_of[(c, run[-1])]}")
-            else:
-                out.extend(label_of[(c, x)] for x in run)
-    return out
-
-
-def map_to_data(m: GameMap) -> dict[str, Any]:
-    """The plain-data (YAML) form of a map: ``dump_map`` writes it, ``load_map`` reads it back equal."""
-    g = m.grid
-    lab = g.label
-
-    def side_text(f: HexsideFeature) -> str:
-        if f.up is not None:
-            return f"{lab(f.side.other(f.up))}>{lab(f.up)}"
-        return g.hexside_label(f.side)
-
-    in_game = m.numbering_name == GAME_NUMBERING
-    grid_data: dict[str, Any] = {
-        "orientation": g.orientation.value,
-        "columns": list(g.columns),
-        "rows": list(g.rows),
-        "north": g.north,
-    }
-    if not in_game:  # a stand-alone map states its numbering; a game folder's map leaves it to game.yaml
-        grid_data["numbering"] = m.numbering_name if m.numbering_name != "custom" else g.numbering.vassal_attrs()
-    if g.max_rows:
-        grid_data["max_rows"] = g.max_rows
-    if g.max_columns:
-        grid_data["max_columns"] = g.max_columns
-    p = m.pixels
-    grid_data["pixels"] = {
-        "dx": p.dx,
-        "dy": p.dy,
-        "x0": p.x0,
-        "y0": p.y0,
-        "board_width": p.board_width,
-        "board_height": p.board_height,
-        "edge_width": p.edge_width,
-        "edge_height": p.edge_height,
-        "dpi": p.dpi,
-    }
-    groups: dict[tuple[str, str], set[Hex]] = {}
-    for h, t in m.terrain_overrides.items():
-        groups.setdefault((t, m.terrain_sources.get(h, "geography")), set()).add(h)
-    terrain = {
-        "default": m.terrain_default,
-        "types": {
-            t.name: ({"description": t.description} | ({"impassable": True} if t.impassable else {})
-                     | _style_out(m, "terrain", t.name))
-            for t in m.terrain_types.values()
-        },
-        "hexes": [
-            {"terrain": t, "source": s, "hexes": compress(g, hs)} for (t, s), hs in sorted(groups.items())
-        ],
-    }
-    data: dict[str, Any] = {} if in_game else {"game": m.game}
-    data |= {
-        "title": m.title,
-        "provenance": m.provenance,
-        "notes": list(m.notes),
-        **_top_style_out(m),
-        "grid": grid_data,
-        "terrain": terrain,
-    }
-    if m.path_kinds:
-        data["path-kinds"] = {k: ({"description": t.description} if t.description else {}) | _style_out(m, "path", k)
-                              for k, t in m.path_kinds.items()}
-    if m.hexside_kinds:
-        data["hexside-kinds"] = {
-            k: ({"description": t.description} if t.description else {})
-            | {flag: True for flag in ("directed", "owned", "impassable") if getattr(t, flag)}
-            | _style_out(m, "hexside", k)
-            for k, t in m.hexside_kinds.items()
-        }
-    boxes = []
-    for b in m.boxes:
-        e: dict[str, Any] = {"name": b.name, "kind": b.kind.value}
-        if b.owner:
-            e["owner"] = b.owner
-        if b.active_from:
-            e["active_from"] = b.active_from
-        e["source"] = b.source
-        e["hexes"] = [lab(h) for h in b.order]
-        boxes.append(e)
-    data["boxes"] = boxes
-    feats: dict[str, list[HexsideFeature]] = {}
-    for f in m.explicit_features:
-        feats.setdefault(f.group or f.kind.value, []).append(f)
-    hexsides = []
-    for name, fs in feats.items():
-        f0 = fs[0]
-        e = {"name": name, "kind": f0.kind.value}
-        if f0.owner:
-            e["owner"] = f0.owner
-        if f0.active_from:
-            e["active_from"] = f0.active_from
-        e["source"] = f0.source
-        e["sides"] = [side_text(f) for f in fs]
-        hexsides.append(e)
-    data["hexsides"] = hexsides
-    data["paths"] = [
-        {"name": pth.name, "kind": pth.kind.value, "source": pth.source, "hexes": [lab(h) for h in pth.hexes]}
-        for pth in m.paths
-    ]
-    places = []
-    for pl in m.places:
-        e = {"name": pl.name, "kind": pl.kind, "source": pl.source, "hexes": [lab(h) for h in pl.hexes]}
-        if pl.note:
-            e["note"] = pl.note
-        places.append(e)
-    data["places"] = places
-    zones = []
-    for z in m.zones:
-        e = {"name": z.name, "kind": z.kind}
-        if z.owner:
-            e["owner"] = z.owner
-        e["source"] = z.source
-        if z.description:
-            e["description"] = z.description
-        if z.hexes:
-            e["hexes"] = compress(g, z.hexes)
-        if z.sides:
-            e["sides"] = sorted(g.hexside_label(s) for s in z.sides)
-        zones.append(e)
-    data["zones"] = zones
-    return data
-
-
-def dump_map(m: GameMap) -> str:
-    """YAML text of a map (flattened: ``extends`` is resolved)."""
-    return yaml.safe_dump(map_to_data(m), sort_keys=False, allow_unicode=True, width=110)

@@ -73,8 +73,9 @@ def _place(game: Game) -> str | None:
 
 
 def _fail(game: Game, problem: str, expected: str) -> GameDataError:
-    return GameDataError(f"rules.plugin {game.plugin!r}: {problem}", file=game.source_file, place=_place(game),
-                         expected=expected)
+    from gazala_tools.yamlnodes import error_at  # as in _place: no yaml at start-up
+
+    return error_at(GameDataError, game.source_file, _place(game), f"rules.plugin {game.plugin!r}: {problem}", expected)
 
 
 #: a plugin that is a module path names a module of our package, nothing else (``this``, ``os`` refused)

@@ -233,6 +233,7 @@ def test_adding_a_unit_renumbers_nothing() -> None:
         (("values: [1, 2, 6]", "values: [1, 2, 6], roles: [attack, luck, move]"), "line 9.*role 'luck'"),
         (("value_style: attack-defence-move", "value_style: attack-defence-move\nartillery_roles: [fire]"), "artillery_roles"),
         (("counter_size: 1/2 in", "counter_size: 0"), "not positive"),
+        (("game: test", "game: test\nvalue_styl: x"), "unknown key 'value_styl'.*did you mean 'value_style'"),
     ],
 )
 def test_bad_manifests_name_file_line_and_expectation(change: tuple[str, str], message: str) -> None:

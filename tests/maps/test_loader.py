@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from gazala_tools.errors import MapDataError
 from gazala_tools.games import builtin_ids, find_game
 from gazala_tools.mapdata import GameMap, dump_map, load_map, load_map_text, map_to_data
-from gazala_tools.mapdata.loader import compress, map_file
+from gazala_tools.mapdata.loader import map_file
+from gazala_tools.mapdata.writer import compress
 
 GAMES = builtin_ids()
 
