@@ -107,12 +107,12 @@ class GameGrid:
         for col_no in range(self.columns[0], self.columns[1] + 1):
             for row_no in range(self.rows[0], self.rows[1] + 1):
                 c, r = self._raw_index(col_no - n.h_off, row_no - n.v_off)
-                h = raw_to_hex(c, r, self.orientation)
+                h = self.from_raw(c, r)
                 order.append(h)
                 labels[h] = self._name_raw(c, r)
         bounds: dict[int, tuple[int, int]] = {}
         for h in order:
-            c, r = hex_to_raw(h, self.orientation)
+            c, r = self.raw(h)
             lo, hi = bounds.get(c, (r, r))
             bounds[c] = (min(lo, r), max(hi, r))
         object.__setattr__(self, "_order", tuple(order))
@@ -133,6 +133,16 @@ class GameGrid:
         return self.numbering.raw_index(
             column, row, sideways=self.sideways, max_rows=self.max_rows, max_columns=self.max_columns
         )
+
+    @property
+    def kind(self) -> str:
+        """``hex``; a square grid (:class:`~gazala_tools.squaregrid.SquareGameGrid`) says ``square``."""
+        return "hex"
+
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The places one step from ``h`` (on the map or not): a hex's six neighbours. The referee's
+        :class:`~gazala_tools.referee.search.Topology` asks the grid, so a square grid gives its own."""
+        return h.neighbours()
 
     # --- conversions -------------------------------------------------------------------------------
     def raw(self, h: Hex) -> tuple[int, int]:

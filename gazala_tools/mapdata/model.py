@@ -482,7 +482,8 @@ class GameMap:
         return {
             "game": self.game,
             "title": self.title,
-            "orientation": self.grid.orientation.value,
+            "orientation": self.grid.orientation.value if self.grid.kind == "hex"
+            else f"square ({getattr(self.grid, 'moves', 'orthogonal')} moves)",
             "north": self.grid.north,
             "columns": cols[1] - cols[0] + 1,
             "rows": rows[1] - rows[0] + 1,

@@ -35,17 +35,23 @@ class Cost(Protocol):
 
 
 class Topology:
-    """The hexes of a map with dense indices and their adjacency, computed once."""
+    """The places of a map with dense indices and their adjacency, computed once. ``step``: the places one
+    step from a place (the map grid's :meth:`~gazala_tools.grid.GameGrid.neighbours`: a hex's six, a square
+    cell's four or eight); by default a hex's six. Every search and ZOC walks this adjacency only."""
 
     __slots__ = ("adj", "hexes", "index", "neighbours", "order")
 
-    def __init__(self, hexes: Iterable[Hex]) -> None:
+    def __init__(self, hexes: Iterable[Hex], step: Callable[[Hex], Iterable[Hex]] | None = None) -> None:
         order = tuple(dict.fromkeys(hexes))
         self.order: tuple[Hex, ...] = order
         self.hexes = frozenset(order)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(order)}
         idx = self.index
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in h.neighbours() if n in idx) for h in order}
+        if step is None:
+            self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in h.neighbours() if n in idx)
+                                                           for h in order}
+        else:
+            self.neighbours = {h: tuple(n for n in step(h) if n in idx) for h in order}
         self.adj: list[tuple[int, ...]] = [tuple(idx[n] for n in self.neighbours[h]) for h in order]
 
     def __contains__(self, h: object) -> bool:

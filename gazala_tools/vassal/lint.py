@@ -50,7 +50,7 @@ from gazala_tools.vassal.buildfile import (
     parse_xml,
 )
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
-from gazala_tools.vassal.squaregrid import SquareGridGeometry
+from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module

@@ -7,7 +7,7 @@ The layers, lowest first (``docs/dev/architecture.md``, "Core and edges"); a pac
 packages of lower layers, never one of its own layer or above:
 
 - core, pure typed Python: ``gazala_tools`` (``__version__``) < ``errors hexes wording escape`` < ``fileio filecache`` < ``inputs numbering``
-  < ``yamlnodes grid`` < ``hexgrid`` (VASSAL's pixel geometry, pure) < ``games`` (the registry,
+  < ``yamlnodes grid`` < ``hexgrid squaregrid`` (VASSAL's pixel geometry, pure) < ``games`` (the registry,
   game.yaml) < ``mapdata counters vsav`` (map.yaml, counters.yaml, the VASSAL save format, pure)
   < ``referee`` < ``rules`` (the plugins build on the referee, never the reverse);
 - edges, third-party libraries: ``geometry render`` < ``vassal`` (the module builder draws with render)
@@ -33,7 +33,7 @@ CORE = (
     ("fileio", "filecache"),
     ("inputs", "numbering"),
     ("yamlnodes", "grid"),
-    ("hexgrid",),
+    ("hexgrid", "squaregrid"),
     ("games",),
     ("mapdata", "counters", "vsav"),
     ("referee",),
