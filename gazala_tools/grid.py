@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.hexes import Hex, Hexside, Orientation, Parity
@@ -58,6 +58,19 @@ def side_lattice(side: Hexside, orientation: Orientation) -> tuple[tuple[int, in
     a, b = side.hexes
     shared = sorted(set(corner_lattice(a, orientation)) & set(corner_lattice(b, orientation)))
     return (shared[0], shared[1])
+
+
+class Steps(Protocol):
+    """What a map's places are to each other when they are not hexes (a square grid:
+    :class:`~gazala_tools.squaregrid.SquareGameGrid`): the places one step away, the side between two
+    neighbours (a key: no map data names a side of such a grid) and the steps between two places. The
+    referee's :class:`~gazala_tools.referee.search.Topology` asks it (:meth:`GameGrid.steps`)."""
+
+    def neighbours(self, h: Hex, /) -> tuple[Hex, ...]: ...
+
+    def side(self, a: Hex, b: Hex, /) -> Hexside: ...
+
+    def distance(self, a: Hex, b: Hex, /) -> int: ...
 
 
 #: most hexes a map may have (the largest real hex maps have some tens of thousands; every command
@@ -140,9 +153,13 @@ class GameGrid:
         return "hex"
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
-        """The places one step from ``h`` (on the map or not): a hex's six neighbours. The referee's
-        :class:`~gazala_tools.referee.search.Topology` asks the grid, so a square grid gives its own."""
+        """The places one step from ``h`` (on the map or not): a hex's six neighbours."""
         return h.neighbours()
+
+    def steps(self) -> Steps | None:
+        """How the referee steps between places: None for hexes (a hex's own neighbours, hexsides and
+        distance); a square grid is its own :class:`Steps`."""
+        return None
 
     # --- conversions -------------------------------------------------------------------------------
     def raw(self, h: Hex) -> tuple[int, int]:

@@ -37,7 +37,7 @@ from typing import ClassVar, Final
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid
-from gazala_tools.hexes import Hex, Hexside, Orientation
+from gazala_tools.hexes import Direction, Hex, Hexside, Orientation
 from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
 
 DEFAULT_DX = 48.0
@@ -277,6 +277,8 @@ class SquareGridGeometry:
 MOVES: Final = ("orthogonal", "diagonal")
 _ORTHOGONAL: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _DIAGONAL: Final = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+#: the step from the first cell of a pair (in (col, row) order) to the other -> the kind of side between them
+_SIDE_KIND: Final = {(0, 1): 0, (1, 0): 1, (1, -1): 2, (1, 1): 3}
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -357,8 +359,25 @@ class SquareGameGrid(GameGrid):
         steps = _ORTHOGONAL if self.moves == "orthogonal" else _DIAGONAL
         return tuple(Hex(h.q + dc, h.r + dr) for dc, dr in steps)
 
+    def steps(self) -> SquareGameGrid:
+        return self
+
     def distance(self, a: Hex, b: Hex) -> int:
+        """Steps between two cells: Manhattan (``orthogonal``) or Chebyshev (``diagonal``)."""
         return self.cell(a).distance(self.cell(b), self.moves)
+
+    def side(self, a: Hex, b: Hex) -> Hexside:
+        """The side (or corner) between neighbouring cells ``a`` and ``b``, as a key of the referee's tables: one
+        value per pair of cells, the same from either (``Hexside(2*col + diagonal, row, N or NE)`` of the pair's
+        first cell and the step to the other: east, south, north-east, south-east). Only compared: no map data
+        names a side of a square grid, and its hex geometry (``.hexes``) is never read."""
+        first, second = (a, b) if (a.q, a.r) < (b.q, b.r) else (b, a)
+        step = (second.q - first.q, second.r - first.r)
+        try:
+            k = _SIDE_KIND[step]
+        except KeyError:
+            raise ValueError(f"cells {self.label(a)} and {self.label(b)} are not neighbours") from None
+        return Hexside(2 * first.q + (k >> 1), first.r, Direction.N if k & 1 == 0 else Direction.NE)
 
     def hexsides(self) -> list[Hexside]:
         """A square grid has none (no map data names a cell side)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final, Protocol
 
+from gazala_tools.grid import Steps
 from gazala_tools.hexes import Hex, Hexside
 
 #: a step cost meaning "all the points left" (a Terrain Effects Chart's ``all``): with ``max_cost`` a
@@ -35,23 +36,25 @@ class Cost(Protocol):
 
 
 class Topology:
-    """The places of a map with dense indices and their adjacency, computed once. ``step``: the places one
-    step from a place (the map grid's :meth:`~gazala_tools.grid.GameGrid.neighbours`: a hex's six, a square
-    cell's four or eight); by default a hex's six. Every search and ZOC walks this adjacency only."""
+    """The places of a map with dense indices and their adjacency, computed once. Every search, ZOC and
+    move walks this adjacency and asks it the side between two neighbours (:attr:`side`) and the steps
+    between two places (:attr:`distance`): a hex's (``grid`` None) or those of the map's ``grid`` (a square
+    cell's four or eight neighbours: :class:`Steps`)."""
 
-    __slots__ = ("adj", "hexes", "index", "neighbours", "order")
+    __slots__ = ("adj", "distance", "hexes", "index", "neighbours", "order", "side")
 
-    def __init__(self, hexes: Iterable[Hex], step: Callable[[Hex], Iterable[Hex]] | None = None) -> None:
+    def __init__(self, hexes: Iterable[Hex], grid: Steps | None = None) -> None:
         order = tuple(dict.fromkeys(hexes))
         self.order: tuple[Hex, ...] = order
         self.hexes = frozenset(order)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(order)}
         idx = self.index
-        if step is None:
-            self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in h.neighbours() if n in idx)
-                                                           for h in order}
-        else:
-            self.neighbours = {h: tuple(n for n in step(h) if n in idx) for h in order}
+        #: the side between two neighbours (a key of the map's hexside data)
+        self.side: Callable[[Hex, Hex], Hexside] = Hexside.between if grid is None else grid.side
+        #: the steps between two places (a hex's distance, a square grid's)
+        self.distance: Callable[[Hex, Hex], int] = Hex.distance if grid is None else grid.distance
+        step = Hex.neighbours if grid is None else grid.neighbours
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in step(h) if n in idx) for h in order}
         self.adj: list[tuple[int, ...]] = [tuple(idx[n] for n in self.neighbours[h]) for h in order]
 
     def __contains__(self, h: object) -> bool:
@@ -91,7 +94,7 @@ class BlockCost:
         self.blocked_pairs = pairs
 
     def __call__(self, a: Hex, b: Hex, /) -> int | None:
-        if b in self.blocked_hexes or Hexside.between(a, b) in self.sides:
+        if b in self.blocked_hexes or self.topology.side(a, b) in self.sides:
             return None
         return self.step
 

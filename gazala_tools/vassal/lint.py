@@ -35,6 +35,7 @@ from lxml import etree
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
 from gazala_tools.numbering import Numbering
+from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vassal.buildfile import (
     ALL_MAP_CLASSES,
     HEXGRID,
@@ -50,7 +51,6 @@ from gazala_tools.vassal.buildfile import (
     parse_xml,
 )
 from gazala_tools.vassal.saves import map_identifiers, read_save, sequence
-from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 #: bytes read from a set-up save inside a module

@@ -39,8 +39,8 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
 from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
-from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.squaregrid import SquareGridGeometry
+from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.grids import (
     MOVES_NOTE,
     OURS,
