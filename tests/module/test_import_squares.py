@@ -426,7 +426,7 @@ def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vass
     assert main(["game", "import", str(vmod), str(folder)]) == 0
     with_rules(folder)
     ids = unit_ids(folder)
-    moves = [{"piece": "Red Arm 6-4-8", "map": MAIN, "x": 80, "y": 120},     # onto the red infantry's cell: S1
+    moves = [{"piece": "Red Arm 6-4-8", "map": MAIN, "x": 80, "y": 70},      # onto the red infantry's cell: S1
              {"piece": "Blue Inf 3-3-6", "map": MAIN, "x": 130, "y": 70},    # beside them: in each other's zone
              {"piece": "Blue Cav 2-2-10", "map": MAIN, "x": 120, "y": 80}]   # onto the blue infantry: S1
     result = vassal_harness.run("setup", vmod, "Start", tmp_path / "out", _moves(tmp_path, moves))
@@ -443,9 +443,11 @@ def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vass
     capsys.readouterr()
     assert main(["referee", "log", str(log), "--game", str(folder), "--json"]) == 1
     rep = json.loads(capsys.readouterr().out)
-    assert [(m["unit"], m["to"]) for m in rep["moves"]] == [
-        (ids[m["name"]], our_label(*vassal_cell(*map(int, m["to_xy"].split(",")))) if "to_xy" in m else m["to"])
-        for m in written["moves"]]
+    cells = [(vassal_cell(*m["from_xy"]), vassal_cell(*m["to_xy"])) for m in written["moves"]]
+    assert [(m["unit"], m["from"], m["to"]) for m in rep["moves"]] == [
+        (ids[m["name"]], our_label(*a), our_label(*b)) for m, (a, b) in zip(written["moves"], cells, strict=True)]
+    # a path of single steps across the cells' sides, as short as the cells are apart (no rule stands in the way)
+    assert [len(m["path"]) - 1 for m in rep["moves"]] == [abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in cells]
     ends = [f for f in rep["findings"] if f["kind"] == "position" and f["severity"] == "error"]
     assert sorted((f["rule"], h) for f in ends for h in f["hexes"]) == errors
 
