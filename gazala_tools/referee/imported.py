@@ -193,9 +193,10 @@ class ImportedPieces:
         self.rules = rules
         self.layouts = layouts or {}
         self.counts = counts or {}
-        self.geometry: HexGridGeometry = rules.map.geometry()
-        px = rules.map.pixels  #: a square map's geometry (map.yaml's pixels), for a board whose grid is not the module's
-        self.square = SquareGridGeometry(dx=px.dx, dy=px.dy, x0=px.x0, y0=px.y0)
+        square = rules.map.grid.kind == "square"
+        #: map.yaml's geometry, for a board whose grid is not the module's: a hex map's, or a square map's
+        self.geometry: HexGridGeometry | None = None if square else rules.map.geometry()
+        self.square: SquareGridGeometry | None = rules.map.square_geometry() if square else None
         self.unmatched: list[str] = []
         #: unit id -> the hex of another grid it stands on ("MAP-OR-ZONE BOARD LABEL"), for the positions table
         self.other_hexes: dict[str, str] = {}
@@ -229,12 +230,12 @@ class ImportedPieces:
         on_main = (lay.name == self.table.main_map and board.name == self.table.main_board
                    and (self.table.main_zone is None or zone_name == self.table.main_zone))
         grid = self.rules.map.grid
-        if on_main and isinstance(grid, SquareGameGrid):  # a square map: the cell VASSAL's naming puts it in
+        if on_main and isinstance(grid, SquareGameGrid) and self.square is not None:  # the cell VASSAL's naming gives
             sq = exact if isinstance(exact, SquareGridGeometry) else self.square
             h = grid.from_raw(*sq.name_raw_at(lx, ly))
             if h in grid:
                 return h, None
-        elif on_main:
+        elif on_main and self.geometry is not None:
             geo = exact if isinstance(exact, HexGridGeometry) else self.geometry
             c, r = geo.name_raw_at(lx, ly)
             h = raw_to_hex(c, r, self.geometry.orientation)

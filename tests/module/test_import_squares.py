@@ -344,6 +344,35 @@ def test_the_referee_reads_no_hex_geometry_on_a_square_map(tmp_path: Path, capsy
     assert errors_of(rep) == [("S1", "0303")]
 
 
+def test_map_check_finds_vassal_naming_every_cell_by_its_label(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    attrs = 'hType="A" sep="." vDescend="true"'
+    folder = imported(tmp_path, square_grid(dx=47, dy=53, x0=20, y0=31, numbering=attrs))
+    capsys.readouterr()
+    assert main(["map", "check", str(folder)]) == 0
+    assert "ok   data       vassal_names_every_hex_by_its_label" in capsys.readouterr().out
+    text = (folder / "map.yaml").read_text(encoding="utf-8")
+    (folder / "map.yaml").write_text(text.replace("max_rows: 11", "max_rows: 12"), encoding="utf-8")
+    assert main(["map", "check", str(folder)]) == 1
+    assert "cell(s) VASSAL names otherwise" in capsys.readouterr().out
+
+
+def test_what_draws_hexes_refuses_a_square_map_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The board renderer and the HTML report's board draw hex maps only: a square map is one line, exit 2,
+    nothing written (the text and JSON reports give every finding)."""
+    module = square_module(tmp_path / "module", square_grid())
+    folder = tmp_path / "folder"
+    assert main(["game", "import", str(module), str(folder)]) == 0
+    save = our_save(module, tmp_path / "s.vsav", SPOTS[:1])
+    for argv in (["map", "render", str(folder), "-o", str(tmp_path / "b.png")],
+                 ["referee", "check", str(save), "--game", str(folder), "--format", "html", "-o", str(tmp_path / "r.html")]):
+        capsys.readouterr()
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "square grid" in err, err
+    assert not (tmp_path / "b.png").exists() and not (tmp_path / "r.html").exists()
+
+
 # --- bad input ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("grid", "board", "says"), [
     (square_grid(dx=0), (W, H), "dx"),
