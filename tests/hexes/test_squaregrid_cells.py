@@ -10,7 +10,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gazala_tools.hexes import Orientation
-from gazala_tools.squaregrid import Cell, SquareGameGrid, SquareGridGeometry, SquareGridNumbering, toolkit_numbering
+from gazala_tools.squaregrid import (
+    Cell,
+    SquareGameGrid,
+    SquareGridGeometry,
+    SquareGridNumbering,
+    toolkit_numbering,
+)
 
 geometries = st.builds(
     SquareGridGeometry,
