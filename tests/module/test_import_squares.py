@@ -186,6 +186,21 @@ def our_save(module: Path, out: Path, spots: list[tuple[str, str, int, int]]) ->
     return out
 
 
+def trap_hex_geometry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every part of a hex's geometry fails from here on: a square cell keyed as ``Hex(col, row)`` read as a hex
+    is an error (docs/mapdata.md, "Square grids")."""
+    from gazala_tools.hexes import Hex, Hexside
+
+    def trap(*_a: object, **_k: object) -> None:
+        raise AssertionError("a square cell was read as a hex")
+
+    for name in ("neighbours", "neighbour", "distance", "direction_to", "is_adjacent", "sides", "side", "within",
+                 "ring", "line_to", "corners", "to_offset", "center_lattice"):
+        monkeypatch.setattr(Hex, name, trap)
+    monkeypatch.setattr(Hexside, "between", classmethod(trap))
+    monkeypatch.setattr(Hexside, "of", classmethod(trap))
+
+
 # --- map.yaml ----------------------------------------------------------------------------------------------------
 def test_a_square_grid_without_numbering_gets_map_yaml_with_our_labels(tmp_path: Path) -> None:
     folder = imported(tmp_path, square_grid())
@@ -306,8 +321,6 @@ def test_the_referee_reads_no_hex_geometry_on_a_square_map(tmp_path: Path, capsy
     grids"): with every piece of a hex's geometry (neighbours, distance, sides, corners, offsets, lines,
     Hexside.between) made to fail, the referee checks a save of a square map with stacking, ZOC, supply
     traced through the grid's neighbours, reinforcements and victory."""
-    from gazala_tools.hexes import Hex, Hexside
-
     module = square_module(tmp_path / "module", square_grid())
     folder = tmp_path / "folder"
     assert main(["game", "import", str(module), str(folder)]) == 0
@@ -331,14 +344,7 @@ def test_the_referee_reads_no_hex_geometry_on_a_square_map(tmp_path: Path, capsy
 """, encoding="utf-8")
     save = our_save(module, tmp_path / "s.vsav", SPOTS[:3])
 
-    def trap(*_a: object, **_k: object) -> None:
-        raise AssertionError("a square cell was read as a hex")
-
-    for name in ("neighbours", "neighbour", "distance", "direction_to", "is_adjacent", "sides", "side", "within",
-                 "ring", "line_to", "corners", "to_offset", "center_lattice"):
-        monkeypatch.setattr(Hex, name, trap)
-    monkeypatch.setattr(Hexside, "between", classmethod(trap))
-    monkeypatch.setattr(Hexside, "of", classmethod(trap))
+    trap_hex_geometry(monkeypatch)
     rep = check_json(save, folder, capsys, 1)
     assert set(rep["supply"]) == {"red-inf-4-4-6-1", "red-arm-6-4-8-2", "blue-inf-3-3-6-3"}
     assert errors_of(rep) == [("S1", "0303")]
@@ -438,10 +444,11 @@ def test_every_cell_centre_the_engine_reports_maps_to_a_label(numbered: bool, va
 
 @pytest.mark.vassal
 def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vassal_harness: Any, tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine places the four pieces (the set-up "Start"), then moves three of them; the save it writes after
     the moves and the log of the moves are checked with the findings computed here from the points the engine
-    reports (S1, S2, the zones of control)."""
+    reports (S1, S2, the zones of control); the log's moves are priced with no hex geometry read."""
     base = tmp_path / "module"
     square_module(base, square_grid())
     start = vassal_engine.write_save(zipped(base, tmp_path / "bare.vmod"), base / "start.vsav",
@@ -469,6 +476,7 @@ def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vass
     assert {s: sorted(v) for s, v in rep["zoc"].items()} == zoc
     log = tmp_path / "moves.vlog"
     written = vassal_harness.log_moves(vmod, "Start", log, moves)
+    trap_hex_geometry(monkeypatch)
     capsys.readouterr()
     assert main(["referee", "log", str(log), "--game", str(folder), "--json"]) == 1
     rep = json.loads(capsys.readouterr().out)
