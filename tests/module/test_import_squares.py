@@ -460,6 +460,8 @@ def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vass
     vmod = zipped(module, tmp_path / "squares.vmod")
     folder = tmp_path / "folder"
     assert main(["game", "import", str(vmod), str(folder)]) == 0
+    report = yaml.safe_load((folder / "import-report.yaml").read_text(encoding="utf-8"))
+    assert report["counts"]["imported"]["scenario pieces on hexes"] == 4  # the set-up's pieces, each on its cell
     with_rules(folder)
     ids = unit_ids(folder)
     moves = [{"piece": "Red Arm 6-4-8", "map": MAIN, "x": 80, "y": 70},      # onto the red infantry's cell: S1
