@@ -153,7 +153,7 @@ class GameGrid:
         return "hex"
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
-        """The places one step from ``h`` (on the map or not): a hex's six neighbours."""
+        """The places one step from ``h``: a hex's six neighbours (on the map or not; a square grid gives its map cells)."""
         return h.neighbours()
 
     def steps(self) -> Steps | None:

@@ -29,6 +29,7 @@ Coordinates are **board** coordinates, as the engine passes them to a grid (also
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -356,8 +357,15 @@ class SquareGameGrid(GameGrid):
         return Hex(cell.col, cell.row)
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The cells of the map one step from ``h`` (4 or 8, fewer at an edge), clockwise from north."""
         steps = _ORTHOGONAL if self.moves == "orthogonal" else _DIAGONAL
-        return tuple(Hex(h.q + dc, h.r + dr) for dc, dr in steps)
+        cells, q, r = self._cells, h.q, h.r
+        return tuple(n for n in (cells.get((q + dc, r + dr)) for dc, dr in steps) if n is not None)
+
+    @functools.cached_property
+    def _cells(self) -> dict[tuple[int, int], Hex]:
+        """Raw index -> the key of each map cell (a topology of 100,000 cells is built without making keys)."""
+        return {(h.q, h.r): h for h in self.hexes()}
 
     def steps(self) -> SquareGameGrid:
         return self
