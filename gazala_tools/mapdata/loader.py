@@ -554,8 +554,8 @@ class _Builder:
         if not (0 < pixels.dx <= MAX_PIXEL and 0 < pixels.dy <= MAX_PIXEL):
             raise d.err(m["pixels"], f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
         for key in ("hexsides", "paths", "boxes", "hexside-kinds", "path-kinds") if square else ():
-            if key in self.s:  # what stands on a hexside: a square map says none (docs/mapdata.md, "Square grids")
-                kd, knode = self.s[key]
+            kd, knode = self.s.get(key, (d, None))  # what stands on a hexside: a square map says none (empty: dump_map)
+            if isinstance(knode, yaml.SequenceNode | yaml.MappingNode) and knode.value:
                 raise kd.err(knode, f"{key}: a square grid has no hexsides", expected="terrain, places and zones")
         return grid, numbering_name, pixels
 

@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from gazala_tools.cli import main
-from gazala_tools.mapdata.loader import load_map
+from gazala_tools.mapdata.loader import dump_map, load_map, load_map_text
 from gazala_tools.squaregrid import SquareGameGrid, SquareGridGeometry, SquareGridNumbering
 from gazala_tools.vassal.importer.grids import OURS_SQUARE, label_at
 
@@ -309,6 +309,7 @@ def test_a_unit_on_another_square_grid_is_in_its_box_by_its_cell(tmp_path: Path,
     # the cells whose centre is on the board: from raw (0, 0), half on the board; 0101 is the first whole one
     assert other.label(other.hexes()[0]) == "0000" and other.label(other.grid.from_raw(1, 1)) == "0101"
     assert OURS_SQUARE in other.title
+    assert load_map_text(dump_map(other), "again.yaml") == other  # the map YAML written back reads the same
     save = our_save(module, tmp_path / "s.vsav", [("Red Inf 4-4-6", MAIN, 30, 30), ("Blue Cav 2-2-10", "Reserve", 65, 55)])
     rep = check_json(save, folder, capsys, 0)
     msgs = sorted(f["message"] for f in rep["findings"] if f["rule"] == "positions")
