@@ -497,3 +497,20 @@ def _moves(tmp_path: Path, moves: list[dict[str, Any]]) -> Path:
     f = tmp_path / "moves.json"
     f.write_text(json.dumps({"moves": moves}), encoding="utf-8")
     return f
+
+
+@pytest.mark.parametrize(("moves", "cells"), [("orthogonal", 5), ("diagonal", 9)])
+def test_a_set_up_within_a_distance_counts_the_games_steps(moves: str, cells: int, tmp_path: Path) -> None:
+    """A scenario's ``within: {hex, distance: 1}`` on a square map is the cell and its 4 (or 8) neighbours, nearest
+    first: the grid's steps, not a hex's."""
+    from gazala_tools.games.scenarios import Placement, Scenario, resolve_setup
+
+    folder = imported(tmp_path, square_grid())
+    with_rules(folder, moves)
+    game_map = load_map(folder)
+    units = [(f"u{i}", "F") for i in range(cells)]
+    setup = resolve_setup(Scenario("s", "S", setup=(Placement(formation="F", centre="0505", distance=1),),
+                                   file="scenarios.yaml"), game_map, units)
+    got = [label for _u, label in setup.hexes]
+    around = {our_label(4 + a, 4 + b) for a, b in [(0, 0), *neighbours(0, 0, moves)]}
+    assert got[0] == "0505" and set(got) == around and len(got) == cells
