@@ -444,6 +444,7 @@ def test_every_cell_centre_the_engine_reports_maps_to_a_label(numbered: bool, va
 
 
 @pytest.mark.vassal
+@pytest.mark.slow  # about 45 s: the engine writes a set-up, a save after moves and a log
 def test_a_save_and_a_log_the_engine_writes_after_moves(vassal_engine: Any, vassal_harness: Any, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
