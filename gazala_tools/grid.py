@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.hexes import Hex, Hexside, Orientation, Parity
@@ -24,6 +24,7 @@ __all__ = [
     "MAX_GRID_NUMBER",
     "MAX_HEXES",
     "GameGrid",
+    "Steps",
     "corner_lattice",
     "hex_to_raw",
     "numbers_of",
@@ -70,6 +71,19 @@ def side_lattice(side: Hexside, orientation: Orientation) -> tuple[tuple[int, in
     a, b = side.hexes
     shared = sorted(set(corner_lattice(a, orientation)) & set(corner_lattice(b, orientation)))
     return (shared[0], shared[1])
+
+
+class Steps(Protocol):
+    """What a map's places are to each other when they are not hexes (a square grid:
+    :class:`~gazala_tools.squaregrid.SquareGameGrid`): the places one step away, the side between two
+    neighbours (a key: no map data names a side of such a grid) and the steps between two places. The
+    referee's :class:`~gazala_tools.referee.search.Topology` asks it (:meth:`GameGrid.steps`)."""
+
+    def neighbours(self, h: Hex, /) -> tuple[Hex, ...]: ...
+
+    def side(self, a: Hex, b: Hex, /) -> Hexside: ...
+
+    def distance(self, a: Hex, b: Hex, /) -> int: ...
 
 
 #: most hexes a map may have (the largest real hex maps have some tens of thousands; every command
@@ -119,12 +133,12 @@ class GameGrid:
         for col_no in range(self.columns[0], self.columns[1] + 1):
             for row_no in range(self.rows[0], self.rows[1] + 1):
                 c, r = self._raw_index(col_no - n.h_off, row_no - n.v_off)
-                h = raw_to_hex(c, r, self.orientation)
+                h = self.from_raw(c, r)
                 order.append(h)
                 labels[h] = self._name_raw(c, r)
         bounds: dict[int, tuple[int, int]] = {}
         for h in order:
-            c, r = hex_to_raw(h, self.orientation)
+            c, r = self.raw(h)
             lo, hi = bounds.get(c, (r, r))
             bounds[c] = (min(lo, r), max(hi, r))
         object.__setattr__(self, "_order", tuple(order))
@@ -145,6 +159,20 @@ class GameGrid:
         return self.numbering.raw_index(
             column, row, sideways=self.sideways, max_rows=self.max_rows, max_columns=self.max_columns
         )
+
+    @property
+    def kind(self) -> str:
+        """``hex``; a square grid (:class:`~gazala_tools.squaregrid.SquareGameGrid`) says ``square``."""
+        return "hex"
+
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The places one step from ``h``: a hex's six neighbours (on the map or not; a square grid gives its map cells)."""
+        return h.neighbours()
+
+    def steps(self) -> Steps | None:
+        """How the referee steps between places: None for hexes (a hex's own neighbours, hexsides and
+        distance); a square grid is its own :class:`Steps`."""
+        return None
 
     # --- conversions -------------------------------------------------------------------------------
     def raw(self, h: Hex) -> tuple[int, int]:

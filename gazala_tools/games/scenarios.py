@@ -342,8 +342,12 @@ def _within(scenario: Scenario, p: Placement, game_map: GameMap, who: list[str],
     """``within: {hex, distance}``: the units in the free hexes nearest the centre (``per_hex`` a hex),
     each hex then taken."""
     centre = _hex(scenario, p, game_map, p.centre)
-    cands = sorted((h for h in centre.within(p.distance) if game_map.grid.contains(h) and h not in taken),
-                   key=lambda h: (centre.distance(h), game_map.label(h)))
+    steps = game_map.grid.steps()  # a square map's cells are near by its own steps (docs/mapdata.md)
+    near = centre.within(p.distance) if steps is None else [
+        h for h in game_map.hexes() if steps.distance(centre, h) <= p.distance]
+    cands = sorted((h for h in near if game_map.grid.contains(h) and h not in taken),
+                   key=lambda h: (centre.distance(h) if steps is None else steps.distance(centre, h),
+                                  game_map.label(h)))
     slots = [h for h in cands for _ in range(p.per_hex)]
     if len(slots) < len(who):
         raise _fail(scenario, p, f"{len(who)} units but {len(cands)} free hexes within {p.distance} of {p.centre}",

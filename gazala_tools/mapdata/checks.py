@@ -178,7 +178,15 @@ def directed_hexsides_have_an_up_side(m: GameMap) -> list[str]:
 def vassal_names_every_hex_by_its_label(m: GameMap) -> list[str]:
     """VASSAL names each hex centre as the data does: the numbering (``vOff``, ``vDescend``...) and
     ``grid.max_rows``/``max_columns`` agree with the board (VASSAL counts descending rows and
-    columns from the board's size: ``max_rows`` must be ``floor(board_height / dx + 0.5)``)."""
+    columns from the board's size: ``max_rows`` must be ``floor(board_height / dx + 0.5)``). A square map's
+    cells: the name VASSAL's ``SquareGrid`` gives each cell centre."""
+    if m.grid.kind == "square":
+        sq = m.square_geometry()
+        px = m.pixels
+        return [f"{len(bad)} cell(s) VASSAL names otherwise: " + ", ".join(bad[:8]) + (" ..." if len(bad) > 8 else "")
+                for bad in [[f"{m.label(h)} (VASSAL: {name})" for h in m.hexes()
+                             for name in [sq.name_at(*sq.raw_center(*m.grid.raw(h)), px.board_width, px.board_height)]
+                             if name != m.label(h)]] if bad]
     geo = m.geometry()
     p = m.pixels
     out: list[str] = []

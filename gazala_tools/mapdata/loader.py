@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
@@ -45,6 +46,7 @@ from gazala_tools.mapdata.model import (
     Zone,
 )
 from gazala_tools.numbering import Numbering
+from gazala_tools.squaregrid import MOVES, SquareGameGrid
 from gazala_tools.yamlnodes import Doc, compose, did_you_mean
 
 __all__ = [
@@ -294,6 +296,16 @@ def load_map_text(text: str, file: str | Path = "<string>", *, game: Game | None
             raise MapDataError(exc.problem, file=file, place=exc.place, expected=exc.expected) from None
 
 
+def _square_grid(d: _Doc, m: Mapping[str, yaml.Node], numbering: Numbering, cols: tuple[int, int],
+                 rows: tuple[int, int], north: str, max_rows: int, max_cols: int) -> GameGrid:
+    """``grid: {kind: square}``: the cells (docs/mapdata.md, "Square grids"); ``moves`` says whether a step
+    crosses a corner (``diagonal``, 8 neighbours) or only a side (``orthogonal``, the default, 4). A square
+    numbering has no stagger: the numbering's ``stagger`` is not read."""
+    moves = d.choice(m["moves"], "grid.moves", MOVES) if "moves" in m else "orthogonal"
+    return SquareGameGrid(Orientation.FLAT, replace(numbering, stagger=False), cols, rows, north=north,
+                          max_rows=max_rows, max_columns=max_cols, moves=moves)
+
+
 class _Builder:
     def __init__(
         self,
@@ -487,13 +499,21 @@ class _Builder:
     def read_grid(self) -> tuple[GameGrid, str, PixelGrid]:
         d, node = self.need("grid")
         keys = frozenset(
-            {"orientation", "numbering", "columns", "rows", "north", "pixels", "max_rows", "max_columns"}
+            {"kind", "moves", "orientation", "numbering", "columns", "rows", "north", "pixels", "max_rows",
+             "max_columns"}
         )
         m = d.mapping(node, "grid", keys)
-        for k in ("orientation", "columns", "rows", "pixels", *(("numbering",) if self.numbering is None else ())):
+        square = "kind" in m and d.choice(m["kind"], "grid.kind", ("hex", "square")) == "square"
+        for k in (*(() if square else ("orientation",)), "columns", "rows", "pixels",
+                  *(("numbering",) if self.numbering is None else ())):
             if k not in m:
                 raise d.err(node, f"grid: missing {k!r}")
-        orientation = Orientation(d.choice(m["orientation"], "grid.orientation", ("flat", "pointy")))
+        for k, other in (("orientation", "hex"), ("moves", "square")):
+            if k in m and square != (other == "square"):
+                raise d.err(m[k], f"grid.{k}: only a {other} grid has it", expected=f"no {k} in a "
+                            f"{'square' if square else 'hex'} grid")
+        orientation = Orientation.FLAT if square else Orientation(
+            d.choice(m["orientation"], "grid.orientation", ("flat", "pointy")))
         if self.numbering is None:
             numbering, numbering_name = self.read_numbering(d, m["numbering"])
         elif "numbering" in m:
@@ -511,7 +531,7 @@ class _Builder:
         try:
             grid = GameGrid(
                 orientation, numbering, cols, rows, north=north, max_rows=max_rows, max_columns=max_cols
-            )
+            ) if not square else _square_grid(d, m, numbering, cols, rows, north, max_rows, max_cols)
         except ValueError as exc:
             raise d.err(node, f"grid: {exc}") from None
         pkeys = frozenset(
@@ -534,6 +554,10 @@ class _Builder:
         )
         if not (0 < pixels.dx <= MAX_PIXEL and 0 < pixels.dy <= MAX_PIXEL):
             raise d.err(m["pixels"], f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
+        for key in ("hexsides", "paths", "boxes", "hexside-kinds", "path-kinds") if square else ():
+            kd, knode = self.s.get(key, (d, None))  # what stands on a hexside: a square map says none (empty: dump_map)
+            if isinstance(knode, yaml.SequenceNode | yaml.MappingNode) and knode.value:
+                raise kd.err(knode, f"{key}: a square grid has no hexsides", expected="terrain, places and zones")
         return grid, numbering_name, pixels
 
     def read_numbering(self, d: _Doc, node: yaml.Node) -> tuple[Numbering, str]:

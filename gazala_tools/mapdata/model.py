@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gazala_tools.errors import HexNameError
+from gazala_tools.errors import GazalaError, HexNameError
 from gazala_tools.grid import GameGrid
 from gazala_tools.hexes import Hex, Hexside, Orientation
 from gazala_tools.numbering import Numbering
+from gazala_tools.squaregrid import SquareGridGeometry, SquareGridNumbering
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.hexgrid import HexGridGeometry
@@ -488,8 +489,21 @@ class GameMap:
 
     # --- pixels ----------------------------------------------------------------------------------
     def geometry(self) -> HexGridGeometry:
-        """VASSAL HexGrid geometry (board coordinates) with this map's numbering."""
+        """VASSAL HexGrid geometry (board coordinates) with this map's numbering. A square map has none (bad
+        input naming the map: what draws or locates hexes on a board, the board renderer and the HTML
+        report's board, takes hex maps only); its geometry is :meth:`square_geometry`."""
+        if self.grid.kind != "hex":
+            raise GazalaError(f"the map {self.title!r} has a {self.grid.kind} grid: this draws or locates hexes only",
+                              file=self.source_dir, expected="a hex map (docs/mapdata.md, \"Square grids\": what "
+                              "works on a square map)")
         return self.pixels.geometry(self.grid.orientation, self.grid.numbering)
+
+    def square_geometry(self) -> SquareGridGeometry:
+        """A square map's VASSAL ``SquareGrid`` (board coordinates) with its numbering (no stagger)."""
+        n = self.grid.numbering
+        p = self.pixels
+        return SquareGridGeometry(dx=p.dx, dy=p.dy, x0=p.x0, y0=p.y0, numbering=SquareGridNumbering(**{
+            f.name: getattr(n, f.name) for f in fields(SquareGridNumbering) if f.name != "stagger"}))
 
     def info(self) -> dict[str, object]:
         """Summary numbers (what ``gazala map info --json`` prints)."""
@@ -497,7 +511,8 @@ class GameMap:
         return {
             "game": self.game,
             "title": self.title,
-            "orientation": self.grid.orientation.value,
+            "orientation": self.grid.orientation.value if self.grid.kind == "hex"
+            else f"square ({getattr(self.grid, 'moves', 'orthogonal')} moves)",
             "north": self.grid.north,
             "columns": cols[1] - cols[0] + 1,
             "rows": rows[1] - rows[0] + 1,

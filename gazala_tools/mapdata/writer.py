@@ -96,7 +96,8 @@ def _top_style_out(m: GameMap) -> dict[str, Any]:
 def _grid_data(m: GameMap, in_game: bool) -> dict[str, Any]:
     g = m.grid
     grid_data: dict[str, Any] = {
-        "orientation": g.orientation.value,
+        **({"orientation": g.orientation.value} if g.kind == "hex" else
+           {"kind": g.kind, "moves": getattr(g, "moves", "orthogonal")}),
         "columns": list(g.columns),
         "rows": list(g.rows),
         "north": g.north,

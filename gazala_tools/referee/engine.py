@@ -96,7 +96,7 @@ class RulesPlugin:
         self.game = game
         self.map = game_map
         self.strict = strict
-        self.topology = Topology(game_map.hexes())
+        self.topology = Topology(game_map.hexes(), game_map.grid.steps())
         self.turns = TurnRecord(game.turns)
         self.sides: tuple[str, ...] = tuple(game.side_ids)
         self.impassable = frozenset(h for h in game_map.hexes() if not game_map.passable(h))

@@ -287,7 +287,7 @@ def may_enter(rules: RulesPlugin, unit: Unit, h: Hex) -> Finding | None:
 
 def may_cross(rules: RulesPlugin, unit: Unit, a: Hex, b: Hex) -> Finding | None:
     """Why ``unit`` may not step from ``a`` to adjacent ``b`` (a ``prohibited`` crossing or hex), or None."""
-    side = Hexside.between(a, b)
+    side = rules.topology.side(a, b)
     for p in rules.data.prohibited:
         if side in p.cross and p.units.matches(unit, rules.names):
             return Finding(p.rule, Severity.ERROR, f"{unit.id} may not cross {p.what}", units=(unit.id,))
@@ -544,7 +544,7 @@ def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
     ups = z.uphill.get(a)
     if ups is not None and b in ups:
         return False
-    side = Hexside.between(a, b)
+    side = rules.topology.side(a, b)
     return side not in z.sides and side not in rules.map.impassable_sides
 
 

@@ -35,6 +35,8 @@ from gazala_tools.inputs import read_text
 from gazala_tools.numbering import Numbering
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Unit
+from gazala_tools.squaregrid import SquareGameGrid, SquareGridGeometry
+from gazala_tools.squaregrid import toolkit_numbering as toolkit_square_numbering
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = [
@@ -211,7 +213,10 @@ class ImportedPieces:
         self.rules = rules
         self.layouts = layouts or {}
         self.counts = counts or {}
-        self.geometry: HexGridGeometry = rules.map.geometry()
+        square = rules.map.grid.kind == "square"
+        #: map.yaml's geometry, for a board whose grid is not the module's: a hex map's, or a square map's
+        self.geometry: HexGridGeometry | None = None if square else rules.map.geometry()
+        self.square: SquareGridGeometry | None = rules.map.square_geometry() if square else None
         self.unmatched: list[str] = []
         #: unit id -> the hex of another grid it stands on ("MAP-OR-ZONE BOARD LABEL"), for the positions table
         self.other_hexes: dict[str, str] = {}
@@ -244,7 +249,13 @@ class ImportedPieces:
             exact = zone.grid if zone is not None else board.grid.background
         on_main = (lay.name == self.table.main_map and board.name == self.table.main_board
                    and (self.table.main_zone is None or zone_name == self.table.main_zone))
-        if on_main:
+        grid = self.rules.map.grid
+        if on_main and isinstance(grid, SquareGameGrid) and self.square is not None:  # the cell VASSAL's naming gives
+            sq = exact if isinstance(exact, SquareGridGeometry) else self.square
+            h = grid.from_raw(*sq.name_raw_at(lx, ly))
+            if h in grid:
+                return h, None
+        elif on_main and self.geometry is not None:
             geo = exact if isinstance(exact, HexGridGeometry) else self.geometry
             c, r = geo.name_raw_at(lx, ly)
             h = raw_to_hex(c, r, self.geometry.orientation)
@@ -286,9 +297,12 @@ class ImportedPieces:
 
 def other_label(geo: Any, x: int, y: int, size: tuple[int, int]) -> str:
     """The label of the hex (or square) at board point ``(x, y)`` of a grid that is not map.yaml's: the module's
-    numbering, or ours for a grid without one: a hex grid's VASSAL default numbering with 0101 at the top-left
-    whole hex (as ``game import`` labels a main grid without numbering: ``gazala_tools.vassal.importer.grids``),
-    a square grid's column and row counted from 01 (``CCRR``). "" for any other grid."""
+    numbering, or ours for a grid without one: VASSAL's default numbering with 0101 at the top-left whole hex
+    or cell (as ``game import`` labels a main grid without numbering: ``gazala_tools.vassal.importer.grids``).
+    "" for any other grid."""
+    if isinstance(geo, SquareGridGeometry):
+        sq = geo.numbering or toolkit_square_numbering(geo, size)
+        return sq.name(*geo.name_raw_at(x, y), max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
     if not isinstance(geo, HexGridGeometry):
         name = geo.name_at(x, y, *size) if hasattr(geo, "name_at") else None
         if name:

@@ -141,8 +141,8 @@ def side_table(topology: Topology) -> dict[tuple[Hex, Hex], Hexside]:
     map: a plain look-up, where the remembered ``side_between`` pays its LRU bookkeeping per call)."""
     got = _SIDE_TABLES.get(topology)
     if got is None:
-        got = _SIDE_TABLES.put({(a, b): Hexside.between(a, b) for a, ns in topology.neighbours.items() for b in ns},
-                               topology)
+        side = topology.side
+        got = _SIDE_TABLES.put({(a, b): side(a, b) for a, ns in topology.neighbours.items() for b in ns}, topology)
     return got
 
 
@@ -357,11 +357,12 @@ class MoveChecker:
         if start in targets:
             return PathResult([start], 0.0, [])
         neighbours = self.topology.neighbours
+        distance = self.topology.distance
         tlist = list(targets)
         least = self.costs.least if self.costs is not None else 1.0
 
         def h(x: Hex) -> float:
-            return least * min(x.distance(t) for t in tlist) if len(tlist) < 8 else 0.0
+            return least * min(distance(x, t) for t in tlist) if len(tlist) < 8 else 0.0
 
         best: dict[Hex, float] = {start: 0.0}
         spent: dict[Hex, float] = {start: 0.0}
@@ -517,7 +518,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
         return _spend(res, before, checker, mc, up, allowance), findings
     res = checker.path(before.hex, targets, legal=True, limit=remaining)
     if (res.path is None and pts is not None and pts.minimum_move is not None and fresh and remaining is not None
-            and after.hex is not None and before.hex.distance(after.hex) == 1
+            and after.hex is not None and checker.topology.distance(before.hex, after.hex) == 1
             and not checker.broken(before.hex, after.hex)):
         # LF 3.2: one hex a phase whatever it costs, unless prohibited: it spends the whole allowance
         one = [before.hex, after.hex]
@@ -607,7 +608,7 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
     the opponent is told the move is legal only by a route the log does not show."""
     assert legal.path is not None
     checker.mc.direct = None
-    if len(legal.path) - 1 <= legal.path[0].distance(legal.path[-1]):
+    if len(legal.path) - 1 <= checker.topology.distance(legal.path[0], legal.path[-1]):
         return None  # as few hexes as the straight line: no detour
     direct = checker.path(legal.path[0], targets, ignore=True)
     if direct.path is None or not direct.broken:

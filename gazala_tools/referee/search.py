@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Final, Protocol
 
+from gazala_tools.grid import Steps
 from gazala_tools.hexes import Hex, Hexside
 
 #: a step cost meaning "all the points left" (a Terrain Effects Chart's ``all``): with ``max_cost`` a
@@ -45,17 +46,25 @@ class Cost(Protocol):
 
 
 class Topology:
-    """The hexes of a map with dense indices and their adjacency, computed once."""
+    """The places of a map with dense indices and their adjacency, computed once. Every search, ZOC and
+    move walks this adjacency and asks it the side between two neighbours (:attr:`side`) and the steps
+    between two places (:attr:`distance`): a hex's (``grid`` None) or those of the map's ``grid`` (a square
+    cell's four or eight neighbours: :class:`Steps`)."""
 
-    __slots__ = ("adj", "hexes", "index", "neighbours", "order")
+    __slots__ = ("adj", "distance", "hexes", "index", "neighbours", "order", "side")
 
-    def __init__(self, hexes: Iterable[Hex]) -> None:
+    def __init__(self, hexes: Iterable[Hex], grid: Steps | None = None) -> None:
         order = tuple(dict.fromkeys(hexes))
         self.order: tuple[Hex, ...] = order
         self.hexes = frozenset(order)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(order)}
         idx = self.index
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in h.neighbours() if n in idx) for h in order}
+        #: the side between two neighbours (a key of the map's hexside data)
+        self.side: Callable[[Hex, Hex], Hexside] = Hexside.between if grid is None else grid.side
+        #: the steps between two places (a hex's distance, a square grid's)
+        self.distance: Callable[[Hex, Hex], int] = Hex.distance if grid is None else grid.distance
+        step = Hex.neighbours if grid is None else grid.neighbours
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = {h: tuple(n for n in step(h) if n in idx) for h in order}
         self.adj: list[tuple[int, ...]] = [tuple(idx[n] for n in self.neighbours[h]) for h in order]
 
     def __contains__(self, h: object) -> bool:
@@ -95,7 +104,7 @@ class BlockCost:
         self.blocked_pairs = pairs
 
     def __call__(self, a: Hex, b: Hex, /) -> int | None:
-        if b in self.blocked_hexes or Hexside.between(a, b) in self.sides:
+        if b in self.blocked_hexes or self.topology.side(a, b) in self.sides:
             return None
         return self.step
 

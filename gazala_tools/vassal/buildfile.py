@@ -9,7 +9,6 @@ Nothing is ever written.
 
 from __future__ import annotations
 
-import importlib
 import io
 import logging
 import os
@@ -32,6 +31,7 @@ from gazala_tools.inputs import (
     refuse_dtd,
 )
 from gazala_tools.numbering import Numbering
+from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
 
@@ -260,13 +260,8 @@ def _grid(el: etree._Element, file: Path) -> Grid | None:
             numbering = Numbering.from_vassal_attrs(_attrs(num)) if num is not None else None
             return HexGridGeometry.from_vassal_attrs(_attrs(el), numbering)
         if tag == SQUAREGRID:
-            try:
-                squaregrid = importlib.import_module("gazala_tools.vassal.squaregrid")
-            except ImportError:
-                log.info("%s: SquareGrid support is not installed", file)
-                return None
             sq_num = next(_children(el, SQNUM), None)
-            return squaregrid.SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num) if sq_num is not None else None)  # type: ignore[no-any-return]
+            return SquareGridGeometry.from_attrs(_attrs(el), _attrs(sq_num) if sq_num is not None else None)
         if tag == ZONEDGRID:
             zones: list[GridZone] = []
             background: Grid | None = None

@@ -35,6 +35,7 @@ from lxml import etree
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
 from gazala_tools.numbering import Numbering
+from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vassal.buildfile import (
     ALL_MAP_CLASSES,
     HEXGRID,
@@ -49,7 +50,6 @@ from gazala_tools.vassal.buildfile import (
     open_source,
     parse_xml,
 )
-from gazala_tools.vassal.squaregrid import SquareGridGeometry
 from gazala_tools.vsav import map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gazala_tools.errors import HexNameError
 from gazala_tools.hexgrid import polygon_contains
-from gazala_tools.vassal.squaregrid import SquareGridGeometry, SquareGridNumbering
+from gazala_tools.squaregrid import SquareGridGeometry, SquareGridNumbering
 
 Fixture = Callable[[str], dict[str, Any]]
 

@@ -7,7 +7,7 @@ The layers, lowest first (``docs/dev/architecture.md``, "Core and edges"); a pac
 packages of lower layers, never one of its own layer or above:
 
 - core, pure typed Python: ``gazala_tools`` (``__version__``) < ``errors hexes wording escape`` < ``fileio filecache`` < ``inputs numbering``
-  < ``yamlnodes grid`` < ``hexgrid`` (VASSAL's pixel geometry, pure) < ``games`` (the registry,
+  < ``yamlnodes grid`` < ``hexgrid squaregrid`` (VASSAL's pixel geometry, pure) < ``games`` (the registry,
   game.yaml) < ``mapdata counters vsav`` (map.yaml, counters.yaml, the VASSAL save format, pure)
   < ``referee`` < ``rules`` (the plugins build on the referee, never the reverse);
 - edges, third-party libraries: ``geometry render`` < ``vassal`` (the module builder draws with render)
@@ -34,7 +34,7 @@ CORE = (
     ("fileio", "filecache"),
     ("inputs", "numbering"),
     ("yamlnodes", "grid"),
-    ("hexgrid",),
+    ("hexgrid", "squaregrid"),
     ("games",),
     ("mapdata", "counters", "vsav"),
     ("referee",),
@@ -100,7 +100,8 @@ def test_the_compatibility_shims_are_gone() -> None:
     """Issue 34 item 3: ``vassal.grid`` (now ``hexgrid``), ``vassal.saves`` (now ``vsav``, with
     ``vassal.buildfile.read_layouts`` for a module's location names) and ``render.escape`` (now
     ``escape``) re-exported moved names; every importer uses the real module, and the shims are gone."""
-    shims = ("gazala_tools.vassal.grid", "gazala_tools.vassal.saves", "gazala_tools.render.escape")
+    shims = ("gazala_tools.vassal.grid", "gazala_tools.vassal.saves", "gazala_tools.render.escape",
+             "gazala_tools.vassal.squaregrid")
     assert [name for name in shims if importlib.util.find_spec(name) is not None] == []
     assert [(m, line, name) for m, line, name, _inside in module_imports() if name in shims] == []
 

@@ -11,7 +11,15 @@ from gazala_tools.games.moduleyaml import status_names
 from gazala_tools.referee.ruledata.section import RulesReader, Section
 from gazala_tools.yamlnodes import ID_RE
 
-__all__ = ["MARKER_KEYS", "ROUNDING", "SUPPLY_ROLES", "USED", "Marker", "marker_id", "read_markers"]
+__all__ = [
+    "MARKER_KEYS",
+    "ROUNDING",
+    "SUPPLY_ROLES",
+    "USED",
+    "Marker",
+    "marker_id",
+    "read_markers",
+]
 
 #: the marker every unit of a module may show whatever the game (the module builder's ``Used`` layer,
 #: a counter's used side up): the one marker the core names

@@ -39,15 +39,22 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
 from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
+from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
 from gazala_tools.vassal.importer.grids import (
+    MOVES_NOTE,
     OURS,
+    OURS_SQUARE,
+    GridFound,
     box_names,
+    first_square,
     first_unnumbered,
     hex_grids,
     is_main,
     other_grid_docs,
     relabel,
+    square_grid_doc,
+    square_grids,
     zone_of,
 )
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
@@ -87,7 +94,7 @@ SQUARE = 0.03
 class MainGrid:
     map: str
     board: Board
-    geometry: HexGridGeometry
+    geometry: HexGridGeometry | SquareGridGeometry
     size: tuple[int, int]  #: what the numbering is sized by: the board, or the zone's bounds
 
 
@@ -108,10 +115,16 @@ def main_grid(mod: ImportedModule) -> MainGrid | None:
     return None
 
 
-def _map_doc(mod: ImportedModule, main: MainGrid | None) -> dict[str, Any] | None:
+def _map_doc(mod: ImportedModule, main: MainGrid | None, file: str | Path = "") -> dict[str, Any] | None:
     """map.yaml: the main grid (every hex whose centre is on the board, one terrain), or None."""
     if main is None or main.geometry.numbering is None:
         return None
+    if isinstance(main.geometry, SquareGridGeometry):  # issue 35: a square grid's cells
+        found = GridFound(main.map, main.board, main.geometry, main.size, zone_of(main.board, main.geometry), False)
+        return {"title": short_name(mod.name) or "imported", "provenance": "imported",
+                "notes": [MOVES_NOTE],
+                "grid": square_grid_doc(found, board_numbering(main), str(file)),
+                "terrain": {"default": "clear", "types": {"clear": {"description": "not in the module"}}}}
     spec = spec_for(main.geometry, main.geometry.numbering, "custom", main.size, dpi=DPI)
     grid = spec.to_data()
     grid["pixels"]["board_width"], grid["pixels"]["board_height"] = main.board.width, main.board.height
@@ -275,6 +288,12 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     if ours is not None:
         main = MainGrid(ours.map, ours.board, ours.geometry, ours.size)
         mod.placements = relabel(mod, ours)
+    square = first_square(mod) if main is None else None  # no hex grid: the first square grid's cells
+    if square is not None:
+        main = MainGrid(square.map, square.board, square.geometry, square.size)
+        if square.ours:
+            mod.placements = relabel(mod, square)
+    ours_text = OURS if ours is not None else OURS_SQUARE if square is not None and square.ours else None
     members = _members(src)
     present = {m[len("images/"):] for m in members if m.startswith("images/")}
     title = short_name(mod.name or Path(source).stem) or "imported"
@@ -287,7 +306,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "sides": [{"id": side_ids[s], "name": short_name(s) or side_ids[s], "color": SIDE_COLORS[i % 2]}
                   for i, s in enumerate(sides)],
     }
-    map_doc = _map_doc(mod, main)
+    map_doc = _map_doc(mod, main, src.path)
     if map_doc is not None:  # a unit off the main grid stands in a box named after its zone or map (issue 35)
         game_doc["rules"] = {"boxes": {"rule": "boxes", "allowed": box_names(mod)}}
     if main is not None and main.geometry.numbering is not None:
@@ -380,13 +399,18 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     report = {
         "module": title,
         "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
-        "main grid": ({"map": main.map, "board": main.board.name, **({"labels": OURS} if ours else {})}
+        "main grid": ({"map": main.map, "board": main.board.name, **({"labels": ours_text} if ours_text else {}),
+                       **({"kind": "square", "moves": "orthogonal (map.yaml grid.moves)"} if square is not None else {})}
                       if main is not None else None),
         "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
                       + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
                       + (" (map.yaml)" if is_main(g, main_place)
                          else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
                       for g in hex_grids(mod)],
+        **({"square grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
+                             + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
+                             + (" (map.yaml)" if is_main(g, main_place) else " (a map YAML in grids/)")
+                             for g in square_grids(mod)]} if square_grids(mod) else {}),
         "units": report_section(facts, {k: v for k, v in units.items() if k != "pieces"}),
         "kept verbatim only": sorted(set(kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
@@ -403,8 +427,8 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     }
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
     grid_files = other_grid_docs(mod, main_place,
-                                 lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size)))
-    mark = f"# {OURS}.\n" if ours else ""
+                                 lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size), src.path))
+    mark = f"# {ours_text}.\n" if ours_text else ""
     files = {"game.yaml": head + mark + _dump(game_doc),
              **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
              **{name: head + _dump(doc) for name, doc in grid_files.items()},

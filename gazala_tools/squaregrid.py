@@ -1,4 +1,12 @@
-"""VASSAL ``SquareGrid`` + ``SquareGridNumbering``, exactly as the engine computes them.
+"""Square grids: VASSAL's ``SquareGrid`` + ``SquareGridNumbering`` exactly as the engine computes them,
+and a map of square cells for the referee (issue 35 item 2).
+
+A **cell** is :class:`Cell` ``(col, row)``: VASSAL's raw indices, the cell centred at ``(x0 + col*dx, y0 +
+row*dy)``. Its label is the module's ``SquareGridNumbering`` (or ours: ``0101`` at the top-left whole cell,
+:func:`toolkit_numbering`), the same :class:`~gazala_tools.numbering.Numbering` arithmetic without stagger.
+A game's map of cells is :class:`SquareGameGrid`: the :class:`~gazala_tools.grid.GameGrid` API over cells,
+each keyed for the referee by ``Hex(col, row)``, an opaque key whose hex geometry is never read (the grid
+gives the neighbours, 4 or 8, and has no hexsides: docs/mapdata.md, "Square grids").
 
 Pure Python, read from the engine's source (``VASSAL/build/module/map/boardPicker/board/SquareGrid.java``,
 ``.../mapgrid/SquareGridNumbering.java`` and its base ``RegularGridNumbering.java``; unchanged in
@@ -21,11 +29,16 @@ Coordinates are **board** coordinates, as the engine passes them to a grid (also
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import ClassVar, Final
 
+from gazala_tools.errors import HexNameError
+from gazala_tools.grid import GameGrid
+from gazala_tools.hexes import Direction, Hex, Hexside, Orientation
 from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
 
 __all__ = [
@@ -33,8 +46,12 @@ __all__ = [
     "DEFAULT_DY",
     "DEFAULT_X0",
     "DEFAULT_Y0",
+    "MOVES",
+    "Cell",
+    "SquareGameGrid",
     "SquareGridGeometry",
     "SquareGridNumbering",
+    "toolkit_numbering",
 ]
 
 DEFAULT_DX = 48.0
@@ -93,10 +110,36 @@ class SquareGridGeometry:
     edges_legal: bool = False
     corners_legal: bool = False
     snap_scale: int = 0
+    #: a square grid is never sideways (the hex grid's attribute, for code that sizes either kind)
+    sideways: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not (self.dx > 0 and self.dy > 0):
             raise ValueError(f"SquareGrid dx and dy must be positive, got dx={self.dx!r} dy={self.dy!r}")
+
+    # -- cells --------------------------------------------------------------------------------------
+    def name_raw_at(self, x: float, y: float) -> tuple[int, int]:
+        """The raw ``(col, row)`` VASSAL's naming gives board point ``(x, y)`` (``getColumn``/``getRow`` before
+        descending): the column ``floor``-rounded, the row truncated toward zero (the engine's quirk)."""
+        return math.floor((x - self.x0) / self.dx + 0.5), java_trunc((y - self.y0) / self.dy + 0.5)
+
+    def cell_at(self, x: float, y: float) -> Cell:
+        """The cell VASSAL's naming puts board point ``(x, y)`` in."""
+        return Cell(*self.name_raw_at(x, y))
+
+    def centre(self, cell: Cell) -> tuple[int, int]:
+        """Where ``snapTo`` puts a point of ``cell`` (its centre, board pixels)."""
+        return self.raw_center(cell.col, cell.row)
+
+    def board_cells(self, size: tuple[int, int]) -> tuple[range, range]:
+        """The raw columns and rows of the cells whose centre lies on a board (or zone) of ``size``: the
+        cells of a map. Rows start at 0 at least: VASSAL names a point above row 0's centre row 0 (its row
+        is truncated toward zero), so a row above the grid's origin has no name of its own."""
+        width, height = size
+        cols = [i for i in range(math.floor(-self.x0 / self.dx) - 1, math.ceil((width - self.x0) / self.dx) + 2)
+                if 0 <= self.raw_center(i, 0)[0] < width]
+        rows = [j for j in range(0, math.ceil((height - self.y0) / self.dy) + 2) if 0 <= self.raw_center(0, j)[1] < height]
+        return (range(cols[0], cols[-1] + 1) if cols else range(0)), (range(rows[0], rows[-1] + 1) if rows else range(0))
 
     # -- sizes --------------------------------------------------------------------------------------
     def max_rows(self, container_h: int) -> int:
@@ -241,3 +284,128 @@ class SquareGridGeometry:
             edges_legal=flag("edgesLegal", False),
             corners_legal=flag("cornersLegal", False),
         )
+
+
+# -- cells and the map of cells --------------------------------------------------------------------
+#: how units move between cells: across the four sides only, or across the corners too
+MOVES: Final = ("orthogonal", "diagonal")
+_ORTHOGONAL: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+_DIAGONAL: Final = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+#: the step from the first cell of a pair (in (col, row) order) to the other -> the kind of side between them
+_SIDE_KIND: Final = {(0, 1): 0, (1, 0): 1, (1, -1): 2, (1, 1): 3}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Cell:
+    """A square cell: VASSAL's raw column and row (``0, 0`` is the cell centred at the grid's origin)."""
+
+    col: int
+    row: int
+
+    def neighbours(self, moves: str = "orthogonal") -> tuple[Cell, ...]:
+        """The cells one step away, clockwise from north: 4 (``orthogonal``) or 8 (``diagonal``)."""
+        steps = _ORTHOGONAL if moves == "orthogonal" else _DIAGONAL
+        return tuple(Cell(self.col + dc, self.row + dr) for dc, dr in steps)
+
+    def distance(self, other: Cell, moves: str = "orthogonal") -> int:
+        """Steps between two cells: Manhattan (``orthogonal``) or Chebyshev (``diagonal``)."""
+        dc, dr = abs(self.col - other.col), abs(self.row - other.row)
+        return dc + dr if moves == "orthogonal" else max(dc, dr)
+
+
+def toolkit_numbering(geo: SquareGridGeometry, size: tuple[int, int]) -> SquareGridNumbering:
+    """Our labels for a square grid without numbering: VASSAL's default numbering (columns then rows,
+    ``CCRR``) shifted so that the top-left cell lying whole on a board of ``size`` is ``0101`` (the first
+    column whose cell spans no pixel left of the board, the first row, from 0, above none)."""
+    c0 = math.ceil((geo.dx / 2 - geo.x0) / geo.dx)
+    while geo.x0 + c0 * geo.dx - geo.dx / 2 < 0:  # float care: the first whole column
+        c0 += 1
+    r0 = max(0, math.ceil((geo.dy / 2 - geo.y0) / geo.dy))
+    while geo.y0 + r0 * geo.dy - geo.dy / 2 < 0:
+        r0 += 1
+    return SquareGridNumbering(h_off=1 - c0, v_off=1 - r0)
+
+
+@dataclass(frozen=True)
+class SquareGameGrid(GameGrid):
+    """The square cells of a map and their labels: :class:`~gazala_tools.grid.GameGrid`'s API (labels,
+    columns and rows of label numbers, edges, descending counts) over cells. A cell is keyed by ``Hex(col,
+    row)`` (its raw indices; :meth:`cell` and :meth:`key` convert): the referee's maps and positions hold
+    places as such keys, and every step between them is the grid's (:meth:`neighbours`), never a hex's.
+    ``moves``: ``orthogonal`` (4 neighbours) or ``diagonal`` (8). No stagger, no hexsides."""
+
+    moves: str = "orthogonal"
+
+    def __post_init__(self) -> None:
+        if self.moves not in MOVES:
+            raise ValueError(f"moves must be one of {', '.join(MOVES)}, got {self.moves!r}")
+        if self.orientation is not Orientation.FLAT:
+            raise ValueError("a square grid has no orientation")
+        if self.numbering.stagger:
+            raise ValueError("a square grid's numbering has no stagger")
+        GameGrid.__post_init__(self)
+
+    @property
+    def kind(self) -> str:
+        return "square"
+
+    @property
+    def sides_per_cell(self) -> int:
+        return 4 if self.moves == "orthogonal" else 8
+
+    def raw(self, h: Hex) -> tuple[int, int]:
+        return h.q, h.r
+
+    def from_raw(self, c: int, r: int) -> Hex:
+        return Hex(c, r)
+
+    @staticmethod
+    def cell(h: Hex) -> Cell:
+        """The cell a key stands for."""
+        return Cell(h.q, h.r)
+
+    @staticmethod
+    def key(cell: Cell) -> Hex:
+        """The key of a cell in the map and the referee."""
+        return Hex(cell.col, cell.row)
+
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The cells of the map one step from ``h`` (4 or 8, fewer at an edge), clockwise from north."""
+        steps = _ORTHOGONAL if self.moves == "orthogonal" else _DIAGONAL
+        cells, q, r = self._cells, h.q, h.r
+        return tuple(n for n in (cells.get((q + dc, r + dr)) for dc, dr in steps) if n is not None)
+
+    @functools.cached_property
+    def _cells(self) -> dict[tuple[int, int], Hex]:
+        """Raw index -> the key of each map cell (a topology of 100,000 cells is built without making keys)."""
+        return {(h.q, h.r): h for h in self.hexes()}
+
+    def steps(self) -> SquareGameGrid:
+        return self
+
+    def distance(self, a: Hex, b: Hex) -> int:
+        """Steps between two cells: Manhattan (``orthogonal``) or Chebyshev (``diagonal``)."""
+        return self.cell(a).distance(self.cell(b), self.moves)
+
+    def side(self, a: Hex, b: Hex) -> Hexside:
+        """The side (or corner) between neighbouring cells ``a`` and ``b``, as a key of the referee's tables: one
+        value per pair of cells, the same from either (``Hexside(2*col + diagonal, row, N or NE)`` of the pair's
+        first cell and the step to the other: east, south, north-east, south-east). Only compared: no map data
+        names a side of a square grid, and its hex geometry (``.hexes``) is never read."""
+        first, second = (a, b) if (a.q, a.r) < (b.q, b.r) else (b, a)
+        step = (second.q - first.q, second.r - first.r)
+        try:
+            k = _SIDE_KIND[step]
+        except KeyError:
+            raise ValueError(f"cells {self.label(a)} and {self.label(b)} are not neighbours") from None
+        return Hexside(2 * first.q + (k >> 1), first.r, Direction.N if k & 1 == 0 else Direction.NE)
+
+    def hexsides(self) -> list[Hexside]:
+        """A square grid has none (no map data names a cell side)."""
+        return []
+
+    def hexside(self, label: str) -> Hexside:
+        raise HexNameError(f"{label!r}: a square grid has no hexsides", expected="a cell label")
+
+    def hexside_label(self, side: Hexside) -> str:
+        raise ValueError("a square grid has no hexsides")
