@@ -69,7 +69,7 @@ def make_module(path: Path, slots: int, board: tuple[int, int]) -> Path:
 def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> Path:
     """A save of ``module`` holding ``pieces`` pieces of its first 400 slots spread over the board's hexes."""
     from gazala_tools.vassal.importer import read_module
-    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
     from tools.saves import write_new_save
 
     mod = read_module(module)
@@ -79,7 +79,7 @@ def make_save(path: Path, module: Path, pieces: int, board: tuple[int, int]) -> 
     for i in range(pieces):
         s = slots[i % len(slots)]
         x, y = 60 + (i * 61) % (w - 120), 70 + ((i * 61) // (w - 120) * 70) % (h - 140)
-        places.append(Placement(s.type, s.state, "Main Map", x, y))
+        places.append(PiecePlacement(s.type, s.state, "Main Map", x, y))
     write_new_save(path, new_save_tree(places, first_id=1_700_000_000_000), module_name="Bench Units")
     return path
 

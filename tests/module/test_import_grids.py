@@ -214,7 +214,7 @@ def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.C
     """The first map's grid is map.yaml's; a unit on the other map's grid stands in the box naming its hex, by
     our labels too: a piece at each grid's top-left whole hex is at 0101 of its grid."""
     from gazala_tools.vassal.importer import read_module
-    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
     from tools.saves import write_new_save
 
     module = _two_maps(tmp_path)
@@ -239,7 +239,7 @@ def test_every_board_of_every_map_gets_its_grid(tmp_path: Path, capsys: pytest.C
         spots[name] = _first_whole(geo, 800, 600)
     slot = next(iter(yaml.safe_load((folder / "counters.yaml").read_text(encoding="utf-8"))["markers"]))
     p = read_module(module).pieces[0]
-    tree = new_save_tree([Placement(p.type, p.state, m, x, y) for m, (x, y) in spots.items()], first_id=100)
+    tree = new_save_tree([PiecePlacement(p.type, p.state, m, x, y) for m, (x, y) in spots.items()], first_id=100)
     save = tmp_path / "s.vsav"
     write_new_save(save, tree, module_name="Two Maps")
     capsys.readouterr()
@@ -283,7 +283,7 @@ def test_the_boards_a_save_chooses_are_laid_out_as_the_engine_lays_them(tmp_path
     from gazala_tools.vassal.importer import read_module
     from gazala_tools.vsav import sequence
     from gazala_tools.vsav.traits import make_piece
-    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
     from tools.saves import write_new_save
 
     pkg = "VASSAL.build.module.map.boardPicker"
@@ -308,8 +308,8 @@ def test_the_boards_a_save_chooses_are_laid_out_as_the_engine_lays_them(tmp_path
     assert lay.choose_boards  # VASSAL asks: no board is laid out until a save says which
     spot = {b.name: _first_whole(b.grid, 800, 600) for b in lay.all_boards if isinstance(b.grid, HexGridGeometry)}
     p = read_module(module).pieces[0]
-    placements = [Placement(p.type, p.state, "Main Map", spot["A"][0] + 800, spot["A"][1]),
-                  Placement(p.type, p.state, "Main Map", *spot["B"])]
+    placements = [PiecePlacement(p.type, p.state, "Main Map", spot["A"][0] + 800, spot["A"][1]),
+                  PiecePlacement(p.type, p.state, "Main Map", *spot["B"])]
     save = tmp_path / "s.vsav"
     write_new_save(save, new_save_tree(placements, boards={"Main Map": [("B", 0, 0), ("A", 1, 0)]}, first_id=7),
                    module_name="Boards")

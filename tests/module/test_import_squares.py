@@ -23,7 +23,8 @@ import pytest
 import yaml
 
 from gazala_tools.cli import main
-from gazala_tools.mapdata.loader import dump_map, load_map, load_map_text
+from gazala_tools.mapdata.loader import load_map, load_map_text
+from gazala_tools.mapdata.writer import dump_map
 from gazala_tools.squaregrid import SquareGameGrid, SquareGridGeometry, SquareGridNumbering
 from gazala_tools.vassal.importer.grids import OURS_SQUARE, label_at
 
@@ -177,11 +178,11 @@ def unit_ids(folder: Path) -> dict[str, str]:
 def our_save(module: Path, out: Path, spots: list[tuple[str, str, int, int]]) -> Path:
     """A save of ``module`` with a piece at each spot (palette name, map, x, y), written by our writer."""
     from gazala_tools.vassal.importer import read_module
-    from gazala_tools.vsav.writer import Placement, new_save_tree
+    from gazala_tools.vsav.writer import PiecePlacement, new_save_tree
     from tools.saves import write_new_save
 
     slots = {p.name: p for p in read_module(module).pieces}
-    tree = new_save_tree([Placement(slots[n].type, slots[n].state, m, x, y) for n, m, x, y in spots], first_id=100)
+    tree = new_save_tree([PiecePlacement(slots[n].type, slots[n].state, m, x, y) for n, m, x, y in spots], first_id=100)
     write_new_save(out, tree, module_name="Squares")
     return out
 
