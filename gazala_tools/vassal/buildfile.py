@@ -87,7 +87,7 @@ class ModuleSource:
             return self._zip.info(name) is not None
         if self._dir is not None:
             try:
-                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError)
+                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError, folder="module folder")
             except VassalFormatError:
                 return False
             return is_regular(p)
@@ -98,7 +98,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.read(name, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError, folder="module folder")
         return read_file(p, what="module file", cap=cap, error=VassalFormatError)
 
     def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
@@ -107,7 +107,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.copy(name, write, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError, folder="module folder")
         n = 0
         with open_file(p, what="module file", cap=cap, error=VassalFormatError) as fh:
             while chunk := fh.read(1 << 20):
@@ -127,7 +127,7 @@ class ModuleSource:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
             p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
-                              file=self.path, error=VassalFormatError)  # a symlink out of the folder is refused
+                              file=self.path, error=VassalFormatError, folder="module folder")  # a symlink out of the folder is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
@@ -157,11 +157,17 @@ def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 
     path = Path(source)
     if not path.exists():
         raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
-    if path.is_dir():
+    if path.is_dir():  # an unzipped module: a sandbox like a game folder (nothing read from outside it)
         for name in ("buildFile.xml", "buildFile"):
-            if (path / name).is_file():
-                return ModuleSource(path, name, _read_capped(path / name), _dir=path)
+            if os.path.lexists(path / name):
+                inside = inside_folder(path / name, path, name=name, what="buildFile", file=path,
+                                       error=VassalFormatError, folder="module folder")
+                return ModuleSource(path, name, _read_capped(inside), _dir=path)
         raise VassalFormatError("directory holds no buildFile.xml or buildFile", file=path)
+    zipped = path.suffix.lower() in (".vmod", ".zip", ".vext")
+    if not zipped:  # a buildFile named directly: its folder is the module's, and it may not leave it
+        path_inside = inside_folder(path, path.parent, name=path.name, what="buildFile", file=path,
+                                    error=VassalFormatError, folder="module folder")
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
@@ -172,11 +178,11 @@ def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 
                 return ModuleSource(path, name, zf.read(name, MAX_BUILDFILE_BYTES), _zip=zf)
         zf.close()
         raise VassalFormatError("module holds no buildFile.xml or buildFile", file=path)
-    if path.suffix.lower() in (".vmod", ".zip", ".vext"):
+    if zipped:
         raise VassalFormatError(
             f"not a zip archive (starts with {head!r})", file=path, expected="a VASSAL module, which is a zip file"
         )
-    return ModuleSource(path, path.name, _read_capped(path), _dir=path.parent)
+    return ModuleSource(path, path.name, _read_capped(path_inside), _dir=path.parent)
 
 
 def _read_capped(path: Path) -> bytes:

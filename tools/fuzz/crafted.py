@@ -1,0 +1,344 @@
+"""Crafted hostile modules, saves and game folders of issue 31, made small and on the fly (never committed).
+
+Building blocks:
+
+* :func:`zip_members`: a zip written by hand, each member with the compression method, flags, CRC and
+  sizes we choose (``zipfile`` would refuse to write most of what an attacker sends);
+* :func:`bzip2_zeros`, :func:`lzma_zeros`, :func:`deflate_zeros`: streams of zeros of any length in a few
+  hundred bytes (bzip2: one compressed block repeated bit by bit; LZMA: the periodic middle of a stream
+  of zeros repeated; neither compresses the gigabyte it decodes to, so a 1 GiB bomb is made in well under
+  a second);
+* :func:`module_zip`, :func:`setup_save`: a ``.vmod`` around a buildFile, a save around command text.
+
+The cases themselves, one per failure issue 31 lists (``CASES``: name -> maker writing its input into a
+folder and returning the ``gazala`` argv and the exit statuses its documented result may have), are run
+each in its own process, measured with ``wait4``: by ``tests/reliability/test_hostile_modules.py`` and by
+``scripts/fuzz --attacks``.
+"""
+
+from __future__ import annotations
+
+import bz2
+import lzma
+import struct
+import zipfile
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tools.fuzz.samples import buildfile
+
+GIB = 1 << 30
+MIB = 1 << 20
+
+
+# --- zips by hand -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Member:
+    """One zip member as stored: ``data`` is what follows the local header (already compressed)."""
+
+    name: str
+    data: bytes
+    method: int = zipfile.ZIP_STORED
+    crc: int = 0
+    size: int = 0  #: the uncompressed size both headers declare
+    flags: int = 0
+
+
+def stored(name: str, body: bytes) -> Member:
+    return Member(name, body, zipfile.ZIP_STORED, zlib.crc32(body), len(body))
+
+
+def deflated(name: str, body: bytes) -> Member:
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return Member(name, c.compress(body) + c.flush(), zipfile.ZIP_DEFLATED, zlib.crc32(body), len(body))
+
+
+def zip_members(members: list[Member]) -> bytes:
+    """A zip archive of ``members`` exactly as given (local headers, central directory, end record)."""
+    out = bytearray()
+    central = bytearray()
+    for m in members:
+        name = m.name.encode("utf-8")
+        offset = len(out)
+        fields = (20, m.flags, m.method, 0, 0x21, m.crc, len(m.data), m.size, len(name), 0)
+        out += struct.pack("<4sHHHHHIIIHH", b"PK\x03\x04", *fields) + name + m.data
+        central += struct.pack("<4sHHHHHHIIIHHHHHII", b"PK\x01\x02", 20, *fields, 0, 0, 0, 0, offset) + name
+    end = struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members), len(central), len(out), 0)
+    return bytes(out + central + end)
+
+
+# --- streams of zeros -------------------------------------------------------------------------------
+def _gf2_times(mat: list[int], vec: int) -> int:
+    total = 0
+    i = 0
+    while vec:
+        if vec & 1:
+            total ^= mat[i]
+        vec >>= 1
+        i += 1
+    return total
+
+
+def _gf2_square(mat: list[int]) -> list[int]:
+    return [_gf2_times(mat, mat[n]) for n in range(32)]
+
+
+def _crc_zeros_shift(crc: int, n: int) -> int:
+    """zlib's ``crc32_combine`` with an all-zero second part: the CRC of (bytes with ``crc``) + n zeros."""
+    crc ^= 0xFFFFFFFF
+    odd = [0xEDB88320] + [1 << i for i in range(31)]  # the operator for one zero bit
+    even = _gf2_square(odd)  # two bits
+    odd = _gf2_square(even)  # four bits
+    while n:
+        even = _gf2_square(odd)
+        if n & 1:
+            crc = _gf2_times(even, crc)
+        n >>= 1
+        if not n:
+            break
+        odd = _gf2_square(even)
+        if n & 1:
+            crc = _gf2_times(odd, crc)
+        n >>= 1
+    return crc ^ 0xFFFFFFFF
+
+
+def crc32_zeros(n: int) -> int:
+    """The CRC-32 of ``n`` zero bytes, in O(log n) steps (never the gigabyte itself)."""
+    return _crc_zeros_shift(0, n)
+
+
+class _Bits:
+    def __init__(self, data: bytes = b"") -> None:
+        self.value = int.from_bytes(data, "big") if data else 0
+        self.n = len(data) * 8
+
+    def add(self, value: int, bits: int) -> None:
+        self.value = (self.value << bits) | (value & ((1 << bits) - 1))
+        self.n += bits
+
+    def get(self, start: int, bits: int) -> int:
+        return (self.value >> (self.n - start - bits)) & ((1 << bits) - 1)
+
+    def to_bytes(self) -> bytes:
+        pad = -self.n % 8
+        return (self.value << pad).to_bytes((self.n + pad) // 8, "big")
+
+
+_BZ_BLOCK = 0x314159265359
+_BZ_END = 0x177245385090
+
+
+@cache
+def _bzip2_block() -> tuple[int, int, int, int]:
+    """One bzip2 block of zeros as bits (value, length), its CRC and how many zeros it decodes to."""
+    zeros = 45_000_000  # within one 900 kB block after bzip2's first run-length stage
+    data = bz2.compress(bytes(zeros), 9)
+    bits = _Bits(data)
+    start = 32  # after "BZh9"
+    assert bits.get(start, 48) == _BZ_BLOCK
+    for pad in range(8):  # the end-of-stream marker, its combined CRC, then up to 7 padding bits
+        end = bits.n - pad - 80
+        if bits.get(end, 48) == _BZ_END:
+            break
+    else:  # pragma: no cover - bz2 always ends a stream so
+        raise AssertionError("no bzip2 end-of-stream marker")
+    assert end > start
+    length = end - start
+    block = bits.get(start, length)
+    crc = bits.get(start + 48, 32)
+    return block, length, crc, zeros
+
+
+def bzip2_zeros(n: int) -> tuple[bytes, int]:
+    """A bzip2 stream of at least ``n`` zero bytes: (stream, exact number of zeros). Hundreds of bytes a
+    gigabyte (one block of 45 MB of zeros, repeated bit for bit)."""
+    block, length, crc, zeros = _bzip2_block()
+    count = max(1, -(-n // zeros))
+    out = _Bits(b"BZh9")
+    combined = 0
+    for _ in range(count):
+        out.add(block, length)
+        combined = (((combined << 1) | (combined >> 31)) & 0xFFFFFFFF) ^ crc
+    out.add(_BZ_END, 48)
+    out.add(combined, 32)
+    return out.to_bytes(), count * zeros
+
+
+_LZMA_FILTER = {"id": lzma.FILTER_LZMA1, "preset": 0, "dict_size": 1 << 20, "lc": 3, "lp": 0, "pb": 2}
+
+
+@cache
+def _lzma_parts() -> tuple[bytes, bytes, bytes, int, int]:
+    """An LZMA1 stream of 8 MiB of zeros cut where it repeats: (head, period, rest, base zeros, zeros a
+    period)."""
+    base = 8 * MIB
+    data = lzma.compress(bytes(base), format=lzma.FORMAT_RAW, filters=[_LZMA_FILTER])
+    mid = len(data) // 2
+    for p in range(1, 2000):
+        if data[mid:mid + 400] == data[mid + p:mid + p + 400]:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no period in an LZMA stream of zeros")
+    head, period, rest = data[:mid], data[mid:mid + p], data[mid:]
+    dec = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[_LZMA_FILTER])
+    got = 0
+    buf = head + period + rest
+    while not dec.eof:
+        out = dec.decompress(buf, 4 * MIB)
+        buf = b""
+        got += len(out)
+    return head, period, rest, base, got - base
+
+
+def lzma_zeros(n: int) -> tuple[bytes, int]:
+    """A raw LZMA1 stream (with its end marker) of at least ``n`` zero bytes: (stream, exact zeros)."""
+    head, period, rest, base, per = _lzma_parts()
+    k = max(0, -(-(n - base) // per))
+    return head + period * k + rest, base + k * per
+
+
+def lzma_props() -> bytes:
+    """The zip LZMA member header (APPNOTE 5.8.8): version, properties size, then lc/lp/pb and dict size."""
+    d = _LZMA_FILTER["lc"] + _LZMA_FILTER["lp"] * 9 + _LZMA_FILTER["pb"] * 45
+    return struct.pack("<BBHBI", 9, 20, 5, d, _LZMA_FILTER["dict_size"])
+
+
+def deflate_zeros(n: int) -> bytes:
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    step = bytes(16 * MIB)
+    parts = [c.compress(step) for _ in range(n // len(step))]
+    parts.append(c.compress(bytes(n % len(step))))
+    return b"".join(parts) + c.flush()
+
+
+def bomb(name: str, method: str, n: int = GIB) -> Member:
+    """A member ``name`` of ``n`` zeros (at least) compressed with ``method`` (bzip2, LZMA, deflate)."""
+    if method == "bzip2":
+        data, size = bzip2_zeros(n)
+        return Member(name, data, zipfile.ZIP_BZIP2, crc32_zeros(size), size)
+    if method == "lzma":
+        data, size = lzma_zeros(n)
+        return Member(name, lzma_props() + data, zipfile.ZIP_LZMA, crc32_zeros(size), size, flags=0x2)
+    if method == "deflate":
+        return Member(name, deflate_zeros(n), zipfile.ZIP_DEFLATED, crc32_zeros(n), n)
+    raise ValueError(method)
+
+
+# --- modules and saves ------------------------------------------------------------------------------
+MODULEDATA = b"<?xml version='1.0'?><data><name>Crafted</name><version>1</version></data>"
+
+
+def module_zip(xml: bytes | Member, *extra: Member) -> bytes:
+    """A ``.vmod``: the buildFile (bytes, deflated; or a member as given), moduledata and ``extra``."""
+    first = xml if isinstance(xml, Member) else deflated("buildFile.xml", xml)
+    return zip_members([first, deflated("moduledata", MODULEDATA), *extra])
+
+
+SAVE_TEXT = "begin_save\x1bend_save"
+
+
+def save_zip(saved: Member | None = None) -> bytes:
+    """A zipped save: ``savedGame`` (plain command text, or the member given) and ``savedata``."""
+    return zip_members([saved or deflated("savedGame", SAVE_TEXT.encode()),
+                        deflated("savedata", b"<?xml version='1.0'?><data><version>1</version></data>")])
+
+
+Maker = Callable[[Path], list[str]]
+
+
+@dataclass(frozen=True)
+class Case:
+    """An input of issue 31 and what must come of it: ``exits`` the statuses its documented result has,
+    ``stderr`` a text its one stderr line must hold (for exit 2)."""
+
+    make: Maker
+    exits: tuple[int, ...] = (2,)
+    stderr: str = ""
+
+
+CASES: dict[str, Case] = {}
+
+
+def case(name: str, *, exits: tuple[int, ...] = (2,), stderr: str = "") -> Callable[[Maker], Maker]:
+    def register(make: Maker) -> Maker:
+        CASES[name] = Case(make, exits, stderr)
+        return make
+
+    return register
+
+
+PLAIN_BUILDFILE = buildfile().encode()
+
+
+# --- the cases of issue 31 --------------------------------------------------------------------------
+def _write(d: Path, name: str, data: bytes) -> Path:
+    p = d / name
+    p.write_bytes(data)
+    return p
+
+
+for _method in ("bzip2", "lzma"):
+    def _save_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vsav", save_zip(bomb("savedGame", m)))
+        return ["vsav", "dump", "bomb.vsav"]
+
+    def _referee_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vsav", save_zip(bomb("savedGame", m)))
+        return ["referee", "check", "bomb.vsav", "--game", "gazala-rg"]
+
+    def _lint_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vmod", module_zip(bomb("buildFile.xml", m)))
+        return ["module", "lint", "bomb.vmod"]
+
+    def _locate_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vmod", module_zip(bomb("buildFile.xml", m)))
+        return ["grid", "locate", "bomb.vmod", "10", "10"]
+
+    def _import_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vmod", module_zip(bomb("buildFile.xml", m)))
+        return ["game", "import", "bomb.vmod", "out"]
+
+    def _image_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vmod", module_zip(buildfile(image="b.png").encode(), bomb("images/b.png", m)))
+        return ["grid", "locate", "bomb.vmod", "10", "10"]
+
+    def _moduledata_bomb(d: Path, m: str = _method) -> list[str]:
+        _write(d, "bomb.vmod", zip_members([deflated("buildFile.xml", PLAIN_BUILDFILE), bomb("moduledata", m)]))
+        (d / "p.yaml").write_text("game: gazala-rg\nunits: []\n")
+        return ["referee", "check", "p.yaml", "--module", "bomb.vmod"]
+
+    def _setup_bomb_import(d: Path, m: str = _method) -> list[str]:
+        _write(d, "setup.vmod", module_zip(_with_setup(PLAIN_BUILDFILE), stored("s.vsav", save_zip(bomb("savedGame", m)))))
+        return ["game", "import", "setup.vmod", "out"]
+
+    def _setup_bomb_lint(d: Path, m: str = _method) -> list[str]:
+        _write(d, "setup.vmod", module_zip(_with_setup(PLAIN_BUILDFILE), stored("s.vsav", save_zip(bomb("savedGame", m)))))
+        return ["module", "lint", "setup.vmod"]
+
+    case(f"{_method} savedGame of 1 GiB: vsav dump", stderr="savedGame")(_save_bomb)
+    case(f"{_method} savedGame of 1 GiB: referee check", stderr="savedGame")(_referee_bomb)
+    case(f"{_method} buildFile of 1 GiB: module lint", stderr="buildFile.xml")(_lint_bomb)
+    case(f"{_method} buildFile of 1 GiB: grid locate", stderr="buildFile.xml")(_locate_bomb)
+    case(f"{_method} buildFile of 1 GiB: game import", stderr="buildFile.xml")(_import_bomb)
+    case(f"{_method} board image of 1 GiB: grid locate", exits=(0, 2))(_image_bomb)
+    case(f"{_method} moduledata of 1 GiB: referee check --module", exits=(0, 1, 2))(_moduledata_bomb)
+    # the set-up save is one the module cannot give: reported (import report, lint finding), not fatal
+    case(f"{_method} set-up save of 1 GiB: game import", exits=(0, 2))(_setup_bomb_import)
+    case(f"{_method} set-up save of 1 GiB: module lint", exits=(1,))(_setup_bomb_lint)
+
+
+def _with_setup(xml: bytes, file: str = "s.vsav") -> bytes:
+    setup = (f'<VASSAL.build.module.PredefinedSetup name="Start" file="{file}" useFile="true" isMenu="false"/>'
+             '</VASSAL.build.GameModule>')
+    return xml.replace(b"</VASSAL.build.GameModule>", setup.encode())
+
+
+@case("Deflate64 member: vsav dump", stderr="Deflate64")
+def _deflate64(d: Path) -> list[str]:
+    body = deflated("savedGame", SAVE_TEXT.encode())
+    _write(d, "d64.vsav", zip_members([Member(body.name, body.data, 9, body.crc, body.size)]))
+    return ["vsav", "dump", "d64.vsav"]
