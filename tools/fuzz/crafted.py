@@ -342,3 +342,93 @@ def _deflate64(d: Path) -> list[str]:
     body = deflated("savedGame", SAVE_TEXT.encode())
     _write(d, "d64.vsav", zip_members([Member(body.name, body.data, 9, body.crc, body.size)]))
     return ["vsav", "dump", "d64.vsav"]
+
+
+# --- what multiplies: prototypes, a large parsed buildFile, long lists ---------------------------------
+SLOT = "VASSAL.build.widget.PieceSlot"
+PROTO = "VASSAL.build.module.PrototypeDefinition"
+ROSTER = "VASSAL.build.module.PlayerRoster"
+
+
+def _xml_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\t", "&#9;")
+
+
+def piece_text(traits: list[str], name: str = "P") -> str:
+    """A PieceSlot's ``+/null/TYPE/STATE`` with ``traits`` (outermost first) around a BasicPiece."""
+    from gazala_tools.vsav.traits import join_chain
+
+    types = [*traits, f"piece;;;;{name}"]
+    return "+/null/" + join_chain(types).replace("/", "\\/") + "/" + join_chain(
+        ["" for _ in traits] + ["null;0;0;0;0"]).replace("/", "\\/")
+
+
+def with_pieces(xml: bytes, body: str) -> bytes:
+    """The buildFile with ``body`` (XML) added at the end of its root."""
+    return xml.replace(b"</VASSAL.build.GameModule>", body.encode() + b"</VASSAL.build.GameModule>")
+
+
+def prototype_bomb(levels: int = 4, fan: int = 100, slots: int = 1) -> bytes:
+    """Prototypes ``levels`` deep, each naming the next ``fan`` times (a 92 KB buildFile for 4 x 100)."""
+    protos = [f'<{PROTO} name="L{levels}">{_xml_text(piece_text(["mark;Bomb"]))}</{PROTO}>']
+    for level in range(levels - 1, 0, -1):
+        protos.append(f'<{PROTO} name="L{level}">{_xml_text(piece_text([f"prototype;L{level + 1}"] * fan))}</{PROTO}>')
+    pieces = "".join(f'<{SLOT} entryName="u{i}" gpid="{i + 1}">{_xml_text(piece_text(["prototype;L1"]))}</{SLOT}>'
+                     for i in range(slots))
+    return with_pieces(PLAIN_BUILDFILE, "<VASSAL.build.module.PrototypesContainer>" + "".join(protos)
+                       + "</VASSAL.build.module.PrototypesContainer><VASSAL.build.module.PieceWindow name=\"w\">"
+                       + pieces + "</VASSAL.build.module.PieceWindow>")
+
+
+def empty_elements(n: int = 2_400_000) -> bytes:
+    return with_pieces(PLAIN_BUILDFILE, "<a/>" * n)
+
+
+def roster(n: int = 400_000) -> bytes:
+    return with_pieces(PLAIN_BUILDFILE, f"<{ROSTER}>" + "".join(f"<entry>S{i}</entry>" for i in range(n))
+                       + f"</{ROSTER}>")
+
+
+def many_slots(n: int) -> bytes:
+    text = _xml_text(piece_text(["mark;Side;Red"]))
+    return with_pieces(PLAIN_BUILDFILE, '<VASSAL.build.module.PieceWindow name="w">' + "".join(
+        f'<{SLOT} entryName="u{i}" gpid="{i + 1}">{text}</{SLOT}>' for i in range(n))
+        + "</VASSAL.build.module.PieceWindow>")
+
+
+def big_attribute(n: int = 60_000_000) -> bytes:
+    return with_pieces(PLAIN_BUILDFILE, f'<b v="{"x" * n}"/>')
+
+
+def big_text(n: int = 60_000_000) -> bytes:
+    return with_pieces(PLAIN_BUILDFILE, f"<b>{'x' * n}</b>")
+
+
+def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
+    _write(d, name, module_zip(xml))
+    return name
+
+
+for _what, _make in (("prototypes 4 x 100", prototype_bomb), ("2.4 million empty elements", empty_elements),
+                     ("400,000 roster entries", roster), ("300,000 piece slots", lambda: many_slots(300_000)),
+                     ("a 60 MB attribute", big_attribute), ("60 MB of text", big_text)):
+    for _verb in ("lint", "locate", "import"):
+        def _maker(d: Path, make: Callable[[], bytes] = _make, verb: str = _verb) -> list[str]:
+            m = _vmod(d, make())
+            return {"lint": ["module", "lint", m], "locate": ["grid", "locate", m, "10", "10"],
+                    "import": ["game", "import", m, "out"]}[verb]
+
+        case(f"buildFile {_what}: {_verb}", exits=(0, 1, 2))(_maker)
+
+
+@case("game.yaml with 40,000 sides: game show", exits=(0, 2))
+def _many_sides(d: Path) -> list[str]:
+    import shutil
+
+    root = Path(__file__).resolve().parents[2]
+    game = d / "g"
+    shutil.copytree(root / "tests" / "games" / "river-war", game)
+    text = (game / "game.yaml").read_text()
+    extra = "".join(f"  - {{id: s{i}, name: Side {i}}}\n" for i in range(40_000 - 2))
+    (game / "game.yaml").write_text(text.replace("\nturns:", "\n" + extra + "turns:", 1))
+    return ["game", "show", "g"]
