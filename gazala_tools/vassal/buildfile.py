@@ -22,7 +22,9 @@ from lxml import etree
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.hexgrid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
 from gazala_tools.inputs import (
+    XmlBudget,
     ZipInput,
+    check_xml_budget,
     image_header_size,
     inside_folder,
     is_regular,
@@ -31,7 +33,7 @@ from gazala_tools.inputs import (
     refuse_doctype,
     refuse_dtd,
 )
-from gazala_tools.numbering import Numbering
+from gazala_tools.numbering import GRID_MAX_PIXEL, Numbering, module_int
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
 
@@ -42,6 +44,13 @@ MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
 #: hundreds of zones of 4 to 50 points); each point is held and tested for every location looked up
 MAX_ZONES = 20_000
 MAX_ZONE_POINTS = 200_000
+#: what a parsed buildFile may hold, counted before lxml builds it (issue 31: 2.4 million empty elements
+#: took 1.2 GB to import, 300,000 piece slots 64 s to lint). Real modules: some thousands to 100,000
+#: elements, at most some thousands of piece slots and prototypes.
+MAX_ELEMENTS = 500_000
+MAX_PIECE_DEFINITIONS = 50_000
+BUILDFILE_BUDGET = XmlBudget(MAX_ELEMENTS, tags={"VASSAL.build.widget.PieceSlot": MAX_PIECE_DEFINITIONS,
+                                                 "VASSAL.build.module.PrototypeDefinition": MAX_PIECE_DEFINITIONS})
 #: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)
 IMAGE_HEADER_BYTES = 256 * 1024
 
@@ -193,6 +202,7 @@ def parse_xml(data: bytes, file: str | Path) -> etree._Element:
     """Parse a buildFile safely: the parser resolves no entity, loads no DTD and uses no network, and a
     document with any DOCTYPE (in whatever encoding, however far in) is refused."""
     refuse_doctype(data, file=file, error=VassalFormatError)
+    check_xml_budget(data, BUILDFILE_BUDGET, file=file, what="buildFile", error=VassalFormatError)
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
     )
@@ -218,18 +228,15 @@ def _attrs(el: etree._Element) -> dict[str, str]:
 
 
 def _int_attr(el: etree._Element, key: str, default: int, file: Path) -> int:
+    """An integer attribute (a map's edge, a board's size) within the pixels a map may have (issue 31)."""
     raw = el.get(key)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
-    except ValueError:
-        raise VassalFormatError(
-            f"{key}={raw!r} on {el.tag.rsplit('.', 1)[-1]} is not an integer",
-            file=file,
-            place=f"line {el.sourceline}",
-            expected="a plain decimal integer",
-        ) from None
+        return module_int(el.tag.rsplit(".", 1)[-1], key, raw, lo=0)
+    except ValueError as exc:
+        raise VassalFormatError(str(exc), file=file, place=f"line {el.sourceline}",
+                                expected=f"a plain decimal integer within 0..{GRID_MAX_PIXEL:,}") from None
 
 
 def _grid(el: etree._Element, file: Path) -> Grid | None:
@@ -270,13 +277,16 @@ def _zone(el: etree._Element, file: Path) -> Zone:
     for pair in filter(None, path_text.split(";")):
         try:
             xs, ys = pair.split(",")
-            points.append((int(xs), int(ys)))
+            point = (int(xs), int(ys)) if len(xs) + len(ys) < 40 else (0, 0)
+            if len(xs) + len(ys) >= 40 or max(abs(point[0]), abs(point[1])) > GRID_MAX_PIXEL:
+                raise ValueError(pair)  # beyond any map (issue 31)
+            points.append(point)
         except ValueError:
             raise VassalFormatError(
                 f"zone {el.get('name')!r} path point {pair!r} is malformed",
                 file=file,
                 place=f"line {el.sourceline}",
-                expected="x,y;x,y;... integers",
+                expected=f"x,y;x,y;... integers within +-{GRID_MAX_PIXEL:,}",
             ) from None
     grid: Grid | None = None
     for child in el:

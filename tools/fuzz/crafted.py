@@ -432,3 +432,47 @@ def _many_sides(d: Path) -> list[str]:
     extra = "".join(f"  - {{id: s{i}, name: Side {i}}}\n" for i in range(40_000 - 2))
     (game / "game.yaml").write_text(text.replace("\nturns:", "\n" + extra + "turns:", 1))
     return ["game", "show", "g"]
+
+
+# --- numbers from a module --------------------------------------------------------------------------
+def grid_buildfile(grid: str = "", numbering: str = "", image: str = "") -> bytes:
+    """The sample buildFile with HexGrid attributes (``dx="inf"``...) and numbering attributes replaced."""
+    xml = buildfile(numbering, image)
+    if grid:
+        xml = xml.replace('dx="40" dy="46" x0="0" y0="0"', grid)
+    return xml.encode()
+
+
+GRID_NUMBERS = ('dx="inf" dy="46" x0="0" y0="0"', 'dx="1e308" dy="46" x0="0" y0="0"',
+                'dx="40" dy="1e308" x0="0" y0="0"', 'dx="40" dy="46" x0="99999999999" y0="0"',
+                'dx="40" dy="46" x0="0" y0="-99999999999"', 'dx="1e-5" dy="46" x0="0" y0="0"',
+                'dx="40" dy="1e-5" x0="0" y0="0"', 'dx="nan" dy="46" x0="0" y0="0"')
+NUMBERING_NUMBERS = ('hOff="2147483647"', 'vOff="2147483647"', 'hOff="-2147483648"')
+
+for _grid in GRID_NUMBERS:
+    for _verb in ("import", "locate", "lint"):
+        def _grid_maker(d: Path, grid: str = _grid, verb: str = _verb) -> list[str]:
+            m = _vmod(d, grid_buildfile(grid))
+            return {"lint": ["module", "lint", m], "locate": ["grid", "locate", m, "10", "10"],
+                    "import": ["game", "import", m, "out"]}[verb]
+
+        _attr = next(a for a in _grid.split() if not a.endswith(('="40"', '="46"', '="0"')))
+        case(f"HexGrid {_attr}: {_verb}", exits=(1, 2) if _verb == "lint" else (2,),
+             stderr="" if _verb == "lint" else _attr.split("=")[0])(_grid_maker)
+
+for _num in NUMBERING_NUMBERS:
+    for _verb in ("import", "locate"):
+        def _num_maker(d: Path, num: str = _num, verb: str = _verb) -> list[str]:
+            m = _vmod(d, grid_buildfile(numbering=num))
+            return {"locate": ["grid", "locate", m, "10", "10"], "import": ["game", "import", m, "out"]}[verb]
+
+        case(f"HexGridNumbering {_num}: {_verb}", stderr=_num.split("=")[0])(_num_maker)
+
+for _gpid in ("1" * 5000, "²"):
+    def _gpid_maker(d: Path, gpid: str = _gpid) -> list[str]:
+        text = _xml_text(piece_text(["mark;Side;Red"]))
+        m = _vmod(d, with_pieces(PLAIN_BUILDFILE, f'<VASSAL.build.module.PieceWindow name="w"><{SLOT} entryName="u" '
+                                 f'gpid="{gpid}">{text}</{SLOT}></VASSAL.build.module.PieceWindow>'))
+        return ["module", "lint", m]
+
+    case(f"gpid {_gpid[:8]}{'...' if len(_gpid) > 8 else ''}: lint", exits=(1, 2))(_gpid_maker)

@@ -8,7 +8,9 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.games.loader import MAX_SIDES
 from gazala_tools.hexgrid import MapLayout
+from gazala_tools.numbering import module_int
 from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
@@ -216,6 +218,9 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     root = parse_xml(src.xml, src.path)
     sides = [str(e.text or "").strip() for e in root.iter("entry")
              if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
+    if len(sides) > MAX_SIDES:  # a game folder takes no more (games.loader); refused before any side is used
+        raise VassalFormatError(f"the module's PlayerRoster lists {len(sides):,} sides", file=file,
+                                place="VASSAL.build.module.PlayerRoster", expected=f"at most {MAX_SIDES} sides")
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
                          layouts_from_xml(src))
     prototypes: dict[str, PieceDef] = {}
@@ -259,10 +264,10 @@ def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
         for st in map_el.iter(SETUP_STACK, DRAW_PILE):
             board = st.get("owningBoard") or None
             location = st.get("location") if st.get("useGridLocation") == "true" and st.tag == SETUP_STACK else None
-            try:
-                x, y = int(st.get("x", "0")), int(st.get("y", "0"))
-            except ValueError:
-                mod.not_understood.append(f"{element_path(st)}: x/y are not integers")
+            try:  # within the pixels a map may have (issue 31)
+                x, y = (module_int(str(st.tag).rsplit(".", 1)[-1], k, st.get(k, "0")) for k in ("x", "y"))
+            except ValueError as exc:
+                mod.not_understood.append(f"{element_path(st)}: {exc}")
                 continue
             for slot in st.iter(PIECE_SLOT):
                 mod.placements.append(Placement(st.get("name", ""), slot.get("gpid") or "", slot.get("entryName", ""),
