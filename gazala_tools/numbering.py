@@ -45,7 +45,7 @@ def module_real(element: str, key: str, raw: str, *, lo: float = GRID_MIN_CELL, 
     except ValueError:
         raise ValueError(f"{element} {key}={_shown(raw)} is not a number") from None
     if not (math.isfinite(value) and lo <= value <= hi):
-        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo:g}..{hi:g})")
+        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo:,g}..{hi:,g})")
     return value
 
 
@@ -58,7 +58,7 @@ def module_int(element: str, key: str, raw: str, *, lo: int = -GRID_MAX_PIXEL, h
         raise ValueError(f"{element} {key}={_shown(raw)} is not an integer{why}")
     value = int(text)
     if not lo <= value <= hi:
-        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo}..{hi})")
+        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo:,}..{hi:,})")
     return value
 
 

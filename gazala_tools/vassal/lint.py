@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -46,6 +47,8 @@ from gazala_tools.vsav.traits import Trait, decode_piece
 MAX_SETUP_BYTES = 64 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
 MAX_LINT_BYTES = 1024 * 1024 * 1024
+#: a gpid VASSAL's GpIdChecker reads: a decimal Java int (issue 31: '²' and 5,000 digits were internal errors)
+_JAVA_GPID = re.compile(r"[0-9]{1,10}")
 #: hexes named per board when looking for duplicate names (beyond this the board is sampled no further)
 MAX_NAMED_HEXES = 250_000
 
@@ -246,7 +249,13 @@ class _Linter:
             nxt = int(root.get("nextPieceSlotId", "0") or 0)
         except ValueError:
             nxt = 0
-        numeric = [int(g) for g in seen if g.isdigit()]
+        numeric = [int(g) for g in seen if _JAVA_GPID.fullmatch(g)]  # never int() of '²' or 5,000 digits
+        for gpid, where in seen.items():
+            if not _JAVA_GPID.fullmatch(gpid.rsplit(":", 1)[-1]):
+                shown = gpid if len(gpid) <= 20 else gpid[:17] + "..."
+                self.add("error", "gpid", where[0], f"gpid {shown!r} is not a number VASSAL reads (a Java int, "
+                         "after 'extension:' in an extension)",
+                         "open the module in the editor (it renumbers such slots) or give the slot a numeric gpid")
         if numeric and nxt and max(numeric) >= nxt:
             self.add("warning", "gpid", _short(str(root.tag)),
                      f"nextPieceSlotId={nxt} is not above the largest gpid {max(numeric)}",

@@ -258,17 +258,50 @@ class Case:
     make: Maker
     exits: tuple[int, ...] = (2,)
     stderr: str = ""
+    slow: bool = False  #: over 5 s on a loaded machine (a test marked ``slow``)
 
 
 CASES: dict[str, Case] = {}
 
 
-def case(name: str, *, exits: tuple[int, ...] = (2,), stderr: str = "") -> Callable[[Maker], Maker]:
+def case(name: str, *, exits: tuple[int, ...] = (2,), stderr: str = "", slow: bool = False) -> Callable[[Maker], Maker]:
     def register(make: Maker) -> Maker:
-        CASES[name] = Case(make, exits, stderr)
+        CASES[name] = Case(make, exits, stderr, slow)
         return make
 
     return register
+
+
+def measure(name: str, work: Path, python: str | None = None) -> dict[str, object]:
+    """Run case ``name`` as its own ``gazala`` process in ``work``, measured with ``wait4`` by a small process
+    of its own (:func:`benchmarks.common.run_measured`: not the RSS of a large parent): exit status,
+    seconds, peak MiB, its stderr lines, whether an input changed and whether it passed its contract."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from benchmarks.common import run_measured
+
+    c = CASES[name]
+    argv = c.make(work)
+    before = {p: hashlib.sha256(p.read_bytes()).digest() for p in work.rglob("*") if p.is_file()}
+    err_file = work.parent / f".{work.name}.stderr"
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("GAZALA_DEBUG", None)
+    with err_file.open("w+b") as err:
+        m = run_measured([python or sys.executable, "-m", "gazala_tools", *argv], cwd=work, env=env,
+                         stdout=subprocess.DEVNULL, stderr=err)
+        err.seek(0)
+        lines = err.read().decode("utf-8", "replace").strip().splitlines()
+    err_file.unlink()
+    changed = sorted(str(p) for p, h in before.items() if not p.is_file() or hashlib.sha256(p.read_bytes()).digest() != h)
+    ok = (m.code in c.exits and m.wall < 30 and m.peak_mb < 1024 and not changed
+          and not any("Traceback" in x for x in lines)
+          and (m.code != 2 or (len(lines) == 1 and c.stderr in lines[0])))
+    return {"case": name, "exit": m.code, "seconds": round(m.wall, 2), "peak_mib": round(m.peak_mb),
+            "stderr": lines, "changed": changed, "ok": ok}
 
 
 PLAIN_BUILDFILE = buildfile().encode()
@@ -396,12 +429,42 @@ def many_slots(n: int) -> bytes:
         + "</VASSAL.build.module.PieceWindow>")
 
 
+def _filler(n: int, seed: int = 31) -> str:
+    """``n`` characters that deflate about 500:1 (under the zip ratio cap, as the red team's 60 MB from
+    66 KB): runs of ``x`` broken by a random letter every 600 characters or so."""
+    import random
+
+    rng = random.Random(seed)
+    parts: list[str] = []
+    left = n
+    while left > 0:
+        run = min(left, rng.randrange(400, 800))
+        parts.append("x" * (run - 1) + rng.choice("abcdefghij"))
+        left -= run
+    return "".join(parts)
+
+
 def big_attribute(n: int = 60_000_000) -> bytes:
-    return with_pieces(PLAIN_BUILDFILE, f'<b v="{"x" * n}"/>')
+    return with_pieces(PLAIN_BUILDFILE, f'<b v="{_filler(n)}"/>')
 
 
 def big_text(n: int = 60_000_000) -> bytes:
-    return with_pieces(PLAIN_BUILDFILE, f"<b>{'x' * n}</b>")
+    return with_pieces(PLAIN_BUILDFILE, f"<b>{_filler(n)}</b>")
+
+
+def big_slots(n: int = 6, size: int = 9_900_000) -> bytes:
+    """``n`` piece slots of ``size`` characters of text each (libxml2 takes text nodes to 10 MB)."""
+    text = _xml_text(piece_text(["mark;Side;Red"]))
+    return with_pieces(PLAIN_BUILDFILE, '<VASSAL.build.module.PieceWindow name="w">' + "".join(
+        f'<{SLOT} entryName="u{i}" gpid="{i + 1}">{text}{_filler(size, i)}</{SLOT}>' for i in range(n))
+        + "</VASSAL.build.module.PieceWindow>")
+
+
+def many_attributes(n: int = 240_000, size: int = 250) -> bytes:
+    """``n`` elements of ``size`` bytes each (60 MB), under the element cap."""
+    k = size - 10
+    filler = _filler(k * n)
+    return with_pieces(PLAIN_BUILDFILE, "".join(f'<b v="{filler[i * k:(i + 1) * k]}"/>' for i in range(n)))
 
 
 def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
@@ -411,14 +474,15 @@ def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
 
 for _what, _make in (("prototypes 4 x 100", prototype_bomb), ("2.4 million empty elements", empty_elements),
                      ("400,000 roster entries", roster), ("300,000 piece slots", lambda: many_slots(300_000)),
-                     ("a 60 MB attribute", big_attribute), ("60 MB of text", big_text)):
+                     ("a 60 MB attribute", big_attribute), ("60 MB of text", big_text),
+                     ("6 piece slots of 10 MB", big_slots), ("240,000 elements of 250 bytes", many_attributes)):
     for _verb in ("lint", "locate", "import"):
         def _maker(d: Path, make: Callable[[], bytes] = _make, verb: str = _verb) -> list[str]:
             m = _vmod(d, make())
             return {"lint": ["module", "lint", m], "locate": ["grid", "locate", m, "10", "10"],
                     "import": ["game", "import", m, "out"]}[verb]
 
-        case(f"buildFile {_what}: {_verb}", exits=(0, 1, 2))(_maker)
+        case(f"buildFile {_what}: {_verb}", exits=(0, 1, 2), slow=_what != "prototypes 4 x 100")(_maker)
 
 
 @case("game.yaml with 40,000 sides: game show", exits=(0, 2))
@@ -476,3 +540,28 @@ for _gpid in ("1" * 5000, "²"):
         return ["module", "lint", m]
 
     case(f"gpid {_gpid[:8]}{'...' if len(_gpid) > 8 else ''}: lint", exits=(1, 2))(_gpid_maker)
+
+
+# --- module folders: a buildFile.xml that is a symlink out ------------------------------------------
+SECRET = "CRAFTED-SECRET-OUTSIDE"
+
+
+def _symlinked_folder(d: Path) -> Path:
+    """An unzipped module whose buildFile.xml is a symlink to a buildFile outside it (a readable one, so
+    that only the sandbox can refuse it)."""
+    outside = d / "outside.xml"
+    outside.write_bytes(PLAIN_BUILDFILE.replace(b'name="Hostile"', f'name="{SECRET}"'.encode()))
+    mod = d / "mod"
+    (mod / "images").mkdir(parents=True)
+    (mod / "buildFile.xml").symlink_to(outside)
+    return mod
+
+
+for _verb in ("lint", "lint file", "locate", "import", "import file"):
+    def _link_maker(d: Path, verb: str = _verb) -> list[str]:
+        mod = _symlinked_folder(d)
+        src = str(mod / "buildFile.xml") if verb.endswith("file") else "mod"
+        return {"lint": ["module", "lint", src], "locate": ["grid", "locate", src, "10", "10"],
+                "import": ["game", "import", src, "out"]}[verb.split()[0]]
+
+    case(f"module folder, buildFile.xml a symlink out: {_verb}", stderr="leaves the module folder")(_link_maker)

@@ -31,6 +31,8 @@ MAX_PROTOTYPE_DEPTH = 50
 #: trait chain holds at most as many: vsav.traits.MAX_TRAITS; real pieces: 5 to 60 traits)
 MAX_PIECE_TRAITS = MAX_TRAITS
 MAX_PIECE_BYTES = 1024 * 1024
+#: longest gpid (VASSAL writes a Java int, ``extension:number`` in an extension)
+MAX_GPID = 40
 #: most traits prototype expansion may produce for a whole module (5,000 pieces of 60 traits: 300,000)
 MAX_MODULE_TRAITS = 2_000_000
 #: trait ids this toolkit models when it imports a piece; the others are kept verbatim
@@ -244,6 +246,10 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
         traits = expanded.traits
         front, back = _layers(traits)
         gpid = el.get("gpid") or ""
+        if len(gpid) > MAX_GPID or not gpid.isprintable():  # a gpid is a number (issue 31: 5,000 digits)
+            raise VassalFormatError(f"gpid={gpid[:20]!r}{'...' if len(gpid) > 20 else ''} of {len(gpid):,} characters",
+                                    file=file, place=element_path(el),
+                                    expected=f"a gpid of at most {MAX_GPID} printable characters (VASSAL's are numbers)")
         imported = ImportedPiece(
             gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
             back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
