@@ -9,6 +9,7 @@ exception, or exit status 3 from the command line.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import random
 import shutil
@@ -358,3 +359,9 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("game-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
     Target(reports.NAME, ".txt", reports.seeds, reports.mutate_name, reports.run),  # hostile names in HTML reports
 )}
+
+#: modules holding more targets, each a ``TARGETS`` tuple of :class:`Target` (imported last: they use this
+#: module's ``Target``, ``Bug`` and ``cli``). Issue 31's crafted modules; add a family of targets here.
+EXTRA: tuple[str, ...] = ("tools.fuzz.modules",)
+for _extra in EXTRA:
+    TARGETS.update({t.name: t for t in importlib.import_module(_extra).TARGETS})
