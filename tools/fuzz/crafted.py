@@ -207,6 +207,7 @@ def lzma_props() -> bytes:
     return struct.pack("<BBHBI", 9, 20, 5, d, _LZMA_FILTER["dict_size"])
 
 
+@cache
 def deflate_zeros(n: int) -> bytes:
     c = zlib.compressobj(9, zlib.DEFLATED, -15)
     step = bytes(16 * MIB)
