@@ -516,6 +516,22 @@ def parse_xml_stdlib(data: bytes, *, file: str | Path, what: str = "XML",
         raise error(f"{what} is not well-formed XML ({exc})", file=file, expected="plain XML") from None
 
 
+class _Doctype(Exception):
+    pass
+
+
+def _doctype(*_a: object) -> None:
+    raise _Doctype
+
+
+def _refusing_parser() -> expat.XMLParserType:
+    """An expat parser that raises :class:`_Doctype` at any DOCTYPE or entity declaration."""
+    raw = expat.ParserCreate()
+    raw.StartDoctypeDeclHandler = _doctype
+    raw.EntityDeclHandler = _doctype
+    return raw
+
+
 def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
     """Refuse XML whose prolog has a DOCTYPE, before any other parser sees it: expat reads the prolog
     only (in whatever encoding the document declares) and stops at the root element."""
@@ -523,18 +539,10 @@ def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = 
     class _Stop(Exception):
         pass
 
-    class _Doctype(Exception):
-        pass
-
-    def doctype(*_a: object) -> None:
-        raise _Doctype
-
     def root(*_a: object) -> None:
         raise _Stop
 
-    raw = expat.ParserCreate()
-    raw.StartDoctypeDeclHandler = doctype
-    raw.EntityDeclHandler = doctype
+    raw = _refusing_parser()
     raw.StartElementHandler = root
     try:
         raw.Parse(data, True)
@@ -566,15 +574,9 @@ def check_xml_budget(data: bytes, budget: XmlBudget, *, file: str | Path, what: 
     class _Over(Exception):
         pass
 
-    class _Doctype(Exception):
-        pass
-
     count = 0
     depth = 0
     tags = dict.fromkeys(budget.tags, 0)
-
-    def doctype(*_a: object) -> None:
-        raise _Doctype
 
     def start(tag: str, _attrs: object) -> None:
         nonlocal count, depth
@@ -594,9 +596,7 @@ def check_xml_budget(data: bytes, budget: XmlBudget, *, file: str | Path, what: 
         nonlocal depth
         depth -= 1
 
-    raw = expat.ParserCreate()
-    raw.StartDoctypeDeclHandler = doctype
-    raw.EntityDeclHandler = doctype
+    raw = _refusing_parser()
     raw.StartElementHandler = start
     raw.EndElementHandler = end
     try:

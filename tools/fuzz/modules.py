@@ -34,9 +34,9 @@ def _member(rng: random.Random, name: str, body: bytes) -> Member:
 
     op = rng.random()
     if op < 0.25:  # deflate inflates 1,032 bytes a byte at most: its bombs stay small (and quick to make)
-        method = rng.choice(("bzip2", "lzma", "deflate"))
-        sizes = BOMB_SIZES[:2] if method == "deflate" else BOMB_SIZES
-        return crafted.bomb(name, method, rng.choice(sizes))
+        kind = rng.choice(("bzip2", "lzma", "deflate"))
+        sizes = BOMB_SIZES[:2] if kind == "deflate" else BOMB_SIZES
+        return crafted.bomb(name, kind, rng.choice(sizes))
     method = rng.choice(METHODS[:4]) if op < 0.85 else rng.choice(METHODS)
     crc, size = zlib.crc32(body), len(body)
     if method == zipfile.ZIP_DEFLATED:
@@ -124,7 +124,7 @@ def _shape(rng: random.Random) -> bytes:
                 f'</{crafted.SLOT}>')
         return crafted.with_pieces(crafted.PLAIN_BUILDFILE, protos + slot)
     if kind == 2:
-        return crafted.empty_elements(rng.choice((1000, 249_000, 251_000, 600_000)))
+        return crafted.empty_elements(rng.choice((1000, 149_000, 151_000, 600_000)))
     if kind == 3:
         return crafted.roster(rng.choice((2, 100, 101, 5000, 50_000)))
     if kind == 4:
