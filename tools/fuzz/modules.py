@@ -4,8 +4,8 @@ range, and unzipped module folders with members symlinked out.
 
 Each target reads its input the way ``module lint``, ``grid locate``, ``vsav dump`` and ``game import``'s
 reader do (in-process, for speed); the generators are :mod:`tools.fuzz.crafted`'s. ``TARGETS`` is picked up
-by :mod:`tools.fuzz.targets` (its ``EXTRA`` list): a new family of targets is a module with a ``TARGETS``
-tuple named there.
+by :mod:`tools.fuzz.targets` (its ``EXTRA`` list): a new family of targets is a module named there that
+ends with ``register(TARGETS)``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tools.fuzz import crafted, mutate
 from tools.fuzz.crafted import Member, deflated, module_zip, stored, zip_members
-from tools.fuzz.targets import Bug, Target, cli
+from tools.fuzz.targets import Bug, Target, cli, register
 
 #: sizes the bombs inflate to (the largest well past every cap)
 BOMB_SIZES = (1 << 20, 64 << 20, 300 << 20, 1 << 30, 3 << 30)
@@ -267,3 +267,4 @@ TARGETS = (
     Target("module-numbers", ".vmod", lambda: [b""], _mutate_numbers, _run_module),
     Target("module-folder", ".recipe", _folder_seeds, _mutate_folder, _run_folder),
 )
+register(TARGETS)

@@ -360,8 +360,15 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target(reports.NAME, ".txt", reports.seeds, reports.mutate_name, reports.run),  # hostile names in HTML reports
 )}
 
-#: modules holding more targets, each a ``TARGETS`` tuple of :class:`Target` (imported last: they use this
-#: module's ``Target``, ``Bug`` and ``cli``). Issue 31's crafted modules; add a family of targets here.
+#: modules holding more targets (imported last: they use this module's ``Target``, ``Bug`` and ``cli``),
+#: each ending with ``register(TARGETS)``. Issue 31's crafted modules; add a family of targets here.
 EXTRA: tuple[str, ...] = ("tools.fuzz.modules",)
+
+
+def register(targets: tuple[Target, ...]) -> None:
+    """Add a family of targets to :data:`TARGETS` (called by each module of :data:`EXTRA`)."""
+    TARGETS.update({t.name: t for t in targets})
+
+
 for _extra in EXTRA:
-    TARGETS.update({t.name: t for t in importlib.import_module(_extra).TARGETS})
+    importlib.import_module(_extra)
