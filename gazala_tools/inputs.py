@@ -4,10 +4,14 @@
   a directory or a socket is refused before a byte is read; a FIFO is opened non-blocking so it
   cannot hang), recorded as an input of the command (:func:`gazala_tools.fileio.note_input`), and
   read up to a cap (one byte more is enough to know a file is too large).
-* :class:`ZipInput`: a zip archive whose members are read **streamed**, counting the bytes that
-  actually come out (declared sizes are not trusted), with a cap per member and a budget for the
-  whole archive; member names that leave the archive are refused; a bad CRC, an unsupported
-  compression method, a truncated or corrupt stream (zlib, bz2, LZMA) is a :class:`GazalaError`.
+* :class:`ZipInput`: a zip archive whose members are read **streamed**: inflated here in bounded chunks
+  whatever the method (stored, deflate, bzip2, LZMA; any other is refused by its name), counting the
+  bytes that actually come out (declared sizes are not trusted), with a cap per member and a budget for
+  the whole archive; member names that leave the archive are refused; a bad CRC, a wrong size, an
+  encrypted member, a truncated or corrupt stream is a :class:`GazalaError`. The one way a zip member is
+  read (issue 31).
+* :func:`check_xml_budget`: elements, nesting and elements of named tags counted by a streaming pass
+  before a tree is built.
 * :func:`parse_xml_stdlib` and :func:`refuse_dtd`: XML whose parser refuses any DOCTYPE, whatever
   the encoding and however far into the file it stands (no DTD, no entity, no network).
 * :func:`bounded_int`: integers from text with a digit cap (never near ``sys.set_int_max_str_digits``).
