@@ -119,8 +119,7 @@ class _PieceBudget:
         self.module.left -= 1
         if self.module.left < 0:
             raise VassalFormatError(f"the module's prototypes expand to more than {MAX_MODULE_TRAITS:,} traits and "
-                                "prototype references in all",
-                                    file=self.file, place=self.place,
+                                    "prototype references in all", file=self.file, place=self.place,
                                     expected=f"at most {MAX_MODULE_TRAITS:,} traits once prototypes are expanded")
         if self.traits > MAX_PIECE_TRAITS or self.bytes > MAX_PIECE_BYTES:
             raise PieceTooLarge(f"the piece's prototypes expand to more than {MAX_PIECE_TRAITS} traits and "
