@@ -96,7 +96,7 @@ class ModuleSource:
             return self._zip.info(name) is not None
         if self._dir is not None:
             try:
-                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError, folder="module folder")
+                p = _inside(self._dir, name)
             except VassalFormatError:
                 return False
             return is_regular(p)
@@ -107,7 +107,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.read(name, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError, folder="module folder")
+        p = _inside(root, name, file=self.path)
         return read_file(p, what="module file", cap=cap, error=VassalFormatError)
 
     def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
@@ -116,7 +116,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.copy(name, write, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError, folder="module folder")
+        p = _inside(root, name, file=self.path)
         n = 0
         with open_file(p, what="module file", cap=cap, error=VassalFormatError) as fh:
             while chunk := fh.read(1 << 20):
@@ -135,13 +135,19 @@ class ModuleSource:
         if self._zip is not None:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
-            p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
-                              file=self.path, error=VassalFormatError, folder="module folder")  # a symlink out of the folder is refused
+            p = _inside(self._dir, member, what="module image", file=self.path)  # a symlink out is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
                 data = fh.read(IMAGE_HEADER_BYTES)
         return image_header_size(data) if data else None
+
+
+def _inside(root: Path, name: str, *, what: str = "module file", file: Path | None = None) -> Path:
+    """``root/name`` resolved, refused when it leaves the module folder ``root`` (issue 31 item 4: an unzipped
+    module is read through the same sandbox as a game folder)."""
+    return inside_folder(root / name, root, name=name, what=what, file=file, error=VassalFormatError,
+                         folder="module folder")
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
@@ -169,14 +175,12 @@ def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 
     if path.is_dir():  # an unzipped module: a sandbox like a game folder (nothing read from outside it)
         for name in ("buildFile.xml", "buildFile"):
             if os.path.lexists(path / name):
-                inside = inside_folder(path / name, path, name=name, what="buildFile", file=path,
-                                       error=VassalFormatError, folder="module folder")
+                inside = _inside(path, name, what="buildFile", file=path)
                 return ModuleSource(path, name, _read_capped(inside), _dir=path)
         raise VassalFormatError("directory holds no buildFile.xml or buildFile", file=path)
     zipped = path.suffix.lower() in (".vmod", ".zip", ".vext")
     if not zipped:  # a buildFile named directly: its folder is the module's, and it may not leave it
-        path_inside = inside_folder(path, path.parent, name=path.name, what="buildFile", file=path,
-                                    error=VassalFormatError, folder="module folder")
+        path_inside = _inside(path.parent, path.name, what="buildFile", file=path)
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
