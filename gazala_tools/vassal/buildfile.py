@@ -45,10 +45,10 @@ MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
 MAX_ZONES = 20_000
 MAX_ZONE_POINTS = 200_000
 #: what a parsed buildFile may hold, counted before lxml builds it (issue 31: 2.4 million empty elements
-#: took 1.2 GB to import, 300,000 piece slots 64 s to lint). Real modules: some thousands to 100,000
+#: took 1.2 GB to import, 300,000 piece slots 64 s to lint, 49,000 slots 42 s to import). Real modules: some thousands to 100,000
 #: elements, at most some thousands of piece slots and prototypes.
 MAX_ELEMENTS = 150_000
-MAX_PIECE_DEFINITIONS = 50_000
+MAX_PIECE_DEFINITIONS = 20_000
 BUILDFILE_BUDGET = XmlBudget(MAX_ELEMENTS, tags={"VASSAL.build.widget.PieceSlot": MAX_PIECE_DEFINITIONS,
                                                  "VASSAL.build.module.PrototypeDefinition": MAX_PIECE_DEFINITIONS})
 #: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)

@@ -460,6 +460,7 @@ def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
 
 for _what, _make in (("prototypes 4 x 100", prototype_bomb), ("2.4 million empty elements", empty_elements),
                      ("400,000 roster entries", roster), ("300,000 piece slots", lambda: many_slots(300_000)),
+                     ("19,000 piece slots", lambda: many_slots(19_000)),
                      ("a 60 MB attribute", big_attribute), ("60 MB of text", big_text),
                      ("6 piece slots of 10 MB", big_slots), ("140,000 elements of 430 bytes", many_attributes)):
     for _verb in ("lint", "locate", "import"):
