@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             got = crafted.measure(name, work)
         finally:
             shutil.rmtree(d, ignore_errors=True)
-        row = {"attack": name, "exit": got["exit"], "seconds": got["seconds"], "peak_mib": got["peak_mib"],
+        row = {"attack": name, "exit": got["exit"], "seconds": got["seconds"], "cpu_s": got["cpu_s"],
+               "peak_mib": got["peak_mib"],
                "changed": bool(got["changed"]), "ok": got["ok"],
                "message": str((got["stderr"] or [""])[-1])[:160]}  # type: ignore[index]
         rows.append(row)
