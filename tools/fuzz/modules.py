@@ -247,12 +247,7 @@ def _run_folder(path: Path, work: Path) -> None:
                 clean.append(str(exc))
         finally:
             seen = folders.stop_watching()
-        if seen:
-            raise folders.ReadOutside(f"read outside the module folder: {sorted(set(seen))[:3]}")
-        if folders.listing(mod) != before:
-            raise Bug("wrote into the module folder")
-        if any(crafted.SECRET in c for c in clean):
-            raise folders.ReadOutside("an error message quotes the content outside the folder")
+        folders.judge(mod, before, seen, clean, secret=crafted.SECRET, what="module folder")
     finally:
         shutil.rmtree(mod, ignore_errors=True)
         shutil.rmtree(outside, ignore_errors=True)

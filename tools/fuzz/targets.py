@@ -307,15 +307,10 @@ def _run_folder(path: Path, work: Path) -> None:
                 raise Bug(f"{type(exc).__name__}: {exc}") from exc
         finally:
             outside = folders.stop_watching()
-        if outside:
-            raise folders.ReadOutside(f"read outside the game folder: {sorted(set(outside))[:3]}")
         if folders.forged_ran():
             raise Bug("a forged __pycache__ pyc ran")
-        written = folders.listing(game) - before
-        if written:
-            raise Bug(f"wrote into the game folder: {sorted(written)[:3]} (planted: {[p.name for p in planted]})")
-        if any("FUZZ-SECRET" in c for c in clean):
-            raise folders.ReadOutside("an error message quotes the secret outside the folder")
+        folders.judge(game, before, outside, clean, secret="FUZZ-SECRET", what="game folder",
+                      note=f" (planted: {[p.name for p in planted]})")
     finally:
         shutil.rmtree(game, ignore_errors=True)
         shutil.rmtree(out, ignore_errors=True)
