@@ -313,3 +313,17 @@ def test_crafted_zeros_are_what_they_claim() -> None:
         got += len(out)
     assert got == n
     assert crafted.crc32_zeros(12345) == zlib.crc32(bytes(12345))
+
+
+def test_9_a_game_yaml_symlinked_to_a_name_too_long_is_a_clean_error(tmp_path: Path) -> None:
+    """Found by the 20,000-input run of issue 31: `map check` of a folder whose game.yaml is a symlink to a
+    300-character name ended in an internal error (ENAMETOOLONG from Path.is_file)."""
+    import shutil
+
+    from gazala_tools.cli import main
+
+    game = tmp_path / "g"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "river-war", game)
+    (game / "game.yaml").unlink()
+    (game / "game.yaml").symlink_to("x" * 300)
+    assert main(["map", "check", str(game)]) == 2

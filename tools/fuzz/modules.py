@@ -215,6 +215,8 @@ def _build_folder(recipe: str, mod: Path, outside: Path) -> None:
         op, _, name = line.partition(" ")
         target = mod / name
         if op == "link" and name in FOLDER_LINKS:
+            if target.is_symlink():  # linked out already (a recipe may name it twice)
+                continue
             if target.is_dir():
                 shutil.rmtree(target)
                 target.symlink_to(outside, target_is_directory=True)
