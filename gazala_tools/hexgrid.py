@@ -25,7 +25,7 @@ from typing import Protocol
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.grid import corner_lattice, hex_to_raw, raw_to_hex
 from gazala_tools.hexes import Hex, Orientation
-from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
+from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc, module_int, module_real
 
 __all__ = [
     "DEFAULT_DX",
@@ -368,21 +368,15 @@ class HexGridGeometry:
         def flag(key: str, default: bool) -> bool:
             return attrs[key].strip().lower() == "true" if key in attrs else default
 
-        def integer(key: str, default: int) -> int:
+        def integer(key: str, default: int) -> int:  # within the pixels a map may have (issue 31)
             if key not in attrs:
                 return default
-            try:
-                return int(attrs[key])
-            except ValueError:
-                raise ValueError(f"HexGrid {key}={attrs[key]!r} is not an integer (VASSAL drops such a grid)") from None
+            return module_int("HexGrid", key, attrs[key], why=" (VASSAL drops such a grid)")
 
-        def real(key: str, default: float) -> float:
+        def real(key: str, default: float) -> float:  # finite, from 2 pixels to a map's size
             if key not in attrs:
                 return default
-            try:
-                return float(attrs[key])
-            except ValueError:
-                raise ValueError(f"HexGrid {key}={attrs[key]!r} is not a number") from None
+            return module_real("HexGrid", key, attrs[key])
 
         dx = real("dx", DEFAULT_DX)
         dy = real("dy", DEFAULT_DY)

@@ -4,10 +4,14 @@
   a directory or a socket is refused before a byte is read; a FIFO is opened non-blocking so it
   cannot hang), recorded as an input of the command (:func:`gazala_tools.fileio.note_input`), and
   read up to a cap (one byte more is enough to know a file is too large).
-* :class:`ZipInput`: a zip archive whose members are read **streamed**, counting the bytes that
-  actually come out (declared sizes are not trusted), with a cap per member and a budget for the
-  whole archive; member names that leave the archive are refused; a bad CRC, an unsupported
-  compression method, a truncated or corrupt stream (zlib, bz2, LZMA) is a :class:`GazalaError`.
+* :class:`ZipInput`: a zip archive whose members are read **streamed**: inflated here in bounded chunks
+  whatever the method (stored, deflate, bzip2, LZMA; any other is refused by its name), counting the
+  bytes that actually come out (declared sizes are not trusted), with a cap per member and a budget for
+  the whole archive; member names that leave the archive are refused; a bad CRC, a wrong size, an
+  encrypted member, a truncated or corrupt stream is a :class:`GazalaError`. The one way a zip member is
+  read (issue 31).
+* :func:`check_xml_budget`: elements, nesting and elements of named tags counted by a streaming pass
+  before a tree is built.
 * :func:`parse_xml_stdlib` and :func:`refuse_dtd`: XML whose parser refuses any DOCTYPE, whatever
   the encoding and however far into the file it stands (no DTD, no entity, no network).
 * :func:`bounded_int`: integers from text with a digit cap (never near ``sys.set_int_max_str_digits``).
@@ -20,7 +24,9 @@ Pure Python (the standard library); :func:`open_image` imports Pillow when an ed
 
 from __future__ import annotations
 
+import bz2
 import contextlib
+import copy
 import errno
 import io
 import lzma
@@ -34,7 +40,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 from xml.etree import ElementTree
 from xml.parsers import expat
 
@@ -58,14 +64,18 @@ __all__ = [
     "MAX_RATIO",
     "MAX_XML_DEPTH",
     "SVG_HEAD_BYTES",
+    "ZIP_METHODS",
+    "XmlBudget",
     "ZipInput",
     "bounded_int",
     "check_pixels",
     "check_plausible",
+    "check_xml_budget",
     "image_header_size",
     "inside_folder",
     "is_regular",
     "is_svg",
+    "method_name",
     "open_file",
     "open_image",
     "parse_xml_stdlib",
@@ -189,13 +199,14 @@ def _shown_path(name: str | Path) -> str:
 
 def inside_folder(path: str | Path, root: str | Path, *, name: str | Path | None = None, what: str = "path",
                   file: str | Path | None = None, place: str | None = None,
-                  error: type[GazalaError] = GazalaError) -> Path:
+                  error: type[GazalaError] = GazalaError, folder: str = "game folder") -> Path:
     """``path`` resolved with every symlink followed, refused unless it lies inside ``root`` (resolved
     too): the one check of every path a game folder's data names (its data files, art files and each
     member of an art folder, ``extends``, help pages, board images, the plugin; docs/games.md "A game
     folder is a sandbox"). A symlink loop, a NUL byte or a name too long is refused the same way.
     ``name`` is the path as the data writes it (shown in the message; default ``path``). The
-    resolved path is returned; it need not exist (callers say what a missing file means)."""
+    resolved path is returned; it need not exist (callers say what a missing file means). ``folder`` names
+    the sandbox in messages (an unzipped module is read the same way: ``module folder``)."""
     shown = _shown_path(path if name is None else name)
     try:
         base = Path(root).resolve()
@@ -204,13 +215,13 @@ def inside_folder(path: str | Path, root: str | Path, *, name: str | Path | None
         raise error(f"{what} {shown} has a NUL byte", file=file, place=place, expected="a file name") from None
     except RuntimeError:  # Python 3.11-3.12: "Symlink loop from ..."
         raise error(f"{what} {shown} is a symlink loop", file=file, place=place,
-                    expected="a file inside the game folder") from None
+                    expected=f"a file inside the {folder}") from None
     except OSError as exc:  # Python 3.13: ELOOP; a name too long
         problem = "is a symlink loop" if exc.errno == errno.ELOOP else f"cannot be resolved ({exc.strerror})"
         raise error(f"{what} {shown} {problem}", file=file, place=place,
-                    expected="a file inside the game folder") from None
+                    expected=f"a file inside the {folder}") from None
     if target != base and base not in target.parents:
-        raise error(f"{what} {shown} leaves the game folder (a symlink, an absolute path or '..')",
+        raise error(f"{what} {shown} leaves the {folder} (a symlink, an absolute path or '..')",
                     file=file, place=place, expected=f"a file inside {base}")
     try:
         os.stat(target)
@@ -218,13 +229,103 @@ def inside_folder(path: str | Path, root: str | Path, *, name: str | Path | None
         pass  # a missing file: the caller says whether that is an error
     except OSError as exc:  # a name too long, a permission: nothing to read there
         raise error(f"{what} {shown} cannot be read ({exc.strerror})", file=file, place=place,
-                    expected="a file inside the game folder") from None
+                    expected=f"a file inside the {folder}") from None
     return target
 
 
 # --- zip archives ----------------------------------------------------------------------------------
 _ZIP_ERRORS: Final = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, lzma.LZMAError, zlib.error,
                       NotImplementedError, RuntimeError, ValueError, struct.error, OverflowError)
+
+#: the compression methods a member may use, each inflated in bounded chunks (:class:`_Inflater`)
+ZIP_METHODS: Final = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate", zipfile.ZIP_BZIP2: "bzip2",
+                      zipfile.ZIP_LZMA: "LZMA"}
+#: names of the other methods of the zip specification (APPNOTE 4.4.5), for the refusal's message
+_OTHER_METHODS: Final = {1: "Shrink", 2: "Reduce", 3: "Reduce", 4: "Reduce", 5: "Reduce", 6: "Implode",
+                         9: "Deflate64", 10: "PKWARE DCL Implode", 16: "IBM z/OS CMPSC", 18: "IBM TERSE",
+                         19: "IBM LZ77", 20: "Zstandard (old id)", 93: "Zstandard", 94: "MP3", 95: "XZ",
+                         96: "JPEG", 97: "WavPack", 98: "PPMd", 99: "AES encryption"}
+#: the smallest dictionary liblzma takes
+_LZMA_DICT_MIN: Final = 4096
+
+
+def method_name(method: int) -> str:
+    """The name of a zip compression method (``Deflate64``, ``method 77``)."""
+    return ZIP_METHODS.get(method) or _OTHER_METHODS.get(method) or f"method {method}"
+
+
+class _Inflater:
+    """One member's compressed bytes in, its bytes out, **at most** ``max_length`` bytes a call whatever
+    the method: deflate (zlib), bzip2 (bz2) and LZMA (liblzma, raw LZMA1 behind the zip's 4-byte header and
+    properties) all take an output bound, so a 700-byte bzip2 member that expands to 1 GiB gives a chunk at
+    a time (``zipfile``'s own reader passes bzip2 and LZMA data to the decompressor unbounded)."""
+
+    def __init__(self, method: int, limit: int) -> None:
+        self.method = method
+        self.limit = limit  # an LZMA dictionary beyond the bytes we accept is never needed
+        self.tail = b""
+        self.eof = False
+        self._dec: Any = None
+        if method == zipfile.ZIP_DEFLATED:
+            self._dec = zlib.decompressobj(-15)
+        elif method == zipfile.ZIP_BZIP2:
+            self._dec = bz2.BZ2Decompressor()
+        self._lzma_head = b""
+
+    def _lzma(self, data: bytes) -> bytes:
+        """Buffer the LZMA header (version, properties size, properties) and start the decoder."""
+        self._lzma_head += data
+        if len(self._lzma_head) < 4:
+            return b""
+        size = struct.unpack("<H", self._lzma_head[2:4])[0]
+        if size != 5:
+            raise zipfile.BadZipFile(f"LZMA properties of {size} bytes (expected 5)")
+        if len(self._lzma_head) < 4 + size:
+            return b""
+        props, rest = self._lzma_head[4:9], self._lzma_head[9:]
+        d = props[0]
+        if d >= 9 * 5 * 5:
+            raise zipfile.BadZipFile(f"bad LZMA properties byte {d}")
+        lc, lp, pb = d % 9, d // 9 % 5, d // 45
+        declared = struct.unpack("<I", props[1:5])[0]
+        dict_size = max(min(declared, self.limit + 1), _LZMA_DICT_MIN)
+        self._dec = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[
+            {"id": lzma.FILTER_LZMA1, "lc": lc, "lp": lp, "pb": pb, "dict_size": dict_size}])
+        self._lzma_head = b""
+        return rest
+
+    def feed(self, data: bytes, max_length: int) -> bytes:
+        """Up to ``max_length`` bytes out of ``data`` (plus what an earlier call left unread)."""
+        if self.method == zipfile.ZIP_STORED:
+            data = self.tail + data
+            self.tail = data[max_length:]
+            return data[:max_length]
+        if self.method == zipfile.ZIP_LZMA and self._dec is None:
+            data = self._lzma(data)
+            if self._dec is None:
+                return b""
+        dec = self._dec
+        if self.method == zipfile.ZIP_DEFLATED:
+            out = dec.decompress(self.tail + data, max_length)
+            self.tail = dec.unconsumed_tail
+            self.eof = dec.eof
+            return bytes(out)
+        if dec.eof:  # bz2/lzma: input after the end of the stream is ignored, as zipfile does
+            self.eof = True
+            return b""
+        out = dec.decompress(data, max_length)
+        self.eof = dec.eof
+        return bytes(out)
+
+    def pending(self) -> bool:
+        """Whether more output may come without more input."""
+        if self.method == zipfile.ZIP_STORED:
+            return bool(self.tail)
+        if self._dec is None or self.eof:
+            return False
+        if self.method == zipfile.ZIP_DEFLATED:
+            return bool(self.tail)
+        return not self._dec.needs_input
 
 
 def safe_member_name(name: str) -> bool:
@@ -235,7 +336,14 @@ def safe_member_name(name: str) -> bool:
 
 
 class ZipInput:
-    """A zip archive read member by member within a per-member cap and a per-archive budget."""
+    """A zip archive read member by member within a per-member cap and a per-archive budget.
+
+    The one rule of every compressed input (issue 31): a member is inflated in bounded chunks
+    (:data:`_CHUNK` bytes out at a time) whatever its method, counted against the smallest of its cap,
+    the archive's remaining budget and :data:`MAX_RATIO` times its compressed size, so memory never
+    exceeds the cap plus a chunk; a method that cannot be inflated that way (Deflate64, PPMd, ...) or an
+    encrypted member is refused with its name before a byte is inflated; the CRC and the size the
+    directory declares are checked at the end."""
 
     def __init__(self, source: str | Path | bytes | IO[bytes], *, file: str | Path | None = None,
                  budget: int = MAX_ARCHIVE_BYTES, error: type[GazalaError] = GazalaError,
@@ -292,56 +400,115 @@ class ZipInput:
         return self._by_name.get(name)
 
     def read(self, member: str | zipfile.ZipInfo, cap: int = MAX_MEMBER_BYTES) -> bytes:
-        """A member's bytes, decompressed in chunks: refused as soon as the bytes that come out pass
+        """A member's bytes, inflated in chunks: refused as soon as the bytes that come out pass
         ``cap``, the archive's remaining budget, or :data:`MAX_RATIO` times the compressed size."""
-        out = bytearray()
-        self.copy(member, out.extend, cap)
-        return bytes(out)
+        out = io.BytesIO()  # getvalue() hands its buffer over: no second copy of the member
+        self.copy(member, out.write, cap)
+        return out.getvalue()
 
     def copy(self, member: str | zipfile.ZipInfo, write: Callable[[bytes], object],
              cap: int = MAX_MEMBER_BYTES) -> int:
         """Stream a member to ``write`` in chunks (never held whole), within the same limits as
         :meth:`read`; returns the bytes copied. A refused member may have been written in part."""
-        info = self.info(member) if isinstance(member, str) else member
-        if info is None:
-            raise self.error(f"zip has no member {member!r}", file=self.file)
+        info = self._info(member)
         limits = [(cap, "entry expands beyond the size cap"),
                   (self.budget - self.used, "the archive expands beyond its total size budget"),
                   (max(info.compress_size, 1024) * MAX_RATIO, "entry compression ratio looks like a zip bomb")]
         limit, problem = min(limits, key=lambda t: t[0])
-        return self._copy(info, write, max(limit, 0), problem)
-
-    def _copy(self, info: zipfile.ZipInfo, write: Callable[[bytes], object], limit: int, problem: str) -> int:
+        limit = max(limit, 0)
         place = f"zip entry {info.filename!r}"
         n = 0
+        crc = 0
         try:
-            with self.zip.open(info) as fh:
-                while chunk := fh.read(min(_CHUNK, limit + 1 - n)):
-                    n += len(chunk)
-                    if n > limit:
-                        break
-                    write(chunk)
-        except _ZIP_ERRORS as exc:
-            raise self.error(f"cannot read zip entry ({type(exc).__name__}: {exc})", file=self.file, place=place,
-                             expected="a readable zip entry (deflate or stored, good CRC)") from None
-        with self._used_lock:
-            self.used += n
+            for chunk in self._inflate(info, limit):
+                n += len(chunk)
+                if n > limit:
+                    break
+                crc = zlib.crc32(chunk, crc)
+                write(chunk)
+        finally:
+            with self._used_lock:
+                self.used += n
         if n > limit:
             raise self.error(problem, file=self.file, place=place, expected=f"at most {limit:,} bytes")
+        if crc != info.CRC:
+            raise self.error(f"bad CRC-32 of the entry (BadZipFile: {crc:08x}, its header says {info.CRC:08x})",
+                             file=self.file, place=place, expected="an entry whose bytes match its CRC")
+        if n != info.file_size:
+            raise self.error(f"entry inflates to {n:,} bytes, its header says {info.file_size:,}", file=self.file,
+                             place=place, expected="an entry of the size its header declares")
         return n
 
     def read_head(self, member: str | zipfile.ZipInfo, n: int) -> bytes:
-        """The first ``n`` bytes of a member (an image header), charged to the budget."""
+        """The first ``n`` bytes of a member (an image header), charged to the budget; empty when the
+        member is missing or cannot be read."""
+        try:
+            info = self._info(member)
+        except GazalaError:
+            return b""
+        out = bytearray()
+        try:
+            for chunk in self._inflate(info, n):
+                out += chunk[: n - len(out)]
+                if len(out) >= n:
+                    break
+        except GazalaError:
+            return b""
+        finally:
+            with self._used_lock:
+                self.used += len(out)
+        return bytes(out)
+
+    def _info(self, member: str | zipfile.ZipInfo) -> zipfile.ZipInfo:
         info = self.info(member) if isinstance(member, str) else member
         if info is None:
-            return b""
+            raise self.error(f"zip has no member {member!r}", file=self.file)
+        return info
+
+    def _inflate(self, info: zipfile.ZipInfo, limit: int) -> Iterator[bytes]:
+        """The member's bytes in chunks of at most :data:`_CHUNK` (the raw bytes read through zipfile as a
+        stored member, then inflated here with an output bound); a chunk past ``limit`` ends it."""
+        place = f"zip entry {info.filename!r}"
+        method = info.compress_type
+        if method not in ZIP_METHODS:
+            raise self.error(f"entry uses the compression method {method_name(method)} (id {method}), which is "
+                             "not supported", file=self.file, place=place,
+                             expected="stored, deflate, bzip2 or LZMA (" + ", ".join(
+                                 f"{v} {k}" for k, v in ZIP_METHODS.items()) + ")")
+        if info.flag_bits & 0x1:
+            raise self.error("entry is encrypted", file=self.file, place=place, expected="an unencrypted entry")
+        raw = copy.copy(info)
+        raw.compress_type = zipfile.ZIP_STORED  # zipfile hands over the compressed bytes unchanged ...
+        raw.file_size = info.compress_size
+        with contextlib.suppress(AttributeError):
+            del raw.CRC  # ... without checking them against the CRC of the inflated bytes
+        inflater = _Inflater(method, limit)
+        n = 0
         try:
-            with self.zip.open(info) as fh:
-                data = fh.read(n)
-        except _ZIP_ERRORS:
-            return b""
-        self.used += len(data)
-        return data
+            with self.zip.open(raw) as fh:
+                exhausted = starved = False
+                while not inflater.eof:
+                    data = b""
+                    if not exhausted and (starved or not inflater.pending()):
+                        data = fh.read(_CHUNK)
+                        exhausted = not data
+                    chunk = inflater.feed(data, min(_CHUNK, limit + 1 - n))
+                    starved = not chunk
+                    if chunk:
+                        n += len(chunk)
+                        yield chunk
+                        if n > limit:
+                            return
+                    elif exhausted and not data:
+                        break
+        except _ZIP_ERRORS as exc:
+            raise self.error(f"cannot read zip entry ({type(exc).__name__}: {exc})", file=self.file, place=place,
+                             expected=f"a readable {method_name(method)} entry") from None
+        ends = method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2) or (method == zipfile.ZIP_LZMA
+                                                                       and info.flag_bits & 0x2)
+        if ends and not inflater.eof:
+            raise self.error(f"truncated {method_name(method)} stream", file=self.file, place=place,
+                             expected=f"a complete {method_name(method)} stream")
 
 
 # --- XML -------------------------------------------------------------------------------------------
@@ -393,6 +560,22 @@ def parse_xml_stdlib(data: bytes, *, file: str | Path, what: str = "XML",
         raise error(f"{what} is not well-formed XML ({exc})", file=file, expected="plain XML") from None
 
 
+class _Doctype(Exception):
+    pass
+
+
+def _doctype(*_a: object) -> None:
+    raise _Doctype
+
+
+def _refusing_parser() -> expat.XMLParserType:
+    """An expat parser that raises :class:`_Doctype` at any DOCTYPE or entity declaration."""
+    raw = expat.ParserCreate()
+    raw.StartDoctypeDeclHandler = _doctype
+    raw.EntityDeclHandler = _doctype
+    return raw
+
+
 def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:
     """Refuse XML whose prolog has a DOCTYPE, before any other parser sees it: expat reads the prolog
     only (in whatever encoding the document declares) and stops at the root element."""
@@ -400,18 +583,10 @@ def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = 
     class _Stop(Exception):
         pass
 
-    class _Doctype(Exception):
-        pass
-
-    def doctype(*_a: object) -> None:
-        raise _Doctype
-
     def root(*_a: object) -> None:
         raise _Stop
 
-    raw = expat.ParserCreate()
-    raw.StartDoctypeDeclHandler = doctype
-    raw.EntityDeclHandler = doctype
+    raw = _refusing_parser()
     raw.StartElementHandler = root
     try:
         raw.Parse(data, True)
@@ -419,6 +594,67 @@ def refuse_doctype(data: bytes, *, file: str | Path, error: type[GazalaError] = 
         raise _refuse(file, error) from None
     except (_Stop, expat.ExpatError, ValueError, LookupError, UnicodeError):
         return  # the root element was reached, or the parser that follows reports the syntax
+
+
+class XmlBudget:
+    """What a parsed XML document may hold, counted by a streaming pass before any tree is built
+    (:func:`check_xml_budget`): elements in all, nesting, and elements of named tags (a buildFile's
+    piece definitions)."""
+
+    def __init__(self, elements: int, depth: int = MAX_XML_DEPTH, tags: dict[str, int] | None = None) -> None:
+        self.elements = elements
+        self.depth = depth
+        self.tags = tags or {}
+
+
+def check_xml_budget(data: bytes, budget: XmlBudget, *, file: str | Path, what: str = "XML",
+                     error: type[GazalaError] = GazalaError) -> None:
+    """Refuse, before a tree is built, XML with a DOCTYPE or more elements, deeper nesting or more elements
+    of a named tag than ``budget`` allows (issue 31: 2.4 million empty elements in 9.6 MB took 1.2 GB to
+    import). One streaming expat pass, no tree: about 0.25 s a million elements. A document expat cannot
+    read to its end (a syntax error, an encoding it lacks) is held to a bound it cannot exceed: one element
+    a ``<`` that is no end tag; the parser that follows reports the syntax."""
+
+    class _Over(Exception):
+        pass
+
+    count = 0
+    depth = 0
+    tags = dict.fromkeys(budget.tags, 0)
+
+    def start(tag: str, _attrs: object) -> None:
+        nonlocal count, depth
+        count += 1
+        depth += 1
+        if count > budget.elements:
+            raise _Over(f"more than {budget.elements:,} elements", f"at most {budget.elements:,} elements")
+        if depth > budget.depth:
+            raise _Over(f"nested deeper than {budget.depth} elements", f"at most {budget.depth} levels")
+        if tag in tags:
+            tags[tag] += 1
+            if tags[tag] > budget.tags[tag]:
+                short = tag.rsplit(".", 1)[-1]
+                raise _Over(f"more than {budget.tags[tag]:,} {short} elements", f"at most {budget.tags[tag]:,}")
+
+    def end(_tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    raw = _refusing_parser()
+    raw.StartElementHandler = start
+    raw.EndElementHandler = end
+    try:
+        raw.Parse(data, True)
+    except _Doctype:
+        raise _refuse(file, error) from None
+    except _Over as exc:
+        raise error(f"{what} has {exc.args[0]} (line {raw.CurrentLineNumber})", file=file,
+                    expected=exc.args[1]) from None
+    except (expat.ExpatError, ValueError, LookupError, UnicodeError):
+        bound = data.count(b"<") - data.count(b"</")
+        if bound > budget.elements:
+            raise error(f"{what} cannot be read to its end and may hold more than {budget.elements:,} elements",
+                        file=file, expected=f"well-formed UTF-8 XML of at most {budget.elements:,} elements") from None
 
 
 def refuse_dtd(tree: object, *, file: str | Path, error: type[GazalaError] = GazalaError) -> None:

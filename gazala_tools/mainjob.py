@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-import zipfile
 from pathlib import Path
 
 from gazala_tools.cli import build_parser, main
@@ -80,8 +79,10 @@ def referee_setups(game: str, out: Path) -> list[list[str]]:
     scenario_of = _scenario_ids(game)
     (out / "setups").mkdir(exist_ok=True)
     calls: list[list[str]] = []
-    with zipfile.ZipFile(vmod) as zf:
-        for name in sorted(n for n in zf.namelist() if n.startswith("setups/") and n.endswith(".vsav")):
+    from gazala_tools.inputs import ZipInput
+
+    with ZipInput(vmod, what="module") as zf:  # the one boundary of every zip member (issue 31)
+        for name in sorted(n for n in zf.names() if n.startswith("setups/") and n.endswith(".vsav")):
             save = out / name
             atomic_write_bytes(save, zf.read(name))
             report = out / f"referee-{save.stem}.html"

@@ -27,15 +27,20 @@ from gazala_tools.filecache import BoundedDict
 
 __all__ = [
     "ALPHABET",
+    "GRID_MAX_PIXEL",
+    "GRID_MIN_CELL",
     "MAX_LABEL",
     "MAX_LEADING",
     "MAX_OFFSET",
     "MAX_PART_DIGITS",
+    "MODULE_MAX_OFFSET",
     "SCHEMES",
     "Numbering",
     "java_odd",
     "java_round",
     "java_trunc",
+    "module_int",
+    "module_real",
     "parse_part",
     "part_name",
     "scheme",
@@ -46,6 +51,44 @@ ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_LEADING: Final = 32
 #: largest hOff / vOff magnitude (a Java int)
 MAX_OFFSET: Final = 2**31 - 1
+#: the numbers a module's grid may give, checked when the module is read (issue 31: ``dx=inf``, ``1e308``,
+#: ``x0=99999999999``, ``hOff=2147483647`` ended in internal errors, ``dx=1e-5`` never ended): offsets
+#: as far as a map's pixels reach (``mapdata`` ``MAX_PIXEL``), cells from 2 pixels to that size, numbering
+#: offsets as far as a game.yaml takes them
+GRID_MAX_PIXEL: Final = 1_000_000
+GRID_MIN_CELL: Final = 2.0
+MODULE_MAX_OFFSET: Final = 100_000
+
+
+def module_real(element: str, key: str, raw: str, *, lo: float = GRID_MIN_CELL, hi: float = GRID_MAX_PIXEL) -> float:
+    """A size from a module's XML (``HexGrid dx``): a finite number within ``lo..hi``, else ``ValueError``
+    naming the element and the attribute."""
+    try:
+        if len(raw) > 40 or "_" in raw:  # Double.valueOf takes no 1_0; no number needs 40 characters
+            raise ValueError(raw)
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{element} {key}={_shown(raw)} is not a number") from None
+    if not (math.isfinite(value) and lo <= value <= hi):
+        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo:,g}..{hi:,g})")
+    return value
+
+
+def module_int(element: str, key: str, raw: str, *, lo: int = -GRID_MAX_PIXEL, hi: int = GRID_MAX_PIXEL,
+               why: str = "") -> int:
+    """An integer from a module's XML (``HexGrid x0``) within ``lo..hi``, else ``ValueError`` naming the
+    element and the attribute (``why``: what VASSAL does with one that is not an integer)."""
+    text = raw.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,11}", text):
+        raise ValueError(f"{element} {key}={_shown(raw)} is not an integer{why}")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise ValueError(f"{element} {key}={_shown(raw)} is out of range (expected {lo:,}..{hi:,})")
+    return value
+
+
+def _shown(raw: str) -> str:
+    return repr(raw if len(raw) <= 40 else raw[:37] + "...")
 #: most digits of a numeric part of a hex label
 MAX_PART_DIGITS: Final = 18
 #: longest location name parsed
@@ -265,8 +308,9 @@ class Numbering:
         return out
 
     @classmethod
-    def from_vassal_attrs(cls, attrs: Mapping[str, str]) -> Numbering:
-        """Read the attributes as VASSAL does (missing ones take VASSAL's defaults)."""
+    def from_vassal_attrs(cls, attrs: Mapping[str, str], element: str = "HexGridNumbering") -> Numbering:
+        """Read the attributes as VASSAL does (missing ones take VASSAL's defaults); a number out of range is
+        a ``ValueError`` naming ``element`` and the attribute."""
         kw: dict[str, object] = {}
         for f in fields(cls):
             key = _ATTR_NAMES[f.name]
@@ -276,13 +320,9 @@ class Numbering:
             default = getattr(cls(), f.name)
             if isinstance(default, bool):
                 kw[f.name] = raw.strip().lower() == "true"
-            elif isinstance(default, int):
-                try:
-                    if len(raw.strip()) > 11:  # a Java int; also keeps int() away from 4,300-digit text
-                        raise ValueError(raw)
-                    kw[f.name] = int(raw)
-                except ValueError:
-                    raise ValueError(f"HexGridNumbering {key}={raw!r} is not an integer") from None
+            elif isinstance(default, int):  # a Java int; the range a game.yaml takes (never 4,300 digits)
+                lo, hi = (0, MAX_LEADING) if key.endswith("Leading") else (-MODULE_MAX_OFFSET, MODULE_MAX_OFFSET)
+                kw[f.name] = module_int(element, key, raw, lo=lo, hi=hi)
             elif f.name in ("first", "h_type", "v_type"):
                 kw[f.name] = raw[:1] if raw else default
             else:

@@ -39,7 +39,7 @@ from typing import ClassVar, Final
 from gazala_tools.errors import HexNameError
 from gazala_tools.grid import GameGrid
 from gazala_tools.hexes import Direction, Hex, Hexside, Orientation
-from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc
+from gazala_tools.numbering import Numbering, java_odd, java_round, java_trunc, module_int, module_real
 
 __all__ = [
     "DEFAULT_DX",
@@ -93,7 +93,7 @@ class SquareGridNumbering(Numbering):
     @classmethod
     def from_attrs(cls, attrs: Mapping[str, str]) -> SquareGridNumbering:
         """Read the XML attributes as VASSAL does (missing ones take VASSAL's defaults)."""
-        base = Numbering.from_vassal_attrs({k: v for k, v in attrs.items() if k != "stagger"})
+        base = Numbering.from_vassal_attrs({k: v for k, v in attrs.items() if k != "stagger"}, "SquareGridNumbering")
         return cls(**{f.name: getattr(base, f.name) for f in fields(cls) if f.name != "stagger"})
 
 
@@ -252,7 +252,7 @@ class SquareGridGeometry:
                 return default
             if not _JAVA_INT.fullmatch(raw):  # Integer.valueOf: no spaces, no decimals
                 raise ValueError(f"SquareGrid {key}={raw!r} is not an integer")
-            return int(raw)
+            return module_int("SquareGrid", key, raw)  # within the pixels a map may have (issue 31)
 
         def real(key: str, default: float) -> float:
             raw = grid_attrs.get(key)
@@ -266,7 +266,7 @@ class SquareGridGeometry:
                 raise ValueError(f"SquareGrid {key}={raw!r} is not a number") from None
             if not math.isfinite(value) or value <= 0:
                 raise ValueError(f"SquareGrid {key}={raw!r} must be a positive number")
-            return value
+            return module_real("SquareGrid", key, raw)  # from 2 pixels to a map's size (issue 31)
 
         def flag(key: str, default: bool) -> bool:
             raw = grid_attrs.get(key)

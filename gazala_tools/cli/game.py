@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -177,7 +175,9 @@ def _scenario(args: argparse.Namespace) -> int:
     if member is None:
         raise GazalaError(f"the module build configuration leaves scenario {chosen.id!r} out", file=game.module_config,
                           place="scenarios", expected=f"{chosen.id} among the module's scenarios")
-    with zipfile.ZipFile(io.BytesIO(result.data)) as zf:
+    from gazala_tools.inputs import ZipInput
+
+    with ZipInput(result.data, file=game.name, what="module") as zf:  # the one boundary of every zip member
         save = zf.read(member)
     if kind == ".vsav":
         atomic_write_bytes(out, save)

@@ -6,6 +6,8 @@ Pure Python.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 from pathlib import Path
 from typing import Any, Final
@@ -19,7 +21,9 @@ from gazala_tools.yamlnodes import Doc, compose, plain
 
 __all__ = [
     "COLOR_RE",
+    "MAX_GAME_YAML_BYTES",
     "MAX_PLUGIN_NAME",
+    "MAX_SIDES",
     "MAX_TURNS",
     "NUMBERING_KEYS",
     "PLUGIN_RE",
@@ -43,6 +47,10 @@ COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: a plugin reference: a module of the package's rules, or a ``.py`` file inside the game folder
 PLUGIN_RE: Final = re.compile(r"^(?:gazala_tools\.rules\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9_./-]{1,250}\.py)$")
 MAX_TURNS: Final = 1000
+#: largest game.yaml (the built-in games' are 2 to 6 KB; the other files of a folder hold the bulk)
+MAX_GAME_YAML_BYTES: Final = 1024 * 1024
+#: most sides a game may have (real games: 2 to 8; every list is checked in linear time besides)
+MAX_SIDES: Final = 100
 #: longest plugin reference (a file name or module name beyond the file system's 255 bytes is an error)
 MAX_PLUGIN_NAME: Final = 200
 
@@ -50,6 +58,12 @@ MAX_PLUGIN_NAME: Final = 200
 def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bool = False) -> Game:
     """Parse and validate one ``game.yaml``; the folder is the file's directory."""
     doc = Doc(file, GameDataError)
+    size = 0
+    with contextlib.suppress(OSError, ValueError):  # a missing file, a bad name: compose says so
+        size = os.stat(file).st_size
+    if size > MAX_GAME_YAML_BYTES:  # refused before composing (pure-Python YAML: about 4 s a MB)
+        raise GameDataError(f"game.yaml is {size:,} bytes", file=file,
+                            expected=f"at most {MAX_GAME_YAML_BYTES:,} bytes (a game.yaml is a few KB)")
     root = compose(file, "game.yaml", GameDataError)
     m = doc.mapping(root, "game.yaml", TOP_KEYS)
     doc.require(m, root, "game.yaml", "id", "name", "sides", "provenance")
@@ -95,6 +109,7 @@ def read_game_file(file: Path, *, module_config: Path | None = None, builtin: bo
 def _unit_types(doc: Doc, node: yaml.Node) -> tuple[UnitType, ...]:
     """``unit-types: [infantry, cavalry]`` or ``{cavalry: {name: Cavalry, symbol: recon}}``."""
     out: list[UnitType] = []
+    seen: set[str] = set()  # every check of a list is linear in its length (issue 31)
     items: list[tuple[yaml.Node, yaml.Node | None]]
     if isinstance(node, yaml.SequenceNode):
         items = [(n, None) for n in node.value]
@@ -111,8 +126,9 @@ def _unit_types(doc: Doc, node: yaml.Node) -> tuple[UnitType, ...]:
             name = doc.opt(tm, "name", f"unit-types.{tid}") or ""
             if "symbol" in tm:
                 symbol = doc.choice(tm["symbol"], f"unit-types.{tid}.symbol", SYMBOLS)
-        if any(t.id == tid for t in out):
+        if tid in seen:
             raise doc.err(k, f"unit-types: {tid!r} listed twice")
+        seen.add(tid)
         out.append(UnitType(tid, name, symbol))
     for t, (k, _v) in zip(out, items, strict=True):
         if (t.symbol or t.id) not in SYMBOLS:
@@ -123,7 +139,11 @@ def _unit_types(doc: Doc, node: yaml.Node) -> tuple[UnitType, ...]:
 
 def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
     out: list[Side] = []
-    for i, n in enumerate(doc.seq(node, "sides")):
+    seen: set[str] = set()
+    items = doc.seq(node, "sides")
+    if len(items) > MAX_SIDES:
+        raise doc.err(node, f"sides: {len(items):,} sides", expected=f"at most {MAX_SIDES}")
+    for i, n in enumerate(items):
         what = f"sides[{i}]"
         sm = doc.mapping(n, what, SIDE_KEYS)
         doc.require(sm, n, what, "id", "name")
@@ -132,8 +152,9 @@ def _sides(doc: Doc, node: yaml.Node) -> tuple[Side, ...]:
             raise doc.err(sm["color"], f"{what}.color: {color!r} is not a colour", expected="#rrggbb")
         side = Side(doc.ident(sm["id"], f"{what}.id"), doc.scalar(sm["name"], f"{what}.name"), color,
                     doc.opt(sm, "adjective", what) or "")
-        if any(s.id == side.id for s in out):
+        if side.id in seen:
             raise doc.err(sm["id"], f"{what}.id: side {side.id!r} listed twice")
+        seen.add(side.id)
         out.append(side)
     if len(out) < 2:
         raise doc.err(node, f"sides: {len(out)} side(s)", expected="at least two sides")

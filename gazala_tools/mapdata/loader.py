@@ -15,6 +15,7 @@ entries (``boxes``, ``hexsides``, ``paths``, ``places``, ``zones``) replace base
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -128,7 +129,9 @@ def load_map(game_or_dir: str | Path | Game | None = None) -> GameMap:
     p = Path(game_or_dir)
     folder = p if p.is_dir() else p.parent if p.is_file() else None
     if folder is not None:
-        if (folder / GAME_FILE).is_file() and (p.is_dir() or p.name == MAP_FILE):
+        # lexists: a game.yaml that cannot be stat'ed (a symlink to a 300-character name) is the registry's
+        # to refuse cleanly (is_file raised ENAMETOOLONG: an internal error, issue 31's fuzz)
+        if os.path.lexists(folder / GAME_FILE) and (p.is_dir() or p.name == MAP_FILE):
             return load_game_map(find_game(folder))
         if p.is_dir():  # a map folder: its map.yaml may not lead out of it
             inside_folder(p / MAP_FILE, p, name=MAP_FILE, what="data file", file=p / MAP_FILE, error=MapDataError)

@@ -21,7 +21,9 @@ from lxml import etree
 from gazala_tools.errors import VassalFormatError
 from gazala_tools.hexgrid import Board, Grid, GridZone, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.inputs import (
+    XmlBudget,
     ZipInput,
+    check_xml_budget,
     image_header_size,
     inside_folder,
     is_regular,
@@ -30,18 +32,21 @@ from gazala_tools.inputs import (
     refuse_doctype,
     refuse_dtd,
 )
-from gazala_tools.numbering import Numbering
+from gazala_tools.numbering import GRID_MAX_PIXEL, Numbering, module_int
 from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.sequence import TAB
 
 __all__ = [
     "ALL_MAP_CLASSES",
+    "BUILDFILE_BUDGET",
     "HEXGRID",
     "HEXNUM",
     "IMAGE_HEADER_BYTES",
     "MAP_CLASSES",
     "MAX_BUILDFILE_BYTES",
+    "MAX_ELEMENTS",
+    "MAX_PIECE_DEFINITIONS",
     "MAX_ZONES",
     "MAX_ZONE_POINTS",
     "PKG",
@@ -65,6 +70,13 @@ MAX_BUILDFILE_BYTES = 64 * 1024 * 1024
 #: hundreds of zones of 4 to 50 points); each point is held and tested for every location looked up
 MAX_ZONES = 20_000
 MAX_ZONE_POINTS = 200_000
+#: what a parsed buildFile may hold, counted before lxml builds it (issue 31: 2.4 million empty elements
+#: took 1.2 GB to import, 300,000 piece slots 64 s to lint, 49,000 slots 42 s to import). Real modules: some thousands to 100,000
+#: elements, at most some thousands of piece slots and prototypes.
+MAX_ELEMENTS = 150_000
+MAX_PIECE_DEFINITIONS = 20_000
+BUILDFILE_BUDGET = XmlBudget(MAX_ELEMENTS, tags={"VASSAL.build.widget.PieceSlot": MAX_PIECE_DEFINITIONS,
+                                                 "VASSAL.build.module.PrototypeDefinition": MAX_PIECE_DEFINITIONS})
 #: bytes read from an image to find its size (PNG/GIF: 24; a JPEG's SOF marker is near the start)
 IMAGE_HEADER_BYTES = 256 * 1024
 
@@ -113,7 +125,7 @@ class ModuleSource:
             return self._zip.info(name) is not None
         if self._dir is not None:
             try:
-                p = inside_folder(self._dir / name, self._dir, name=name, what="module file", error=VassalFormatError)
+                p = _inside(self._dir, name)
             except VassalFormatError:
                 return False
             return is_regular(p)
@@ -124,7 +136,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.read(name, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        p = _inside(root, name, file=self.path)
         return read_file(p, what="module file", cap=cap, error=VassalFormatError)
 
     def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
@@ -133,7 +145,7 @@ class ModuleSource:
         if self._zip is not None:
             return self._zip.copy(name, write, cap)
         root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        p = _inside(root, name, file=self.path)
         n = 0
         with open_file(p, what="module file", cap=cap, error=VassalFormatError) as fh:
             while chunk := fh.read(1 << 20):
@@ -152,13 +164,19 @@ class ModuleSource:
         if self._zip is not None:
             data = self._zip.read_head(member, IMAGE_HEADER_BYTES)
         elif self._dir is not None:
-            p = inside_folder(self._dir / "images" / name, self._dir, name=member, what="module image",
-                              file=self.path, error=VassalFormatError)  # a symlink out of the folder is refused
+            p = _inside(self._dir, member, what="module image", file=self.path)  # a symlink out is refused
             if not is_regular(p):
                 return None
             with open_file(p, what="board image", error=VassalFormatError) as fh:
                 data = fh.read(IMAGE_HEADER_BYTES)
         return image_header_size(data) if data else None
+
+
+def _inside(root: Path, name: str, *, what: str = "module file", file: Path | None = None) -> Path:
+    """``root/name`` resolved, refused when it leaves the module folder ``root`` (issue 31 item 4: an unzipped
+    module is read through the same sandbox as a game folder)."""
+    return inside_folder(root / name, root, name=name, what=what, file=file, error=VassalFormatError,
+                         folder="module folder")
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
@@ -183,11 +201,15 @@ def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 
     path = Path(source)
     if not path.exists():
         raise VassalFormatError("no such file", file=path, expected="a .vmod, buildFile.xml or buildFile")
-    if path.is_dir():
+    if path.is_dir():  # an unzipped module: a sandbox like a game folder (nothing read from outside it)
         for name in ("buildFile.xml", "buildFile"):
-            if (path / name).is_file():
-                return ModuleSource(path, name, _read_capped(path / name), _dir=path)
+            if os.path.lexists(path / name):
+                inside = _inside(path, name, what="buildFile", file=path)
+                return ModuleSource(path, name, _read_capped(inside), _dir=path)
         raise VassalFormatError("directory holds no buildFile.xml or buildFile", file=path)
+    zipped = path.suffix.lower() in (".vmod", ".zip", ".vext")
+    if not zipped:  # a buildFile named directly: its folder is the module's, and it may not leave it
+        path_inside = _inside(path.parent, path.name, what="buildFile", file=path)
     with open_file(path, what="module", error=VassalFormatError) as fh:
         head = fh.read(4)
     if head[:2] == b"PK":
@@ -198,11 +220,11 @@ def open_source(source: str | Path, *, budget: int = MAX_BUILDFILE_BYTES + 16 * 
                 return ModuleSource(path, name, zf.read(name, MAX_BUILDFILE_BYTES), _zip=zf)
         zf.close()
         raise VassalFormatError("module holds no buildFile.xml or buildFile", file=path)
-    if path.suffix.lower() in (".vmod", ".zip", ".vext"):
+    if zipped:
         raise VassalFormatError(
             f"not a zip archive (starts with {head!r})", file=path, expected="a VASSAL module, which is a zip file"
         )
-    return ModuleSource(path, path.name, _read_capped(path), _dir=path.parent)
+    return ModuleSource(path, path.name, _read_capped(path_inside), _dir=path.parent)
 
 
 def _read_capped(path: Path) -> bytes:
@@ -213,6 +235,7 @@ def parse_xml(data: bytes, file: str | Path) -> etree._Element:
     """Parse a buildFile safely: the parser resolves no entity, loads no DTD and uses no network, and a
     document with any DOCTYPE (in whatever encoding, however far in) is refused."""
     refuse_doctype(data, file=file, error=VassalFormatError)
+    check_xml_budget(data, BUILDFILE_BUDGET, file=file, what="buildFile", error=VassalFormatError)
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
     )
@@ -238,18 +261,15 @@ def _attrs(el: etree._Element) -> dict[str, str]:
 
 
 def _int_attr(el: etree._Element, key: str, default: int, file: Path) -> int:
+    """An integer attribute (a map's edge, a board's size) within the pixels a map may have (issue 31)."""
     raw = el.get(key)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
-    except ValueError:
-        raise VassalFormatError(
-            f"{key}={raw!r} on {el.tag.rsplit('.', 1)[-1]} is not an integer",
-            file=file,
-            place=f"line {el.sourceline}",
-            expected="a plain decimal integer",
-        ) from None
+        return module_int(el.tag.rsplit(".", 1)[-1], key, raw, lo=0)
+    except ValueError as exc:
+        raise VassalFormatError(str(exc), file=file, place=f"line {el.sourceline}",
+                                expected=f"a plain decimal integer within 0..{GRID_MAX_PIXEL:,}") from None
 
 
 def _grid(el: etree._Element, file: Path) -> Grid | None:
@@ -285,13 +305,16 @@ def _zone(el: etree._Element, file: Path) -> GridZone:
     for pair in filter(None, path_text.split(";")):
         try:
             xs, ys = pair.split(",")
-            points.append((int(xs), int(ys)))
+            point = (int(xs), int(ys)) if len(xs) + len(ys) < 40 else (0, 0)
+            if len(xs) + len(ys) >= 40 or max(abs(point[0]), abs(point[1])) > GRID_MAX_PIXEL:
+                raise ValueError(pair)  # beyond any map (issue 31)
+            points.append(point)
         except ValueError:
             raise VassalFormatError(
                 f"zone {el.get('name')!r} path point {pair!r} is malformed",
                 file=file,
                 place=f"line {el.sourceline}",
-                expected="x,y;x,y;... integers",
+                expected=f"x,y;x,y;... integers within +-{GRID_MAX_PIXEL:,}",
             ) from None
     grid: Grid | None = None
     for child in el:

@@ -91,6 +91,8 @@ MAX_SETUP_BYTES = 64 * 1024 * 1024
 MAX_SETUP_TOTAL = 12 * 1024 * 1024
 #: bytes read from a zipped module in all (the buildFile, image headers and the set-up saves)
 MAX_LINT_BYTES = 1024 * 1024 * 1024
+#: a gpid VASSAL's GpIdChecker reads: a decimal Java int (issue 31: '²' and 5,000 digits were internal errors)
+_JAVA_GPID = re.compile(r"[0-9]{1,10}")
 #: hexes named per board when looking for duplicate names (beyond this the board is sampled no further)
 MAX_NAMED_HEXES = 250_000
 
@@ -442,7 +444,14 @@ class _Linter:
                          f"gpid {gpid!r} is also the gpid of {element_path(slots[0])} (VASSAL plays both; Refresh Counters "
                          "takes one slot for the other's pieces, and the editor renumbers one when it opens the module)",
                          "give each piece slot its own gpid")
-        numeric = [int(g) for g in seen if g.isdigit()]
+        numeric = [int(g) for g in seen if _JAVA_GPID.fullmatch(g)]  # never int() of '²' or 5,000 digits
+        for gpid, slots in seen.items():
+            if not _JAVA_GPID.fullmatch(gpid.rsplit(":", 1)[-1]):
+                shown = gpid if len(gpid) <= 20 else gpid[:17] + "..."
+                self.add("warning", "gpid", element_path(slots[0]),
+                         f"gpid {shown!r} is not a number (VASSAL plays the slot; the editor renumbers it when it "
+                         "opens the module, and Refresh Counters cannot find its pieces' slot until then)",
+                         "open the module in the editor and save it, or give the slot a numeric gpid")
         if numeric and nxt and max(numeric) >= nxt:
             self.add("warning", "gpid", _short(str(root.tag)),
                      f"nextPieceSlotId={nxt} is not above the largest gpid {max(numeric)}",

@@ -209,6 +209,24 @@ def main(argv: list[str] | None = None) -> int:
         row = run_attack(name)
         rows.append(row)
         print(json.dumps(row), flush=True)
+    from tools.fuzz import crafted
+
+    for name in crafted.CASES:  # issue 31's cases, each its own process the same way
+        if args.only and args.only not in name:
+            continue
+        d = Path(tempfile.mkdtemp(prefix="gazala-case-"))
+        try:
+            work = d / "work"
+            work.mkdir()
+            got = crafted.measure(name, work)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        row = {"attack": name, "exit": got["exit"], "seconds": got["seconds"], "cpu_s": got["cpu_s"],
+               "peak_mib": got["peak_mib"],
+               "changed": bool(got["changed"]), "ok": got["ok"],
+               "message": str((got["stderr"] or [""])[-1])[:160]}  # type: ignore[index]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
     bad = [r for r in rows if not r["ok"]]
     print(json.dumps({"attacks": len(rows), "failed": len(bad),
                       "largest_peak_mib": max((int(str(r["peak_mib"])) for r in rows), default=0)}))

@@ -229,6 +229,21 @@ def listing(game: Path) -> set[str]:
     return out
 
 
+def judge(folder: Path, before: set[str], outside: list[str], clean: list[str], *, secret: str, what: str,
+          note: str = "") -> None:
+    """After a hostile folder was read: a file read outside it or an error message quoting ``secret`` (the
+    content outside) is a :class:`ReadOutside`, a file written into it a bug."""
+    from tools.fuzz.targets import Bug
+
+    if outside:
+        raise ReadOutside(f"read outside the {what}: {sorted(set(outside))[:3]}")
+    written = listing(folder) - before
+    if written:
+        raise Bug(f"wrote into the {what}: {sorted(written)[:3]}{note}")
+    if any(secret in c for c in clean):
+        raise ReadOutside(f"an error message quotes the secret outside the {what}")
+
+
 def forged_ran() -> bool:
     ran = bool(getattr(builtins, "GAZALA_FORGED_PYC_RAN", False))
     if ran:

@@ -8,7 +8,9 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
+from gazala_tools.games.loader import MAX_SIDES
 from gazala_tools.hexgrid import MapLayout
+from gazala_tools.numbering import module_int
 from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
@@ -20,15 +22,22 @@ from gazala_tools.vassal.lint import (
     element_path,
 )
 from gazala_tools.vsav import locate_pieces, read_save, sequence
-from gazala_tools.vsav.traits import PieceDef, Trait, decode_piece
+from gazala_tools.vsav.traits import MAX_TRAITS, PieceDef, Trait, decode_piece
 
 __all__ = [
+    "MAX_GPID",
+    "MAX_MODULE_TRAITS",
+    "MAX_PIECE_BYTES",
+    "MAX_PIECE_TRAITS",
     "MAX_PROTOTYPE_DEPTH",
     "MAX_SETUP_BYTES",
     "MODELLED_TRAITS",
+    "ExpansionBudget",
     "ImportedModule",
     "ImportedPiece",
+    "PieceTooLarge",
     "Placement",
+    "PrototypeCycle",
     "expand_prototypes",
     "read_module",
 ]
@@ -37,6 +46,14 @@ __all__ = [
 MAX_SETUP_BYTES = 64 * 1024 * 1024
 #: deepest prototype nesting followed (a cycle stops here)
 MAX_PROTOTYPE_DEPTH = 50
+#: most traits and bytes of trait text one piece may have once its prototypes are expanded (a save's
+#: trait chain holds at most as many: vsav.traits.MAX_TRAITS; real pieces: 5 to 60 traits)
+MAX_PIECE_TRAITS = MAX_TRAITS
+MAX_PIECE_BYTES = 1024 * 1024
+#: longest gpid (VASSAL writes a Java int, ``extension:number`` in an extension)
+MAX_GPID = 40
+#: most traits prototype expansion may produce for a whole module (5,000 pieces of 60 traits: 300,000)
+MAX_MODULE_TRAITS = 2_000_000
 #: trait ids this toolkit models when it imports a piece; the others are kept verbatim
 MODELLED_TRAITS = frozenset({"piece;", "emb2;", "prototype;", "mark;", "label;"})
 
@@ -93,23 +110,78 @@ class ImportedModule:
                 "traits kept verbatim": verbatim, "not understood": len(self.not_understood)}
 
 
-def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: int = 0) -> PieceDef:
+class ExpansionBudget:
+    """What prototype expansion may produce, counted as it grows (issue 31: prototypes 4 levels deep, each
+    naming the next 100 times, expand to a million traits from a 92 KB buildFile). One piece may hold at
+    most :data:`MAX_PIECE_TRAITS` traits and :data:`MAX_PIECE_BYTES` of trait text once expanded (what a
+    save may hold of one piece); the whole module at most :data:`MAX_MODULE_TRAITS` traits, the traits of
+    pieces refused included, so a thousand slots naming one bomb cost no more than one."""
+
+    def __init__(self, traits: int | None = None) -> None:
+        self.left = MAX_MODULE_TRAITS if traits is None else traits
+
+    def piece(self, file: str | None = None, place: str | None = None) -> _PieceBudget:
+        return _PieceBudget(self, file, place)
+
+
+class _PieceBudget:
+    def __init__(self, module: ExpansionBudget, file: str | None, place: str | None) -> None:
+        self.module, self.file, self.place = module, file, place
+        self.traits = 0
+        self.bytes = 0
+
+    def add(self, trait: Trait | None) -> None:
+        """Count one trait, or (``None``) one prototype reference followed (a cycle of references that
+        adds no trait costs as much as traits)."""
+        self.traits += 1
+        self.bytes += len(trait.type) + len(trait.state) if trait is not None else 0
+        self.module.left -= 1
+        if self.module.left < 0:
+            raise VassalFormatError(f"the module's prototypes expand to more than {MAX_MODULE_TRAITS:,} traits and "
+                                    "prototype references in all", file=self.file, place=self.place,
+                                    expected=f"at most {MAX_MODULE_TRAITS:,} traits once prototypes are expanded")
+        if self.traits > MAX_PIECE_TRAITS or self.bytes > MAX_PIECE_BYTES:
+            raise PieceTooLarge(f"the piece's prototypes expand to more than {MAX_PIECE_TRAITS} traits and "
+                                f"prototype references or {MAX_PIECE_BYTES:,} bytes", file=self.file, place=self.place,
+                                expected=f"at most {MAX_PIECE_TRAITS} traits and {MAX_PIECE_BYTES:,} bytes a piece")
+
+
+class PieceTooLarge(VassalFormatError):
+    """One piece expands beyond its budget (the piece is reported, the module read on)."""
+
+
+class PrototypeCycle(VassalFormatError):
+    """Prototypes nest deeper than :data:`MAX_PROTOTYPE_DEPTH` (the piece is reported, the module read on)."""
+
+
+def expand_prototypes(piece: PieceDef, prototypes: dict[str, PieceDef], depth: int = 0,
+                      budget: _PieceBudget | None = None) -> PieceDef:
     """The piece with every ``prototype;NAME`` replaced in place by that prototype's traits (its BasicPiece
     dropped) and comments (``cmt;``) dropped, as ``PieceCloner`` does (vassal-format.md 3.5). An undefined
-    prototype stays as it is, as VASSAL keeps it; nesting deeper than :data:`MAX_PROTOTYPE_DEPTH` is refused."""
-    if depth > MAX_PROTOTYPE_DEPTH:
-        raise VassalFormatError(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a cycle?)",
-                                expected="acyclic prototypes")
+    prototype stays as it is, as VASSAL keeps it; nesting deeper than :data:`MAX_PROTOTYPE_DEPTH` is refused,
+    and so is an expansion beyond ``budget`` (by default one piece's: :class:`ExpansionBudget`), counted
+    trait by trait as it grows."""
+    budget = budget if budget is not None else ExpansionBudget().piece()
     out: list[Trait] = []
+    _expand_into(out, piece, prototypes, depth, budget)
+    return PieceDef([*out, piece.basic])
+
+
+def _expand_into(out: list[Trait], piece: PieceDef, prototypes: dict[str, PieceDef], depth: int,
+                 budget: _PieceBudget) -> None:
+    if depth > MAX_PROTOTYPE_DEPTH:
+        raise PrototypeCycle(f"prototypes nest more than {MAX_PROTOTYPE_DEPTH} deep (a cycle?)",
+                             expected="acyclic prototypes")
     for t in piece.traits[:-1]:
         if t.id == "cmt;":
             continue
         proto = prototypes.get(t.type[len("prototype;"):].split(";", 1)[0]) if t.id == "prototype;" else None
         if proto is None:
+            budget.add(t)
             out.append(t)
             continue
-        out.extend(expand_prototypes(PieceDef([*proto.traits[:-1], piece.basic]), prototypes, depth + 1).traits[:-1])
-    return PieceDef([*out, piece.basic])
+        budget.add(None)
+        _expand_into(out, proto, prototypes, depth + 1, budget)
 
 
 def _layers(traits: list[Trait]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -166,6 +238,9 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     root = parse_xml(src.xml, src.path)
     sides = [str(e.text or "").strip() for e in root.iter("entry")
              if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
+    if len(sides) > MAX_SIDES:  # a game folder takes no more (games.loader); refused before any side is used
+        raise VassalFormatError(f"the module's PlayerRoster lists {len(sides):,} sides", file=file,
+                                place="VASSAL.build.module.PlayerRoster", expected=f"at most {MAX_SIDES} sides")
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
                          layouts_from_xml(src))
     custom = custom_classes(root, src.member_names())
@@ -177,6 +252,7 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
             prototypes[el.get("name", "")] = _decode_slot(el, file)
         except GazalaError as exc:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+    budget = ExpansionBudget()
     for index, el in enumerate(root.iter(PIECE_SLOT)):
         try:
             piece = _decode_slot(el, file)
@@ -184,13 +260,17 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
             continue
         try:
-            expanded = expand_prototypes(piece, prototypes)
-        except GazalaError as exc:
+            expanded = expand_prototypes(piece, prototypes, budget=budget.piece(file, element_path(el)))
+        except (PieceTooLarge, PrototypeCycle) as exc:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
             continue
         traits = expanded.traits
         front, back = _layers(traits)
         gpid = el.get("gpid") or ""
+        if len(gpid) > MAX_GPID or not gpid.isprintable():  # a gpid is a number (issue 31: 5,000 digits)
+            raise VassalFormatError(f"gpid={gpid[:20]!r}{'...' if len(gpid) > 20 else ''} of {len(gpid):,} characters",
+                                    file=file, place=element_path(el),
+                                    expected=f"a gpid of at most {MAX_GPID} printable characters (VASSAL's are numbers)")
         imported = ImportedPiece(
             gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
             back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
@@ -211,10 +291,10 @@ def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
         for st in map_el.iter(SETUP_STACK, DRAW_PILE):
             board = st.get("owningBoard") or None
             location = st.get("location") if st.get("useGridLocation") == "true" and st.tag == SETUP_STACK else None
-            try:
-                x, y = int(st.get("x", "0")), int(st.get("y", "0"))
-            except ValueError:
-                mod.not_understood.append(f"{element_path(st)}: x/y are not integers")
+            try:  # within the pixels a map may have (issue 31)
+                x, y = (module_int(str(st.tag).rsplit(".", 1)[-1], k, st.get(k, "0")) for k in ("x", "y"))
+            except ValueError as exc:
+                mod.not_understood.append(f"{element_path(st)}: {exc}")
                 continue
             for slot in st.iter(PIECE_SLOT):
                 mod.placements.append(Placement(st.get("name", ""), slot.get("gpid") or "", slot.get("entryName", ""),
