@@ -535,7 +535,7 @@ for _gpid in ("1" * 5000, "²"):
                                  f'gpid="{gpid}">{text}</{SLOT}></VASSAL.build.module.PieceWindow>'))
         return ["module", "lint", m]
 
-    case(f"gpid {_gpid[:8]}{'...' if len(_gpid) > 8 else ''}: lint", exits=(1, 2))(_gpid_maker)
+    case(f"gpid {_gpid[:8]}{'...' if len(_gpid) > 8 else ''}: lint", exits=(0,))(_gpid_maker)
 
 
 # --- module folders: a buildFile.xml that is a symlink out ------------------------------------------
