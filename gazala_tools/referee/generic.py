@@ -702,12 +702,13 @@ def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: Sid
     out.status[u.id] = status
     if change is not None:
         out.markers.append(change)
-        what = " and ".join(x for x in (f"remove {change.remove}" if change.remove else "",
-                                        f"add {change.add}" if change.add else "") if x)
+        names = rules.data.markers
+        what = " and ".join(x for x in (f"remove its {names[change.remove].name} marker" if change.remove else "",
+                                        f"mark it {names[change.add].name}" if change.add else "") if x)
         out.findings.append(Finding(ss.rule, Severity.WARNING,
-                                    f"supply phase: {u.id} at {where} is {status.value} supply: {what}"
+                                    f"supply phase: {u.id} at {where} traces supply to {ss.goal}: {what}"
                                     if status is SupplyStatus.IN else
-                                    f"supply phase: {u.id} at {where} cannot trace supply ({status.value}): {what}",
+                                    f"supply phase: {u.id} at {where} cannot trace supply to {ss.goal}: {what}",
                                     units=(u.id,), hexes=(where,)))
     elif status is not SupplyStatus.IN:
         out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays {rules.data.markers[iso].name}",

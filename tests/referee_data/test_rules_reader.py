@@ -40,6 +40,10 @@ BAD = [
      "rules.zoc.unless-markers: has moved (expected rules.markers: {MARKER: {zoc: false}}"),
     ("      max-length: 6", "      max-length: 6\n      friendly-negates-zoc: true",
      "rules.supply.trace.friendly-negates-zoc: has moved (expected rules.zoc.negated-by-friendly: [supply]"),
+    ("    rule: \"P1\"\n", "    rule: \"P1\"\n    markers: true\n",
+     "rules.supply.markers: has moved (expected rules.markers: {MARKER: {supply: out}} and {MARKER: {supply: isolated}}"),
+    ("disrupted: {name: Disrupted, zoc: false}", "disrupted: {name: Disrupted, zoc: false, supply: out}",
+     "rules.markers.disrupted.supply: the supply phase's marker flow needs a marker with 'supply: isolated' too"),
     ('note: "remove {excess}"', 'note: "remove {extra}"', "has a placeholder other than {excess}"),
     # a note is data, never a format program: an index, attribute, conversion or spec is refused (fuzz: TypeError, exit 3)
     ('note: "remove {excess}"', 'note: "remove {excess[[1]]}"', "has a placeholder other than {excess}"),

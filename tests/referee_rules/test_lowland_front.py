@@ -182,7 +182,8 @@ def test_7_2_five_mp_is_too_far(rules: RulesPlugin) -> None:
     r = check(rules, unit("a", L, "infantry", "06.01"))
     assert supply(r) == {"a": "out"}
     assert found(r, "7.2", Severity.WARNING) == [
-        "supply phase: a at 06.01 cannot trace supply (out): add out-of-supply"]
+        "supply phase: a at 06.01 cannot trace supply to the west edge or Westhaven (4 MP, or the road and railway): "
+        "mark it Out of Supply"]
 
 
 def test_7_2_woods_cost_two_mp_of_the_four(rules: RulesPlugin) -> None:

@@ -50,7 +50,7 @@ def test_isolated_at_once_when_the_data_says_so(tmp_path: Path) -> None:
     game = tmp_path / "lowland-front"
     shutil.copytree(FOLDER, game)
     text = (game / "game.yaml").read_text(encoding="utf-8")
-    old = "    markers: true                 # 7.6"
+    old = "    off-map: reinforcements\n"
     assert text.count(old) == 1
     (game / "game.yaml").write_text(text.replace(old, "    isolated-after: 1\n" + old), encoding="utf-8")
     rules = rules_for(find_game(game))
