@@ -132,8 +132,8 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
     for h, us in ctx.by_hex.items():
         sides = {u.side for u in us}
         if len(sides) > 1:
-            yield Finding(rule, Severity.ERROR,
-                          f"enemy units share hex {ctx.label(h)}: " + ", ".join(f"{u.id} ({u.side})" for u in us),
+            yield Finding(rule, Severity.ERROR, f"enemy units share hex {ctx.label(h)}: "
+                          + ", ".join(f"{u.id} ({side_adjective(rules, u.side)})" for u in us),
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
@@ -214,7 +214,8 @@ def check_prohibited(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         for u in ctx.on_map():
             h = u.hex
             if h is not None and h in p.enter and p.units.matches(u, rules.names):
-                yield Finding(p.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {p.what} at {ctx.label(h)}",
+                yield Finding(p.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {p.what} at "
+                              f"{ctx.label(h)}",
                               units=(u.id,), hexes=(ctx.label(h),))
 
 

@@ -766,12 +766,14 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             edges = "/".join(sorted(_edge_names(rules, targets))) or "none"
             findings.append(Finding(data.exits_rule, Severity.ERROR,
                                     f"{before.id} leaves the map from {label(before.hex)}: no legal way to the edges "
-                                    f"{before.side} units may exit by ({edges}){within}",
+                                    f"{side_adjective(rules, before.side)} units may exit by ({edges}){within}",
                                     units=(before.id,), hexes=(label(before.hex), end)))
         elif res.broken:
-            for f in res.broken:
-                findings.append(replace(f, message=f"no legal path from {label(before.hex)} to {to_text}{within}: "
-                                                   f"the shortest {f.message}"))
+            for f in res.broken:  # "<unit> enters ..." read as what the unit's shortest path does
+                what = f.message.removeprefix(f"{before.id} ") if f.message.startswith(f"{before.id} ") else \
+                    f"breaks this: {f.message}"
+                findings.append(replace(f, message=f"{before.id} has no legal path from {label(before.hex)} to "
+                                                   f"{to_text}{within}: its shortest path {what}; take the move back"))
         elif pts is not None and remaining is not None:
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "

@@ -27,6 +27,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import box_in, eliminated, moved, obstructed, supplied, supply_search
+from gazala_tools.referee.movement import side_adjective
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
 from gazala_tools.referee.turns import game_turn
@@ -115,8 +116,9 @@ class CauldronSPI(RulesPlugin):
                                                     if base is not ctx else set()))
         held = [u for u in base.on_map(self.cc_side) if u.id not in free]
         yield Finding(self.cc_rule, Severity.INFO,
-                      f"{self.turn_name(self.cc_turn)} {self.cc_side} movement: {len(free)} unit(s) may move (within "
-                      f"{self.cc_range} hexes of an {self.cc_of} unit or attacked): {', '.join(free) or 'none'}; "
+                      f"{self.turn_name(self.cc_turn)} {side_adjective(self, self.cc_side)} movement: {len(free)} "
+                      f"unit(s) may move (within {self.cc_range} hexes of an {side_adjective(self, self.cc_of)} unit "
+                      f"or attacked): {', '.join(free) or 'none'}; "
                       f"{len(held)} may not",
                       units=tuple(free),
                       hexes=base.labels(u.hex for u in base.on_map(self.cc_side) if u.id in free and u.hex))
@@ -133,7 +135,7 @@ class CauldronSPI(RulesPlugin):
                 now = after.position.unit(u.id).hex
                 yield Finding(self.cc_rule, Severity.ERROR,
                               f"command control: {u.id} moved on {self.turn_name(self.cc_turn)} but was not within "
-                              f"{self.cc_range} hexes of an {self.cc_of} unit nor attacked",
+                              f"{self.cc_range} hexes of an {side_adjective(self, self.cc_of)} unit nor attacked",
                               units=(u.id,), hexes=before.labels([u.hex, *([now] if now is not None else [])]))
 
     # --- 18.0 victory points -------------------------------------------------------------------------
