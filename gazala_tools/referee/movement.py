@@ -863,14 +863,16 @@ def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     if chart is None:
         return
     for u in ctx.on_map():
-        if u.hex is None:
+        if u.hex is None or u.hex not in ctx.topology:  # off the grid: the on-map check's finding
             continue
         costs = chart.unit_costs(rules.map, u, rules.names)
         for row in costs.prohibited_in(u.hex):
             every = costs.unit_class == ANY_CLASS or all(c.prohibited for c in row.cells.values())
-            who = "every unit" if every else f"{costs.unit_class} units"
+            # a row with units: prohibits the hex to those units only (BG's sea inlet to armor): its what names them
+            who = "" if row.units is not None else ", prohibited to every unit" if every else \
+                f", prohibited to {costs.unit_class} units"
             yield Finding(row.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {row.what} "
-                          f"at {ctx.label(u.hex)}, prohibited to {who}", units=(u.id,), hexes=(ctx.label(u.hex),))
+                          f"at {ctx.label(u.hex)}{who}", units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
 def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:
