@@ -666,7 +666,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         if ss.automatic_through is not None and ctx.turn_index is not None and ctx.turn_index <= ss.automatic_through:
             out.status.update({u.id: SupplyStatus.IN for u in units})
             out.findings.append(Finding(ss.automatic_rule, Severity.INFO,
-                                        f"{side} units are automatically supplied through "
+                                        f"{side_adjective(rules, side)} units are automatically supplied through "
                                         f"{rules.turn_name(ss.automatic_through)} (now {rules.turn_name(ctx.turn_index)})"))
             continue
         res = supply_search(rules, ctx, ss)

@@ -705,7 +705,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
         targets = data.exits.get(before.side, frozenset())
         if not targets:
             findings.append(Finding(data.exits_rule, Severity.ERROR,
-                                    f"{before.id} leaves the map: {before.side} units may not exit",
+                                    f"{before.id} leaves the map: {side_adjective(rules, before.side)} units may not exit",
                                     units=(before.id,), hexes=(label(before.hex),)))
             return None, findings
     pts = data.points
