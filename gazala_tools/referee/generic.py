@@ -723,7 +723,7 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
 
 def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
     """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
-    (``rules.markers``; the reader refuses ``supply.markers: true`` without both)."""
+    (``rules.markers``; the reader refuses one role without the other)."""
     got = rules.__dict__.get("_supply_markers")
     if got is not None:
         return got  # type: ignore[no-any-return]

@@ -186,6 +186,20 @@ def test_7_2_five_mp_is_too_far(rules: RulesPlugin) -> None:
         "mark it Out of Supply"]
 
 
+def test_7_6_each_marker_change_names_the_marker_the_goal_and_what_to_do(rules: RulesPlugin) -> None:
+    # 7.6: "a unit out of supply in two consecutive supply phases is Isolated instead (6.2). A unit that
+    # traces supply again loses its marker" (the flow: rules.markers' supply roles)
+    goal = "the west edge or Westhaven (4 MP, or the road and railway)"
+    r = check(rules, unit("a", L, "infantry", "06.01", "out-of-supply"))
+    assert supply(r) == {"a": "isolated"}
+    assert found(r, "7.2", Severity.WARNING) == [
+        f"supply phase: a at 06.01 cannot trace supply to {goal}: remove its Out of Supply marker and mark it Isolated"]
+    r = check(rules, unit("a", L, "infantry", "05.01", "isolated"))
+    assert supply(r) == {"a": "in"}
+    assert found(r, "7.2", Severity.WARNING) == [f"supply phase: a at 05.01 traces supply to {goal}: remove its "
+                                                 "Isolated marker"]
+
+
 def test_7_2_woods_cost_two_mp_of_the_four(rules: RulesPlugin) -> None:
     # 06.02 -> 05.03 (woods 2) -> 05.04 (1) -> 05.05, on the road: 4 MP (06.01 above needs 5: 2 more for woods)
     assert supply(check(rules, unit("a", L, "infantry", "06.02"))) == {"a": "in"}
