@@ -49,7 +49,6 @@ rules:
   zoc: {rule: "Z", exempt: {types: [hq]}, hexsides: [stream], negated-by-friendly: [supply]}
   supply:
     rule: "P"
-    markers: true
     trace: {max-mp: 4, class: foot, blocked-by: [enemy-units, enemy-zoc], network-blocked-by: [enemy-units]}
     sides:
       red: {sources: {edges: [W]}, network: [road], direct: true}

@@ -191,8 +191,8 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
     for h, us in ctx.by_hex.items():
         sides = {u.side for u in us}
         if len(sides) > 1:
-            yield Finding(rule, Severity.ERROR,
-                          f"enemy units share hex {ctx.label(h)}: " + ", ".join(f"{u.id} ({u.side})" for u in us),
+            yield Finding(rule, Severity.ERROR, f"enemy units share hex {ctx.label(h)}: "
+                          + ", ".join(f"{u.id} ({side_adjective(rules, u.side)})" for u in us),
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
@@ -273,7 +273,8 @@ def check_prohibited(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
         for u in ctx.on_map():
             h = u.hex
             if h is not None and h in p.enter and p.units.matches(u, rules.names):
-                yield Finding(p.rule, Severity.ERROR, f"{u.id} ({u.side} {u.type}) is in {p.what} at {ctx.label(h)}",
+                yield Finding(p.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {p.what} at "
+                              f"{ctx.label(h)}",
                               units=(u.id,), hexes=(ctx.label(h),))
 
 
@@ -724,7 +725,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
         if ss.automatic_through is not None and ctx.turn_index is not None and ctx.turn_index <= ss.automatic_through:
             out.status.update({u.id: SupplyStatus.IN for u in units})
             out.findings.append(Finding(ss.automatic_rule, Severity.INFO,
-                                        f"{side} units are automatically supplied through "
+                                        f"{side_adjective(rules, side)} units are automatically supplied through "
                                         f"{rules.turn_name(ss.automatic_through)} (now {rules.turn_name(ctx.turn_index)})"))
             continue
         res = supply_search(rules, ctx, ss)
@@ -761,12 +762,13 @@ def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: Sid
     out.status[u.id] = status
     if change is not None:
         out.markers.append(change)
-        what = " and ".join(x for x in (f"remove {change.remove}" if change.remove else "",
-                                        f"add {change.add}" if change.add else "") if x)
+        names = rules.data.markers
+        what = " and ".join(x for x in (f"remove its {names[change.remove].name} marker" if change.remove else "",
+                                        f"mark it {names[change.add].name}" if change.add else "") if x)
         out.findings.append(Finding(ss.rule, Severity.WARNING,
-                                    f"supply phase: {u.id} at {where} is {status.value} supply: {what}"
+                                    f"supply phase: {u.id} at {where} traces supply to {ss.goal}: {what}"
                                     if status is SupplyStatus.IN else
-                                    f"supply phase: {u.id} at {where} cannot trace supply ({status.value}): {what}",
+                                    f"supply phase: {u.id} at {where} cannot trace supply to {ss.goal}: {what}",
                                     units=(u.id,), hexes=(where,)))
     elif status is not SupplyStatus.IN:
         out.findings.append(Finding(ss.rule, Severity.INFO, f"{u.id} at {where} stays {rules.data.markers[iso].name}",
@@ -780,7 +782,7 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
 
 def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
     """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
-    (``rules.markers``; the reader refuses ``supply.markers: true`` without both)."""
+    (``rules.markers``; the reader refuses one role without the other)."""
     got = rules.__dict__.get("_supply_markers")
     if got is not None:
         return got  # type: ignore[no-any-return]

@@ -186,7 +186,7 @@ class LogReferee:
         if self.paths == "direct":
             rep.paths = "the direct route (the fewest movement points whatever it crosses): its broken rules are errors"
         if self.data.empty:
-            rep.notes.append(f"{rules.game.id} has no movement data ({'movement.yaml'}): only its prohibited "
+            rep.notes.append(f"{rules.game.name} has no movement data (movement.yaml): only its prohibited "
                              "hexes and enemy-held hexes are checked along each path")
         rep.notes.extend(self.data.notes)
         phase = 1

@@ -488,7 +488,7 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
         targets = data.exits.get(before.side, frozenset())
         if not targets:
             findings.append(Finding(data.exits_rule, Severity.ERROR,
-                                    f"{before.id} leaves the map: {before.side} units may not exit",
+                                    f"{before.id} leaves the map: {side_adjective(rules, before.side)} units may not exit",
                                     units=(before.id,), hexes=(label(before.hex),)))
             return None, findings
     pts = data.points
@@ -549,12 +549,14 @@ def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | 
             edges = "/".join(sorted(_edge_names(rules, targets))) or "none"
             findings.append(Finding(data.exits_rule, Severity.ERROR,
                                     f"{before.id} leaves the map from {label(before.hex)}: no legal way to the edges "
-                                    f"{before.side} units may exit by ({edges}){within}",
+                                    f"{side_adjective(rules, before.side)} units may exit by ({edges}){within}",
                                     units=(before.id,), hexes=(label(before.hex), end)))
         elif res.broken:
-            for f in res.broken:
-                findings.append(replace(f, message=f"no legal path from {label(before.hex)} to {to_text}{within}: "
-                                                   f"the shortest {f.message}"))
+            for f in res.broken:  # "<unit> enters ..." read as what the unit's shortest path does
+                what = f.message.removeprefix(f"{before.id} ") if f.message.startswith(f"{before.id} ") else \
+                    f"breaks this: {f.message}"
+                findings.append(replace(f, message=f"{before.id} has no legal path from {label(before.hex)} to "
+                                                   f"{to_text}{within}: its shortest path {what}; take the move back"))
         elif pts is not None and remaining is not None:
             findings.append(Finding(pts.rule, Severity.ERROR,
                                     f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
@@ -644,14 +646,16 @@ def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
     if chart is None:
         return
     for u in ctx.on_map():
-        if u.hex is None:
+        if u.hex is None or u.hex not in ctx.topology:  # off the grid: the on-map check's finding
             continue
         costs = chart.unit_costs(rules.map, u, rules.names)
         for row in costs.prohibited_in(u.hex):
             every = costs.unit_class == ANY_CLASS or all(c.prohibited for c in row.cells.values())
-            who = "every unit" if every else f"{costs.unit_class} units"
+            # a row with units: prohibits the hex to those units only (BG's sea inlet to armor): its what names them
+            who = "" if row.units is not None else ", prohibited to every unit" if every else \
+                f", prohibited to {costs.unit_class} units"
             yield Finding(row.rule, Severity.ERROR, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) is in {row.what} "
-                          f"at {ctx.label(u.hex)}, prohibited to {who}", units=(u.id,), hexes=(ctx.label(u.hex),))
+                          f"at {ctx.label(u.hex)}{who}", units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
 def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:

@@ -26,7 +26,16 @@ from typing import ClassVar
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Check, Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.generic import box_in, eliminated, moved, obstructed, supplied, supply_search
+from gazala_tools.referee.generic import (
+    box_in,
+    eliminated,
+    moved,
+    obstructed,
+    side_name,
+    supplied,
+    supply_search,
+)
+from gazala_tools.referee.movement import side_adjective
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
 from gazala_tools.referee.turns import game_turn
@@ -117,8 +126,9 @@ class CauldronSPI(RulesPlugin):
                                                     if base is not ctx else set()))
         held = [u for u in base.on_map(self.cc_side) if u.id not in free]
         yield Finding(self.cc_rule, Severity.INFO,
-                      f"{self.turn_name(self.cc_turn)} {self.cc_side} movement: {len(free)} unit(s) may move (within "
-                      f"{self.cc_range} hexes of an {self.cc_of} unit or attacked): {', '.join(free) or 'none'}; "
+                      f"{self.turn_name(self.cc_turn)} {side_adjective(self, self.cc_side)} movement: {len(free)} "
+                      f"unit(s) may move (within {self.cc_range} hexes of an {side_adjective(self, self.cc_of)} unit "
+                      f"or attacked): {', '.join(free) or 'none'}; "
                       f"{len(held)} may not",
                       units=tuple(free),
                       hexes=base.labels(u.hex for u in base.on_map(self.cc_side) if u.id in free and u.hex))
@@ -135,7 +145,7 @@ class CauldronSPI(RulesPlugin):
                 now = after.position.unit(u.id).hex
                 yield Finding(self.cc_rule, Severity.ERROR,
                               f"command control: {u.id} moved on {self.turn_name(self.cc_turn)} but was not within "
-                              f"{self.cc_range} hexes of an {self.cc_of} unit nor attacked",
+                              f"{self.cc_range} hexes of an {side_adjective(self, self.cc_of)} unit nor attacked",
                               units=(u.id,), hexes=before.labels([u.hex, *([now] if now is not None else [])]))
 
     # --- 18.0 victory points -------------------------------------------------------------------------
@@ -153,11 +163,11 @@ class CauldronSPI(RulesPlugin):
         holder: str | None
         if sides:
             holder = self.tobruk_side if self.tobruk_side in sides else sorted(sides)[0]
-            how = f"occupied by {holder} units"
+            how = f"occupied by {side_adjective(self, holder)} units"
         else:
             last = ctx.position.extra.get("tobruk")
             holder = str(last) if last in self.sides else None
-            how = f"empty; last passed through by {holder}" if holder else "empty; nobody recorded as last through"
+            how = f"empty; last passed through by {side_name(self, holder)}" if holder else "empty; nobody recorded as last through"
         path = False
         ss = self.side_supply(self.tobruk_side)
         if holder == self.tobruk_side and ss is not None:
@@ -184,7 +194,7 @@ class CauldronSPI(RulesPlugin):
             score[side] += got
             if killed[enemy]:
                 findings.append(Finding(self.kills.rule, Severity.INFO,
-                                        f"{side} scores {got} VP for {len(killed[enemy])} eliminated enemy unit(s)",
+                                        f"{side_name(self, side)} scores {got} VP for {len(killed[enemy])} eliminated enemy unit(s)",
                                         units=tuple(u.id for u in killed[enemy])))
         exited_vp, exit_findings = self.exits(ctx, worth)
         score[self.exit_side] += exited_vp
@@ -197,12 +207,14 @@ class CauldronSPI(RulesPlugin):
         name = self.tobruk_set.text
         findings.append(Finding(self.tobruk_rule if tobruk_side == ts else self.tobruk_other_rule, Severity.INFO,
                                 f"{name} {where} ({how}"
-                                + (f", {ts} supply path {'traced' if path else 'not traced'}" if holder == ts else "")
-                                + f"): {self.tobruk_vp} VP to {tobruk_side}", hexes=(where,)))
+                                + (f", {side_adjective(self, ts)} supply path {'traced' if path else 'not traced'}"
+                                   if holder == ts else "")
+                                + f"): {self.tobruk_vp} VP to {side_name(self, tobruk_side)}", hexes=(where,)))
         if tobruk_side == ts:
             findings.append(Finding(self.tobruk_end_rule, Severity.INFO,
-                                    f"the {ts} side controls {name} with a supply path: at the end of an "
-                                    f"{self.enemy(ts)} Combat Phase the game ends now", hexes=(where,)))
+                                    f"the {side_name(self, ts)} side controls {name} with a supply path: at the end of an "
+                                    f"{side_adjective(self, self.enemy(ts))} Combat Phase the game ends now",
+                                    hexes=(where,)))
         if unknown:
             findings.append(Finding(self.values_rule, Severity.WARNING,
                                     f"no printed strengths for {', '.join(sorted(unknown))}: counted as 0 VP "
@@ -210,7 +222,7 @@ class CauldronSPI(RulesPlugin):
         first, second = self.sides[0], self.sides[1]
         level = leader_level(self.victory_rules, score)[2] or self.victory_rules.draw
         findings.append(Finding(self.victory_rules.levels_rule, Severity.INFO,
-                                f"VP {first.capitalize()} {score[first]}, {second.capitalize()} {score[second]} "
+                                f"VP {side_name(self, first)} {score[first]}, {side_name(self, second)} {score[second]} "
                                 f"(net {abs(score[first] - score[second])}): {level}"))
         return {**score, "tobruk": tobruk_side, "exited": exited_vp, "level": level}, findings
 
@@ -236,7 +248,7 @@ class CauldronSPI(RulesPlugin):
                 continue
             if not self.exit_award.units.matches(u, self.names):
                 findings.append(Finding(self.exit_other_rule, Severity.INFO,
-                                        f"{u.id} exited: no VP for {u.side.capitalize()} units", units=(u.id,)))
+                                        f"{u.id} exited: no VP for {side_adjective(self, u.side)} units", units=(u.id,)))
                 continue
             out, came = exited_at.get(u.id), arrived_at.get(u.id)
             # without its exit turn, a unit exited at the latest on the position's game-turn
@@ -251,7 +263,7 @@ class CauldronSPI(RulesPlugin):
             total += worth(u)
         if total:
             findings.append(Finding(self.exit_rule, Severity.INFO,
-                                    f"{self.exit_side.capitalize()} units exited off the map: {total} VP"))
+                                    f"{side_adjective(self, self.exit_side)} units exited off the map: {total} VP"))
         return total, findings
 
 

@@ -73,7 +73,7 @@ def test_schema_of_the_rules_section_names_what_the_reader_reads() -> None:
 BAD_RULES = [
     ("  stacking:", "  stackin:", "rules"),
     ("limit: {red: 2, blue: 3}", "limit: {red: 0, blue: 3}", "rules.stacking.limit"),
-    ("except-along: [road], what", "except-along: [Road], what", "rules.prohibited.1.except-along"),
+    ("except-along: [road], what", "except-along: [Road], what", "rules.prohibited.0.except-along"),
     ("negated-by-friendly: [supply]", "negated-by-friendly: [supply]\n    unless-markers: [disrupted]", "rules.zoc"),
     ("disrupted: {name: Disrupted, zoc: false}", "disrupted: {name: Disrupted, movement: half}",
      "rules.markers.disrupted.movement"),
@@ -82,7 +82,10 @@ BAD_RULES = [
     ('rule: "R2"', 'rule: "R2"\n    bogus: 1', "rules.boxes"),
     ("units: [blue-tank-2], turn: 3", "turn: 3", "rules.reinforcements.schedule.0"),
     ("red: {sources: {zones: [red-base]}, goal", "red: {goal", "rules.supply.sides.red"),
-    ('{rule: "T1", units:', "{units:", "rules.prohibited.0"),
+    ('{rule: "T2", units:', "{units:", "rules.prohibited.0"),
+    # a fact stated once: a kind of hex is the chart's (a P cell), the supply marker flow the markers' roles
+    ('cross: [river], except-along', "enter: {terrain: [marsh]}, cross: [river], except-along", "rules.prohibited.0.enter"),
+    ('    rule: "P1"\n', '    rule: "P1"\n    markers: true\n', "rules.supply"),
 ]
 
 

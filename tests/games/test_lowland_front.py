@@ -291,7 +291,7 @@ def test_10_3_league_units_leave_by_the_east_edge_only(rules: RulesPlugin) -> No
 
 def test_10_3_empire_units_do_not_exit(rules: RulesPlugin) -> None:
     found = Phase(rules, [unit(rules, "em-4-pz", "24.06")]).move("em-4-pz", None, box="exited")
-    assert errors(found) == ["10.3"] and "empire units may not exit" in found[0].message
+    assert errors(found) == ["10.3"] and "Imperial units may not exit" in found[0].message
 
 
 # --- what a position cannot show -------------------------------------------------------------------------

@@ -51,7 +51,8 @@ def test_4_1_and_7_2_in_a_save_the_engine_wrote_after_four_moves(moved: dict[str
     assert errors_and_warnings(report) == [
         ("4.1", "error", "10.05: 7 League stacking points in one hex (lg-2-bde 2 + lg-4-pz 2 + lg-5-mot 2 + "
                          "lg-7-art 1) (limit 6)"),
-        ("7.2", "warning", "supply phase: em-6-rec at 06.01 cannot trace supply (out): add out-of-supply"),
+        ("7.2", "warning", "supply phase: em-6-rec at 06.01 cannot trace supply to the east edge or the Depot "
+                           "(4 MP, or the road and railway): mark it Out of Supply"),
     ]
     assert {u: s for u, s in report["supply"].items() if s != "in"} == {"em-6-rec": "out"}
     assert report["markers"] == [{"unit": "em-6-rec", "add": "out-of-supply", "remove": None, "rule": "7.2"}]

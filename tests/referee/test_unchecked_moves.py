@@ -65,8 +65,10 @@ def test_a_data_only_game_lists_its_own_rule_ids(tmp_path, capsys):
     shutil.copytree(HIGHLAND, game)
     (game / "movement.yaml").write_text('zoc: {rule: "H7", zoc-to-zoc: true}\n')
     text = (game / "game.yaml").read_text()  # a prohibited hexside of its Terrain Effects Chart
+    own = "  terrain-effects:                    # H4: no horse or guns in the bog\n"  # Highland's chart gets a row
+    assert text.count(own) == 1
     (game / "game.yaml").write_text(text.replace(
-        "rules:\n", 'rules:\n  terrain-effects: {hexsides: {cliff: {cost: P, rule: "H8", what: "a cliff"}}}\n', 1))
+        own, own + '    hexsides: {cliff: {cost: P, rule: "H8", what: "a cliff"}}\n', 1))
     got = unchecked(capsys, str(pos), "--game", str(game))
     assert [u.split(":")[0] for u in got] == ["H6 the entry hexes of reinforcements (a position shows them on the "
                                               "arrival turn only)", "H7 no move from one enemy ZOC hex directly to "

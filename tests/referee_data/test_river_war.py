@@ -104,8 +104,12 @@ def test_T2_vehicles_cross_the_river_only_along_the_road(rules: RulesPlugin) -> 
     assert across is not None and across.rule == "T2"
     assert may_cross(rules, tank, m.hex("D-5"), m.hex("D-6")) is None  # the ford: the road crosses
     assert may_cross(rules, foot, m.hex("C-5"), m.hex("C-6")) is None
-    into_marsh = may_cross(rules, tank, m.hex("F-2"), m.hex("F-3"))
-    assert into_marsh is not None and into_marsh.rule == "T1"
+    # T1 is the Terrain Effects Chart's (a P cell for vehicles): a step into the marsh breaks it
+    assert may_cross(rules, tank, m.hex("F-2"), m.hex("F-3")) is None  # the prohibited hexsides and hex sets only
+    assert rules.data.chart is not None
+    tank_costs = rules.data.chart.unit_costs(m, tank, rules.names)
+    assert [r.rule for r, how in tank_costs.prohibitions(m.hex("F-2"), m.hex("F-3"))] == ["T1"]
+    assert not rules.data.chart.unit_costs(m, foot, rules.names).prohibitions(m.hex("F-2"), m.hex("F-3"))
 
 
 # --- Z1 zones of control -----------------------------------------------------------------------------

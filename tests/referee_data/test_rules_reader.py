@@ -31,7 +31,11 @@ BAD = [
     ("cross: [river], except-along: [road]", "cross: [river], except-along: [raod]", "'raod' is not a path kind of the map (did you mean 'road'?)"),
     ("zones: [red-base]", "zones: [red-bas]", "zone 'red-bas' is not on the map of river-war"),
     ("places: [Ford Town]", "places: [Nowhere]", "place 'Nowhere' is not on the map of river-war"),
-    ("terrain: [marsh]", "terrain: [swamp]", "terrain 'swamp' is not on the map of river-war"),
+    ("      marsh: {cost: P", "      swamp: {cost: P", "'swamp' is not a terrain of the map"),
+    ("cross: [river], except-along: [road], what: \"the river\"}",
+     "cross: [river], except-along: [road], what: \"the river\"}\n    - {rule: T1, enter: {terrain: [marsh]}}",
+     "rules.prohibited[1].enter.terrain: has moved: a kind of hex is priced by the Terrain Effects Chart (expected "
+     "rules.terrain-effects.terrain: {KIND: {cost: P"),
     ("turn: 3", "turn: 9", "'9' is not a turn of river-war"),
     ("max-length: 6", "max-length: -1", "rules.supply.trace.max-length: -1 is out of range"),
     ("max-length: 6", "max-length: six", "must be an integer, got 'six'"),
@@ -40,6 +44,10 @@ BAD = [
      "rules.zoc.unless-markers: has moved (expected rules.markers: {MARKER: {zoc: false}}"),
     ("      max-length: 6", "      max-length: 6\n      friendly-negates-zoc: true",
      "rules.supply.trace.friendly-negates-zoc: has moved (expected rules.zoc.negated-by-friendly: [supply]"),
+    ("    rule: \"P1\"\n", "    rule: \"P1\"\n    markers: true\n",
+     "rules.supply.markers: has moved (expected rules.markers: {MARKER: {supply: out}} and {MARKER: {supply: isolated}}"),
+    ("disrupted: {name: Disrupted, zoc: false}", "disrupted: {name: Disrupted, zoc: false, supply: out}",
+     "rules.markers.disrupted.supply: the supply phase's marker flow needs a marker with 'supply: isolated' too"),
     ('note: "remove {excess}"', 'note: "remove {extra}"', "has a placeholder other than {excess}"),
     # a note is data, never a format program: an index, attribute, conversion or spec is refused (fuzz: TypeError, exit 3)
     ('note: "remove {excess}"', 'note: "remove {excess[[1]]}"', "has a placeholder other than {excess}"),
@@ -184,14 +192,12 @@ def test_box_kinds_name_the_maps_own_hexside_kinds(tmp_path):
     game = tmp_path / "highland"
     shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
     text = (game / "game.yaml").read_text()
-    fort = 'enter: {box-kinds: [palisade]}, what: "the fort"}\n'
-    (game / "game.yaml").write_text(text.replace('enter: {terrain: [bog]}, what: "the bog"}\n',
-                                                 'enter: {terrain: [bog]}, what: "the bog"}\n'
-                                                 f'    - {{rule: "H9", units: {{sides: [clans]}}, {fort}'))
+    assert text.count("{places: [Fort William]}") == 1
+    (game / "game.yaml").write_text(text.replace("{places: [Fort William]}", "{box-kinds: [palisade]}"))
     g = find_game(game)
     m = load_game_map(g)
-    [_bog, held] = read_rules(g, m, strict=True)[0].prohibited
-    assert {m.label(h) for h in held.enter.hexes} == {"0602"} and held.enter.text == "palisade hexes"
+    held = read_rules(g, m, strict=True)[0].supply.sides["crown"].sources
+    assert {m.label(h) for h in held.hexes} == {"0602"} and held.text == "palisade hexes"
     (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[palisade]", "[palisade-s]"))
     with pytest.raises(GameDataError, match=r"'palisade-s' is not a hexside kind of the map \(did you mean 'palisade'\?\)"):
         read_rules(find_game(game), load_game_map(find_game(game)), strict=True)
@@ -204,9 +210,10 @@ def test_movement_costs_along_the_maps_own_path_kinds(tmp_path):
     shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "highland", game)
     text = (game / "game.yaml").read_text()
 
-    def with_chart(path: str) -> None:
-        chart = f'  terrain-effects: {{rule: "H8", terrain: {{clear: 1}}, paths: {{{path}: 1/2}}}}\n'
-        (game / "game.yaml").write_text(text.replace("rules:\n", "rules:\n" + chart, 1))
+    def with_chart(path: str) -> None:  # Highland's chart (H4's bog) gets a path row
+        old = "  terrain-effects:                    # H4: no horse or guns in the bog\n"
+        assert text.count(old) == 1
+        (game / "game.yaml").write_text(text.replace(old, old + f'    rule: "H8"\n    paths: {{{path}: 1/2}}\n', 1))
 
     with_chart("road")
     chart = rules_for(find_game(game), load_game_map(find_game(game))).data.chart

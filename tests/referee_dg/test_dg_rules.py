@@ -249,7 +249,7 @@ def test_turn_labels_are_game_turn_numbers(open_map):
 def test_stacking_is_reported_beside_an_enemy_in_the_same_hex(open_map):
     r = check(open_map, [("a", "axis", "armor", "1010"), ("b", "axis", "armor", "1010"), ("c", "allied", "armor", "1010")])
     assert sorted(f.rule for f in r.errors()) == ["stacking", "stacking"]
-    assert any("2 axis units in one hex" in f.message for f in r.errors())
+    assert any("2 Axis units in one hex" in f.message for f in r.errors())
 
 
 # --- review: sentences of 11.4 and 18.0 not covered above ----------------------------------------

@@ -230,7 +230,7 @@ def test_dg_17_0_rommels_feint_is_judged_for_every_move_on_the_start_of_the_alli
 def test_spi_17_0_command_control_turn_1_within_three_hexes(log_dir: Path) -> None:
     rep, _ = check_log(log_dir / "spi-command.vlog")
     assert [(f.step, f.unit, f.finding.rule) for f in rep.findings] == [(2, "allied-1sa-1", "17.0")]
-    assert "not within 3 hexes of an axis unit" in rep.findings[0].finding.message
+    assert "not within 3 hexes of an Axis unit" in rep.findings[0].finding.message
     legal, _ = check_log(log_dir / "spi-legal.vlog")
     assert legal.legal and legal.findings == []
 

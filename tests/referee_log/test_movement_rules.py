@@ -286,7 +286,9 @@ def _highland(tmp_path: Path, movement: str = HIGHLAND_MOVEMENT, chart: str = HI
     shutil.copytree(HIGHLAND, folder)
     (folder / "movement.yaml").write_text(movement, encoding="utf-8")
     game = folder / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("rules:\n", "rules:\n" + chart, 1), encoding="utf-8")
+    text = game.read_text(encoding="utf-8")
+    own = text[text.index("  terrain-effects:"):text.index("  zoc:")]  # Highland's chart (H4's bog): replaced
+    game.write_text(text.replace(own, "").replace("rules:\n", "rules:\n" + chart, 1), encoding="utf-8")
     return rules_for_game(str(folder))
 
 

@@ -182,7 +182,22 @@ def test_7_2_five_mp_is_too_far(rules: RulesPlugin) -> None:
     r = check(rules, unit("a", L, "infantry", "06.01"))
     assert supply(r) == {"a": "out"}
     assert found(r, "7.2", Severity.WARNING) == [
-        "supply phase: a at 06.01 cannot trace supply (out): add out-of-supply"]
+        "supply phase: a at 06.01 cannot trace supply to the west edge or Westhaven (4 MP, or the road and railway): "
+        "mark it Out of Supply"]
+
+
+def test_7_6_each_marker_change_names_the_marker_the_goal_and_what_to_do(rules: RulesPlugin) -> None:
+    # 7.6: "a unit out of supply in two consecutive supply phases is Isolated instead (6.2). A unit that
+    # traces supply again loses its marker" (the flow: rules.markers' supply roles)
+    goal = "the west edge or Westhaven (4 MP, or the road and railway)"
+    r = check(rules, unit("a", L, "infantry", "06.01", "out-of-supply"))
+    assert supply(r) == {"a": "isolated"}
+    assert found(r, "7.2", Severity.WARNING) == [
+        f"supply phase: a at 06.01 cannot trace supply to {goal}: remove its Out of Supply marker and mark it Isolated"]
+    r = check(rules, unit("a", L, "infantry", "05.01", "isolated"))
+    assert supply(r) == {"a": "in"}
+    assert found(r, "7.2", Severity.WARNING) == [f"supply phase: a at 05.01 traces supply to {goal}: remove its "
+                                                 "Isolated marker"]
 
 
 def test_7_2_woods_cost_two_mp_of_the_four(rules: RulesPlugin) -> None:

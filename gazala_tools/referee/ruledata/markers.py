@@ -123,6 +123,12 @@ def read_markers(root: Section, r: RulesReader) -> dict[str, Marker]:
         having = [mk.id for mk in out.values() if mk.supply == role]
         if len(having) > 1:
             raise s.err(having[1], f"a second marker with 'supply: {role}'", expected="one marker per supply role")
+    roles = {mk.supply: mk.id for mk in out.values() if mk.supply is not None}
+    for role in SUPPLY_ROLES:  # the supply roles are the supply phase's marker flow (rules.supply): both or none
+        if roles and role not in roles:
+            have = next(iter(roles.values()))
+            raise s.sub(have).err("supply", f"the supply phase's marker flow needs a marker with 'supply: {role}' too",
+                                  expected=f"rules.markers: {{ID: {{name: ..., supply: {role}}}}} (or no supply role)")
     r.markers = out
     for mid in s:  # excludes name other markers: read once all are known
         m = s.sub(mid, MARKER_KEYS)

@@ -17,7 +17,7 @@ from gazala_tools.referee.ruledata.boxes import BoxRules, read_boxes
 from gazala_tools.referee.ruledata.chart import CHART_KEYS, read_chart
 from gazala_tools.referee.ruledata.control import ControlRules, read_control
 from gazala_tools.referee.ruledata.filters import FormationNames
-from gazala_tools.referee.ruledata.markers import SUPPLY_ROLES, Marker, read_markers
+from gazala_tools.referee.ruledata.markers import Marker, read_markers
 from gazala_tools.referee.ruledata.prohibited import Prohibition, read_prohibition
 from gazala_tools.referee.ruledata.reinforcements import (
     REINFORCEMENT_KEYS,
@@ -140,8 +140,6 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     reinforcements = read_reinforcements(root.sub("reinforcements", REINFORCEMENT_KEYS))
     control = read_control(sub("control", frozenset({"rule", "by", "start"})))
     victory = read_victory(sub("victory", VICTORY_KEYS), control, boxes.exited)
-    if supply is not None and supply.markers:
-        _marker_flow(root, markers)
     words = sub("piece-words", frozenset({"unit", "not-unit"}))
     piece_words = PieceWords(tuple(words.names("unit")),
                              tuple(words.names("not-unit")) + tuple(m.name for m in markers.values()))
@@ -193,10 +191,3 @@ def _formation_names(words: Section) -> FormationNames:
     return FormationNames({re.sub(r"[^a-z0-9]", "", k.lower()): re.sub(r"[^a-z0-9]", "", words.text(k).lower())
                            for k in words})
 
-
-def _marker_flow(root: Section, markers: Mapping[str, Marker]) -> None:
-    """``supply.markers: true`` needs a marker of each supply role."""
-    for role in SUPPLY_ROLES:
-        if not any(m.supply == role for m in markers.values()):
-            raise root.sub("supply").err("markers", f"the marker flow needs a marker with 'supply: {role}'",
-                                         expected=f"rules.markers: {{ID: {{name: ..., supply: {role}}}}}")

@@ -13,6 +13,7 @@ from gazala_tools.referee.ruledata.zoc import ZocRules
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = [
+    "MOVED_SUPPLY_KEYS",
     "MOVED_TRACE_KEYS",
     "NETWORK_BLOCKS",
     "TRACE_BLOCKS",
@@ -73,7 +74,8 @@ class SideSupply:
 class SupplyRules:
     rule: str
     sides: Mapping[str, SideSupply]
-    markers: bool = False  #: Out of Supply -> Isolated marker flow (RG 5.0 family)
+    #: Out of Supply -> Isolated marker flow (RG 5.0 family): on when ``rules.markers`` give the supply roles
+    markers: bool = False
     #: the marker flow: isolated in the Nth consecutive supply phase out of supply (2: RG 5.0; 1: at once)
     isolated_after: int = 2
     off_map: str = "reinforcements"  #: which off-map units are in supply: in | reinforcements | none
@@ -134,10 +136,22 @@ def _trace(s: Section, base: Trace) -> Trace:
     )
 
 
+#: keys of ``rules.supply`` that said a fact another key states too, and where it is stated now (exit 2)
+MOVED_SUPPLY_KEYS: Final = {
+    "markers": "rules.markers: {MARKER: {supply: out}} and {MARKER: {supply: isolated}} (a game whose markers "
+               "have supply roles has the supply phase's marker flow: the fact is stated with the markers)"}
+
+
 def read_supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
+    """``rules.supply``; the Out of Supply -> Isolated marker flow is on when ``rules.markers`` give
+    the supply roles (read first: ``r.markers``), and then needs both."""
     if not s:
         return None
+    for old, where in MOVED_SUPPLY_KEYS.items():
+        if old in s:
+            raise s.err(old, "has moved", expected=where)
     s.require("sides")
+    roles = {m.supply for m in r.markers.values() if m.supply is not None}  # both or none: read_markers
     rule = s.rule("rule", "supply")
     base = _trace(s.sub("trace", TRACE_KEYS | MOVED_TRACE_KEYS.keys()), Trace(friendly_negates_zoc="supply" in zoc.negated_for))
     per = s.sub("sides")
@@ -160,16 +174,17 @@ def read_supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None
             automatic_through=ss.opt_turn("automatic-through"),
             automatic_rule=ss.rule("automatic-rule", ss.rule("rule", rule)),
         )
-    return SupplyRules(rule, sides, markers=s.boolean("markers", False),
+    return SupplyRules(rule, sides, markers=bool(roles),
                        off_map=s.choice("off-map", ("in", "reinforcements", "none"), "reinforcements"),
-                       isolated_after=_isolated_after(s))
+                       isolated_after=_isolated_after(s, bool(roles)))
 
 
-def _isolated_after(s: Section) -> int:
+def _isolated_after(s: Section, flow: bool) -> int:
     """``isolated-after: N``: the supply phase out of supply in which a unit is Isolated (the markers
     show two states, so 1 or 2)."""
     if "isolated-after" not in s:
         return 2
-    if not s.boolean("markers", False):
-        raise s.err("isolated-after", "counts supply phases of no marker flow", expected="markers: true beside it")
+    if not flow:
+        raise s.err("isolated-after", "counts supply phases of no marker flow",
+                    expected="markers with 'supply: out' and 'supply: isolated' in rules.markers")
     return s.integer("isolated-after", lo=1, hi=2)

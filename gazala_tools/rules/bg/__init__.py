@@ -85,10 +85,11 @@ class BatalhaDeGazala(MotorizedRange, Recovery):
                                         units=tuple(unknown)))
         a, b = self.sides[0], self.sides[1]
         ahead = a if points[a] > points[b] else b if points[b] > points[a] else None
+        names = {s: self.game.side(s).name for s in self.sides}
         findings.append(Finding(self.objectives_rule, Severity.INFO,
-                                f"points {a.capitalize()} {points[a]}, {b.capitalize()} {points[b]}: "
-                                + (f"{ahead} ahead" if ahead else "level")
-                                + " (objectives: " + ", ".join(f"{n} {s}" for n, s in held.items()) + ")"))
+                                f"points {names[a]} {points[a]}, {names[b]} {points[b]}: "
+                                + (f"{names[ahead]} ahead" if ahead else "level")
+                                + " (objectives: " + ", ".join(f"{n} {names.get(s, s)}" for n, s in held.items()) + ")"))
         return {**points, "objectives": held, "ahead": ahead,
                 "motorized_out_of_range": [u.id for u in self.out_of_range(ctx)]}, findings
 

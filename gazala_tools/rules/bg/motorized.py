@@ -54,16 +54,30 @@ class MotorizedRange(Engagement, Objectives):
         """
         side = self.range_side
         no_go: set[Hex] = set()
-        if armor:  # the data's prohibited hexes for armor (sea inlets)
-            probe = Unit(id="", side=side, type=next(iter(sorted(self.armor_types)), "armor"))
-            for p in self.data.prohibited:
-                if p.units.matches(probe, self.names):
-                    no_go |= p.enter.hexes
+        if armor:  # the hexes the terrain chart prohibits to armor (sea inlets: a P cell with units:)
+            no_go |= self.armor_prohibited(side)
         blocked = (self.zones_against(ctx, side, armor=armor) | ctx.enemy_hexes(side)
                    | self.minefield_hexes(ctx) | self.impassable | no_go)
         cost = BlockCost(self.topology, hexes=blocked)
         return multi_source_search(self.topology, [h for h in self.road_entries if h not in blocked], cost,
                                    reverse=True)
+
+    def armor_prohibited(self, side: str) -> frozenset[Hex]:
+        """The hexes the Terrain Effects Chart (and ``prohibited``) close to the side's armor, once per rules."""
+        cache: dict[str, frozenset[Hex]] = self.__dict__.setdefault("_armor_prohibited", {})
+        got = cache.get(side)
+        if got is None:
+            probe = Unit(id="", side=side, type=next(iter(sorted(self.armor_types)), "armor"))
+            hexes: set[Hex] = set()
+            for p in self.data.prohibited:
+                if p.units.matches(probe, self.names):
+                    hexes |= p.enter.hexes
+            chart = self.data.chart
+            if chart is not None:
+                costs = chart.unit_costs(self.map, probe, self.names)
+                hexes |= {h for h in self.map.hexes() if costs.prohibited_in(h)}
+            got = cache[side] = frozenset(hexes)
+        return got
 
     def minefield_hexes(self, ctx: Context) -> frozenset[Hex]:
         """9.3: minefield hexes without a cleared-minefield marker (``cleared`` hexes are open terrain)."""
