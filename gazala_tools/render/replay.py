@@ -163,6 +163,7 @@ REPLAY_SCRIPT = r"""
     slider.value = String(n);
     var s = n > 0 ? D.steps[n - 1] : null;
     stepText.textContent = n === 0 ? 'start of the log' : 'step ' + n + ' of ' + D.steps.length +
+      (n === D.steps.length ? ' (end of the log)' : '') +
       (s.moves.length ? ': ' + s.moves.map(function (m) { return m[0] + ' ' + m[1].join('-'); }).join('; ') : '');
     return at;
   }
@@ -191,6 +192,7 @@ REPLAY_SCRIPT = r"""
   }
   function play() {
     if (playing) { clearInterval(playing); playing = null; return; }
+    if (current >= D.steps.length) { draw(0); }  // at the end of the log, play starts again from its start
     playing = setInterval(function () {
       if (current >= D.steps.length) { clearInterval(playing); playing = null; return; }
       go(current + 1);
@@ -214,7 +216,7 @@ REPLAY_SCRIPT = r"""
     result.textContent = 'CSP violation: ' + violations.join('; ');
   });
   board.classList.add('replaying');
-  draw(0);
+  draw(D.steps.length);  // the page opens on the position the log leads to, as the report judged it
   if (location.hash === '#replay-selftest') {  // every step drawn, both ways, each unit where the data says
     var bad = [];
     for (var n = 0; n <= D.steps.length; n++) {
@@ -261,10 +263,10 @@ def replay_section(rep: LogReport, at: HexPoints, *, size: float, colours: dict[
     n = rep.steps
     return (f'<section id="replay"><h2>Replay</h2><div id="replay-controls">'
             '<button type="button" id="replay-prev" title="previous step (Left)">&larr; previous</button>'
-            f'<input type="range" id="replay-slider" min="0" max="{n}" step="1" value="0" aria-label="step">'
+            f'<input type="range" id="replay-slider" min="0" max="{n}" step="1" value="{n}" aria-label="step">'
             '<button type="button" id="replay-next" title="next step (Right)">next &rarr;</button>'
             '<button type="button" id="replay-play" title="play / pause (Space)">play</button>'
-            '<span id="replay-steptext">start of the log</span></div>'
+            f'<span id="replay-steptext">{"end of the log" if n else "start of the log"}</span></div>'
             '<ul id="replay-findings"></ul><output id="replay-result"></output>'
             f'<p class="replay-help">{text("Keys: Left / Right a step, Home / End, Space plays. The board below shows the position of the chosen step.")}</p>'
             f'<div id="replay-data" hidden>{text(json.dumps(data, ensure_ascii=False, separators=(",", ":")))}</div>'

@@ -73,4 +73,10 @@ def test_engine_opens_the_set_up_with_every_unit_on_its_hex(opened: dict[str, An
     placed = placed_by_map(opened)
     assert placed[MAIN_MAP] == SETUP and placed["Holding Boxes"] == BOXED
     code, report = referee_json(capsys, opened["saved"], vmod, FOLDER)  # a legal set-up by every rule of RULES.md
-    assert report["game"] == "lowland-front" and code == 0 and report["findings"] == []
+    problems = [f for f in report["findings"] if f["severity"] != "info"]
+    assert report["game"] == "lowland-front" and code == 0 and problems == [], problems
+    # 10.2: the position's score is told (info): the cities each side holds at the set-up
+    scores = sorted(f["message"] for f in report["findings"] if f["severity"] == "info")
+    assert scores == ["The Empire scores 3 VP: Ostfurt (19.06) occupied in supply",
+                      "The League scores 1 VP: Marrenburg (11.06) controlled",
+                      "The League scores 3 VP: Westhaven (03.05) occupied in supply"], scores

@@ -384,12 +384,13 @@ def test_what_draws_hexes_refuses_a_square_map_in_one_line(tmp_path: Path, capsy
 # --- bad input ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("grid", "board", "says"), [
     (square_grid(dx=0), (W, H), "dx"),
-    (square_grid(dx=0.01, dy=0.01), (W, H), "at most 100,000 cells"),
+    (square_grid(dx=0.01, dy=0.01), (W, H), "dx='0.01' is out of range"),
+    (square_grid(dx=2, dy=2), (W, H), "at most 100,000 cells"),
     (square_grid(x0=5000, y0=5000), (W, H), "no cell centre"),
     (square_grid(), (0, 0), "no cell centre"),
     (square_grid(numbering='hType="Q"'), (W, H), "h_type"),
-    (square_grid(numbering='hLeading="99"'), (W, H), "leading"),
-], ids=["dx 0", "huge", "off the board", "board of no size", "nonsense numbering", "nonsense leading"])
+    (square_grid(numbering='hLeading="99"'), (W, H), "hLeading='99' is out of range"),
+], ids=["dx 0", "tiny", "huge", "off the board", "board of no size", "nonsense numbering", "nonsense leading"])
 def test_a_square_grid_of_no_or_huge_size_or_nonsense_numbering_is_one_line(
         grid: str, board: tuple[int, int], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     module = square_module(tmp_path / "module", grid, board=board)

@@ -31,6 +31,7 @@ ALLOWED = {
     ("referee/report.py", "isolated"): "SupplyStatus.ISOLATED, a report value",
     ("referee/ruledata/markers.py", "isolated"): "SUPPLY_ROLES: the role a game's marker takes",
     ("referee/generic.py", "isolated"): "the marker of the 'isolated' supply role",
+    ("referee/ruledata/supply.py", "isolated"): "the supply roles named where a moved key is now stated",
 }
 
 

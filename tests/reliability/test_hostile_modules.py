@@ -231,9 +231,8 @@ def test_4_a_buildfile_symlinked_out_of_its_folder_is_refused_before_a_byte_is_r
     ("SquareGrid", {"x0": "99999999999"}, "SquareGrid x0='99999999999' is out of range"),
 ])
 def test_5_a_grid_number_out_of_range_names_its_attribute(element: str, attrs: dict[str, str], problem: str) -> None:
-    from gazala_tools.vassal.squaregrid import SquareGridGeometry
-
     from gazala_tools.hexgrid import HexGridGeometry
+    from gazala_tools.squaregrid import SquareGridGeometry
 
     with pytest.raises(ValueError, match=problem):
         if element == "HexGrid":
