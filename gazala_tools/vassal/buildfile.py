@@ -14,7 +14,7 @@ import io
 import logging
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -60,13 +60,22 @@ SQNUM = f"{PKG}.board.mapgrid.SquareGridNumbering"
 
 @dataclass
 class ModuleSource:
-    """The bytes of a module's buildFile and a way to read its images."""
+    """The bytes of a module's buildFile and a way to read its images; :meth:`root` is the buildFile
+    parsed, once per source (issue 34: the reader, the layouts and the importer share it)."""
 
     path: Path
     buildfile_name: str
     xml: bytes
     _zip: ZipInput | None = None
     _dir: Path | None = None
+    _root: etree._Element | None = field(default=None, repr=False, compare=False)
+
+    def root(self) -> etree._Element:
+        """The buildFile's root element, parsed (safely, :func:`parse_xml`) on the first call only.
+        Shared by every reader of this source: a reader that changes the tree says so."""
+        if self._root is None:
+            self._root = parse_xml(self.xml, self.path)
+        return self._root
 
     def member_names(self, limit: int = 200_000) -> set[str]:
         """The module's member names (a folder: its files' relative paths, ``/``-separated; at most
@@ -314,7 +323,7 @@ def _check_zones(root: etree._Element, file: Path) -> None:
 
 def layouts_from_xml(src: ModuleSource, classes: tuple[str, ...] = MAP_CLASSES) -> list[MapLayout]:
     """The layouts of the maps of ``classes`` (``ALL_MAP_CLASSES``: chart windows' map widgets too)."""
-    root = parse_xml(src.xml, src.path)
+    root = src.root()
     _check_zones(root, src.path)
     layouts: list[MapLayout] = []
     index = -1

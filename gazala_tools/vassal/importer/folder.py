@@ -39,7 +39,7 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
 from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
-from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
+from gazala_tools.vassal.buildfile import ModuleSource, open_source
 from gazala_tools.vassal.importer.grids import (
     OURS,
     box_names,
@@ -319,7 +319,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
     counters_doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {title!r}"],
                     "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
-    root = parse_xml(src.xml, src.path)
+    root = src.root()  # parsed once, by read_module; components() below changes it, so it comes last
     data = module_data(root, mod.layouts, slot_counter)
     by_gpid: dict[str, str] = {}
     for p in mod.pieces:

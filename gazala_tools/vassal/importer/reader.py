@@ -9,7 +9,7 @@ from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import MapLayout
-from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
+from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
     PIECE_SLOT,
@@ -152,7 +152,7 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     (or a module already opened, read within its own budget)."""
     src = source if isinstance(source, ModuleSource) else open_source(source)
     file = str(src.path)
-    root = parse_xml(src.xml, src.path)
+    root = src.root()
     sides = [str(e.text or "").strip() for e in root.iter("entry")
              if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
