@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GameDataError
 from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
@@ -156,15 +155,9 @@ class MovementRules:
         return self.chart is not None and bool(self.chart.terrain or self.chart.hexsides or self.chart.paths)
 
 
-_CACHE: ObjectCache[MovementRules] = ObjectCache(maxsize=8)
-
-
 def movement_rules(rules: RulesPlugin) -> MovementRules:
-    """The movement data of ``rules``' game (read once per rules object)."""
-    got = _CACHE.get(rules)
-    if got is not None:
-        return got
-    return _CACHE.put(read_movement(rules), rules)
+    """The movement data of ``rules``' game (read once, by the rules object: ``rules.movement``)."""
+    return rules.movement
 
 
 def read_movement(rules: RulesPlugin) -> MovementRules:
@@ -176,7 +169,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     chart = rules.data.chart
     if not file.is_file():
         return MovementRules(enemy_rule=enemy, chart=chart)
-    r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file)
+    r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file, turns=rules.turns)
     r.unit_types = rules.data.unit_types
     r.groups = dict(rules.data.groups)
     root = Section(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)
@@ -884,9 +877,12 @@ def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
     """Unit id -> the printed ``role`` value (movement allowance) of its full-strength counter."""
     out: dict[str, int] = {}
     try:
-        manifest = load_game_manifest(rules.game)
+        manifest = rules.manifest  # read once, by the rules
     except Exception as exc:  # no manifest: no allowances
         log.info("no counter manifest for %s (%s): movement points not checked", rules.game.id, exc)
+        return out
+    if manifest is None:
+        log.info("no counter manifest for %s: movement points not checked", rules.game.id)
         return out
     for c in manifest.units:
         v = c.front.value(role)

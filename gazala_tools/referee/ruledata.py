@@ -520,12 +520,13 @@ class GenericRules:
 class RulesReader:
     """What every :class:`Section` needs: the file, the map, the turns, the sides, strictness."""
 
-    def __init__(self, game: Game, game_map: GameMap, *, strict: bool, file: str | Path) -> None:
+    def __init__(self, game: Game, game_map: GameMap, *, strict: bool, file: str | Path,
+                 turns: TurnRecord | None = None) -> None:
         self.game = game
         self.map = game_map
         self.strict = strict
         self.doc = Doc(file, GameDataError)
-        self.turns = TurnRecord(game.turns)
+        self.turns = turns if turns is not None else TurnRecord(game.turns)  #: the rules' own (issue 34: one)
         self.sides = tuple(game.side_ids)
         self.unit_types: frozenset[str] | None = None
         self.groups: dict[str, frozenset[str]] = {}
@@ -957,12 +958,12 @@ def rules_node(game: Game) -> tuple[yaml.Node | None, str | Path]:
     return node, "<game.yaml>"
 
 
-def read_rules(game: Game, game_map: GameMap, *, strict: bool,
-               plugin_keys: frozenset[str] = frozenset()) -> tuple[GenericRules, Section]:
+def read_rules(game: Game, game_map: GameMap, *, strict: bool, plugin_keys: frozenset[str] = frozenset(),
+               turns: TurnRecord | None = None) -> tuple[GenericRules, Section]:
     """The generic rules of ``game`` on ``game_map`` and the whole ``rules:`` section (for the
-    plugin's own keys, ``plugin_keys``; any other key is an error)."""
+    plugin's own keys, ``plugin_keys``; any other key is an error); ``turns``: the rules' turn record."""
     node, file = rules_node(game)
-    r = RulesReader(game, game_map, strict=strict, file=file)
+    r = RulesReader(game, game_map, strict=strict, file=file, turns=turns)
     allowed = GENERIC_KEYS | plugin_keys | {"plugin"}
     root = Section(r, node, "rules", frozenset(allowed))
     return _generic(r, root, plugin_keys), root
