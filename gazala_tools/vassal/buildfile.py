@@ -20,6 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from gazala_tools.errors import VassalFormatError
+from gazala_tools.filecache import SizedDict
 from gazala_tools.hexgrid import Board, Grid, HexGridGeometry, MapLayout, Zone, ZonedGrid
 from gazala_tools.inputs import (
     ZipInput,
@@ -69,6 +70,9 @@ class ModuleSource:
     _zip: ZipInput | None = None
     _dir: Path | None = None
     _root: etree._Element | None = field(default=None, repr=False, compare=False)
+    #: the members read so far, kept while they fit (None: none kept); ``game import`` sets it so that each
+    #: file of the module is read once (sized, checked, drawn, copied)
+    kept: SizedDict[str, bytes] | None = field(default=None, repr=False, compare=False)
 
     def root(self) -> etree._Element:
         """The buildFile's root element, parsed (safely, :func:`parse_xml`) on the first call only.
@@ -106,12 +110,18 @@ class ModuleSource:
         return False
 
     def read_member(self, name: str, cap: int) -> bytes:
-        """The bytes of a module member (capped; a folder's file must stay inside the folder)."""
+        """The bytes of a module member (capped; a folder's file must stay inside the folder); kept in
+        :attr:`kept` when it is set."""
+        got = self.kept.get(name) if self.kept is not None else None
+        if got is not None and len(got) <= cap:
+            return got
         if self._zip is not None:
-            return self._zip.read(name, cap)
-        root = self._dir if self._dir is not None else self.path.parent
-        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
-        return read_file(p, what="module file", cap=cap, error=VassalFormatError)
+            data = self._zip.read(name, cap)
+        else:
+            root = self._dir if self._dir is not None else self.path.parent
+            p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+            data = read_file(p, what="module file", cap=cap, error=VassalFormatError)
+        return self.kept.put(name, data) if self.kept is not None else data
 
     def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
         """Stream a module member to ``write`` in chunks, never held whole (capped as :meth:`read_member`);
