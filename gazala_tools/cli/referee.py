@@ -144,29 +144,8 @@ def _position(args: argparse.Namespace) -> int:
     return 0
 
 
-class _WatchedGame:
-    """The ``--game`` of a watch, loaded once (``GameContext``) and kept while its game.yaml and map.yaml
-    are unchanged: each file's check takes it (an edited game folder is loaded again)."""
-
-    def __init__(self, game: str | None) -> None:
-        self.game = game
-        self.context: Any = None
-
-    def get(self) -> Any:
-        from gazala_tools.games import find_game
-        from gazala_tools.mapdata.loader import load_game_map
-        from gazala_tools.referee.api import game_context
-
-        if self.game is None:
-            return None
-        g = find_game(self.game)
-        if self.context is None or self.context.game is not g or load_game_map(g) is not self.context.game_map:
-            self.context = game_context(g)
-        return self.context
-
-
 def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None, check_file: Any,
-               earlier: float | None = None, watched: _WatchedGame | None = None) -> None:
+               earlier: float | None = None) -> None:
     """Check one file and report it; a bad file (or a bug its input triggers) is reported on stderr
     and the watch goes on. Reports are named after the whole file name (``a.vsav.txt``, ``a.vlog.txt``).
     ``earlier``: when an earlier version of the file was judged (this report replaces that one's)."""
@@ -179,8 +158,7 @@ def _watch_one(p: Path, args: argparse.Namespace, fmt: str, out_dir: Path | None
 
                 report, ext, out = log_reports(p, args, fmt)
             else:
-                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, read_layouts=read_layouts,
-                                     mapping=args.mapping, context=watched.get() if watched is not None else None)
+                checked = check_file(p, game=args.game, turn=args.turn, module=args.module, read_layouts=read_layouts, mapping=args.mapping)
                 ext = {"text": "txt"}.get(fmt, fmt)
                 report = _render(checked, fmt, args.dpi) if out_dir is not None else b""
                 out = _render(checked, "json" if fmt == "json" else "text", args.dpi).decode("utf-8")
@@ -207,8 +185,10 @@ def _watch(args: argparse.Namespace) -> int:
     root = Path(args.directory)
     if not root.is_dir():
         raise GazalaError("not a directory", file=root, expected="a directory of saves")
-    watched = _WatchedGame(args.game)
-    watched.get()  # a bad --game (id or folder) is bad input once, not an error per file
+    if args.game is not None:  # a bad --game (id or folder) is bad input once, not an error per file
+        from gazala_tools.referee.api import rules_for_game
+
+        rules_for_game(args.game)
     skipped: set[Path] = set()
     settle = Settle(args.settle)
     out_dir = Path(args.out_dir) if args.out_dir else None
@@ -234,7 +214,7 @@ def _watch(args: argparse.Namespace) -> int:
             skipped.discard(p)
             judge, earlier = settle.ready(p, st)  # whole: stable for --settle seconds, a zip complete
             if judge:
-                _watch_one(p, args, fmt, out_dir, check_file, earlier, watched)
+                _watch_one(p, args, fmt, out_dir, check_file, earlier)
             check_stop()
         settle.forget(present)
         skipped &= present

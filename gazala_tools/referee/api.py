@@ -19,6 +19,7 @@ import yaml
 
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
+from gazala_tools.filecache import ObjectCache
 from gazala_tools.games import Game, default_game_id, find_game
 from gazala_tools.games.moduleyaml import holding_box_at
 from gazala_tools.games.scenarios import Scenario, find_scenario
@@ -111,17 +112,27 @@ class GameContext:
         return holding_box_at(self.game)
 
 
+#: rules bound once per process for a game and map seen again: across commands only (``referee watch``, the
+#: main job's check of each set-up save); within a command the :class:`GameContext` passes them down
+_RULES: ObjectCache[RulesPlugin] = ObjectCache(maxsize=8)
+
+
 def game_context(game: GameRef, *, layouts: list[MapLayout] | None = None,
                  module: str | Path | None = None) -> GameContext:
     """The :class:`GameContext` of ``game`` (found once: a :class:`Game` is taken as it is): its map read,
-    its rules bound to it (strict: its own map), ``layouts`` (the module's, read by the caller) kept."""
+    its rules bound to it (strict: its own map; bound once per process), ``layouts`` (the module's, read
+    by the caller) kept."""
     g = game if isinstance(game, Game) else find_game(game)
     cls = plugin_class(g)  # once; a folder's plugin file runs only when allowed (docs/games.md)
-    return GameContext(g, cls(g, load_game_map(g), strict=True), layouts, module)
+    game_map = load_game_map(g)
+    rules = _RULES.get(g, game_map)
+    if rules is None or type(rules) is not cls:
+        rules = _RULES.put(cls(g, game_map, strict=True), g, game_map)
+    return GameContext(g, rules, layouts, module)
 
 
 def rules_for_game(game: GameRef) -> RulesPlugin:
-    """The game's rules on its own map (a new :class:`GameContext`'s; a command keeps its context)."""
+    """The game's rules on its own map, bound once per process (a command keeps its :class:`GameContext`)."""
     return game_context(game).rules
 
 

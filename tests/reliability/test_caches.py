@@ -139,8 +139,8 @@ def test_bounded_dict_and_file_cache_drop_the_least_recently_used(tmp_path: Path
 
 def test_a_long_watch_of_an_edited_game_folder_keeps_the_caches_bounded(tmp_path: Path) -> None:
     """Each edit of game.yaml is a new game (new map, rules, manifest): 12 edits leave at most the
-    bounds in the game cache (the old code kept all 12 of each); the rules, the manifest's index and
-    the movement data belong to each command's context (issue 34), so nothing keeps the old ones."""
+    bounds in the game and rules caches (the old code kept all 12 of each); the manifest's index and the
+    movement data belong to the rules (issue 34), so no cache of their own keeps the old ones."""
     folder = tmp_path / "river-war"
     shutil.copytree(RIVER_WAR, folder)
     game_file = folder / "game.yaml"
@@ -151,11 +151,12 @@ def test_a_long_watch_of_an_edited_game_folder_keeps_the_caches_bounded(tmp_path
         context = api.game_context(game)
         assert context.rules.manifest_units and context.rules.movement is context.rules.movement
     assert len(registry._CACHE) <= registry._CACHE.maxsize
+    assert len(api._RULES) <= api._RULES.maxsize < 12
 
 
-#: every module-level cache of the package (issue 34: one that only refetched what a caller already had
-#: went; what a command loads it passes down in its ``GameContext`` / ``ModuleSource``), with what it keeps
-#: across commands or computes once
+#: every module-level cache of the package (issue 34: the two that only refetched what a caller already had,
+#: the manifest's index by game and the movement data by rules, went; what a command loads it passes down in
+#: its ``GameContext`` / ``ModuleSource``), with what it keeps across commands or computes once
 CACHES = {
     ("counters/loader.py", "_CACHE"): "counters.yaml per file version (map, counters and module commands)",
     ("games/registry.py", "_index"): "the built-in games' index file, per root",
@@ -165,6 +166,7 @@ CACHES = {
     ("mainjob.py", "_commands"): "the CLI's nouns and verbs (the parser built once)",
     ("mapdata/loader.py", "_CACHE"): "map.yaml per file version",
     ("numbering.py", "_REGEX_CACHE"): "a numbering's compiled label pattern",
+    ("referee/api.py", "_RULES"): "a game's rules bound to its map, reused by the next command of the process",
     ("referee/imported.py", "_TABLES"): "an imported folder's units.yaml per file version",
     ("referee/movement.py", "_SIDES"): "hexsides between two hexes, computed",
     ("referee/movement.py", "_SIDE_TABLES"): "a map's hexside table, computed",
@@ -207,7 +209,7 @@ def _caches(name: str, tree: ast.Module) -> list[tuple[str, str]]:
 
 
 def test_the_module_level_caches_are_these() -> None:
-    """Issue 34: 34 module-level caches before, these after; a new one is named here with what it keeps."""
+    """Issue 34: 34 module-level caches before, these 32 after; a new one is named here with what it keeps."""
     found = {c for name, tree in _modules() for c in _caches(name, tree)}
     assert found == set(CACHES)
 

@@ -2,8 +2,9 @@
 
 A command runs in-process while every call of the loaders below is counted (by their code objects, so a
 name imported elsewhere counts too) and every file opened for reading is counted by an audit hook.
-``referee check`` (with ``--before``), ``referee log`` and ``referee check`` of an imported module's save
-find their game once, read its map once, look its plugin up once, build one turn record, read the counter
+Each command starts with no rules bound by an earlier one (the process-wide reuse of ``referee watch`` is not
+what is counted): ``referee check`` (with ``--before``), ``referee log`` and ``referee check`` of an imported
+module's save find their game once, read its map once, look its plugin up once, build one turn record, read the counter
 manifest and the movement data at most once, and open each file once; ``game import`` of the Ragnarok
 module (a real VASSAL module, ``../shared/corpus``) parses its buildFile once and opens each of its files
 once, the board image excepted (its header is read for the map's size, then the image is copied).
@@ -28,7 +29,7 @@ from gazala_tools.cli import main
 from gazala_tools.counters import loader as counters_loader
 from gazala_tools.games import registry
 from gazala_tools.mapdata import loader as map_loader
-from gazala_tools.referee import movement, plugins, turns
+from gazala_tools.referee import api, movement, plugins, turns
 from gazala_tools.vassal import buildfile
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -72,6 +73,7 @@ def counting() -> Iterator[tuple[Counter[str], Counter[str]]]:
         if event == "call" and frame.f_code in _CODES:
             calls[_CODES[frame.f_code]] += 1
 
+    api._RULES.clear()  # the rules an earlier command of this process bound are not loaded at all: start afresh
     _OPENED.append(opened)
     sys.setprofile(profile)
     threading.setprofile(profile)  # type: ignore[arg-type]
