@@ -101,6 +101,11 @@ class SizedDict(Generic[K, T]):
             self.bytes -= n
         return value
 
+    def snapshot(self) -> dict[K, T]:
+        """The values held now, as a plain dict (for readers on other threads: the cache itself is not
+        safe to share)."""
+        return {k: v for k, (v, _n) in self._items.items()}
+
     def clear(self) -> None:
         self._items.clear()
         self.bytes = 0

@@ -8,6 +8,7 @@ same ``Save``. A game is a built-in id, a game folder or a :class:`~gazala_tools
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -34,7 +35,7 @@ from gazala_tools.referee.imported import (
     piece_table,
     positions_findings,
 )
-from gazala_tools.referee.plugins import plugin_class, plugin_note, rules_for
+from gazala_tools.referee.plugins import plugin_class, plugin_note
 from gazala_tools.referee.position import (
     Position,
     Vocabulary,
@@ -47,17 +48,22 @@ from gazala_tools.referee.report import Report
 from gazala_tools.vsav import Save, read_save
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.counters.model import Manifest
     from gazala_tools.mapdata.model import GameMap
+    from gazala_tools.referee.saves import BoxAt
 
 __all__ = [
     "SAVE_SUFFIXES",
     "YAML_SUFFIXES",
     "Checked",
+    "GameContext",
     "GameRef",
     "LayoutReader",
     "Loaded",
     "check_file",
     "check_turn",
+    "game_context",
+    "imported_context",
     "load",
     "load_position",
     "log",
@@ -88,6 +94,81 @@ def module_layouts(module: str | Path | None, read_layouts: LayoutReader | None)
     return read_layouts(module)
 
 
+@dataclass(frozen=True)
+class GameContext:
+    """What a game is, for one command (issue 34: loaded once, passed down): the game, found once; its
+    map, read once; its rules, bound once (the plugin class looked up once), which hold the turn record,
+    the counter manifest and its index (:attr:`RulesPlugin.manifest_units`) and the movement data
+    (:attr:`RulesPlugin.movement`), each read on first use; the unit specs a position reader takes; and
+    the map layouts of the module the inputs belong to (``--module``; an imported game's own folder), read
+    once. Made by :func:`game_context`; every input of the command (``--before`` too) is read with it,
+    and ``referee watch --game`` keeps one for the whole watch."""
+
+    game: Game
+    rules: RulesPlugin
+    layouts: list[MapLayout] | None = None
+    #: the module the layouts were read from (None: no module)
+    module: str | Path | None = None
+
+    @property
+    def game_map(self) -> GameMap:
+        return self.rules.map
+
+    @property
+    def manifest(self) -> Manifest | None:
+        return self.rules.manifest
+
+    @functools.cached_property
+    def specs(self) -> dict[str, dict[str, Any]] | None:
+        """Unit specs from the game's counter manifest, or None when the game has none."""
+        try:
+            manifest = self.rules.manifest
+        except (GazalaError, OSError, KeyError) as exc:
+            log.info("no counter manifest for %s (%s): inline units only", self.game.id, exc)
+            return None
+        return unit_specs(manifest) if manifest is not None else None
+
+    @functools.cached_property
+    def box_at(self) -> BoxAt | None:
+        """Which holding box of the game folder a point lies in (read once; see ``holding_box_at``)."""
+        return holding_box_at(self.game)
+
+
+#: rules bound once per process for a game and map seen again: across commands only (``referee watch``, the
+#: main job's check of each set-up save); within a command the :class:`GameContext` passes them down
+_RULES: ObjectCache[RulesPlugin] = ObjectCache(maxsize=8)
+
+
+def game_context(game: GameRef, *, layouts: list[MapLayout] | None = None,
+                 module: str | Path | None = None) -> GameContext:
+    """The :class:`GameContext` of ``game`` (found once: a :class:`Game` is taken as it is): its map read,
+    its rules bound to it (strict: its own map; bound once per process), ``layouts`` (the module's, read
+    by the caller) kept."""
+    g = game if isinstance(game, Game) else find_game(game)
+    cls = plugin_class(g)  # once; a folder's plugin file runs only when allowed (docs/games.md)
+    game_map = load_game_map(g)
+    rules = _RULES.get(g, game_map)
+    if rules is None or type(rules) is not cls:
+        rules = _RULES.put(cls(g, game_map, strict=True), g, game_map)
+    return GameContext(g, rules, layouts, module)
+
+
+def rules_for_game(game: GameRef) -> RulesPlugin:
+    """The game's rules on its own map, bound once per process (a command keeps its :class:`GameContext`)."""
+    return game_context(game).rules
+
+
+def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
+    """Unit specs from the game's counter manifest, or None when the game has none (a caller that has a
+    :class:`GameContext` takes its ``specs``)."""
+    g = game if isinstance(game, Game) else find_game(game)
+    try:
+        return unit_specs(load_game_manifest(g))
+    except (GazalaError, OSError, KeyError) as exc:
+        log.info("no counter manifest for %s (%s): inline units only", g.id, exc)
+        return None
+
+
 @dataclass
 class Checked:
     """A checked input: the position, the map and rules it was judged with, the report, and the
@@ -105,30 +186,7 @@ class Loaded:
     position: Position
     rules: RulesPlugin
     save: Save | None = None
-
-
-_RULES: ObjectCache[RulesPlugin] = ObjectCache(maxsize=8)
-
-
-def rules_for_game(game: GameRef) -> RulesPlugin:
-    """The game's rules on its own map, built once per process (``watch`` re-uses them)."""
-    g = find_game(game)
-    plugin_class(g)  # a folder's plugin file runs only when allowed, cached or not (docs/games.md)
-    game_map = load_game_map(g)
-    got = _RULES.get(g, game_map)
-    if got is None:
-        got = _RULES.put(rules_for(g, game_map, strict=True), g, game_map)
-    return got
-
-
-def manifest_specs(game: GameRef) -> dict[str, dict[str, Any]] | None:
-    """Unit specs from the game's counter manifest, or None when the game has none."""
-    g = find_game(game)
-    try:
-        return unit_specs(load_game_manifest(g))
-    except (GazalaError, OSError, KeyError) as exc:
-        log.info("no counter manifest for %s (%s): inline units only", g.id, exc)
-        return None
+    context: GameContext | None = None
 
 
 def position_from_data(
@@ -169,62 +227,78 @@ def load(
     module: str | Path | None = None,
     mapping: str | Path | None = None,
     read_layouts: LayoutReader | None = None,
+    context: GameContext | None = None,
 ) -> Loaded:
     """Read a position YAML or a VASSAL save (once); ``game``/``turn`` override what the input says.
     ``module``: the save's module (.vmod), whose map layouts ``read_layouts`` reads (the module reader
-    is an edge, ``gazala_tools.vassal.buildfile.read_layouts``, passed in by the caller)."""
+    is an edge, ``gazala_tools.vassal.buildfile.read_layouts``, passed in by the caller). ``context``:
+    the game as the command already loaded it (``--before``, ``watch --game``): used for an input of
+    that game, never loaded again; the input's own game otherwise."""
     p = Path(path)
     suffix = p.suffix.lower()
     save: Save | None = None
     if suffix in SAVE_SUFFIXES:
         from gazala_tools.referee.saves import position_from_save
-        given = find_game(game) if game is not None else None
+        given = context.game if context is not None else find_game(game) if game is not None else None
         if given is not None and mapping is None and is_imported(given):  # issue 35: the module's own saves
-            return _load_imported(p, given, module, read_layouts, turn)
-        save = read_save(p, layouts=module_layouts(module, read_layouts))
-        g = (find_game(game) if game is not None else game_of_view(save.view())
-             or (game_of_module_file(Path(module)) if module is not None else None))
+            return _load_imported(p, given, module, read_layouts, turn, context)
+        layouts = (context.layouts if context is not None and context.module == module
+                   else module_layouts(module, read_layouts))
+        save = read_save(p, layouts=layouts)
+        g = given or game_of_view(save.view()) or (game_of_module_file(Path(module)) if module is not None else None)
         if g is None:
             g = find_game(default_game_id())
             if mapping is None:
                 _refuse_other_sides(save, g, p)
-        rules = rules_for_game(g)
-        box_at = None
-        if module is None:  # the game folder's own holding boxes name the units in them (VASSAL's zones)
-            box_at = holding_box_at(g)
-        pos = position_from_save(save, rules=rules, manifest=manifest_specs(g), mapping=mapping, turn=turn,
-                                 box_at=box_at)
+        ctx = context if context is not None and context.game is g else game_context(g, layouts=layouts, module=module)
+        rules = ctx.rules
+        box_at = ctx.box_at if module is None else None  # the game folder's own holding boxes name the units in them
+        pos = position_from_save(save, rules=rules, manifest=ctx.specs, mapping=mapping, turn=turn, box_at=box_at)
     elif suffix in YAML_SUFFIXES:
         node = read_node(p)
-        g = find_game(game) if game is not None else _yaml_game(node, p)
-        rules = rules_for_game(g)
-        pos = position_from_data(rules, node, manifest=manifest_specs(g), file=p, game=g.id)
+        if context is not None and (game is not None or game_named(node)[0] == context.game.id):
+            ctx = context  # the command's game, not found again
+        else:
+            ctx = game_context(find_game(game) if game is not None else _yaml_game(node, p))
+        rules = ctx.rules
+        pos = position_from_data(rules, node, manifest=ctx.specs, file=p, game=ctx.game.id)
     else:
         raise GazalaError("unknown input type", file=p, expected="a position .yaml/.yml or a .vsav/.vlog save")
     if turn is not None:
         pos = replace(pos, turn=turn)
     check_turn(rules, pos.turn, file=p, place="--turn" if turn is not None else "turn")
-    return Loaded(pos, rules, save)
+    return Loaded(pos, rules, save, ctx)
+
+
+def imported_context(g: Game, module: str | Path | None, read_layouts: LayoutReader | None,
+                     context: GameContext | None = None) -> GameContext:
+    """The context of an imported game's saves: the boards the module lays out (the folder's maps unless
+    ``module``), read once (``context``: the command's, when it is that game's)."""
+    source = module if module is not None else g.folder
+    if context is not None and context.game is g and context.module == source:
+        return context
+    layouts = module_layouts(source, read_layouts) if read_layouts else None
+    return game_context(g, layouts=layouts, module=source)
 
 
 def _load_imported(p: Path, g: Game, module: str | Path | None, read_layouts: LayoutReader | None,
-                   turn: str | None) -> Loaded:
+                   turn: str | None, context: GameContext | None = None) -> Loaded:
     """A save of an imported game's module (or of the module rebuilt from it): its pieces through the
     folder's units.yaml, located on the boards the save lays out (the folder's maps unless ``module``)."""
     from gazala_tools.referee.saves import turn_label
     from gazala_tools.vsav import placed_layouts
 
-    layouts = module_layouts(module if module is not None else g.folder, read_layouts) if read_layouts else None
+    ctx = imported_context(g, module, read_layouts, context)
     save = read_save(p)  # no VASSAL location names needed: each piece's hex comes from its pixel point
     view = save.view()
     check_module_name(g, view.module_name, p)
-    rules = rules_for_game(g)
-    placed = placed_layouts(save.position, layouts, file=str(p)) if layouts is not None else None
+    rules = ctx.rules
+    placed = placed_layouts(save.position, ctx.layouts, file=str(p)) if ctx.layouts is not None else None
     pieces = ImportedPieces.for_pieces(piece_table(g), rules, placed, view.pieces)
     pos = pieces.position(view.pieces, turn=turn if turn is not None else turn_label(view.turn, rules),
                           source=view.file)
     check_turn(rules, pos.turn, file=p, place="--turn" if turn is not None else "turn")
-    return Loaded(pos, rules, save)
+    return Loaded(pos, rules, save, ctx)
 
 
 def check_turn(rules: RulesPlugin, turn: str | None, *, file: str | Path | None = None, place: str = "turn") -> None:
@@ -289,15 +363,13 @@ def check_file(path: str | Path, *, before: str | Path | None = None, strict: bo
                           expected="turn: in the input or --turn LABEL, to check " + "; ".join(rules.turn_rules()))
     earlier: Position | None = None
     if before is not None:
-        bkw = dict(kw)
-        if bkw.get("game") is None and Path(before).suffix.lower() in SAVE_SUFFIXES:
-            bkw["game"] = rules.game  # a save does not name its game: the input's
-        prior = load(before, **bkw)
+        # read with the input's game as loaded (a save does not name its game: the input's), not again
+        prior = load(before, **{**kw, "context": got.context})
         earlier = prior.position
         if earlier.game != position.game:
             raise GazalaError(f"--before is a position of {earlier.game!r}", file=before,
                               expected=f"a position of {position.game!r}, like the input")
-        rules = prior.rules  # the same cached rules object
+        rules = prior.rules  # the same rules object
     report = Referee(rules).check(position, before=earlier)
     if chosen is not None:
         report.scenario = chosen.name

@@ -21,10 +21,12 @@ directly (``generic.check_stacking(...)``).
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee import generic
@@ -38,8 +40,10 @@ from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.referee.zoc import zoc_map
 
 if TYPE_CHECKING:  # pragma: no cover
+    from gazala_tools.counters.model import Counter, Manifest
     from gazala_tools.games.model import Game
     from gazala_tools.mapdata.model import GameMap
+    from gazala_tools.referee.movement import MovementRules
     from gazala_tools.vsav import PieceView
 
 log = logging.getLogger(__name__)
@@ -97,11 +101,11 @@ class RulesPlugin:
         self.map = game_map
         self.strict = strict
         self.topology = Topology(game_map.hexes(), game_map.grid.steps())
-        self.turns = TurnRecord(game.turns)
+        self.turns = TurnRecord(game.turns)  #: the one turn record (the rules and movement readers share it)
         self.sides: tuple[str, ...] = tuple(game.side_ids)
         self.impassable = frozenset(h for h in game_map.hexes() if not game_map.passable(h))
         self.data: GenericRules
-        self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys)
+        self.data, section = read_rules(game, game_map, strict=strict, plugin_keys=self.data_keys, turns=self.turns)
         self.names = self.data.names
         self.read_data(section)
         self._mentioned_types = frozenset(section.r.mentioned_types)  # the generic rules' and the plugin's
@@ -109,19 +113,42 @@ class RulesPlugin:
     def read_data(self, data: Section) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
 
+    # What the rules read beyond game.yaml, once per rules object (issue 34: loaded once, passed down;
+    # no module-level cache refetches them by game).
+    @functools.cached_property
+    def manifest(self) -> Manifest | None:
+        """The game's counter manifest (``counters.yaml``), read once for these rules; None: the game has
+        none. A manifest with an error is that error (file, line, column)."""
+        if not self.game.counters_file.is_file():
+            log.info("no counter manifest for %s", self.game.id)
+            return None
+        return load_game_manifest(self.game)
+
+    @functools.cached_property
+    def manifest_units(self) -> Mapping[str, Counter]:
+        """The manifest's unit counters by counter id and by unit id (empty without a manifest)."""
+        out: dict[str, Counter] = {}
+        for c in self.manifest.units if self.manifest is not None else ():
+            out.setdefault(c.unit_id or c.id, c)
+            out.setdefault(c.id, c)
+        return out
+
+    @functools.cached_property
+    def movement(self) -> MovementRules:
+        """The game's movement data (``movement.yaml``, the chart and the sequence of play), read once."""
+        from gazala_tools.referee.movement import read_movement  # the movement rules build on the engine
+
+        return read_movement(self)
+
     def unit_types(self) -> frozenset[str]:
         """The game's unit types, for inline units: the data's ``unit-types``, the counter manifest's
         and every type its rules data names (empty: the game names none, so none is checked)."""
-        from gazala_tools.referee.units import manifest_units
-
-        manifest = {c.type for c in manifest_units(self.game).values() if c.type}
+        manifest = {c.type for c in self.manifest_units.values() if c.type}
         return frozenset(self.data.unit_types or ()) | manifest | self._mentioned_types
 
     def formations(self) -> frozenset[str]:
         """The game's formations (its counter manifest's), for inline units; empty: not checked."""
-        from gazala_tools.referee.units import manifest_units
-
-        return frozenset(c.formation for c in manifest_units(self.game).values() if getattr(c, "formation", ""))
+        return frozenset(c.formation for c in self.manifest_units.values() if getattr(c, "formation", ""))
 
     def vp_sentences(self, vp: Mapping[str, object]) -> list[str]:
         """The report's VP as sentences, one per item (the text and HTML reports print them; empty:

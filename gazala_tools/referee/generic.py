@@ -305,7 +305,7 @@ def may_be(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
         return True
     if arrival.values is None:
         return False
-    got = values_code(unit, rules.game)
+    got = values_code(unit, rules)
     return got is None or got == arrival.values
 
 
@@ -1024,7 +1024,7 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
             gone = box_in(u, rules.data.boxes.eliminated) if ua.kind == "eliminated" else box_in(u, ua.boxes)
             if not gone:
                 continue
-            vp = award_vp(ua, u, rules.game, v.nationalities)
+            vp = award_vp(ua, u, rules, v.nationalities)
             if vp is None:
                 unknown.append(u.id)
             elif ua.kind == "eliminated":

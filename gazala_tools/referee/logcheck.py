@@ -420,8 +420,7 @@ def check_log(
     """Read a ``.vlog`` and check every move of it (``gazala referee log``); ``module`` and its
     ``read_layouts`` as :func:`gazala_tools.referee.api.load`."""
     from gazala_tools.games import default_game_id, find_game
-    from gazala_tools.games.moduleyaml import holding_box_at
-    from gazala_tools.referee.api import manifest_specs, module_layouts, rules_for_game
+    from gazala_tools.referee.api import game_context, imported_context, module_layouts
     from gazala_tools.referee.detect import game_of_module_file, game_of_view
     from gazala_tools.referee.imported import check_module_name, is_imported, piece_table
     from gazala_tools.referee.plugins import plugin_note
@@ -439,17 +438,19 @@ def check_log(
          or (game_of_module_file(Path(module)) if module is not None else None))
     if g is None:
         g = find_game(default_game_id())
-    rules = rules_for_game(g)
     table = None
     if mapping is None and is_imported(g):  # issue 35: an imported module's own log, through units.yaml
         check_module_name(g, save.view().module_name, p)
+        ctx = imported_context(g, module, read_layouts)  # the folder's boards unless --module
         table = piece_table(g)
-        module = module if module is not None else g.folder
-    layouts = module_layouts(module, read_layouts) if module is None or read_layouts is not None else None
-    replay = LogReplay(save, rules, manifest=manifest_specs(g) if table is None else None,
+    else:  # the game, its rules and the module's boards: each loaded once (issue 34)
+        layouts = module_layouts(module, read_layouts) if module is None or read_layouts is not None else None
+        ctx = game_context(g, layouts=layouts, module=module)
+    rules = ctx.rules
+    replay = LogReplay(save, rules, manifest=ctx.specs if table is None else None,
                        mapping=PieceMapping.read(mapping) if mapping is not None else None,
-                       module_layouts=layouts, turn=turn, imported=table,
-                       box_at=holding_box_at(g) if module is None else None)  # the folder's boxes name them
+                       module_layouts=ctx.layouts, turn=turn, imported=table,
+                       box_at=ctx.box_at if module is None and table is None else None)  # the folder's boxes name them
     rep = LogReferee(replay, position_checks=position_checks, paths=paths).check()
     note = plugin_note(rules.game)
     if note is not None:  # the report says that code of the game folder ran (docs/games.md)

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.filecache import BoundedDict, ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
@@ -45,15 +44,9 @@ PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper
 DEFAULT_ZONE_NAME = "zone of control"
 
 
-_CACHE: ObjectCache[MovementRules] = ObjectCache(maxsize=8)
-
-
 def movement_rules(rules: RulesPlugin) -> MovementRules:
-    """The movement data of ``rules``' game (read once per rules object)."""
-    got = _CACHE.get(rules)
-    if got is not None:
-        return got
-    return _CACHE.put(read_movement(rules), rules)
+    """The movement data of ``rules``' game (read once, by the rules object: ``rules.movement``)."""
+    return rules.movement
 
 
 def side_adjective(rules: RulesPlugin, side: str) -> str:
@@ -671,9 +664,12 @@ def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
     """Unit id -> the printed ``role`` value (movement allowance) of its full-strength counter."""
     out: dict[str, int] = {}
     try:
-        manifest = load_game_manifest(rules.game)
+        manifest = rules.manifest  # read once, by the rules
     except Exception as exc:  # no manifest: no allowances
         log.info("no counter manifest for %s (%s): movement points not checked", rules.game.id, exc)
+        return out
+    if manifest is None:
+        log.info("no counter manifest for %s: movement points not checked", rules.game.id)
         return out
     for c in manifest.units:
         v = c.front.value(role)

@@ -1,57 +1,30 @@
 """What the referee reads about a unit beyond the position: its counter's printed values.
 
-A game's counter manifest (``load_game_manifest(game)``) gives every unit's printed numbers; a unit not in
-the manifest (an inline unit of a position YAML) may carry a ``4-5-15`` code in its type or id.
+A game's counter manifest, read once by its rules (:attr:`RulesPlugin.manifest_units
+<gazala_tools.referee.engine.RulesPlugin.manifest_units>`), gives every unit's printed numbers; a unit
+not in the manifest (an inline unit of a position YAML) may carry a ``4-5-15`` code in its type or id.
 Game-agnostic. Pure Python.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import TYPE_CHECKING, Any, Final
-
-from gazala_tools.counters.loader import load_game_manifest
-from gazala_tools.filecache import ObjectCache
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.games.model import Game
+    from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.position import Unit
 
-__all__ = [
-    "log",
-    "manifest_units",
-    "nationality",
-    "printed_values",
-    "values_code",
-]
+__all__ = ["nationality", "printed_values", "values_code"]
 
-log = logging.getLogger(__name__)
-
-_MANIFESTS: ObjectCache[dict[str, Any]] = ObjectCache(maxsize=8)
 _STRENGTH: Final = re.compile(r"\d+-\d+-\d+")
 
 
-def manifest_units(game: Game) -> dict[str, Any]:
-    """Counters of the game's manifest by counter id and unit id (empty if the game has none)."""
-    got = _MANIFESTS.get(game)
-    if got is not None:
-        return got
-    out: dict[str, Any] = {}
-    if not game.counters_file.is_file():  # a game without counters.yaml: inline units only
-        log.info("no counter manifest for %s", game.id)
-    else:  # a manifest with an error is that error (file, line, column), not "unit ... is not in the manifest"
-        for c in load_game_manifest(game).units:
-            out.setdefault(c.unit_id or c.id, c)
-            out.setdefault(c.id, c)
-    return _MANIFESTS.put(out, game)
-
-
-def printed_values(unit: Unit, game: Game) -> tuple[str, tuple[int, ...]] | None:
+def printed_values(unit: Unit, rules: RulesPlugin) -> tuple[str, tuple[int, ...]] | None:
     """The unit's printed values, from the game's counter manifest, else from a ``4-5-15`` code in
     its type or at the end of its id: (``"adm"`` attack-defence-move | ``"art"`` barrage-FPF-defence-move,
     numbers). A code is the last three numbers, four for an artillery type."""
-    c = manifest_units(game).get(unit.id)
+    c = rules.manifest_units.get(unit.id)
     if c is not None:
         roles = {v.role: v.number or 0 for v in c.front.values}
         if "barrage" in roles:
@@ -66,13 +39,13 @@ def printed_values(unit: Unit, game: Game) -> tuple[str, tuple[int, ...]] | None
     return None
 
 
-def values_code(unit: Unit, game: Game) -> str | None:
+def values_code(unit: Unit, rules: RulesPlugin) -> str | None:
     """``"5-4-15"``: the unit's printed values joined by '-' (None if unknown)."""
-    got = printed_values(unit, game)
+    got = printed_values(unit, rules)
     return "-".join(str(n) for n in got[1]) if got is not None else None
 
 
-def nationality(unit: Unit, game: Game) -> str | None:
+def nationality(unit: Unit, rules: RulesPlugin) -> str | None:
     """The unit's nationality key in the counter manifest (``"de"``), or None."""
-    c = manifest_units(game).get(unit.id)
+    c = rules.manifest_units.get(unit.id)
     return str(c.nationality) if c is not None else None

@@ -16,25 +16,25 @@ from gazala_tools.referee.units import nationality as manifest_nationality
 from gazala_tools.referee.units import printed_values
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.games.model import Game
+    from gazala_tools.referee.engine import RulesPlugin
     from gazala_tools.referee.position import Unit
 
 __all__ = ["award_vp", "leader_level", "nationality_of", "printed_vp"]
 
 
-def printed_vp(unit: Unit, game: Game) -> int | None:
+def printed_vp(unit: Unit, rules: RulesPlugin) -> int | None:
     """``vp: printed``: the unit's printed combat factors, every printed number but the last (its
     movement allowance): attack + defence on a ``5-4-15`` counter, barrage + FPF + defence on an
     artillery ``4-2-3-8`` one. None when the unit's printed values are unknown (no manifest unit and no
     code in its type or id)."""
-    got = printed_values(unit, game)
+    got = printed_values(unit, rules)
     return sum(got[1][:-1]) if got is not None else None
 
 
-def nationality_of(unit: Unit, game: Game, nationalities: tuple[Nationality, ...]) -> str | None:
+def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[Nationality, ...]) -> str | None:
     """The unit's nationality: the counter manifest's, else the first of ``victory.nationalities`` whose
     formations start its formation or whose ids start its id (None: not known)."""
-    got = manifest_nationality(unit, game)
+    got = manifest_nationality(unit, rules)
     if got is not None:
         return got
     formation = unit.formation.lower()
@@ -44,16 +44,16 @@ def nationality_of(unit: Unit, game: Game, nationalities: tuple[Nationality, ...
     return None
 
 
-def award_vp(award: UnitAward, unit: Unit, game: Game, nationalities: tuple[Nationality, ...] = ()) -> int | None:
+def award_vp(award: UnitAward, unit: Unit, rules: RulesPlugin, nationalities: tuple[Nationality, ...] = ()) -> int | None:
     """The VP ``unit`` is worth under an ``eliminated`` or ``exited`` award (None: its printed values or
     its nationality are unknown, so it cannot be scored). ``per-step`` multiplies by its steps."""
     if award.by_nationality is not None:
-        key = nationality_of(unit, game, nationalities)
+        key = nationality_of(unit, rules, nationalities)
         if key is None or key not in award.by_nationality:
             return None
         vp = award.by_nationality[key]
     elif award.printed:
-        got = printed_vp(unit, game)
+        got = printed_vp(unit, rules)
         if got is None:
             return None
         vp = got

@@ -153,7 +153,7 @@ class CauldronSPI(RulesPlugin):
         given = ctx.position.extra.get("values")
         if isinstance(given, Mapping) and unit.id in given:
             return int(given[unit.id])
-        return award_vp(self.kills, unit, self.game)
+        return award_vp(self.kills, unit, self)
 
     def tobruk_control(self, ctx: Context) -> tuple[str | None, bool, str]:
         """18.21: (side controlling Tobruk, supply path from it, how control was decided)."""

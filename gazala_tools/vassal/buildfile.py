@@ -13,12 +13,13 @@ import io
 import logging
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
 from gazala_tools.errors import VassalFormatError
+from gazala_tools.filecache import SizedDict
 from gazala_tools.hexgrid import Board, Grid, GridZone, HexGridGeometry, MapLayout, ZonedGrid
 from gazala_tools.inputs import (
     XmlBudget,
@@ -95,13 +96,25 @@ SQNUM = f"{PKG}.board.mapgrid.SquareGridNumbering"
 
 @dataclass
 class ModuleSource:
-    """The bytes of a module's buildFile and a way to read its images."""
+    """The bytes of a module's buildFile and a way to read its images; :meth:`root` is the buildFile
+    parsed, once per source (issue 34: the reader, the layouts and the importer share it)."""
 
     path: Path
     buildfile_name: str
     xml: bytes
     _zip: ZipInput | None = None
     _dir: Path | None = None
+    _root: etree._Element | None = field(default=None, repr=False, compare=False)
+    #: the members read so far, kept while they fit (None: none kept); ``game import`` sets it so that each
+    #: file of the module is read once (sized, checked, drawn, copied)
+    kept: SizedDict[str, bytes] | None = field(default=None, repr=False, compare=False)
+
+    def root(self) -> etree._Element:
+        """The buildFile's root element, parsed (safely, :func:`parse_xml`) on the first call only.
+        Shared by every reader of this source: a reader that changes the tree says so."""
+        if self._root is None:
+            self._root = parse_xml(self.xml, self.path)
+        return self._root
 
     def member_names(self, limit: int = 200_000) -> set[str]:
         """The module's member names (a folder: its files' relative paths, ``/``-separated; at most
@@ -132,12 +145,18 @@ class ModuleSource:
         return False
 
     def read_member(self, name: str, cap: int) -> bytes:
-        """The bytes of a module member (capped; a folder's file must stay inside the folder)."""
+        """The bytes of a module member (capped; a folder's file must stay inside the folder); kept in
+        :attr:`kept` when it is set."""
+        got = self.kept.get(name) if self.kept is not None else None
+        if got is not None and len(got) <= cap:
+            return got
         if self._zip is not None:
-            return self._zip.read(name, cap)
-        root = self._dir if self._dir is not None else self.path.parent
-        p = _inside(root, name, file=self.path)
-        return read_file(p, what="module file", cap=cap, error=VassalFormatError)
+            data = self._zip.read(name, cap)
+        else:
+            root = self._dir if self._dir is not None else self.path.parent
+            p = _inside(root, name, file=self.path)
+            data = read_file(p, what="module file", cap=cap, error=VassalFormatError)
+        return self.kept.put(name, data) if self.kept is not None else data
 
     def copy_member(self, name: str, write: Callable[[bytes], object], cap: int) -> int:
         """Stream a module member to ``write`` in chunks, never held whole (capped as :meth:`read_member`);
@@ -355,7 +374,7 @@ def _check_zones(root: etree._Element, file: Path) -> None:
 
 def layouts_from_xml(src: ModuleSource, classes: tuple[str, ...] = MAP_CLASSES) -> list[MapLayout]:
     """The layouts of the maps of ``classes`` (``ALL_MAP_CLASSES``: chart windows' map widgets too)."""
-    root = parse_xml(src.xml, src.path)
+    root = src.root()
     _check_zones(root, src.path)
     layouts: list[MapLayout] = []
     index = -1

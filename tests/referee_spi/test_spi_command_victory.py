@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from spihelp import ROAD, check, make_map, pos
 
-from gazala_tools.games import find_game
-from gazala_tools.referee.api import manifest_specs, position_from_data
+from gazala_tools.referee.api import manifest_specs, position_from_data, rules_for_game
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.position import Unit
@@ -63,11 +62,11 @@ def test_17_0_with_before_the_may_move_line_is_that_of_the_start_of_the_movement
 
 def test_18_11_unit_value_is_attack_plus_defence():
     """``vp: printed`` (generic): every printed number but the movement allowance."""
-    assert printed_vp(Unit(id="x", side="axis", type="armor 4-5-15"), find_game("cauldron-spi")) == 9  # 18.11's example
+    assert printed_vp(Unit(id="x", side="axis", type="armor 4-5-15"), rules_for_game("cauldron-spi")) == 9  # 18.11's example
 
 
 def test_18_11_artillery_value_is_barrage_fpf_defence():
-    assert printed_vp(Unit(id="x", side="axis", type="artillery 4-2-3-6"), find_game("cauldron-spi")) == 9
+    assert printed_vp(Unit(id="x", side="axis", type="artillery 4-2-3-6"), rules_for_game("cauldron-spi")) == 9
 
 
 @pytest.mark.parametrize(
@@ -149,8 +148,10 @@ def test_18_4_level_reported(open_map):
 
 
 def test_18_11_strength_codes_in_type_or_id(open_map):
+    rules = rules_for_game("cauldron-spi")
+
     def vp(uid: str, type_: str) -> int | None:
-        return printed_vp(Unit(id=uid, side="axis", type=type_), find_game("cauldron-spi"))
+        return printed_vp(Unit(id=uid, side="axis", type=type_), rules)
 
     assert vp("de-01-1-2-12", "infantry") == 3  # the last three numbers of the id
     assert vp("x", "armor 4-5-15") == 9

@@ -15,7 +15,7 @@ from gazala_tools import filecache
 from gazala_tools.filecache import BoundedDict, FileCache, ObjectCache
 from gazala_tools.games import registry
 from gazala_tools.games.registry import load_game_folder
-from gazala_tools.referee import api, units
+from gazala_tools.referee import api
 
 PACKAGE = Path(filecache.__file__).resolve().parent
 RIVER_WAR = Path(__file__).resolve().parents[1] / "games" / "river-war"
@@ -139,7 +139,8 @@ def test_bounded_dict_and_file_cache_drop_the_least_recently_used(tmp_path: Path
 
 def test_a_long_watch_of_an_edited_game_folder_keeps_the_caches_bounded(tmp_path: Path) -> None:
     """Each edit of game.yaml is a new game (new map, rules, manifest): 12 edits leave at most the
-    bounds in the game, rules and manifest caches (the old code kept all 12 of each)."""
+    bounds in the game and rules caches (the old code kept all 12 of each); the manifest's index and the
+    movement data belong to the rules (issue 34), so no cache of their own keeps the old ones."""
     folder = tmp_path / "river-war"
     shutil.copytree(RIVER_WAR, folder)
     game_file = folder / "game.yaml"
@@ -147,8 +148,72 @@ def test_a_long_watch_of_an_edited_game_folder_keeps_the_caches_bounded(tmp_path
     for i in range(12):
         os.utime(game_file, ns=(stamp + i * 10**9, stamp + i * 10**9))
         game = load_game_folder(folder)
-        api.rules_for_game(game)
-        units.manifest_units(game)
+        context = api.game_context(game)
+        assert context.rules.manifest_units and context.rules.movement is context.rules.movement
     assert len(registry._CACHE) <= registry._CACHE.maxsize
     assert len(api._RULES) <= api._RULES.maxsize < 12
-    assert len(units._MANIFESTS) <= units._MANIFESTS.maxsize < 12
+
+
+#: every module-level cache of the package (issue 34: the two that only refetched what a caller already had,
+#: the manifest's index by game and the movement data by rules, went; what a command loads it passes down in
+#: its ``GameContext`` / ``ModuleSource``), with what it keeps across commands or computes once
+CACHES = {
+    ("counters/loader.py", "_CACHE"): "counters.yaml per file version (map, counters and module commands)",
+    ("games/registry.py", "_index"): "the built-in games' index file, per root",
+    ("games/registry.py", "_CACHE"): "game.yaml per file version (a watch re-reads an edited folder)",
+    ("games/scenarios.py", "_CACHE"): "scenarios.yaml per file version",
+    ("games/tables.py", "_CACHE"): "tables.yaml per file version",
+    ("mainjob.py", "_commands"): "the CLI's nouns and verbs (the parser built once)",
+    ("mapdata/loader.py", "_CACHE"): "map.yaml per file version",
+    ("numbering.py", "_REGEX_CACHE"): "a numbering's compiled label pattern",
+    ("referee/api.py", "_RULES"): "a game's rules bound to its map, reused by the next command of the process",
+    ("referee/imported.py", "_TABLES"): "an imported folder's units.yaml per file version",
+    ("referee/movement.py", "_SIDES"): "hexsides between two hexes, computed",
+    ("referee/movement.py", "_SIDE_TABLES"): "a map's hexside table, computed",
+    ("referee/plugins.py", "_CLASSES"): "a game's plugin class (a folder's plugin file runs once per game version)",
+    ("referee/plugins.py", "_RAN"): "which folder plugins ran (the reports say so)",
+    ("referee/ruledata/section.py", "_EDGES"): "a map's edges, computed",
+    ("referee/terrain.py", "_COSTS"): "a chart's compiled costs per map, computed",
+    ("referee/terrain.py", "_CLOSED"): "a chart's prohibited hexes per map, computed",
+    ("render/art.py", "art_root"): "the art sandbox of a folder",
+    ("render/board.py", "font"): "fonts",
+    ("render/boardart.py", "_reduced"): "a board scan reduced, per file version",
+    ("render/boardart.py", "_face"): "counter faces drawn on a board, bounded in bytes",
+    ("render/counters.py", "font"): "fonts",
+    ("render/counters.py", "_fit_px"): "text fitting, computed",
+    ("render/counters.py", "_text_mask"): "text masks, bounded in bytes",
+    ("render/counters.py", "_unit_ground"): "unit symbols, bounded in bytes",
+    ("render/counters.py", "_vertical_mask"): "vertical text masks, bounded in bytes",
+    ("render/counters.py", "_ART_CACHE"): "decoded counter art, bounded in bytes",
+    ("vassal/importer/units.py", "tokens"): "piece-name tokens, computed",
+    ("vassal/lint.py", "engine_classes"): "the classes of the VASSAL jar (a packaged list)",
+    ("vassal/lint.py", "engine_images"): "the images of the VASSAL jar (a packaged list)",
+    ("vassal/module/charts.py", "_font"): "fonts",
+    ("vassal/module/faces.py", "_font"): "fonts",
+}
+CACHE_TYPES = frozenset({"FileCache", "ObjectCache", "BoundedDict", "SizedDict"})
+
+
+def _caches(name: str, tree: ast.Module) -> list[tuple[str, str]]:
+    """Module-level names bound to a cache object, and module-level functions under a caching decorator."""
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if ast.unparse(node.value.func).rsplit(".", 1)[-1] in CACHE_TYPES and isinstance(target, ast.Name):
+                out.append((name, target.id))
+        elif isinstance(node, ast.FunctionDef) and any(
+                "cache" in (text := ast.unparse(d)) and "cached_property" not in text for d in node.decorator_list):
+            out.append((name, node.name))
+    return out
+
+
+def test_the_module_level_caches_are_these() -> None:
+    """Issue 34: 34 module-level caches before, these 32 after; a new one is named here with what it keeps."""
+    found = {c for name, tree in _modules() for c in _caches(name, tree)}
+    assert found == set(CACHES)
+
+
+def test_the_cache_scan_finds_a_cache() -> None:
+    src = "_A: ObjectCache[int] = ObjectCache(maxsize=8)\n@functools.lru_cache(maxsize=4)\ndef f(x): ...\n"
+    assert _caches("m.py", ast.parse(src)) == [("m.py", "_A"), ("m.py", "f")]

@@ -155,7 +155,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     chart = rules.data.chart
     if not file.is_file():
         return MovementRules(enemy_rule=enemy, chart=chart)
-    r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file)
+    r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file, turns=rules.turns)
     r.unit_types = rules.data.unit_types
     r.groups = dict(rules.data.groups)
     root = Section(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)

@@ -36,6 +36,7 @@ __all__ = ["GENERIC_KEYS", "GenericRules", "PieceWords", "read_rules", "rules_no
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
+    from gazala_tools.referee.turns import TurnRecord
 
 
 #: generic keys of the ``rules:`` section (a plugin adds its own ``data_keys``)
@@ -107,12 +108,12 @@ def rules_node(game: Game) -> tuple[yaml.Node | None, str | Path]:
     return node, "<game.yaml>"
 
 
-def read_rules(game: Game, game_map: GameMap, *, strict: bool,
-               plugin_keys: frozenset[str] = frozenset()) -> tuple[GenericRules, Section]:
+def read_rules(game: Game, game_map: GameMap, *, strict: bool, plugin_keys: frozenset[str] = frozenset(),
+               turns: TurnRecord | None = None) -> tuple[GenericRules, Section]:
     """The generic rules of ``game`` on ``game_map`` and the whole ``rules:`` section (for the
-    plugin's own keys, ``plugin_keys``; any other key is an error)."""
+    plugin's own keys, ``plugin_keys``; any other key is an error); ``turns``: the rules' turn record."""
     node, file = rules_node(game)
-    r = RulesReader(game, game_map, strict=strict, file=file)
+    r = RulesReader(game, game_map, strict=strict, file=file, turns=turns)
     allowed = GENERIC_KEYS | plugin_keys | {"plugin"}
     root = Section(r, node, "rules", frozenset(allowed))
     return _generic(r, root, plugin_keys), root

@@ -53,12 +53,13 @@ RULE_RE: Final = re.compile(r"^[^\n]{1,40}$")
 class RulesReader:
     """What every :class:`Section` needs: the file, the map, the turns, the sides, strictness."""
 
-    def __init__(self, game: Game, game_map: GameMap, *, strict: bool, file: str | Path) -> None:
+    def __init__(self, game: Game, game_map: GameMap, *, strict: bool, file: str | Path,
+                 turns: TurnRecord | None = None) -> None:
         self.game = game
         self.map = game_map
         self.strict = strict
         self.doc = Doc(file, GameDataError)
-        self.turns = TurnRecord(game.turns)
+        self.turns = turns if turns is not None else TurnRecord(game.turns)  #: the rules' own (issue 34: one)
         self.sides = tuple(game.side_ids)
         self.unit_types: frozenset[str] | None = None
         self.groups: dict[str, frozenset[str]] = {}

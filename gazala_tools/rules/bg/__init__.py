@@ -72,7 +72,7 @@ class BatalhaDeGazala(MotorizedRange, Recovery):
             for u in ctx.units():
                 if not (box_in(u, self.data.boxes.eliminated) and award.units.matches(u, self.names)):
                     continue
-                got = award_vp(award, u, self.game, v.nationalities)
+                got = award_vp(award, u, self, v.nationalities)
                 if got is None:
                     unknown.append(u.id)
                     continue

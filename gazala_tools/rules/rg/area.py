@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.ruledata import HexSet, Section
-from gazala_tools.referee.units import manifest_units
 
 __all__ = ["RestrictedArea"]
 
@@ -28,7 +27,7 @@ class RestrictedArea(RulesPlugin):
         """Ids of the units printed with a bracketed movement allowance (8.2: the manifest's ``restricted``)."""
         got: frozenset[str] | None = getattr(self, "_restricted", None)
         if got is None:
-            got = frozenset(getattr(c, "unit_id", "") or c.id for c in manifest_units(self.game).values()
+            got = frozenset(getattr(c, "unit_id", "") or c.id for c in self.manifest_units.values()
                             if getattr(c, "restricted", False))
             self._restricted = got
         return got

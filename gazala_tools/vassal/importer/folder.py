@@ -15,7 +15,7 @@ import posixpath
 import re
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,7 +32,7 @@ from gazala_tools.games.writing import SIDE_COLORS, short_name, slug, unique_ids
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
 from gazala_tools.hexgrid import Board, HexGridGeometry, ZonedGrid
-from gazala_tools.inputs import MAX_MEMBERS, check_pixels, safe_member_name, sniff_image
+from gazala_tools.inputs import MAX_MEMBERS, check_pixels, image_header_size, safe_member_name, sniff_image
 from gazala_tools.mapdata.gridfile import spec_for
 from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.numbering import Numbering
@@ -40,7 +40,7 @@ from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
 from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
 from gazala_tools.squaregrid import SquareGridGeometry
-from gazala_tools.vassal.buildfile import ModuleSource, open_source, parse_xml
+from gazala_tools.vassal.buildfile import IMAGE_HEADER_BYTES, ModuleSource, open_source
 from gazala_tools.vassal.importer.grids import (
     MOVES_NOTE,
     OURS,
@@ -161,6 +161,9 @@ def board_numbering(main: MainGrid) -> Numbering:
 IMAGE_SUFFIX = {"PNG": "png", "GIF": "gif", "JPEG": "jpg", "SVG": "svg"}
 #: decoded layers kept for the faces of one import (pieces share their layer images), in bytes
 LAYER_CACHE_BYTES = 128 * 1024 * 1024
+#: the bytes of the module files read for one import (piece images, set-up saves), kept so that each is read
+#: once (sized, checked, drawn, copied)
+KEPT_BYTES = 64 * 1024 * 1024
 
 
 class _Art:
@@ -181,17 +184,22 @@ class _Art:
         self.resolve = self.read  #: one object: an SVG checked, then drawn, is prepared once (render.svg)
 
     def read(self, name: str) -> bytes | None:
-        """A member the module's SVG may refer to (inside the module only), None when there is none."""
+        """A member a piece shows or the module's SVG refers to (inside the module only), None when there is
+        none; read once while it fits the source's :attr:`~ModuleSource.kept` bytes."""
         if not self.src.has_member(name):
             return None
         return self.src.read_member(name, MAX_SVG_BYTES)
 
     def size(self, layer: str) -> tuple[int, int] | None:
-        if layer not in self.sizes:  # a piece's faces share their images: each header is read once
+        if layer not in self.sizes:  # a piece's faces share their images: each is read once, sized by its header
             try:
-                self.sizes[layer] = self.src.image_size(layer)
-            except GazalaError:
-                self.sizes[layer] = None
+                data = self.read(f"images/{layer}")
+                self.sizes[layer] = image_header_size(data[:IMAGE_HEADER_BYTES]) if data else None
+            except GazalaError:  # too large to read whole (or unreadable): its header alone, as it says
+                try:
+                    self.sizes[layer] = self.src.image_size(layer)
+                except GazalaError:
+                    self.sizes[layer] = None
         return self.sizes[layer]
 
     def problem(self, layer: str, piece: str) -> str | None:
@@ -282,6 +290,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     ``words``: a word table added to the package's (:mod:`.units`); ``update``: the folder being updated
     (``--update``: :mod:`.update` keeps the user's edits)."""
     src = open_source(source, budget=MAX_MODULE_BYTES)
+    src.kept = SizedDict(KEPT_BYTES, len)  # each file read once: the set-up saves and images, then copied
     mod = read_module(src)
     main = main_grid(mod)
     ours = first_unnumbered(mod) if main is None else None  # issue 35: a grid without numbering gets our labels
@@ -352,7 +361,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
     counters_doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {title!r}"],
                     "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
-    root = parse_xml(src.xml, src.path)
+    root = src.root()  # parsed once, by read_module; components() below changes it, so it comes last
     data = module_data(root, mod.layouts, slot_counter)
     by_gpid: dict[str, str] = {}
     for p in mod.pieces:
@@ -444,7 +453,7 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
                               file=src.path, expected=f"at most {MAX_DATA_BYTES:,} bytes")
     copies = [(m, f"{FILES}/{m}") for m in members]
     stop = threading.Event()
-    copy = _copier(src, copies, stop)
+    copy = _copier(src, copies, stop, read=src.kept.snapshot() if src.kept is not None else None)  # not read again
     # the manifest written, read as the readers check it less the art paths: those are made here (an image suffix,
     # a file copied or written, a name that stays in the folder), and checking 20,000 of them takes longer than
     # the copy; read from the text written (dumping it again without them cost as much as writing it)
@@ -534,12 +543,13 @@ def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[
     return on_hex
 
 
-def _copier(src: ModuleSource, copies: list[tuple[str, str]],
-            stop: threading.Event | None = None) -> Callable[[Path], None]:
+def _copier(src: ModuleSource, copies: list[tuple[str, str]], stop: threading.Event | None = None,
+            read: Mapping[str, bytes] | None = None) -> Callable[[Path], None]:
     """What copies the module members ``copies`` (member, name in the folder) into the folder being
     assembled, each streamed (never held whole), within :data:`MAX_IMAGE_BYTES` each and
     :data:`MAX_MODULE_BYTES` in all; no name may lead out of the folder. ``stop``: once set, no further
-    file is started (the import was refused meanwhile)."""
+    file is started (the import was refused meanwhile). ``read``: members already read (their bytes are
+    written, the member is not read again)."""
 
     def more(tmp: Path) -> None:
         made: set[Path] = set()
@@ -558,7 +568,11 @@ def _copier(src: ModuleSource, copies: list[tuple[str, str]],
             member, path = job
             if stop is not None and stop.is_set():
                 return 0
+            data = read.get(member) if read is not None else None
             with open(path, "xb") as fh:
+                if data is not None:  # within MAX_IMAGE_BYTES: it was read within a smaller cap
+                    fh.write(data)
+                    return len(data)
                 return src.copy_member(member, fh.write, MAX_IMAGE_BYTES)
 
         # creating a file waits on the disk, not the CPU: several at once (4x faster for 10,000 images)

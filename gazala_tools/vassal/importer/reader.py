@@ -11,7 +11,7 @@ from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.games.loader import MAX_SIDES
 from gazala_tools.hexgrid import MapLayout
 from gazala_tools.numbering import module_int
-from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source, parse_xml
+from gazala_tools.vassal.buildfile import MAP_CLASSES, ModuleSource, layouts_from_xml, open_source
 from gazala_tools.vassal.lint import (
     DRAW_PILE,
     PIECE_SLOT,
@@ -235,7 +235,7 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     (or a module already opened, read within its own budget)."""
     src = source if isinstance(source, ModuleSource) else open_source(source)
     file = str(src.path)
-    root = parse_xml(src.xml, src.path)
+    root = src.root()
     sides = [str(e.text or "").strip() for e in root.iter("entry")
              if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
     if len(sides) > MAX_SIDES:  # a game folder takes no more (games.loader); refused before any side is used
