@@ -282,7 +282,8 @@ def _zone(el: etree._Element, file: Path) -> Zone:
     return Zone(
         name=el.get("name", ""),
         path=tuple(points),
-        location_format=el.get("locationFormat", "$gridLocation$"),
+        # Zone.locationFormat is "$name$" unless the buildFile says otherwise (VASSAL 3.7.26 Zone.java)
+        location_format=el.get("locationFormat", "$name$"),
         grid=grid,
         use_parent_grid=(el.get("useParentGrid", "false").lower() == "true"),
     )
