@@ -35,6 +35,8 @@ from lxml import etree
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
 from gazala_tools.numbering import Numbering
+from gazala_tools.render.art import image_problem
+from gazala_tools.render.svg import MAX_SVG_BYTES
 from gazala_tools.vassal.buildfile import (
     ALL_MAP_CLASSES,
     HEXGRID,
@@ -80,6 +82,8 @@ FOLDERS = ("VASSAL.build.module.folder.MapSubFolder",)
 KNOWN_TRAITS = frozenset(
     ["piece;", "stack", "deck;", "emb2;", "emb;", "mark;", "label;", "rotate;", "delete;", "clone;", "report;", "prototype;", "immob;", "hide;", "obs;", "propertysheet;", "PROP;", "restrict;", "return;", "sendto;", "macro;", "globalkey;", "footprint;", "table;", "pivot;", "nonRect;", "nonRect2;", "locmsg;", "placemark;", "replace;", "markmoved;", "submenu;", "menuSeparator;", "translate;", "AreaOfEffect;", "calcProp;", "setprop;", "setpieceprop;", "hideCmd;", "playSound;", "button;", "globalhotkey;", "deselect;", "mat;", "matPiece;", "basicName;", "border;", "attach;", "locCommand;", "cmt;"]
 )
+#: the uses of an image by a piece (its BasicPiece image, a layer, a mask) that lint checks can be drawn
+PIECE_IMAGE_USES = frozenset({"piece", "layer", "mask", "mask display"})
 #: attributes that name an image in ``images/`` (any element), and the elements whose ``fileName`` is one
 IMAGE_ATTRS = frozenset({"image", "icon", "buttonIcon", "iconName", "markUnmovedIcon", "inIconName",
                          "pickIconName", "outIconName", "reportIcon", "nextIcon", "prevIcon"})
@@ -204,6 +208,8 @@ class _Linter:
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
         self.images_folded = {n.casefold(): n for n in sorted(self.images)}
         self.counts: dict[str, int] = defaultdict(int)
+        #: each image of images/ a piece shows -> (what shows it, where the first user is, how many use it)
+        self.piece_images: dict[str, tuple[str, str | Callable[[], str], int]] = {}
 
     def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
         """A finding; ``element`` may be a function giving the path (computed only when there is one)."""
@@ -229,6 +235,7 @@ class _Linter:
         self._boards(root)
         self._setup_stacks(root, layouts)
         self._setup_saves(root, layouts)
+        self._undrawable_images()
         if self.custom and self.unknown_traits:
             ids = ", ".join(repr(t) for t in sorted(self.unknown_traits)[:8])
             self.add("warning", "classes", _short(str(root.tag)),
@@ -247,6 +254,9 @@ class _Linter:
         self.counts["image references"] += 1
         bare = name[len("/images/"):] if name.startswith("/images/") else name
         if name in self.images or name in self.generated or bare in engine_images():
+            if name in self.images and what in PIECE_IMAGE_USES:  # checked once it is known who shows it
+                first = self.piece_images.get(name)
+                self.piece_images[name] = (what, where, 1) if first is None else (first[0], first[1], first[2] + 1)
             return
         if level == "warning" and not why:
             why = "in a hidden palette: the engine loads it quietly, a piece placed from it shows no image"
@@ -256,6 +266,27 @@ class _Linter:
                                                    if other else ""),
                  f"rename the image or the reference to {other!r}" if other else
                  f"add images/{name} to the module, or pick an image the module has")
+
+    def _read_image(self, name: str) -> bytes | None:
+        """A module member an image (or an SVG's reference) reads, None when there is none."""
+        if not self.src.has_member(name):
+            return None
+        return self.src.read_member(name, MAX_SVG_BYTES)
+
+    def _undrawable_images(self) -> None:
+        """Every image a piece shows that cannot be drawn (issue 33 item 2): its bytes are no PNG, GIF, JPEG or
+        SVG, or it is too large, truncated or an SVG that reads outside the module (``render.art.image_problem``,
+        nothing decoded). A warning with the piece that shows it: VASSAL loads the module and draws no image
+        there (its error log names the file); ``game import`` keeps it and sheets draw a placeholder."""
+        for name, (what, where, users) in self.piece_images.items():
+            reason = image_problem(f"images/{name}", self._read_image, draw=False)
+            self.counts["piece images checked"] += 1
+            if reason is None:
+                continue
+            others = f" (named {users} times by the module's pieces)" if users > 1 else ""
+            self.add("warning", "image", where,
+                     f"{what} image {name!r} cannot be drawn: {reason}{others}; VASSAL shows no image there",
+                     f"save images/{name} again as PNG, JPEG, GIF or a self-contained SVG")
 
     def _element_images(self, root: etree._Element) -> None:
         for el in root.iter():

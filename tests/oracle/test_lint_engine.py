@@ -217,3 +217,22 @@ def test_a_map_without_a_board_and_a_map_of_two_boards_of_one_name(vassal_engine
         assert any(said in p for p in problems(vassal_engine.module(vmod))), name
         found = errors(lint_module(vmod))
         assert len(found) == 1 and said in found[0] and "Map[mapName=Spare]" in found[0]
+
+
+def test_an_image_a_piece_shows_that_cannot_be_drawn(vassal_engine: Any, tmp_path: Path) -> None:
+    """Issue 33 item 2: an image the module holds whose bytes are no image (here a text file named .png) is
+    a warning of lint naming the piece that shows it, as ``game import`` reports it; the engine loads the
+    module and starts a game, so it is no error."""
+    images = {**IMAGES, "broken.png": b"this is not an image\n"}
+    vmod = lm.module(tmp_path / "bad-image.vmod", lm.zoned_board(lm.stack("H", "0203", lm.piece("h", image="broken.png")))
+                     + lm.palette(lm.piece("p", image="broken.png", gpid=2), lm.piece("q", gpid=3)), images=images)
+    vassal_engine.module(vmod)  # loads
+    game = new_game(vassal_engine, vmod, tmp_path)
+    assert [p["name"] for p in game["pieces"]] == ["h"]
+    result = lint_module(vmod)
+    assert errors(result) == []
+    (found,) = [f for f in result.findings if f.level == "warning" and f.check == "image"]
+    assert "piece image 'broken.png' cannot be drawn: it is not a PNG, GIF, JPEG or SVG image" in found.problem
+    assert "(named 2 times by the module's pieces)" in found.problem
+    assert found.element.endswith("SetupStack[name=H]/VASSAL.build.widget.PieceSlot[entryName=h]")
+    assert result.counts["piece images checked"] == 2  # broken.png and unit.png, each once
