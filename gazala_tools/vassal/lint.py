@@ -66,6 +66,7 @@ MAX_LINT_BYTES = 1024 * 1024 * 1024
 MAX_NAMED_HEXES = 250_000
 
 PIECE_SLOT = "VASSAL.build.widget.PieceSlot"
+MODULE_EXTENSION = "VASSAL.build.module.ModuleExtension"
 PROTOTYPE = "VASSAL.build.module.PrototypeDefinition"
 PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
 SETUP_STACK = "VASSAL.build.module.map.SetupStack"
@@ -168,6 +169,18 @@ def custom_classes(root: etree._Element, members: Iterable[str]) -> CustomClasse
     present = tuple(sorted(c for c in named if c in files))
     absent = tuple(sorted(c for c in named if c not in files))
     return CustomClasses(present, absent, sum(named.values()), len(files))
+
+
+def extension_of(root: etree._Element, members: Iterable[str]) -> str | None:
+    """What a VASSAL extension given as a module is ("a VASSAL extension (version 0.99a) of module 'VASL'
+    6.7.3"), or None for a module. ``GameModule.build`` says "Not a VASSAL module" of an archive holding
+    ``extensiondata``; an extension's buildFile is a ``ModuleExtension``."""
+    if root.tag != MODULE_EXTENSION and "extensiondata" not in members:
+        return None
+    own = root.get("version") or ""
+    of = ("any module" if root.get("anyModule") == "true" else
+          f"module {root.get('module') or '?'!r}" + (f" {root.get('moduleVersion')}" if root.get("moduleVersion") else ""))
+    return f"a VASSAL extension{f' (version {own})' if own else ''} of {of}"
 
 
 @cache
@@ -324,11 +337,11 @@ class _Linter:
         when ``moduledata``'s VassalVersion (major.minor, Maven's reading: a version it cannot read is 0.0)
         is below 3.5, else ``buildFile.xml``; a module without that entry does not load ("Could not find
         buildFile in module file")."""
-        if "extensiondata" in self.members or root.tag == "VASSAL.build.module.ModuleExtension":
+        ext = extension_of(root, self.members)
+        if ext is not None:
             self.add("error", "module", "extensiondata" if "extensiondata" in self.members else _short(str(root.tag)),
-                     f"this is a VASSAL extension (of module {root.get('module', '?')!r}), not a module: VASSAL says "
-                     "\"Not a VASSAL module\" and opens it only with its module, whose prototypes, images and maps "
-                     "it may use", "load it with its module, or lint the module")
+                     f"this is {ext}, not a module: VASSAL says \"Not a VASSAL module\" and opens it only with its "
+                     "module, whose prototypes, images and maps it may use", "load it with its module, or lint the module")
             return
         if self.src.buildfile_name not in self.members or "moduledata" not in self.members:
             return  # a bare buildFile, or no moduledata (VASSAL then reads the entry there is)
