@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -64,13 +65,24 @@ class _Skip(Exception):
     """The original module does not load in the engine."""
 
 
+#: CPU seconds of each CLI stage run last (the machine is shared: wall seconds say little about the code)
+LAST_CPU: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def _cli(args: list[str], timeout: int = STAGE_TIMEOUT) -> tuple[int, str, str, float]:
-    t0 = time.monotonic()
+    t0, c0 = time.monotonic(), _children_cpu()
     try:
         p = subprocess.run([sys.executable, "-m", "gazala_tools", *args], capture_output=True, text=True,
                            timeout=timeout, cwd=ROOT, check=False)
     except subprocess.TimeoutExpired:
         return 124, "", f"timed out after {timeout} s", time.monotonic() - t0
+    finally:
+        LAST_CPU[" ".join(args[:2])] = round(_children_cpu() - c0, 1)
     return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
 
 
@@ -153,6 +165,11 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any, carried: dict[str,
     res["size_bytes"] = vmod.stat().st_size
     res["snapshot_missing"] = len(ext.missing)
     res["missing_examples"] = ext.missing[:5]
+    lost = [m for m in ext.missing if m in ("buildFile.xml", "buildFile")]
+    if lost:  # a large buildFile the snapshot does not hold: there is no module to run (not a finding)
+        res["stages"] = {s: "n/a" for s in STAGES}
+        res["why"]["extract"] = f"the snapshot lacks the module's {lost[0]} (a large blob): nothing to run"
+        return res
     with zipfile.ZipFile(vmod) as z:
         res["images"] = sum(1 for n in z.namelist() if n.startswith("images/"))
     folder = work / "imported"
@@ -164,6 +181,9 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any, carried: dict[str,
             res["why"][s] = why
         if t is not None:
             res["seconds"][s] = round(t, 1)
+            cpu = LAST_CPU.get({"import": "game import", "rebuild": "module build", "sheet": "counters sheet"}.get(s, ""))
+            if cpu is not None:
+                res.setdefault("cpu_seconds", {})[s] = cpu
 
     code, o, e, t = _cli(["game", "import", str(vmod), str(folder), "--json"])
     if entry.get("extension"):  # an extension: the import must refuse it, saying what it extends
@@ -266,6 +286,7 @@ def lint_stage(res: dict[str, Any], vmod: Path, engine_clean: bool | None) -> No
     code, o, e, t = _cli(["module", "lint", str(vmod), "--json"])
     res["why"].pop("lint", None)
     res["seconds"]["lint"] = round(t, 1)
+    res.setdefault("cpu_seconds", {})["lint"] = LAST_CPU.get("module lint", 0.0)
     if code not in (0, 1):
         res["stages"]["lint"], res["why"]["lint"] = "FAIL", _why(o, e)
         return
