@@ -74,7 +74,8 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def _cli(args: list[str], timeout: int = STAGE_TIMEOUT) -> tuple[int, str, str, float]:
+def _cli(args: list[str], timeout: int | None = None) -> tuple[int, str, str, float]:
+    timeout = STAGE_TIMEOUT if timeout is None else timeout
     t0, c0 = time.monotonic(), _children_cpu()
     try:
         p = subprocess.run([sys.executable, "-m", "gazala_tools", *args], capture_output=True, text=True,
@@ -364,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", default=str(HERE / "modules.json"), help="the run list (JSON)")
     ap.add_argument("--out", default=os.environ.get("GAZALA_CONFORMANCE_OUT", "/tmp/gazala-conformance"))
     ap.add_argument("--only", nargs="*", help="only modules whose name contains one of these")
+    ap.add_argument("--timeout", type=int, default=STAGE_TIMEOUT, help="seconds one CLI stage may take (wall)")
     ap.add_argument("--no-engine", action="store_true", help="skip the engine stages")
     ap.add_argument("--carry-engine", action="store_true",
                     help="with --no-engine: keep the engine stages of the module's earlier results (marked carried)")
@@ -371,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relint", action="store_true", help="run the lint stage again on the modules run before")
     args = ap.parse_args(argv)
     out = Path(args.out)
+    globals()["STAGE_TIMEOUT"] = args.timeout
     if ROOT in out.resolve().parents or out.resolve() == ROOT:
         ap.error("--out must be outside the project (third-party modules are never put in it)")
     out.mkdir(parents=True, exist_ok=True)
