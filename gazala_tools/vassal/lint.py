@@ -34,6 +34,7 @@ from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
+from gazala_tools.inputs import sniff_image
 from gazala_tools.numbering import Numbering
 from gazala_tools.render.art import image_problem
 from gazala_tools.render.svg import MAX_SVG_BYTES
@@ -83,6 +84,8 @@ FOLDERS = ("VASSAL.build.module.folder.MapSubFolder",)
 KNOWN_TRAITS = frozenset(
     ["piece;", "stack", "deck;", "emb2;", "emb;", "mark;", "label;", "rotate;", "delete;", "clone;", "report;", "prototype;", "immob;", "hide;", "obs;", "propertysheet;", "PROP;", "restrict;", "return;", "sendto;", "macro;", "globalkey;", "footprint;", "table;", "pivot;", "nonRect;", "nonRect2;", "locmsg;", "placemark;", "replace;", "markmoved;", "submenu;", "menuSeparator;", "translate;", "AreaOfEffect;", "calcProp;", "setprop;", "setpieceprop;", "hideCmd;", "playSound;", "button;", "globalhotkey;", "deselect;", "mat;", "matPiece;", "basicName;", "border;", "attach;", "locCommand;", "cmt;"]
 )
+#: bytes of a raster image read to check it can be drawn (its header; ``render.art.image_problem``)
+IMAGE_HEAD_BYTES = 262144
 #: the uses of an image by a piece (its BasicPiece image, a layer, a mask) that lint checks can be drawn
 PIECE_IMAGE_USES = frozenset({"piece", "layer", "mask", "mask display"})
 #: attributes that name an image in ``images/`` (any element), and the elements whose ``fileName`` is one
@@ -292,7 +295,17 @@ class _Linter:
         nothing decoded). A warning with the piece that shows it: VASSAL loads the module and draws no image
         there (its error log names the file); ``game import`` keeps it and sheets draw a placeholder."""
         for name, (what, where, users) in self.piece_images.items():
-            reason = image_problem(f"images/{name}", self._read_image, draw=False)
+            member = f"images/{name}"
+            got = self.src.member_head(member, IMAGE_HEAD_BYTES)
+            if got is not None and sniff_image(got[0]) in ("PNG", "GIF", "JPEG"):  # its header and size suffice
+                head = got[0]
+
+                def header(_name: str, head: bytes = head) -> bytes:
+                    return head
+
+                reason = image_problem(member, header, draw=False, file_size=got[1])
+            else:
+                reason = image_problem(member, self._read_image, draw=False)
             self.counts["piece images checked"] += 1
             if reason is None:
                 continue
