@@ -177,13 +177,14 @@ def sandbox_of(path: str | Path) -> tuple[str, Resolver]:
 
 # --- why an image cannot be drawn --------------------------------------------------------------------
 def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels: int = MAX_ART_PIXELS,
-                  draw: bool = True) -> str | None:
+                  draw: bool = True, file_size: int | None = None) -> str | None:
     """Why the module image ``name`` (a member name such as ``images/a.svg``) cannot be drawn, or None when
     it can: its format from its bytes (PNG, GIF, JPEG, SVG), its pixels within ``max_pixels``, an SVG
     parsed, resolved inside the module (``read``) and costed. With ``draw`` (the default) the SVG is also
     drawn at a small size and a raster decoded, charged to the open command's art budget; without it
     nothing is decoded (a raster's header is checked against its file size: ``game import`` checks every
-    piece image so)."""
+    piece image so); then ``file_size``, when given, is the file's size and ``read(name)`` may give only the
+    file's first 256 KiB for a raster (``module lint`` reads no more of a PNG, GIF or JPEG)."""
     from gazala_tools.inputs import check_pixels, check_plausible
     from gazala_tools.render.svg import check_cost, open_any_image, prepare, rasterise
 
@@ -204,7 +205,7 @@ def image_problem(name: str, read: Callable[[str], bytes | None], *, max_pixels:
             else:
                 head = image_header_size(data[:262144]) or (0, 0)
                 check_pixels(head, file=name, max_pixels=max_pixels)
-                check_plausible(kind, head, len(data), file=name)
+                check_plausible(kind, head, len(data) if file_size is None else file_size, file=name)
             return None
         if kind == "SVG":
             size = image_header_size(data)

@@ -68,8 +68,11 @@ __all__ = [
     "contact_sheet",
     "counter_face",
     "face_pixels",
+    "fit_size",
+    "fitted",
     "font",
     "load_art",
+    "near_square",
     "placeholder",
     "render_face",
     "render_faces",
@@ -492,9 +495,37 @@ _ART_CACHE: SizedDict[tuple[str, int, int, int], Image.Image] = SizedDict(
     ART_CACHE_BYTES, lambda im: im.width * im.height * len(im.getbands()))
 
 
+def near_square(w: float, h: float) -> bool:
+    """Counter art's one squareness rule (``game import`` and every sheet, docs/counters.md "Your own art"):
+    its sides differ by at most :data:`ART_ASPECT_TOLERANCE` of the longer one (168 x 163 is, 168 x 162 is
+    not). Such art is drawn fitted into the counter (:func:`fitted`)."""
+    return w > 0 and h > 0 and abs(w - h) <= ART_ASPECT_TOLERANCE * max(w, h)
+
+
+def fit_size(w: int, h: int, side: int) -> tuple[int, int]:
+    """The size art of ``w`` x ``h`` pixels is drawn at inside a ``side`` square: its longer side ``side``,
+    its aspect kept."""
+    m = max(w, h)
+    return max(1, round(side * w / m)), max(1, round(side * h / m))
+
+
+def fitted(im: Image.Image, side: int) -> Image.Image:
+    """``im`` (RGB) fitted into a ``side`` square: scaled to :func:`fit_size`, centred on white (the ground
+    a transparent part of art is flattened on), as VASSAL draws a piece image centred on its position."""
+    size = fit_size(im.width, im.height, side)
+    if im.size != size:
+        im = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    if size == (side, side):
+        return im
+    out = Image.new("RGB", (side, side), (255, 255, 255))
+    out.paste(im, ((side - size[0]) // 2, (side - size[1]) // 2))
+    return out
+
+
 def _not_square(path: str, w: int, h: int, what: str = "is") -> GazalaError:
     return GazalaError(f"counter art {what} {w} x {h} pixels, not square", file=path,
-                       expected="a square image of the counter (cut size)")
+                       expected=f"a square image of the counter (cut size), its sides within "
+                                f"{ART_ASPECT_TOLERANCE:.0%} of each other")
 
 
 def _svg_art(path: str, data: bytes, px: int) -> Image.Image:
@@ -502,15 +533,15 @@ def _svg_art(path: str, data: bytes, px: int) -> Image.Image:
     from gazala_tools.render.svg import rasterise
 
     w, h = svg_size(data) or (1, 1)
-    if w < 1 or h < 1 or abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
+    if w < 1 or h < 1 or not near_square(w, h):
         raise _not_square(path, w, h, "declares")
     name, resolve = sandbox_of(path)
     side = px or SVG_ART_PX
-    im = rasterise(data, file=path, what="counter art", out_size=(side, side), max_pixels=MAX_ART_PIXELS,
-                   resolve=resolve, name=name)
+    im = rasterise(data, file=path, what="counter art", out_size=fit_size(round(w), round(h), side),
+                   max_pixels=MAX_ART_PIXELS, resolve=resolve, name=name)
     flat = Image.new("RGB", im.size, (255, 255, 255))
     flat.paste(im, mask=im.getchannel("A"))
-    return flat
+    return fitted(flat, side)
 
 
 def _raster_art(path: str, data: bytes, px: int) -> Image.Image:
@@ -520,7 +551,7 @@ def _raster_art(path: str, data: bytes, px: int) -> Image.Image:
             raise GazalaError(f"counter art is {im.format or 'an unknown format'}", file=path,
                               expected=" / ".join(ART_FORMATS))
         w, h = im.size
-        if abs(w / h - 1.0) > ART_ASPECT_TOLERANCE:
+        if not near_square(w, h):
             raise _not_square(path, w, h)
         current_budget().charge(pixels=w * h, file=path, what="counter art")
         try:
@@ -536,9 +567,7 @@ def _raster_art(path: str, data: bytes, px: int) -> Image.Image:
         except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError) as exc:
             raise GazalaError(f"counter art cannot be read ({exc})", file=path,
                               expected="a PNG, JPEG or GIF image") from None
-    if px and rgb.size != (px, px):
-        rgb = rgb.resize((px, px), Image.Resampling.LANCZOS, reducing_gap=3.0)
-    return rgb
+    return fitted(rgb, px or max(rgb.size))
 
 
 def load_art(path: str | Path, px: int = 0) -> Image.Image:

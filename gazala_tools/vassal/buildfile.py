@@ -175,6 +175,19 @@ class ModuleSource:
                 write(chunk)
         return n
 
+    def member_head(self, name: str, n: int) -> tuple[bytes, int] | None:
+        """The first ``n`` bytes of a module member and its whole size in bytes (nothing more is read or
+        decompressed), or None when the module has no such member."""
+        if self._zip is not None:
+            info = self._zip.info(name)
+            return None if info is None else (self._zip.read_head(info, n), info.file_size)
+        if not self.has_member(name):
+            return None
+        root = self._dir if self._dir is not None else self.path.parent
+        p = inside_folder(root / name, root, name=name, what="module file", file=self.path, error=VassalFormatError)
+        with open_file(p, what="module file", error=VassalFormatError) as fh:
+            return fh.read(n), os.fstat(fh.fileno()).st_size
+
     def image_size(self, name: str) -> tuple[int, int] | None:
         """Width and height of ``images/<name>`` from its header (at most :data:`IMAGE_HEADER_BYTES`
         read, never decoded), or None when it is missing or not a PNG, GIF or JPEG."""
@@ -342,7 +355,8 @@ def _zone(el: etree._Element, file: Path) -> GridZone:
     return GridZone(
         name=el.get("name", ""),
         path=tuple(points),
-        location_format=el.get("locationFormat", "$gridLocation$"),
+        # Zone.locationFormat is "$name$" unless the buildFile says otherwise (VASSAL 3.7.26 Zone.java)
+        location_format=el.get("locationFormat", "$name$"),
         grid=grid,
         use_parent_grid=(el.get("useParentGrid", "false").lower() == "true"),
     )

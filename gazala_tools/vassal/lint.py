@@ -34,7 +34,10 @@ from lxml import etree
 
 from gazala_tools.errors import GazalaError, VassalFormatError
 from gazala_tools.hexgrid import HexGridGeometry, MapLayout, layout_with_boards, polygon_contains
+from gazala_tools.inputs import sniff_image
 from gazala_tools.numbering import Numbering
+from gazala_tools.render.art import image_problem
+from gazala_tools.render.svg import MAX_SVG_BYTES
 from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vassal.buildfile import (
     ALL_MAP_CLASSES,
@@ -61,11 +64,14 @@ __all__ = [
     "GAME_PIECE_IMAGE",
     "GRIDS",
     "IMAGE_ATTRS",
+    "IMAGE_HEAD_BYTES",
     "KNOWN_TRAITS",
     "MAX_LINT_BYTES",
     "MAX_NAMED_HEXES",
     "MAX_SETUP_BYTES",
     "MAX_SETUP_TOTAL",
+    "MODULE_EXTENSION",
+    "PIECE_IMAGE_USES",
     "PIECE_SLOT",
     "PIECE_WINDOW",
     "PREDEFINED_SETUP",
@@ -80,6 +86,7 @@ __all__ = [
     "element_path",
     "engine_classes",
     "engine_images",
+    "extension_of",
     "iter_lines",
     "lint_module",
 ]
@@ -97,6 +104,7 @@ _JAVA_GPID = re.compile(r"[0-9]{1,10}")
 MAX_NAMED_HEXES = 250_000
 
 PIECE_SLOT = "VASSAL.build.widget.PieceSlot"
+MODULE_EXTENSION = "VASSAL.build.module.ModuleExtension"
 PROTOTYPE = "VASSAL.build.module.PrototypeDefinition"
 PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
 SETUP_STACK = "VASSAL.build.module.map.SetupStack"
@@ -113,6 +121,10 @@ FOLDERS = ("VASSAL.build.module.folder.MapSubFolder",)
 KNOWN_TRAITS = frozenset(
     ["piece;", "stack", "deck;", "emb2;", "emb;", "mark;", "label;", "rotate;", "delete;", "clone;", "report;", "prototype;", "immob;", "hide;", "obs;", "propertysheet;", "PROP;", "restrict;", "return;", "sendto;", "macro;", "globalkey;", "footprint;", "table;", "pivot;", "nonRect;", "nonRect2;", "locmsg;", "placemark;", "replace;", "markmoved;", "submenu;", "menuSeparator;", "translate;", "AreaOfEffect;", "calcProp;", "setprop;", "setpieceprop;", "hideCmd;", "playSound;", "button;", "globalhotkey;", "deselect;", "mat;", "matPiece;", "basicName;", "border;", "attach;", "locCommand;", "cmt;"]
 )
+#: bytes of a raster image read to check it can be drawn (its header; ``render.art.image_problem``)
+IMAGE_HEAD_BYTES = 262144
+#: the uses of an image by a piece (its BasicPiece image, a layer, a mask) that lint checks can be drawn
+PIECE_IMAGE_USES = frozenset({"piece", "layer", "mask", "mask display"})
 #: attributes that name an image in ``images/`` (any element), and the elements whose ``fileName`` is one
 IMAGE_ATTRS = frozenset({"image", "icon", "buttonIcon", "iconName", "markUnmovedIcon", "inIconName",
                          "pickIconName", "outIconName", "reportIcon", "nextIcon", "prevIcon"})
@@ -199,6 +211,18 @@ def custom_classes(root: etree._Element, members: Iterable[str]) -> CustomClasse
     return CustomClasses(present, absent, sum(named.values()), len(files))
 
 
+def extension_of(root: etree._Element, members: Iterable[str]) -> str | None:
+    """What a VASSAL extension given as a module is ("a VASSAL extension (version 0.99a) of module 'VASL'
+    6.7.3"), or None for a module. ``GameModule.build`` says "Not a VASSAL module" of an archive holding
+    ``extensiondata``; an extension's buildFile is a ``ModuleExtension``."""
+    if root.tag != MODULE_EXTENSION and "extensiondata" not in members:
+        return None
+    own = root.get("version") or ""
+    of = ("any module" if root.get("anyModule") == "true" else
+          f"module {root.get('module') or '?'!r}" + (f" {root.get('moduleVersion')}" if root.get("moduleVersion") else ""))
+    return f"a VASSAL extension{f' (version {own})' if own else ''} of {of}"
+
+
 @cache
 def engine_images() -> frozenset[str]:
     """The image names VASSAL 3.7.26 finds in its own jar (``images/`` entries)."""
@@ -237,6 +261,8 @@ class _Linter:
         self.images = {m[len("images/"):] for m in self.members if m.startswith("images/")}
         self.images_folded = {n.casefold(): n for n in sorted(self.images)}
         self.counts: dict[str, int] = defaultdict(int)
+        #: each image of images/ a piece shows -> (what shows it, where the first user is, how many use it)
+        self.piece_images: dict[str, tuple[str, str | Callable[[], str], int]] = {}
 
     def add(self, level: str, check: str, element: str | Callable[[], str], problem: str, fix: str) -> None:
         """A finding; ``element`` may be a function giving the path (computed only when there is one)."""
@@ -262,6 +288,7 @@ class _Linter:
         self._boards(root)
         self._setup_stacks(root, layouts)
         self._setup_saves(root, layouts)
+        self._undrawable_images()
         if self.custom and self.unknown_traits:
             ids = ", ".join(repr(t) for t in sorted(self.unknown_traits)[:8])
             self.add("warning", "classes", _short(str(root.tag)),
@@ -280,6 +307,9 @@ class _Linter:
         self.counts["image references"] += 1
         bare = name[len("/images/"):] if name.startswith("/images/") else name
         if name in self.images or name in self.generated or bare in engine_images():
+            if name in self.images and what in PIECE_IMAGE_USES:  # checked once it is known who shows it
+                first = self.piece_images.get(name)
+                self.piece_images[name] = (what, where, 1) if first is None else (first[0], first[1], first[2] + 1)
             return
         if level == "warning" and not why:
             why = "in a hidden palette: the engine loads it quietly, a piece placed from it shows no image"
@@ -289,6 +319,37 @@ class _Linter:
                                                    if other else ""),
                  f"rename the image or the reference to {other!r}" if other else
                  f"add images/{name} to the module, or pick an image the module has")
+
+    def _read_image(self, name: str) -> bytes | None:
+        """A module member an image (or an SVG's reference) reads, None when there is none."""
+        if not self.src.has_member(name):
+            return None
+        return self.src.read_member(name, MAX_SVG_BYTES)
+
+    def _undrawable_images(self) -> None:
+        """Every image a piece shows that cannot be drawn (issue 33 item 2): its bytes are no PNG, GIF, JPEG or
+        SVG, or it is too large, truncated or an SVG that reads outside the module (``render.art.image_problem``,
+        nothing decoded). A warning with the piece that shows it: VASSAL loads the module and draws no image
+        there (its error log names the file); ``game import`` keeps it and sheets draw a placeholder."""
+        for name, (what, where, users) in self.piece_images.items():
+            member = f"images/{name}"
+            got = self.src.member_head(member, IMAGE_HEAD_BYTES)
+            if got is not None and sniff_image(got[0]) in ("PNG", "GIF", "JPEG"):  # its header and size suffice
+                head = got[0]
+
+                def header(_name: str, head: bytes = head) -> bytes:
+                    return head
+
+                reason = image_problem(member, header, draw=False, file_size=got[1])
+            else:
+                reason = image_problem(member, self._read_image, draw=False)
+            self.counts["piece images checked"] += 1
+            if reason is None:
+                continue
+            others = f" (named {users} times by the module's pieces)" if users > 1 else ""
+            self.add("warning", "image", where,
+                     f"{what} image {name!r} cannot be drawn: {reason}{others}; VASSAL shows no image there",
+                     f"save images/{name} again as PNG, JPEG, GIF or a self-contained SVG")
 
     def _element_images(self, root: etree._Element) -> None:
         for el in root.iter():
@@ -326,11 +387,11 @@ class _Linter:
         when ``moduledata``'s VassalVersion (major.minor, Maven's reading: a version it cannot read is 0.0)
         is below 3.5, else ``buildFile.xml``; a module without that entry does not load ("Could not find
         buildFile in module file")."""
-        if "extensiondata" in self.members or root.tag == "VASSAL.build.module.ModuleExtension":
+        ext = extension_of(root, self.members)
+        if ext is not None:
             self.add("error", "module", "extensiondata" if "extensiondata" in self.members else _short(str(root.tag)),
-                     f"this is a VASSAL extension (of module {root.get('module', '?')!r}), not a module: VASSAL says "
-                     "\"Not a VASSAL module\" and opens it only with its module, whose prototypes, images and maps "
-                     "it may use", "load it with its module, or lint the module")
+                     f"this is {ext}, not a module: VASSAL says \"Not a VASSAL module\" and opens it only with its "
+                     "module, whose prototypes, images and maps it may use", "load it with its module, or lint the module")
             return
         if self.src.buildfile_name not in self.members or "moduledata" not in self.members:
             return  # a bare buildFile, or no moduledata (VASSAL then reads the entry there is)

@@ -101,15 +101,15 @@ class Save:
 
 
 def read_save(
-    source: str | Path | bytes,
+    source: str | Path | bytes | SaveContainer,
     *,
     layouts: list[MapLayout] | None = None,
     name: str | None = None,
     replay_log: bool = True,
 ) -> Save:
-    """Read, decode and execute a save or log; with a module's ``layouts`` (``vassal.buildfile.read_layouts``,
-    given by the edge that read the module), give every piece its location."""
-    container = read_container(source, name=name)
+    """Read, decode and execute a save or log (or a container already read); with a module's ``layouts``
+    (``vassal.buildfile.read_layouts``, given by the edge that read the module), give every piece its location."""
+    container = source if isinstance(source, SaveContainer) else read_container(source, name=name)
     tree = parse(container.text, file=container.file)
     kinds = count_kinds(tree)
     if not kinds.keys() & {"begin_save", "add", "move", "change", "remove", "log"}:

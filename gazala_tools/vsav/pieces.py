@@ -222,13 +222,32 @@ class _Executor:
         self.pos.pieces[pid] = Piece(pid, cmd.type if types is None else types, states, basic.map, basic.x, basic.y)
 
     def add_stack(self, sid: str, type_: str, state: str) -> None:
+        kind = "deck" if type_.startswith("deck;") else "stack"
+        if kind == "stack" and "\\" not in state and "'" not in state:
+            # the common case, read without a Decoder (a set-up save may hold 76,000 stacks): "MAP;X;Y;ID;..."
+            # or "null;X;Y;..." (an empty stack off the maps keeps no point), the same tokens as decode()
+            toks = state.split(";")
+            map_id = toks[0]
+            x = y = 0
+            if map_id != "null":
+                x, y = _int_or(toks, 1), _int_or(toks, 2)
+            self._place_stack(sid, kind, type_, map_id, x, y, toks[3:] if map_id != "null" else toks[1:])
+            return
         d = sequence.Decoder(state, ";")
         map_id = d.next_token("null")
         x = y = 0
         if map_id != "null":
             x = d.next_int(0)
             y = d.next_int(0)
-        kind = "deck" if type_.startswith("deck;") else "stack"
+        if kind == "deck":
+            tokens: list[str] = []
+            self._place_stack(sid, kind, type_, map_id, x, y, tokens, d)
+        else:
+            self._place_stack(sid, kind, type_, map_id, x, y, d.remaining())
+
+    def _place_stack(self, sid: str, kind: str, type_: str, map_id: str, x: int, y: int, tokens: list[str],
+                     deck: sequence.Decoder | None = None) -> None:
+        """A stack (or deck, its state's rest in ``deck``) at its point with the pieces ``tokens`` names."""
         if sid in self.pos.pieces:
             # one id space (GameState): the new stack replaces the piece
             self._detach(sid)
@@ -244,12 +263,12 @@ class _Executor:
                     child.stack = None
             st.children = []
         st.map, st.x, st.y = (None if map_id == "null" else map_id), x, y
-        if kind == "deck":
-            d.next_token("")  # faceDown
-            ids = sequence.decode(d.next_token(""), ",") if d.has_more() else []
+        if deck is not None:
+            deck.next_token("")  # faceDown
+            ids = sequence.decode(deck.next_token(""), ",") if deck.has_more() else []
             tokens = [i for i in ids if i]
-        else:
-            tokens = d.remaining()
+        if not tokens:
+            return
         for tok in tokens:
             if tok.startswith("@@"):
                 st.layer = tok[2:]
@@ -413,6 +432,16 @@ class Replayer:
         except RecursionError:
             raise VassalFormatError("command tree too deep", file=self._ex.file,
                                     expected="a shallower command tree") from None
+
+
+def _int_or(toks: list[str], i: int, default: int = 0) -> int:
+    """``Decoder.next_int(default)`` of token ``i``."""
+    if i >= len(toks):
+        return default
+    try:
+        return sequence.java_int(toks[i])
+    except ValueError:
+        return default
 
 
 def execute(tree: Node, *, file: str = "<commands>", replay_log: bool = True) -> Position:

@@ -15,6 +15,7 @@ without a word, and lint reports no error; in a broken form the engine complains
 from __future__ import annotations
 
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ def errors(result: LintResult) -> list[str]:
 
 def new_game(engine: Any, vmod: Path, tmp: Path) -> dict[str, Any]:
     """A new game as a player starts one (at-start stacks placed), through the oracle's new-game."""
-    return engine.run("new-game", vmod, tmp / "new.vsav")  # type: ignore[no-any-return]
+    return engine.new_game(vmod, tmp / "new.vsav")  # type: ignore[no-any-return]
 
 
 def test_at_start_stacks_in_a_sub_folder_at_a_zone_a_region_and_a_hex(vassal_engine: Any, tmp_path: Path) -> None:
@@ -217,3 +218,57 @@ def test_a_map_without_a_board_and_a_map_of_two_boards_of_one_name(vassal_engine
         assert any(said in p for p in problems(vassal_engine.module(vmod))), name
         found = errors(lint_module(vmod))
         assert len(found) == 1 and said in found[0] and "Map[mapName=Spare]" in found[0]
+
+
+def test_an_image_a_piece_shows_that_cannot_be_drawn(vassal_engine: Any, tmp_path: Path) -> None:
+    """Issue 33 item 2: an image the module holds whose bytes are no image (here a text file named .png) is
+    a warning of lint naming the piece that shows it, as ``game import`` reports it; the engine loads the
+    module and starts a game, so it is no error."""
+    images = {**IMAGES, "broken.png": b"this is not an image\n"}
+    vmod = lm.module(tmp_path / "bad-image.vmod", lm.zoned_board(lm.stack("H", "0203", lm.piece("h", image="broken.png")))
+                     + lm.palette(lm.piece("p", image="broken.png", gpid=2), lm.piece("q", gpid=3)), images=images)
+    vassal_engine.module(vmod)  # loads
+    game = new_game(vassal_engine, vmod, tmp_path)
+    assert [p["name"] for p in game["pieces"]] == ["h"]
+    result = lint_module(vmod)
+    assert errors(result) == []
+    (found,) = [f for f in result.findings if f.level == "warning" and f.check == "image"]
+    assert "piece image 'broken.png' cannot be drawn: it is not a PNG, GIF, JPEG or SVG image" in found.problem
+    assert "(named 2 times by the module's pieces)" in found.problem
+    assert found.element.endswith("SetupStack[name=H]/VASSAL.build.widget.PieceSlot[entryName=h]")
+    assert result.counts["piece images checked"] == 2  # broken.png and unit.png, each once
+
+
+def extension(out: Path) -> Path:
+    """A VASSAL extension of module 'Lint Test' 1.0: a ModuleExtension buildFile adding a piece to its palette."""
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<VASSAL.build.module.ModuleExtension anyModule="false" '
+           'description="More" extensionId="1aa" module="Lint Test" moduleVersion="1.0" nextPieceSlotId="30" '
+           'vassalVersion="3.7.26" version="0.9">\n    <VASSAL.build.module.ExtensionElement '
+           'target="VASSAL.build.module.PieceWindow:Pieces/VASSAL.build.widget.ListWidget:Pieces">\n        '
+           + lm.piece("x", gpid=20) + "\n    </VASSAL.build.module.ExtensionElement>\n"
+           "</VASSAL.build.module.ModuleExtension>\n")
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("buildFile.xml", xml)
+        z.writestr("extensiondata", '<?xml version="1.0"?><data version="1"><version>0.9</version>'
+                                    "<VassalVersion>3.7.26</VassalVersion></data>")
+        z.writestr("images/unit.png", lm.png(40, 40))
+    return out
+
+
+def test_an_extension_is_said_to_be_one_by_lint_and_refused_by_import(vassal_engine: Any, tmp_path: Path) -> None:
+    """Issue 33: an extension given as a module is "Not a VASSAL module" to the engine; lint's one error and
+    ``game import``'s one line (exit 2) say what it extends, and nothing is written."""
+    from gazala_tools.cli import main
+
+    ext = extension(tmp_path / "more.vmdx")
+    with pytest.raises(EngineError, match="Not a VASSAL module"):
+        vassal_engine.module(ext)
+    found = errors(lint_module(ext))
+    assert len(found) == 1 and "this is a VASSAL extension (version 0.9) of module 'Lint Test' 1.0, not a module" in found[0]
+    code = subprocess.run([sys.executable, "-m", "gazala_tools", "game", "import", str(ext), str(tmp_path / "game")],
+                          capture_output=True, text=True, check=False)
+    assert code.returncode == 2 and code.stdout == "" and len(code.stderr.strip().splitlines()) == 1
+    assert "this is a VASSAL extension (version 0.9) of module 'Lint Test' 1.0, not a module" in code.stderr
+    assert "import the module the extension extends" in code.stderr and "Traceback" not in code.stderr
+    assert not (tmp_path / "game").exists()
+    assert main(["module", "lint", str(ext)]) == 1

@@ -212,3 +212,46 @@ def test_a_drawing_that_draws_more_than_was_counted_stops(monkeypatch: pytest.Mo
 def test_numbers_out_of_any_range_are_one_error(svg: str, words: str) -> None:
     with pytest.raises(GazalaError, match=words):
         rasterise(svg.encode(), file="n.svg")
+
+
+# --- art slightly out of square (docs/counters.md "Your own art": one rule for import and sheets) -----------
+def _rect_png(w: int, h: int, colour: tuple[int, int, int] = (200, 16, 46)) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), colour).save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("w", "h", "ok"), [(168, 163, True), (738, 716, True), (163, 168, True), (100, 100, True),
+                                            (168, 162, False), (100, 96, False)])
+def test_art_within_3_percent_of_square_is_counter_art(w: int, h: int, ok: bool) -> None:
+    """The sides may differ by 3 % of the longer one (Nevsky's 168 x 163, WMH's 738 x 716), no more."""
+    assert rc.near_square(w, h) is ok
+
+
+def test_near_square_art_is_drawn_fitted_into_the_counter(tmp_path: Path) -> None:
+    """Centred, its aspect kept, the strip it does not cover white: 168 x 163 at 100 px is 100 x 97, one row
+    of white above and two below; never stretched."""
+    (tmp_path / "wide.png").write_bytes(_rect_png(168, 163))
+    face = rc.load_art(tmp_path / "wide.png", 100)
+    assert face.size == (100, 100)
+    column = [face.getpixel((50, y)) for y in range(100)]
+    assert column[:1] == [(255, 255, 255)] and column[-2:] == [(255, 255, 255)] * 2
+    assert set(column[1:98]) == {(200, 16, 46)}
+    (tmp_path / "tall.svg").write_bytes(svg_declaring(163, 168))
+    assert rc.load_art(tmp_path / "tall.svg", 100).size == (100, 100)
+    (tmp_path / "off.png").write_bytes(_rect_png(168, 162))
+    with pytest.raises(GazalaError, match="168 x 162 pixels, not square"):
+        rc.load_art(tmp_path / "off.png", 100)
+
+
+def test_an_imported_module_of_near_square_art_prints_its_sheet(tmp_path: Path) -> None:
+    """What the importer keeps as counter art the sheet prints (Nevsky's 168 x 163 stopped the sheet)."""
+    from gazala_tools.cli import main
+    from tools.artmodules import Piece, art_module
+
+    vmod = art_module(tmp_path / "m.vmod", [Piece("Tesovo", "Tesovo.png"), Piece("Square", "sq.png")],
+                      {"Tesovo.png": _rect_png(168, 163), "sq.png": _rect_png(163, 163, (20, 120, 40))})
+    assert main(["game", "import", str(vmod), str(tmp_path / "game")]) == 0
+    counters = (tmp_path / "game" / "counters.yaml").read_text(encoding="utf-8")
+    assert "vmod/images/Tesovo.png" in counters  # kept as the counter's art, not drawn by us
+    assert main(["counters", "sheet", str(tmp_path / "game"), "-o", str(tmp_path / "s.pdf"), "--no-progress"]) == 0

@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -64,13 +65,25 @@ class _Skip(Exception):
     """The original module does not load in the engine."""
 
 
-def _cli(args: list[str], timeout: int = STAGE_TIMEOUT) -> tuple[int, str, str, float]:
-    t0 = time.monotonic()
+#: CPU seconds of each CLI stage run last (the machine is shared: wall seconds say little about the code)
+LAST_CPU: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _cli(args: list[str], timeout: int | None = None) -> tuple[int, str, str, float]:
+    timeout = STAGE_TIMEOUT if timeout is None else timeout
+    t0, c0 = time.monotonic(), _children_cpu()
     try:
         p = subprocess.run([sys.executable, "-m", "gazala_tools", *args], capture_output=True, text=True,
                            timeout=timeout, cwd=ROOT, check=False)
     except subprocess.TimeoutExpired:
         return 124, "", f"timed out after {timeout} s", time.monotonic() - t0
+    finally:
+        LAST_CPU[" ".join(args[:2])] = round(_children_cpu() - c0, 1)
     return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
 
 
@@ -133,11 +146,11 @@ def _problems(result: dict[str, Any], vmod: Path | None = None) -> list[str]:
 
 def _new_game(engine: Any, vmod: Path, work: Path, tag: str) -> tuple[list[dict[str, Any]], list[str]]:
     """A new game as the player starts one (``new-game``: at-start stacks and decks placed): its pieces."""
-    r = engine.run("new-game", vmod, work / f"newgame-{tag}.vsav")
+    r = engine.new_game(vmod, work / f"newgame-{tag}.vsav")
     return list(r.get("pieces", [])), _problems(r, vmod)
 
 
-def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
+def run_module(entry: dict[str, Any], out: Path, engine: Any, carried: dict[str, Any] | None = None) -> dict[str, Any]:
     name = entry["name"]
     work = out / "work" / name
     shutil.rmtree(work, ignore_errors=True)
@@ -153,6 +166,11 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
     res["size_bytes"] = vmod.stat().st_size
     res["snapshot_missing"] = len(ext.missing)
     res["missing_examples"] = ext.missing[:5]
+    lost = [m for m in ext.missing if m in ("buildFile.xml", "buildFile")]
+    if lost:  # a large buildFile the snapshot does not hold: there is no module to run (not a finding)
+        res["stages"] = {s: "n/a" for s in STAGES}
+        res["why"]["extract"] = f"the snapshot lacks the module's {lost[0]} (a large blob): nothing to run"
+        return res
     with zipfile.ZipFile(vmod) as z:
         res["images"] = sum(1 for n in z.namelist() if n.startswith("images/"))
     folder = work / "imported"
@@ -164,9 +182,19 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
             res["why"][s] = why
         if t is not None:
             res["seconds"][s] = round(t, 1)
+            cpu = LAST_CPU.get({"import": "game import", "rebuild": "module build", "sheet": "counters sheet"}.get(s, ""))
+            if cpu is not None:
+                res.setdefault("cpu_seconds", {})[s] = cpu
 
     code, o, e, t = _cli(["game", "import", str(vmod), str(folder), "--json"])
-    stage("import", code == 0, "" if code == 0 else _why(o, e), t)
+    if entry.get("extension"):  # an extension: the import must refuse it, saying what it extends
+        refused = code == 2 and "VASSAL extension" in e
+        stage("import", refused, f"refused: {_why(o, e)}" if refused else f"exit {code}: {_why(o, e)}", t)
+        for s in ("rebuild", "game", "sheet"):
+            res["stages"][s] = "n/a"
+        code = 2
+    else:
+        stage("import", code == 0, "" if code == 0 else _why(o, e), t)
     if code == 0:
         try:
             rep = json.loads(o)
@@ -236,11 +264,16 @@ def run_module(entry: dict[str, Any], out: Path, engine: Any) -> dict[str, Any]:
             res["why"]["engine"] = f"{type(exc).__name__}: {str(exc)[:300]}"
             res["stages"]["engine"] = "FAIL"
     res["engine_clean"] = engine_clean
+    if engine is None and carried is not None:
+        carry_engine(res, carried)
+        engine_clean = res.get("engine_clean")
 
-    lint_stage(res, vmod, engine_clean)
+    lint_stage(res, vmod, _clean(res) if engine is None else engine_clean)
 
     counters = (res.get("import_summary", {}).get("imported") or {}).get("counters")
-    if folder.exists() and counters == 0:
+    if entry.get("extension"):
+        pass
+    elif folder.exists() and counters == 0:
         res["stages"]["sheet"] = "n/a"
         res["why"]["sheet"] = "the module has no piece slots: no counters to print"
     elif folder.exists():
@@ -254,6 +287,7 @@ def lint_stage(res: dict[str, Any], vmod: Path, engine_clean: bool | None) -> No
     code, o, e, t = _cli(["module", "lint", str(vmod), "--json"])
     res["why"].pop("lint", None)
     res["seconds"]["lint"] = round(t, 1)
+    res.setdefault("cpu_seconds", {})["lint"] = LAST_CPU.get("module lint", 0.0)
     if code not in (0, 1):
         res["stages"]["lint"], res["why"]["lint"] = "FAIL", _why(o, e)
         return
@@ -264,6 +298,31 @@ def lint_stage(res: dict[str, Any], vmod: Path, engine_clean: bool | None) -> No
     if lint["errors"]:
         why = ", ".join(f"{n} {c}" for c, n in checks.most_common())
         res["why"]["lint"] = ("engine complains too: " if engine_clean is False else "") + why
+
+
+#: the stages that need the engine (carried over from an earlier run with ``--carry-engine``)
+ENGINE_STAGES = ("engine", "game")
+#: per-module results the engine stages wrote (carried with them)
+ENGINE_KEYS = ("engine_original_problems", "setups", "new_game_pieces", "setups_compared", "engine_clean")
+
+
+def carry_engine(res: dict[str, Any], old: dict[str, Any] | None) -> None:
+    """The engine stages of an earlier run of the same module and commit, marked as carried over (``--no-engine
+    --carry-engine``: the original module's engine results do not depend on this project's code; the rebuilt
+    module's do, so the table says which were carried)."""
+    if old is None or old.get("commit") != res.get("commit") or old.get("module") != res.get("module"):
+        return
+    for s in ENGINE_STAGES:
+        if old["stages"].get(s) not in (None, "skip"):
+            res["stages"][s] = old["stages"][s]
+            if old["why"].get(s):
+                res["why"][s] = old["why"][s]
+            if s in old.get("seconds", {}):
+                res["seconds"][s] = old["seconds"][s]
+    for k in ENGINE_KEYS:
+        if k in old:
+            res[k] = old[k]
+    res["carried"] = [s for s in ENGINE_STAGES if res["stages"][s] not in ("skip",)]
 
 
 def relint(out: Path) -> None:
@@ -284,6 +343,8 @@ def write_table(results: list[dict[str, Any]], out: Path) -> str:
         size = r.get("size_bytes")
         size_s = f"{size / 1e6:.1f} MB" if size else "-"
         notes = "; ".join(f"{k}: {v}" for k, v in r["why"].items() if v)
+        if r.get("carried"):
+            notes = f"{'/'.join(r['carried'])} carried over from the run before; " + notes
         if r.get("snapshot_missing"):
             notes = f"snapshot lacks {r['snapshot_missing']} file(s); " + notes
         notes = notes.replace("|", "/").replace("\n", " ")[:500]
@@ -304,11 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", default=str(HERE / "modules.json"), help="the run list (JSON)")
     ap.add_argument("--out", default=os.environ.get("GAZALA_CONFORMANCE_OUT", "/tmp/gazala-conformance"))
     ap.add_argument("--only", nargs="*", help="only modules whose name contains one of these")
+    ap.add_argument("--timeout", type=int, default=STAGE_TIMEOUT, help="seconds one CLI stage may take (wall)")
     ap.add_argument("--no-engine", action="store_true", help="skip the engine stages")
+    ap.add_argument("--carry-engine", action="store_true",
+                    help="with --no-engine: keep the engine stages of the module's earlier results (marked carried)")
     ap.add_argument("--table", action="store_true", help="only write the table of the results there are")
     ap.add_argument("--relint", action="store_true", help="run the lint stage again on the modules run before")
     args = ap.parse_args(argv)
     out = Path(args.out)
+    globals()["STAGE_TIMEOUT"] = args.timeout
     if ROOT in out.resolve().parents or out.resolve() == ROOT:
         ap.error("--out must be outside the project (third-party modules are never put in it)")
     out.mkdir(parents=True, exist_ok=True)
@@ -332,7 +397,9 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only and not any(o in entry["name"] for o in args.only):
                     continue
                 t0 = time.monotonic()
-                res = run_module(entry, out, engine)
+                old = per / f"{entry['name']}.json"
+                carried = json.loads(old.read_text(encoding="utf-8")) if args.carry_engine and old.exists() else None
+                res = run_module(entry, out, engine, carried)
                 res["total_seconds"] = round(time.monotonic() - t0, 1)
                 (per / f"{entry['name']}.json").write_text(json.dumps(res, indent=1), encoding="utf-8")
                 print(entry["name"], " ".join(f"{s}={res['stages'][s]}" for s in STAGES), flush=True)

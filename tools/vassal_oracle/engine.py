@@ -393,7 +393,8 @@ class Engine:
     def locate(self, vmod: str | Path, points: Iterable[tuple[str, int, int]]) -> list[Located]:
         """``Map.locationName``/``snapTo``/``findBoard`` for each ``(map, x, y)`` in map coordinates.
 
-        A new game is started first, so each map has its default boards.
+        A game is started first (``GameState.setup(true)``), so each map has its default boards; it is not a
+        player's new game: at-start stacks and decks are not placed (:meth:`new_game` places them).
         """
         pts = [(str(m), int(x), int(y)) for m, x, y in points]
         return self.locate_raw(vmod, pts)[1]
@@ -416,6 +417,11 @@ class Engine:
         ]
         return result, located
 
+    def new_game(self, vmod: str | Path, out: str | Path) -> dict[str, Any]:
+        """A new game as the player's "New Game" starts one (at-start stacks and decks placed, a map whose
+        boards the player would choose given its first), saved to ``out``: its pieces as :meth:`read_save`."""
+        return self.run("new-game", Path(vmod), Path(out))
+
     def read_save(self, vmod: str | Path, vsav: str | Path) -> dict[str, Any]:
         """Decode and execute a save: every piece (id, name, map, x, y, board, location, stack, type, state)."""
         return self.run("read-save", Path(vmod), Path(vsav))
@@ -423,7 +429,9 @@ class Engine:
     def write_save(
         self, vmod: str | Path, out: str | Path, placements: Iterable[Mapping[str, Any]]
     ) -> dict[str, Any]:
-        """Start a new game, clone palette pieces and place them, and save to ``out``.
+        """Start a game (``setup(true)``: at-start stacks and decks are **not** placed, so the save holds only
+        the pieces placed here; :meth:`new_game` is a player's new game), clone palette pieces and place them,
+        and save to ``out``.
 
         Each placement: ``{"slot": gpid or PieceSlot name, "map": map name, "x": int, "y": int}``,
         optionally ``"snap": true`` (snap to the grid first) and ``"id"`` (piece id).

@@ -38,6 +38,7 @@ from gazala_tools.mapdata.loader import load_map_text
 from gazala_tools.numbering import Numbering
 from gazala_tools.render.art import MAX_ART_PIXELS, ArtProblems, image_problem
 from gazala_tools.render.budget import ArtBudget, command_budget, current_budget
+from gazala_tools.render.counters import near_square
 from gazala_tools.render.svg import MAX_SVG_BYTES, open_any_image
 from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.vassal.buildfile import IMAGE_HEADER_BYTES, ModuleSource, open_source
@@ -68,10 +69,10 @@ __all__ = [
     "COPY_THREADS",
     "DPI",
     "IMAGE_SUFFIX",
+    "KEPT_BYTES",
     "LAYER_CACHE_BYTES",
     "MAX_IMAGE_BYTES",
     "MAX_MODULE_BYTES",
-    "SQUARE",
     "MainGrid",
     "board_numbering",
     "import_folder",
@@ -86,8 +87,6 @@ MAX_MODULE_BYTES = 4 * 1024 * 1024 * 1024
 COPY_THREADS = 8
 #: the dpi the board and counter sizes are given at (module pixels are taken as 100 per inch)
 DPI = 100
-#: counter art must be square within this ratio (docs/counters.md "Your own art")
-SQUARE = 0.03
 
 
 @dataclass(frozen=True)
@@ -271,8 +270,7 @@ class _Art:
 def _square(size: tuple[int, int] | None) -> bool:
     if size is None:  # an image that cannot be drawn: its art is kept (a placeholder where it is printed)
         return True
-    w, h = size
-    return abs(w - h) <= SQUARE * max(w, h)
+    return near_square(*size)  # the sheets' rule: such art is drawn fitted into the counter
 
 
 def _members(src: ModuleSource) -> list[str]:

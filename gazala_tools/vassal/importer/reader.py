@@ -20,8 +20,10 @@ from gazala_tools.vassal.lint import (
     SETUP_STACK,
     custom_classes,
     element_path,
+    extension_of,
 )
 from gazala_tools.vsav import locate_pieces, read_save, sequence
+from gazala_tools.vsav.container import read_container
 from gazala_tools.vsav.traits import MAX_TRAITS, PieceDef, Trait, decode_piece
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "MAX_PIECE_TRAITS",
     "MAX_PROTOTYPE_DEPTH",
     "MAX_SETUP_BYTES",
+    "MAX_SETUP_COMMANDS",
     "MODELLED_TRAITS",
     "ExpansionBudget",
     "ImportedModule",
@@ -44,6 +47,9 @@ __all__ = [
 
 #: bytes read from one set-up save inside a module
 MAX_SETUP_BYTES = 64 * 1024 * 1024
+#: commands of set-up saves the import reads in all (CCNapoleonics: 189 saves of ~77,000 commands, 14.6
+#: million, read in minutes); the set-ups past it are reported, not read
+MAX_SETUP_COMMANDS = 20_000_000
 #: deepest prototype nesting followed (a cycle stops here)
 MAX_PROTOTYPE_DEPTH = 50
 #: most traits and bytes of trait text one piece may have once its prototypes are expanded (a save's
@@ -243,7 +249,14 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
                                 place="VASSAL.build.module.PlayerRoster", expected=f"at most {MAX_SIDES} sides")
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
                          layouts_from_xml(src))
-    custom = custom_classes(root, src.member_names())
+    members = src.member_names()
+    extension = extension_of(root, members)
+    if extension is not None:  # VASSAL opens it only with its module (issue 33): refused, saying what it extends
+        raise GazalaError(f"this is {extension}, not a module: an extension adds pieces, maps and prototypes to "
+                          "its module and VASSAL opens it only with that module", file=src.path,
+                          expected="a VASSAL module (.vmod, or a module folder): import the module the extension "
+                                   "extends")
+    custom = custom_classes(root, members)
     if custom:  # the module's own Java: its components are kept verbatim (issue 33 item 5), said once
         mod.not_understood.append(f"buildFile: {custom.note()}")
     prototypes: dict[str, PieceDef] = {}
@@ -302,20 +315,46 @@ def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
 
 
 def _save_placements(root: etree._Element, src: ModuleSource, mod: ImportedModule) -> None:
+    """The pieces each predefined set-up's save puts on a map. A save named by several set-ups is read once;
+    the saves are read within :data:`MAX_SETUP_COMMANDS` commands in all (a set-up past it is one line of
+    ``not understood``, its save kept in the module)."""
+    read: dict[str, list[tuple[str, str, str, str | None, str | None, int, int]] | str] = {}
+    budget = MAX_SETUP_COMMANDS
     for el in root.iter(PREDEFINED_SETUP):
         name = el.get("file") or ""
         if el.get("useFile", "true") != "true" or el.get("isMenu") == "true" or not name:
             continue
-        try:
-            save = read_save(src.read_member(name, MAX_SETUP_BYTES), name=f"{src.path}!{name}")
-            locate_pieces(save.position, mod.layouts, file=name)
-        except GazalaError as exc:
-            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+        if name not in read:
+            read[name], budget = _save_pieces(src, name, mod.layouts, budget)
+        got = read[name]
+        if isinstance(got, str):
+            mod.not_understood.append(f"{element_path(el)}: {got}")
             continue
-        for piece in save.position.pieces.values():
-            if piece.map is None:
-                continue
-            gpid = piece.definition.basic.state.split(";")[3] if piece.definition.basic.state.count(";") >= 3 else ""
-            mod.placements.append(Placement(el.get("name", ""), gpid, piece.name, piece.map, piece.board,
-                                            piece.location, piece.x, piece.y, name))
+        for gpid, piece_name, map_id, board, location, x, y in got:
+            mod.placements.append(Placement(el.get("name", ""), gpid, piece_name, map_id, board, location, x, y, name))
+
+
+def _save_pieces(src: ModuleSource, name: str, layouts: list[MapLayout], budget: int,
+                 ) -> tuple[list[tuple[str, str, str, str | None, str | None, int, int]] | str, int]:
+    """(gpid, name, map, board, location, x, y) of each piece the set-up save ``name`` puts on a map, or why
+    it was not read; and the commands left to read."""
+    try:
+        container = read_container(src.read_member(name, MAX_SETUP_BYTES), name=f"{src.path}!{name}")
+        commands = container.text.count(sequence.ESC) + 1  # at least the save's commands, counted before they are parsed
+        if commands > budget:
+            return (f"its save {name} was not read: the import reads at most {MAX_SETUP_COMMANDS:,} commands of "
+                    f"set-up saves in all, and this module's set-ups hold more (the save stays in the module; "
+                    f"`gazala vsav dump` reads it)"), budget
+        save = read_save(container)
+        locate_pieces(save.position, layouts, file=name)
+    except GazalaError as exc:
+        return exc.problem, budget
+    out = []
+    for piece in save.position.pieces.values():
+        if piece.map is None:
+            continue
+        basic = piece.states[-1].split(";") if piece.states else []  # BasicPiece state: map;x;y;gpid;...
+        out.append((basic[3] if len(basic) > 3 else "", piece.name, piece.map, piece.board, piece.location,
+                    piece.x, piece.y))
+    return out, budget - commands
 
