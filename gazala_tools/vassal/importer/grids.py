@@ -69,31 +69,35 @@ class GridFound:
     ours: bool  #: the labels are the toolkit's (the module's grid has no numbering)
 
 
-def hex_grids(mod: ImportedModule) -> list[GridFound]:
-    """Every hex grid of the module's boards (maps in order, each board, each zone), numbered or not;
-    a grid without numbering gets ours (:func:`toolkit_numbering`)."""
+def _grids(mod: ImportedModule, kind: type[HexGridGeometry] | type[SquareGridGeometry],
+           ours: Callable[[Any, tuple[int, int]], Numbering]) -> list[GridFound]:
+    """Every grid of ``kind`` on the module's boards (maps in order, each board, each zone: its zones,
+    then the zoned grid's background), numbered or not; a grid without numbering gets ``ours``."""
     out: list[GridFound] = []
     for lay in mod.layouts:
         for board in lay.all_boards:
             if board.width is None or board.height is None:
                 continue
+            whole = (board.width, board.height)
             grid = board.grid
-            found: list[tuple[HexGridGeometry, tuple[int, int], str | None]] = []
-            if isinstance(grid, HexGridGeometry):
-                found.append((grid, (board.width, board.height), None))
+            found: list[tuple[Any, tuple[int, int], str | None]] = []
+            if isinstance(grid, kind):
+                found.append((grid, whole, None))
             elif isinstance(grid, ZonedGrid):
-                for zone in grid.zones:
-                    if isinstance(zone.grid, HexGridGeometry):
-                        found.append((zone.grid, zone.bounds_size(), zone.name))
-                if isinstance(grid.background, HexGridGeometry):
-                    found.append((grid.background, (board.width, board.height), None))
+                found.extend((z.grid, z.bounds_size(), z.name) for z in grid.zones if isinstance(z.grid, kind))
+                if isinstance(grid.background, kind):
+                    found.append((grid.background, whole, None))
             for geo, size, zone_name in found:
-                if geo.numbering is not None:
-                    out.append(GridFound(lay.name, board, geo, size, zone_name, False))
-                else:
-                    num = toolkit_numbering(geo, (board.width, board.height))
-                    out.append(GridFound(lay.name, board, replace(geo, numbering=num), size, zone_name, True))
+                num = geo.numbering or ours(geo, whole)
+                out.append(GridFound(lay.name, board, replace(geo, numbering=num), size, zone_name,
+                                     geo.numbering is None))
     return out
+
+
+def hex_grids(mod: ImportedModule) -> list[GridFound]:
+    """Every hex grid of the module's boards (maps in order, each board, each zone), numbered or not;
+    a grid without numbering gets ours (:func:`toolkit_numbering`)."""
+    return _grids(mod, HexGridGeometry, toolkit_numbering)
 
 
 def first_unnumbered(mod: ImportedModule) -> GridFound | None:
@@ -107,25 +111,7 @@ def first_unnumbered(mod: ImportedModule) -> GridFound | None:
 def square_grids(mod: ImportedModule) -> list[GridFound]:
     """Every square grid of the module's boards (maps in order, each board, each zone), numbered or not;
     a grid without numbering gets ours (:func:`~gazala_tools.squaregrid.toolkit_numbering`)."""
-    out: list[GridFound] = []
-    for lay in mod.layouts:
-        for board in lay.all_boards:
-            if board.width is None or board.height is None:
-                continue
-            grid = board.grid
-            found: list[tuple[SquareGridGeometry, tuple[int, int], str | None]] = []
-            if isinstance(grid, SquareGridGeometry):
-                found.append((grid, (board.width, board.height), None))
-            elif isinstance(grid, ZonedGrid):
-                found.extend((z.grid, z.bounds_size(), z.name) for z in grid.zones
-                             if isinstance(z.grid, SquareGridGeometry))
-                if isinstance(grid.background, SquareGridGeometry):
-                    found.append((grid.background, (board.width, board.height), None))
-            for geo, size, zone_name in found:
-                ours = geo.numbering is None
-                num = geo.numbering or toolkit_square_numbering(geo, (board.width, board.height))
-                out.append(GridFound(lay.name, board, replace(geo, numbering=num), size, zone_name, ours))
-    return out
+    return _grids(mod, SquareGridGeometry, toolkit_square_numbering)
 
 
 def first_square(mod: ImportedModule) -> GridFound | None:
