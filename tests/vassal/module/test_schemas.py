@@ -15,7 +15,7 @@ from gazala_tools.games import scenarios as scenarios_loader
 from gazala_tools.games import tables as tables_loader
 from gazala_tools.vassal.module import config as config_loader
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMAS = {
     "scenarios": ROOT / "gazala_tools/games/scenarios.schema.json",
     "tables": ROOT / "gazala_tools/games/tables.schema.json",

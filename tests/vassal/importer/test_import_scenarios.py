@@ -105,7 +105,7 @@ def test_a_counter_may_be_placed_again_a_unit_may_not(imported: Path, tmp_path: 
 def test_a_menus_set_ups_are_scenarios_of_a_new_game_with_the_at_start_decks(tmp_path: Path) -> None:
     """A set-up menu's set-ups follow it in module.yaml (naming their menu); each one without a save is a
     new game: the module's at-start stacks and decks, a deck's cards in a box of the deck's name."""
-    from tests.module.test_import_roundtrip import SYNTHETIC
+    from tests.vassal.importer.test_import_roundtrip import SYNTHETIC
 
     menu = ('    <VASSAL.build.module.PredefinedSetup isMenu="true" name="Games">'
             '<VASSAL.build.module.PredefinedSetup isMenu="false" name="Short" useFile="false"/>'

@@ -254,7 +254,7 @@ def test_several_boards_square_grids_regions_and_decks(tmp_path: Path) -> None:
     assert _files(_import(rebuilt, tmp_path / "second")) == _files(first)
 
 
-RIVER_WAR = Path(__file__).resolve().parents[1] / "games" / "river-war"
+RIVER_WAR = Path(__file__).resolve().parents[2] / "games" / "river-war"
 
 
 @pytest.mark.parametrize("game", ["batalha", "cauldron-dg", "cauldron-spi", "gazala-rg", "river-war"])

@@ -19,7 +19,7 @@ from gazala_tools.vassal.importer.units import load_words, parse_factors, tokens
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import make_piece
 
-RULES = Path(__file__).resolve().parents[1] / "games" / "ragnarok" / "rules.yaml"
+RULES = Path(__file__).resolve().parents[2] / "games" / "ragnarok" / "rules.yaml"
 
 
 def _load(path: Path) -> Any:

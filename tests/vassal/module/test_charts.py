@@ -19,8 +19,7 @@ from PIL import Image
 from gazala_tools.games import find_game
 from gazala_tools.games.tables import Table
 from gazala_tools.vassal.module.charts import render_table
-
-from .conftest import GAMES
+from tests.vassal.conftest import GAMES
 
 RG, BG, DG, SPI = "000_0907a829c7518a88.txt", "001_8e2c3d1165a6b9a0.txt", "002_0cc14fa2691c9c54.txt", "003_259abf2981e42e8a.txt"
 

@@ -26,7 +26,7 @@ from gazala_tools.vassal.module.games import module_spec
 from gazala_tools.vsav import read_save
 from tools.synthgame import SynthGame, write_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from gazala_tools.mapdata.writer import dump_map
 from gazala_tools.squaregrid import SquareGameGrid, SquareGridGeometry, SquareGridNumbering
 from gazala_tools.vassal.importer.grids import OURS_SQUARE, label_at
 
-RULES = Path(__file__).resolve().parents[1] / "games" / "squares" / "rules.yaml"
+RULES = Path(__file__).resolve().parents[2] / "games" / "squares" / "rules.yaml"
 PKG = "VASSAL.build.module.map.boardPicker"
 MAIN = "Main Map"
 W, H = 800, 600

@@ -17,7 +17,7 @@ import yaml
 
 from gazala_tools.cli import main
 
-RULES = Path(__file__).resolve().parents[1] / "games" / "ragnarok" / "rules.yaml"
+RULES = Path(__file__).resolve().parents[2] / "games" / "ragnarok" / "rules.yaml"
 MAIN = "Main Map"
 #: a Jotun hero into an Aesir stack (0505), Heimdall off his set-up hex, a Frost Giant beside them
 MOVES = [
@@ -99,7 +99,7 @@ def test_the_modules_own_set_up_save(folder: Path, ragnarok: Path, capsys: pytes
 
 
 def test_a_save_of_another_module_is_one_line_naming_both(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "rg-illegal.vlog"
+    log = Path(__file__).resolve().parents[2] / "fixtures" / "logs" / "rg-illegal.vlog"
     capsys.readouterr()
     assert main(["referee", "log", str(log), "--game", str(folder)]) == 2
     err = capsys.readouterr().err.strip()

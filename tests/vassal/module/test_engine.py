@@ -24,9 +24,8 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vassal.gamelayout import MAIN_MAP
 from gazala_tools.vsav import read_save
+from tests.vassal.conftest import GAMES
 from tools.vassal_oracle.engine import is_routine
-
-from .conftest import GAMES
 
 pytestmark = pytest.mark.vassal
 
