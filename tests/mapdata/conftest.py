@@ -3,27 +3,9 @@ loader of ``tests/support/fixtures.py``)."""
 
 from __future__ import annotations
 
-import pytest
+from tests.support.fixtures import builtin_map_fixture
 
-from gazala_tools.mapdata import GameMap
-from tests.support.fixtures import builtin_map
-
-
-@pytest.fixture(scope="session")
-def rg() -> GameMap:
-    return builtin_map("gazala-rg")
-
-
-@pytest.fixture(scope="session")
-def dg() -> GameMap:
-    return builtin_map("cauldron-dg")
-
-
-@pytest.fixture(scope="session")
-def spi() -> GameMap:
-    return builtin_map("cauldron-spi")
-
-
-@pytest.fixture(scope="session")
-def bg() -> GameMap:
-    return builtin_map("batalha")
+rg = builtin_map_fixture("gazala-rg", "rg")
+dg = builtin_map_fixture("cauldron-dg", "dg")
+spi = builtin_map_fixture("cauldron-spi", "spi")
+bg = builtin_map_fixture("batalha", "bg")

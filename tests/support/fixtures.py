@@ -1,8 +1,9 @@
 """The shared test fixtures plugin (registered by ``pytest_plugins`` in ``tests/conftest.py``).
 
-One way to load a built-in game's map (:func:`builtin_map`; the fixtures ``rg_map``, ``dg_map``,
-``spi_map``, ``bg_map``), one way to make a blank test map (:func:`blank_map`, which each game's
-helper module ``tests/rules/<game>/<game>help.py`` calls with its own base YAML; the fixture
+One way to load a built-in game's map (:func:`builtin_map`, :func:`builtin_map_fixture`; the fixtures
+``rg_map``, ``bg_map``), one way to make a blank test map (:func:`blank_map` and :func:`blank_ground`, which each game's
+helper module calls with its own grid, ``tests/rules/rg/refhelp.py``, ``dg/dghelp.py``, ``bg/bghelp.py``,
+``spi/spihelp.py``; the fixture
 ``open_map`` gives the blank map of the game whose tests ask), and each built-in game's rules bound
 to a test map (``rg_rules(map)`` is ``rules_for(find_game("gazala-rg"), map)``: the game's plugin and
 ``rules:`` data on a map that is not the game's own, so a name the map lacks counts as no hexes).
@@ -15,6 +16,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -68,6 +70,16 @@ def with_defaults(text: str, defaults: str) -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
+def blank_ground(ground: str) -> str:
+    """The end of every blank test map's YAML: the series' hexside kinds, and ``ground`` everywhere
+    but the (impassable) sea."""
+    return (
+        "hexside-kinds:\n  minefield: {owned: true}\n  escarpment: {directed: true}\n  fortified: {}\n"
+        f"  anti-tank-ditch: {{}}\nterrain:\n  default: {ground}\n  types:\n    {ground}: {{}}\n"
+        "    sea: {impassable: true}\n"
+    )
+
+
 def blank_map(base: str, fragment: str = "", *, defaults: str = "", name: str) -> GameMap:
     """A test map: a game's ``base`` YAML plus the test's ``fragment``, completed with the named
     entries of ``defaults`` the two lack (the entries the game's rules data names), read as ``name``."""
@@ -111,24 +123,18 @@ def road_map() -> GameMap:
     return make_map(ROAD)
 
 
-@pytest.fixture(scope="session")
-def rg_map() -> GameMap:
-    return builtin_map("gazala-rg")
+def builtin_map_fixture(game_id: str, name: str) -> Any:
+    """A session fixture ``name`` giving the built-in game ``game_id``'s map (:func:`builtin_map`)."""
+
+    def fixture() -> GameMap:
+        return builtin_map(game_id)
+
+    fixture.__doc__ = f"The map of the built-in game {game_id}, loaded once."
+    return pytest.fixture(scope="session", name=name)(fixture)
 
 
-@pytest.fixture(scope="session")
-def dg_map() -> GameMap:
-    return builtin_map("cauldron-dg")
-
-
-@pytest.fixture(scope="session")
-def spi_map() -> GameMap:
-    return builtin_map("cauldron-spi")
-
-
-@pytest.fixture(scope="session")
-def bg_map() -> GameMap:
-    return builtin_map("batalha")
+rg_map = builtin_map_fixture("gazala-rg", "rg_map")
+bg_map = builtin_map_fixture("batalha", "bg_map")
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from tests.support.fixtures import bg_rules, blank_map
+from tests.support.fixtures import bg_rules, blank_ground, blank_map
 
 BASE = """\
 game: batalha
@@ -31,17 +31,7 @@ places:
   - {name: Belhamed, source: test, hexes: ["Y09"]}
 zones:
   - {name: axis-road-entries, source: test, hexes: ["A05", "A09"]}
-hexside-kinds:
-  minefield: {owned: true}
-  escarpment: {directed: true}
-  fortified: {}
-  anti-tank-ditch: {}
-terrain:
-  default: open
-  types:
-    open: {}
-    sea: {impassable: true}
-"""
+""" + blank_ground("open")
 
 
 def make_map(fragment: str = "") -> GameMap:

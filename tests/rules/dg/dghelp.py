@@ -16,7 +16,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from tests.support.fixtures import blank_map, dg_rules
+from tests.support.fixtures import blank_ground, blank_map, dg_rules
 
 BASE = """\
 game: cauldron-dg
@@ -29,17 +29,7 @@ grid:
   rows: [1, 34]
   north: left
   pixels: {dx: 54.56, dy: 63.0, x0: 50, y0: 75, board_width: 1700, board_height: 2200}
-hexside-kinds:
-  minefield: {owned: true}
-  escarpment: {directed: true}
-  fortified: {}
-  anti-tank-ditch: {}
-terrain:
-  default: desert
-  types:
-    desert: {}
-    sea: {impassable: true}
-"""
+""" + blank_ground("desert")
 
 
 #: the places and zones the DG rules data names (as on the real map)

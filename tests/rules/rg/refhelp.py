@@ -18,7 +18,7 @@ from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.position import Position, parse_position
 from gazala_tools.referee.report import Report
 from gazala_tools.rules import rules_for
-from tests.support.fixtures import blank_map
+from tests.support.fixtures import blank_ground, blank_map
 
 RG = find_game("gazala-rg")
 
@@ -33,17 +33,7 @@ grid:
   rows: [1, 22]
   pixels: {dx: 62.35, dy: 72.0, x0: 60, y0: 90, board_width: 2200, board_height: 1700}
 path-kinds: {road: {}, track: {}}
-hexside-kinds:
-  minefield: {owned: true}
-  escarpment: {directed: true}
-  fortified: {}
-  anti-tank-ditch: {}
-terrain:
-  default: clear
-  types:
-    clear: {}
-    sea: {impassable: true}
-"""
+""" + blank_ground("clear")
 
 
 #: what the RG rules data names beyond what a test names (the real map's entries)

@@ -11,7 +11,7 @@ from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.report import Report
-from tests.support.fixtures import blank_map, spi_rules
+from tests.support.fixtures import blank_ground, blank_map, spi_rules
 
 BASE = """\
 game: cauldron-spi
@@ -25,17 +25,7 @@ grid:
   north: left
   pixels: {dx: 54.56, dy: 63.0, x0: 50, y0: 75, board_width: 1700, board_height: 2200}
 path-kinds: {road: {}, track: {}}
-hexside-kinds:
-  minefield: {owned: true}
-  escarpment: {directed: true}
-  fortified: {}
-  anti-tank-ditch: {}
-terrain:
-  default: desert
-  types:
-    desert: {}
-    sea: {impassable: true}
-"""
+""" + blank_ground("desert")
 ROAD = "paths:\n  - {name: west road, kind: road, source: test, hexes: [" + ", ".join(
     f'"10{r:02d}"' for r in range(34, 19, -1)) + "]}\n"
 
