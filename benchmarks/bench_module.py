@@ -165,7 +165,7 @@ def run() -> list[Result]:
         for board in ("image", "render"):
             game = write_game(tmpdir / f"synth-{board}", board_image=board == "image", **size(SYNTH, SMOKE_SYNTH))
             assert game.counters == size(5000, 80), game
-            n_cold = size(2, 1)  # a smoke run builds once (tests/vassal_module proves reproducible bytes)
+            n_cold = size(2, 1)  # a smoke run builds once (tests/vassal/module proves reproducible bytes)
             runs = [_cold_build(game.folder, tmpdir / f"synth-{board}-{i}.vmod") for i in range(n_cold)]
             cpu = CPU[-n_cold:]
             data = [(tmpdir / f"synth-{board}-{i}.vmod").read_bytes() for i in range(n_cold)]

@@ -108,7 +108,7 @@ def dg_worst_position(game_map: GameMap, n: int | None = None, seed: int = 9) ->
 def real_positions() -> dict[str, tuple[RulesPlugin, Position]]:
     """The DG 19.0 set-up on DG, the same units on SPI (game-turn 8), 54 BG units on BG."""
     dg_rules = rules_for(find_game("cauldron-dg"))
-    dg = position_from_data(dg_rules, read_yaml(ROOT / "tests/referee_dg/setup_19_0.yaml"))
+    dg = position_from_data(dg_rules, read_yaml(ROOT / "tests/rules/dg/setup_19_0.yaml"))
     spi_rules = rules_for(find_game("cauldron-spi"))
     spi = Position(game="cauldron-spi", units=dg.units, turn="8")
     bg_rules = rules_for(find_game("batalha"))

@@ -1,4 +1,5 @@
-"""Shared test fixtures. Area-specific fixtures live in tests/<area>/conftest.py."""
+"""Shared test fixtures. The maps, blank test maps and game rules the tests share are in the plugin
+``tests/support/fixtures.py``; area-specific fixtures live in tests/<area>/conftest.py."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 from typing import NoReturn
 
 import pytest
+
+pytest_plugins = ["tests.support.fixtures"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("GAZALA_SHARED", ROOT.parent / "shared")).resolve()

@@ -1,4 +1,4 @@
-"""Write the engine-written logs of the log referee's tests (``tests/referee_log/logmoves.py``) again with
+"""Write the engine-written logs of the log referee's tests (``tests/referee/logmoves.py``) again with
 VASSAL 3.7.26, into ``tests/fixtures/logs/`` (or ``--out``).
 
     python -m tools.make_referee_logs [NAME ...] [--out DIR]
@@ -19,10 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
-    sys.path.insert(0, str(ROOT / "tests" / "referee_log"))
-    from logmoves import LOGS
-
     from gazala_tools.cli import main as gazala
+    from tests.referee.logmoves import LOGS
     from tools.vassal_oracle.engine import Engine, cannot_run
     from tools.vassal_oracle.harness import Harness
     from tools.vassal_oracle.logs import write_log
@@ -33,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     unknown = sorted(set(args.names) - set(LOGS))
     if unknown:
-        print(f"no log named {', '.join(unknown)} in tests/referee_log/logmoves.py", file=sys.stderr)
+        print(f"no log named {', '.join(unknown)} in tests/referee/logmoves.py", file=sys.stderr)
         return 2
     harness, engine = Harness(), Engine()
     if cannot_run(harness, engine):

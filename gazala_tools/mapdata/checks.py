@@ -4,7 +4,7 @@ on passable hexes, escarpments with an up side.
 Each check is a function ``(GameMap) -> list[str]`` returning the problems it finds (empty = ok),
 registered with what it rests on. ``gazala map check GAME`` runs :func:`run_checks`. The checks of
 our four reconstructions against their rulebooks (every hex a rule names) are tests
-(``tests/maps/rulerefs.py``): they state rule facts a second time on purpose, to test the data.
+(``tests/mapdata/rulerefs.py``): they state rule facts a second time on purpose, to test the data.
 Pure Python.
 """
 

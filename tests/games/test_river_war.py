@@ -8,7 +8,7 @@ as rules data, no plugin. ``gazala map check``, ``counters sheet`` and ``module 
 folder; the engine loads the module cleanly, names every hex centre as the game does and opens the
 set-up with every unit where scenarios.yaml puts it; a save the engine writes after two moves gets
 exactly the S1 and P1 findings from ``gazala referee check``, and the engine's save of the set-up
-none. The generic rules one by one: ``tests/referee_data/test_river_war.py``.
+none. The generic rules one by one: ``tests/referee/ruledata/test_river_war.py``.
 """
 
 from __future__ import annotations

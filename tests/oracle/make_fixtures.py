@@ -4,7 +4,7 @@
 Run from the repository root (needs Java, Xvfb and the shared VASSAL 3.7.26 jar, i.e. what
 scripts/setup-vassal checks; see docs/vassal-engine.md):
 
-    .venv/bin/python tests/oracle/make_fixtures.py [--out tests/fixtures/engine]
+    .venv/bin/python -m tests.oracle.make_fixtures [--out tests/fixtures/engine]
 
 For each corpus grid it asks the engine (``Map.locationName``, ``Map.snapTo``, ``Map.findBoard``,
 one JVM per module) about every hex or square centre in a generous index range (off-board rows and
@@ -36,8 +36,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 SHARED = Path(os.environ.get("GAZALA_SHARED", ROOT.parent / "shared")).resolve()
 CORPUS = SHARED / "corpus"
@@ -321,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
     common = {
         "produced_by": "tests/oracle/make_fixtures.py",
-        "command": ".venv/bin/python tests/oracle/make_fixtures.py",
+        "command": ".venv/bin/python -m tests.oracle.make_fixtures",
         "date": today,
         "engine_version": ENGINE_VERSION,
         "engine_jar": f"shared/vassal/{ENGINE_VERSION}/{engine.jar.name} (built from the release tag, see its README)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.saves import PieceMapping, position_from_mapped_pieces
 from gazala_tools.vsav import PieceView
-from tests.referee_rules import rg_rules
+from tests.support.fixtures import rg_rules
 
 MAPPING = PieceMapping({
     "units": [{"match": "^(?P<id>2 Lcr)$", "side": "allied", "type": "infantry", "formation": "3 Ind"}],

@@ -9,12 +9,12 @@ import subprocess
 
 import pytest
 from PIL import Image
-from refhelp import pos
 
 from gazala_tools.referee.engine import Referee
 from gazala_tools.render.board import board_size
 from gazala_tools.render.report import SEVERITY_COLOURS, render_html, render_json, render_png, render_text
-from tests.referee_rules import rg_rules
+from tests.rules.rg.refhelp import pos
+from tests.support.fixtures import rg_rules
 
 EAST = ["1405", "1406", "1407", "1408", "1409", "1410", "1411", "1412"]
 

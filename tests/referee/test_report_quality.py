@@ -4,12 +4,12 @@ what cannot apply (off-map range, a LOC with no Axis unit, the outcome of an ill
 from __future__ import annotations
 
 import pytest
-from refhelp import check
 
 from gazala_tools.referee.api import manifest_specs, position_from_data, rules_for_game
 from gazala_tools.referee.engine import Referee
 from gazala_tools.referee.findings import Severity
 from gazala_tools.render.report import render_text
+from tests.rules.rg.refhelp import check
 
 
 def report_of(game, units, turn):

@@ -12,7 +12,7 @@ import pytest
 from gazala_tools.referee.api import check_file
 from gazala_tools.rules.rg import breaches_of
 from gazala_tools.vassal.buildfile import read_layouts
-from tests.referee_rules import rg_rules
+from tests.support.fixtures import rg_rules
 
 #: (unit id, hex, active layers, step level) and the same as position YAML
 UNITS = [

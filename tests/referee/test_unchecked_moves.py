@@ -16,7 +16,7 @@ from gazala_tools.cli import main
 from gazala_tools.referee.generic import MOVES_UNSEEN, NEEDS_BEFORE
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = ROOT / "referee_golden" / "inputs"
+GOLDEN = ROOT / "referee" / "golden" / "inputs"
 HIGHLAND = ROOT / "games" / "highland"
 
 HIGHLAND_POSITION = """\

@@ -33,7 +33,7 @@ from gazala_tools.referee import api, movement, plugins, turns
 from gazala_tools.vassal import buildfile
 
 TESTS = Path(__file__).resolve().parents[1]
-INPUTS = TESTS / "referee_golden" / "inputs"
+INPUTS = TESTS / "referee" / "golden" / "inputs"
 LOGS = TESTS / "fixtures" / "logs"
 RAGNAROK = TESTS.parents[1] / "shared" / "corpus" / "hex-n-counters-template" / "ragnarok"
 

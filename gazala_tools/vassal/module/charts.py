@@ -2,7 +2,7 @@
 (``tables.yaml``, :class:`gazala_tools.games.tables.Table`) as a PNG page (Pillow, DejaVu fonts).
 
 The tables themselves are game data: each game folder's ``tables.yaml`` holds them cell by cell,
-and ``tests/module/test_charts.py`` checks every cell of ours against the rules texts.
+and ``tests/vassal/module/test_charts.py`` checks every cell of ours against the rules texts.
 """
 
 from __future__ import annotations
