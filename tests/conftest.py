@@ -8,6 +8,12 @@ from pathlib import Path
 from typing import NoReturn
 
 import pytest
+from hypothesis import settings
+
+# Speed is judged in benchmarks, never by a test's clock: hypothesis' per-example deadline (200 ms) would
+# fail a property test on a loaded machine (xdist on two cores), so it is off for the whole suite.
+settings.register_profile("gazala", deadline=None)
+settings.load_profile("gazala")
 
 pytest_plugins = ["tests.support.fixtures"]
 
