@@ -40,7 +40,6 @@ def _read_only(vmod: Path) -> int:
 
 
 def run() -> list[Result]:
-    sys.path.insert(0, str(ROOT))
     from gazala_tools.vassal.lint import lint_module
     from tools.synthgame import write_game
 

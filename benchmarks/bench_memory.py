@@ -19,7 +19,6 @@ steps, two-sided chits, markers; a board image). A smoke run uses 108 and 36 cou
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
@@ -47,7 +46,6 @@ def _game(tmp: Path, n: int, units: int, chits: int) -> Path:
 
 
 def run() -> list[Result]:
-    sys.path.insert(0, str(ROOT))
     games = size(GAMES, SMOKE_GAMES)
     big, small = sorted(games, reverse=True)
     out: list[Result] = []

@@ -131,7 +131,6 @@ def _pywargame(spec, tmpdir: Path) -> tuple[float | None, str]:  # type: ignore[
 
 
 def run() -> list[Result]:
-    sys.path.insert(0, str(ROOT))
     from gazala_tools.counters import load_manifest
     from gazala_tools.vassal.module import build_game_module
     from gazala_tools.vassal.module.games import module_spec
