@@ -15,6 +15,7 @@ from pathlib import Path
 
 from gazala_tools.cli import build_parser, main
 from gazala_tools.fileio import atomic_write_bytes
+from gazala_tools.games.scenarios import load_scenarios
 
 __all__ = ["available", "referee_setups", "run", "steps"]
 
@@ -65,7 +66,7 @@ def _scenario_ids(game: str) -> dict[str, str]:
     from gazala_tools.vassal.module.spec import setup_file
 
     try:
-        return {setup_file(sc.name): sc.id for sc in find_game(game).scenarios()}
+        return {setup_file(sc.name): sc.id for sc in load_scenarios(find_game(game))}
     except Exception:  # the steps that read the game report what is wrong with it
         return {}
 

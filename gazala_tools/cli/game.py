@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from gazala_tools.cli import _common
 from gazala_tools.fileio import atomic_write_bytes
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.wording import count
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -113,7 +114,7 @@ def _summary(game: Any) -> dict[str, Any]:
         "numbering_text": game.numbering.describe(),
         "plugin": game.plugin,
         "files": files,
-        "scenarios": [{"id": sc.id, "name": sc.name, "start": sc.start, "end": sc.end} for sc in game.scenarios()],
+        "scenarios": [{"id": sc.id, "name": sc.name, "start": sc.start, "end": sc.end} for sc in load_scenarios(game)],
     }
 
 

@@ -14,15 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from gazala_tools.errors import GameDataError
 from gazala_tools.inputs import inside_folder
 from gazala_tools.numbering import Numbering
-
-if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.games.scenarios import Scenario
-    from gazala_tools.games.tables import Table
 
 __all__ = [
     "COUNTERS_FILE",
@@ -181,19 +177,7 @@ class Game:
                 return s
         raise KeyError(side_id)
 
-    # --- the other files (lazy, cached by their loaders; the map and the counters are read with
-    # ``mapdata.loader.load_game_map(game)`` and ``counters.loader.load_game_manifest(game)``, a layer above)
-    def scenarios(self) -> tuple[Scenario, ...]:
-        """The game's scenarios (``scenarios.yaml``; none without one)."""
-        from gazala_tools.games.scenarios import load_scenarios
-
-        return load_scenarios(self)
-
-    def tables(self) -> tuple[Table, ...]:
-        """The game's rules tables (``tables.yaml``; none without one)."""
-        from gazala_tools.games.tables import load_tables
-
-        return load_tables(self)
-
+    # --- the other files are read by their loaders, a layer above: ``load_game_map(game)``,
+    # ``load_game_manifest(game)``, ``load_scenarios(game)`` (games.scenarios), ``load_tables(game)`` (games.tables)
     def __str__(self) -> str:
         return self.id

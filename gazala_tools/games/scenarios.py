@@ -12,7 +12,7 @@ manifest order; the hexes of a ``within`` rule by distance, then label, skipping
 rule took. Pure Python.
 
 >>> from gazala_tools.games import find_game
->>> scenarios = find_game("path/to/my-game").scenarios()   # doctest: +SKIP
+>>> scenarios = load_scenarios(find_game("path/to/my-game"))   # doctest: +SKIP
 >>> [(s.id, s.start, len(s.setup)) for s in scenarios]    # doctest: +SKIP
 [('scenario-one', 'Turn 1', 14)]
 """
@@ -361,7 +361,7 @@ def _within(scenario: Scenario, p: Placement, game_map: GameMap, who: list[str],
 
 def find_scenario(game: Game, name: str, *, place: str = "--scenario") -> Scenario:
     """The scenario of ``game`` whose id or name is ``name``; bad input (with "did you mean") if none."""
-    scenarios = game.scenarios()
+    scenarios = load_scenarios(game)
     for sc in scenarios:
         if name in (sc.id, sc.name):
             return sc

@@ -5,7 +5,7 @@ chart, a reinforcement schedule), with the rule it comes from. The module builde
 chart page; nothing here knows what a table means. Pure Python.
 
 >>> from gazala_tools.games import find_game
->>> tables = find_game("path/to/my-game").tables()        # doctest: +SKIP
+>>> tables = load_tables(find_game("path/to/my-game"))        # doctest: +SKIP
 >>> [(t.name, len(t.rows)) for t in tables]               # doctest: +SKIP
 [('CRT', 6), ('Terrain effects', 9)]
 """

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gazala_tools.errors import GazalaError, HexNameError
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import check_chart_terrain, side_adjective, zone_name, zone_short
@@ -1080,7 +1081,7 @@ def hex_awards(rules: RulesPlugin, ctx: Context, ha: HexAward
 
 
 def _scenario_name(rules: RulesPlugin, scenario: str) -> str:
-    return next((sc.name for sc in rules.game.scenarios() if sc.id == scenario), scenario)
+    return next((sc.name for sc in load_scenarios(rules.game) if sc.id == scenario), scenario)
 
 
 def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:

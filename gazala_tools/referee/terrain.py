@@ -40,12 +40,11 @@ from typing import TYPE_CHECKING, Final
 from gazala_tools.filecache import ObjectCache
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.search import ALL, ArrayCost
-from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.mapdata.model import GameMap
     from gazala_tools.referee.position import Unit
-    from gazala_tools.referee.ruledata import FormationNames, Section, UnitFilter
+    from gazala_tools.referee.ruledata.filters import FormationNames, UnitFilter
     from gazala_tools.referee.search import Topology
 
 #: the class a chart without ``classes:`` prices every unit as
@@ -183,17 +182,6 @@ class Chart:
             hexes = {h for h in game_map.hexes() if k.prohibited_in(h)} if (k.p_hexes or k.p_terrain) else set()
             closed = hexes if closed is None else closed & hexes
         return _CLOSED.put(frozenset(closed or ()), self, game_map)
-
-    def class_named(self, s: Section, key: str) -> str:
-        """A movement class the key of a section names (a supply trace counted in MP "as a foot unit
-        moves": ``class: foot``), or an error at its line and column with "did you mean"."""
-        node = s.m[key]
-        text = s.r.doc.scalar(node, s.what(key))
-        if text not in self.class_names:
-            raise s.r.doc.err(node, f"{s.what(key)}: {text!r} is not a movement class of the Terrain Effects Chart"
-                              f"{did_you_mean(text, self.class_names)}",
-                              expected="one of " + ", ".join(self.class_names) + " (rules.terrain-effects.classes)")
-        return text
 
     def unit_costs(self, game_map: GameMap, unit: Unit, names: FormationNames) -> ClassCosts:
         cls, side, matches = self.profile(unit, names)

@@ -18,6 +18,8 @@ from gazala_tools.cli import main
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
+from gazala_tools.games.scenarios import load_scenarios
+from gazala_tools.games.tables import load_tables
 from gazala_tools.inputs import inside_folder
 from gazala_tools.mapdata.loader import load_game_map
 
@@ -58,8 +60,8 @@ def test_a_data_file_symlinked_out_of_the_folder_is_refused_unread(game: Path, n
     target.symlink_to(game.parent / "outside" / "secret.yaml")
     with pytest.raises(GazalaError) as info:
         g = find_game(game)
-        {"map.yaml": lambda: load_game_map(g), "counters.yaml": lambda: load_game_manifest(g), "tables.yaml": g.tables,
-         "scenarios.yaml": g.scenarios, "movement.yaml": lambda: g.data_file("movement.yaml"),
+        {"map.yaml": lambda: load_game_map(g), "counters.yaml": lambda: load_game_manifest(g), "tables.yaml": lambda: load_tables(g),
+         "scenarios.yaml": lambda: load_scenarios(g), "movement.yaml": lambda: g.data_file("movement.yaml"),
          "game.yaml": lambda: load_game_map(g), "module.yaml": lambda: load_game_map(g)}[name]()
     text = str(info.value)
     assert f"'{name}' leaves the game folder" in text and "SECRET" not in text and name in text

@@ -21,6 +21,7 @@ import yaml
 from gazala_tools.cli import main
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import find_game
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.mapdata.loader import load_game_map
 
 RAGNAROK = Path("hex-n-counters-template") / "ragnarok"
@@ -98,7 +99,7 @@ def test_game_new_writes_a_game_folder_on_the_scans_own_grid(
 
     units = [(u.unit_id, u.formation) for u in load_game_manifest(game).units]
     assert len(units) == 6
-    setup = resolve_setup(game.scenarios()[0], game_map, units)
+    setup = resolve_setup(load_scenarios(game)[0], game_map, units)
     assert len(dict(setup.hexes)) == 6 and len(set(dict(setup.hexes).values())) == 6
 
 

@@ -23,7 +23,7 @@ import pytest
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
-from gazala_tools.games.scenarios import resolve_setup
+from gazala_tools.games.scenarios import load_scenarios, resolve_setup
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee.api import position_from_data
 from gazala_tools.referee.engine import Context, Referee, RulesPlugin
@@ -151,7 +151,7 @@ def test_counter_sheet_prints_every_counter(tmp_path: Path, capsys: pytest.Captu
 def test_module_build_and_set_up(vmod: Path) -> None:
     assert vmod.stat().st_size > 10_000
     game = find_game(FOLDER)
-    (scenario,) = game.scenarios()
+    (scenario,) = load_scenarios(game)
     units = [(u.unit_id, u.formation) for u in load_game_manifest(game).units]
     setup = resolve_setup(scenario, load_game_map(game), units)
     assert dict(setup.hexes) == SETUP and dict(setup.boxes) == BOXED

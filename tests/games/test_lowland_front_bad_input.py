@@ -94,12 +94,13 @@ def test_a_supply_trace_in_mp_names_a_class_of_the_chart() -> None:
     assert chart is not None
     node = yaml.compose('trace: {max-mp: 4, class: fot}\n')
     reader = RulesReader(rules.game, rules.map, strict=True, file="game.yaml")
+    reader.chart = chart
     trace = Section(reader, node, "rules.supply").sub("trace")
-    with pytest.raises(GazalaError, match=r"game\.yaml:1:\d+: .*'fot' is not a movement class of the Terrain "
-                                          r"Effects Chart \(did you mean 'foot'\?\)"):
-        chart.class_named(trace, "class")
+    with pytest.raises(GazalaError, match=r"game\.yaml:1:\d+: .*'fot' is not a unit class of the terrain "
+                                          r"effects chart \(did you mean 'foot'\?\)"):
+        reader.mp_class(trace.m["class"], trace.what("class"))
     ok = Section(reader, yaml.compose('trace: {class: foot}\n'), "rules.supply").sub("trace")
-    assert chart.class_named(ok, "class") == "foot"
+    assert reader.mp_class(ok.m["class"], ok.what("class")) == "foot"
 
 
 def test_a_key_naming_a_phase_of_the_sequence_says_did_you_mean() -> None:

@@ -22,7 +22,7 @@ import pytest
 
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.games import find_game
-from gazala_tools.games.scenarios import resolve_setup
+from gazala_tools.games.scenarios import load_scenarios, resolve_setup
 from gazala_tools.mapdata.loader import load_game_map
 
 from .conftest import assert_loads_cleanly, engine_hex_names, placed_by_map, referee_json, run
@@ -91,7 +91,7 @@ def test_module_build_makes_the_scenario_a_set_up(tmp_path: Path, capsys: pytest
 
 def test_the_set_up_rules_resolve_to_the_set_up() -> None:
     game = find_game(FOLDER)
-    (scenario,) = game.scenarios()
+    (scenario,) = load_scenarios(game)
     units = [(u.unit_id, u.formation) for u in load_game_manifest(game).units]
     setup = resolve_setup(scenario, load_game_map(game), units)
     assert dict(setup.hexes) == SETUP and dict(setup.boxes) == BOXED

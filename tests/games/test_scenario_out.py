@@ -12,9 +12,10 @@ import pytest
 
 from gazala_tools.cli import main
 from gazala_tools.games import builtin_games
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.vassal.module import build_game_module
 
-SCENARIOS = [(g.id, sc.id) for g in builtin_games() for sc in g.scenarios()]
+SCENARIOS = [(g.id, sc.id) for g in builtin_games() for sc in load_scenarios(g)]
 
 
 def _findings(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, object]:

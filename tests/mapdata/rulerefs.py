@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 from gazala_tools.counters.loader import load_game_manifest
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.hexes import Direction, Hex, Hexside
 from gazala_tools.mapdata.checks import _is_chain, check, flood, hexes, labels, run_checks
 from gazala_tools.mapdata.model import GameMap, PathKind
@@ -247,7 +248,7 @@ def rg_17_0_setup_hexes_are_on_the_map_in_legal_terrain(m: GameMap) -> list[str]
     side_of = {u.formation: u.side for u in load_game_manifest(game).units}
     out = []
     prohibited = m.zone("allied-prohibited").hexes
-    for p in game.scenarios()[0].setup:
+    for p in load_scenarios(game)[0].setup:
         side = side_of[p.formation]
         if p.centre:
             c = m.hex(p.centre)

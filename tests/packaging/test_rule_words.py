@@ -29,7 +29,7 @@ ALLOWED = {
     # the report's supply statuses (JSON "supply": in / out / isolated) and the supply roles a game's
     # markers take in the marker flow: the core's words for the outcome, whatever the game names its markers
     ("referee/report.py", "isolated"): "SupplyStatus.ISOLATED, a report value",
-    ("referee/ruledata/markers.py", "isolated"): "SUPPLY_ROLES: the role a game's marker takes",
+    ("referee/ruledata/marker.py", "isolated"): "SUPPLY_ROLES: the role a game's marker takes",
     ("referee/generic.py", "isolated"): "the marker of the 'isolated' supply role",
     ("referee/ruledata/supply.py", "isolated"): "the supply roles named where a moved key is now stated",
 }

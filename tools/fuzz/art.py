@@ -26,7 +26,7 @@ from tools import artmodules as am
 from tools.fuzz import mutate
 
 if TYPE_CHECKING:
-    from tools.fuzz.targets import Target
+    from tools.fuzz.base import Target
 
 SECRET = "FUZZ-SECRET"
 HEAD = am.SVG_HEAD + ' width="75" height="75"'
@@ -89,7 +89,7 @@ def _read_module(images: dict[str, bytes], pieces: list[am.Piece], work: Path, t
     """``game import`` and ``counters contact`` of the module, every file opened watched."""
     from gazala_tools.errors import GazalaError
     from tools.fuzz import folders
-    from tools.fuzz.targets import Bug, cli
+    from tools.fuzz.base import Bug, cli
 
     box = work / f"art-{tag}"
     shutil.rmtree(box, ignore_errors=True)
@@ -184,7 +184,7 @@ def run_layers(path: Path, work: Path) -> None:
 
 def targets() -> list[Target]:
     """The two targets (registered in :data:`tools.fuzz.targets.TARGETS`)."""
-    from tools.fuzz.targets import Target
+    from tools.fuzz.base import Target
 
     return [Target("svg-amplification", ".svg", lambda: list(_svg_seeds()), _mutate_svg, run_svg),
             Target("layers", ".recipe", _recipe_seeds, _mutate_recipe, run_layers)]

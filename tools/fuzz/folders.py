@@ -233,7 +233,7 @@ def judge(folder: Path, before: set[str], outside: list[str], clean: list[str], 
           note: str = "") -> None:
     """After a hostile folder was read: a file read outside it or an error message quoting ``secret`` (the
     content outside) is a :class:`ReadOutside`, a file written into it a bug."""
-    from tools.fuzz.targets import Bug
+    from tools.fuzz.base import Bug
 
     if outside:
         raise ReadOutside(f"read outside the {what}: {sorted(set(outside))[:3]}")

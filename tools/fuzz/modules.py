@@ -18,8 +18,9 @@ from functools import cache
 from pathlib import Path
 
 from tools.fuzz import crafted, mutate
+from tools.fuzz.base import Bug, Target, cli
 from tools.fuzz.crafted import Member, deflated, module_zip, stored, zip_members
-from tools.fuzz.targets import Bug, Target, cli, register
+from tools.fuzz.targets import register
 
 #: sizes the bombs inflate to (the largest well past every cap)
 BOMB_SIZES = (1 << 20, 64 << 20, 300 << 20, 1 << 30, 3 << 30)

@@ -65,7 +65,7 @@ def mutate_name(rng: random.Random, seed: bytes) -> bytes:
 
 
 def run(path: Path, work: Path) -> None:
-    from tools.fuzz.targets import Bug, cli
+    from tools.fuzz.base import Bug, cli
 
     name = path.read_bytes().decode("utf-8", "replace")
     kind = KINDS[hashlib.sha256(path.read_bytes()).digest()[0] % len(KINDS)]

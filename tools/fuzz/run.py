@@ -49,8 +49,9 @@ def _peak() -> int:
 def run_one(target_name: str, data: bytes, work: Path, index: int) -> tuple[str, str, float]:
     """Feed one input; returns (outcome, detail, seconds). Outcomes: ok, error (clean), bug, hang, changed."""
     from gazala_tools.errors import GazalaError
+    from tools.fuzz.base import Bug
     from tools.fuzz.folders import ReadOutside
-    from tools.fuzz.targets import TARGETS, Bug
+    from tools.fuzz.targets import TARGETS
 
     target = TARGETS[target_name]
     path = work / f"in{index}{target.suffix}"

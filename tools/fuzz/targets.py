@@ -14,45 +14,18 @@ import io
 import random
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from gazala_tools.games.scenarios import load_scenarios
+from gazala_tools.games.tables import load_tables
 from tools.fuzz import mutate, reports
+from tools.fuzz.base import Bug, Target, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 RIVER_WAR = ROOT / "tests" / "games" / "river-war"
 SHARED = Path("/work/shared")
 RAGNAROK = SHARED / "corpus" / "hex-n-counters-template" / "ragnarok"
-
-
-class Bug(Exception):
-    """A reader broke its contract: an exception other than GazalaError, or exit status 3."""
-
-
-@dataclass(frozen=True)
-class Target:
-    name: str
-    suffix: str
-    seeds: Callable[[], list[bytes]]
-    mutate: Callable[[random.Random, bytes], bytes]
-    run: Callable[[Path, Path], None]
-
-
-def cli(*argv: str | Path) -> int:
-    """The ``gazala`` command in-process; exit 3 (an unexpected exception) is a :class:`Bug`."""
-    from gazala_tools.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in argv])
-    if code not in (0, 1, 2) or "Traceback" in err.getvalue():
-        raise Bug(f"exit {code}: {err.getvalue().strip()[-400:]}")
-    if code == 2:
-        from gazala_tools.errors import GazalaError
-
-        raise GazalaError(err.getvalue().strip()[-400:])
-    return code
 
 
 # --- seeds ------------------------------------------------------------------------------------------
@@ -210,8 +183,8 @@ def _game_file_run(file: str, *commands: tuple[str, ...]) -> Callable[[Path, Pat
 
             try:
                 g = find_game(game)
-                g.scenarios()
-                g.tables()
+                load_scenarios(g)
+                load_tables(g)
                 from gazala_tools.vassal.module.games import game_and_config
 
                 game_and_config(g)
@@ -298,8 +271,8 @@ def _run_folder(path: Path, work: Path) -> None:
                     clean.append(str(exc))
             try:
                 g = find_game(game)
-                g.tables()
-                g.scenarios()
+                load_tables(g)
+                load_scenarios(g)
                 game_and_config(g)
             except GazalaError as exc:
                 clean.append(str(exc))

@@ -35,7 +35,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
-    from gazala_tools.referee.ruledata.markers import Marker
+    from gazala_tools.referee.ruledata.marker import Marker
     from gazala_tools.referee.terrain import Chart
 
 log = logging.getLogger(__name__)

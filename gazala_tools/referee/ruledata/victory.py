@@ -10,6 +10,7 @@ from typing import Final
 
 import yaml
 
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.referee.ruledata.boxes import lower_names
 from gazala_tools.referee.ruledata.control import ControlRules
 from gazala_tools.referee.ruledata.filters import HexSet, UnitFilter
@@ -179,7 +180,7 @@ def _scenario(e: Section) -> str | None:
     if "scenario" not in e:
         return None
     got = e.text("scenario")
-    ids = [sc.id for sc in e.r.game.scenarios()]
+    ids = [sc.id for sc in load_scenarios(e.r.game)]
     if got not in ids:
         raise e.err("scenario", f"{got!r} is not a scenario of the game{did_you_mean(got, ids)}",
                     expected="an id of scenarios.yaml: " + (", ".join(ids) or "(the game has none)"))

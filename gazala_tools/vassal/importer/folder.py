@@ -28,6 +28,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.filecache import SizedDict
 from gazala_tools.fileio import write_new_folder
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.games.writing import SIDE_COLORS, short_name, slug, unique_ids
 from gazala_tools.games.writing import dump_yaml as _dump
 from gazala_tools.games.writing import numbering_data as _numbering_data
@@ -484,7 +485,7 @@ def _readable(tmp: Path, folder: Path, source: str | Path, counters: str) -> Non
 
     try:
         game = load_game_folder(tmp)
-        game.scenarios()
+        load_scenarios(game)
         if game.map_file is not None and game.map_file.is_file():
             load_game_map(game)
         parse_manifest(counters, file=tmp / "counters.yaml", game=game, art=False)

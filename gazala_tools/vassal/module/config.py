@@ -33,6 +33,8 @@ from gazala_tools.games.moduleyaml import (
     folder_file,
 )
 from gazala_tools.games.moduleyaml import name as _name
+from gazala_tools.games.scenarios import load_scenarios
+from gazala_tools.games.tables import load_tables
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import DiceSpec
 from gazala_tools.yamlnodes import Doc, compose, did_you_mean
@@ -394,7 +396,7 @@ class _Reader:
 
     def tables(self, node: yaml.Node) -> tuple[str, ...]:
         d = self.doc
-        known = {tb.name: tb for tb in self.game.tables()}
+        known = {tb.name: tb for tb in load_tables(self.game)}
         out: list[str] = []
         for i, n in enumerate(d.seq(node, "charts.tables")):
             name = d.scalar(n, f"charts.tables[{i}]")
@@ -423,7 +425,7 @@ class _Reader:
 
     def scenarios(self, node: yaml.Node) -> tuple[str, ...]:
         d = self.doc
-        known = [s.id for s in self.game.scenarios()]
+        known = [s.id for s in load_scenarios(self.game)]
         out: list[str] = []
         for i, n in enumerate(d.seq(node, "scenarios")):
             sid = d.ident(n, f"scenarios[{i}]")

@@ -34,7 +34,8 @@ from gazala_tools.escape import head as page_head
 from gazala_tools.escape import text as escape  # the one escaping helper of every page we write
 from gazala_tools.games import Game, find_game
 from gazala_tools.games.moduleyaml import HOLDING_BOX, HOLDING_COLUMNS, BoxesConfig
-from gazala_tools.games.scenarios import Scenario, resolve_setup
+from gazala_tools.games.scenarios import Scenario, load_scenarios, resolve_setup
+from gazala_tools.games.tables import load_tables
 from gazala_tools.inputs import BOARD_IMAGE_FORMATS, MAX_BOARD_BYTES, read_file
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.vassal.gamelayout import numbering_for_size
@@ -424,7 +425,7 @@ def _scenarios(game: Game, cfg: ModuleConfig, game_map: GameMap, manifest: Manif
     units = [(c.unit_id or c.id, c.formation) for c in manifest.units if c.step == c.steps]
     palette = {p.id for p in pieces if p.kind == UNIT}
     wanted = cfg.scenarios
-    chosen = [s for s in game.scenarios() if wanted is None or s.id in wanted]
+    chosen = [s for s in load_scenarios(game) if wanted is None or s.id in wanted]
     if wanted is not None:
         chosen.sort(key=lambda s: wanted.index(s.id))
     box_names = set(holding.boxes) if holding is not None else set()
@@ -526,7 +527,7 @@ def counter_size(cfg: ModuleConfig, counter_mm: float, board_dpi: float) -> int:
 # --- charts and help ----------------------------------------------------------------------------------
 def _table_charts(game: Game, cfg: ModuleConfig, images: MutableMapping[str, bytes]) -> list[ChartSpec]:
     """A chart page per rules table (tables.yaml), in the configuration's order, drawn as a PNG."""
-    tables = {t.name: t for t in game.tables()}
+    tables = {t.name: t for t in load_tables(game)}
     names = cfg.chart_tables if cfg.chart_tables is not None else tuple(tables)
     out: list[ChartSpec] = []
     for name in names:

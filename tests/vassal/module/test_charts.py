@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from gazala_tools.games import find_game
-from gazala_tools.games.tables import Table
+from gazala_tools.games.tables import Table, load_tables
 from gazala_tools.vassal.module.charts import render_table
 from tests.vassal.conftest import GAMES
 
@@ -42,7 +42,7 @@ def _flat(text: str) -> str:
 
 
 def game_tables(game: str) -> tuple[Table, ...]:
-    return find_game(game).tables()
+    return load_tables(find_game(game))
 
 
 def table(game: str, name: str) -> Table:

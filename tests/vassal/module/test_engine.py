@@ -18,6 +18,7 @@ import pytest
 
 from gazala_tools.cli import main
 from gazala_tools.games import find_game
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.hexgrid import HexGridGeometry
 from gazala_tools.mapdata import load_map
 from gazala_tools.numbering import Numbering
@@ -186,7 +187,7 @@ def test_vp_markers_are_in_the_palette_with_their_track_properties(engine_module
 
 
 def test_11_1_bg_setup_places_each_unit_in_a_hex_of_its_named_place(vassal_engine: Any, game_module: GameModule) -> None:
-    (bg,) = find_game("batalha").scenarios()
+    (bg,) = load_scenarios(find_game("batalha"))
     setup = [(p.units[0], p.place, p.source) for p in bg.setup]
     path, built = game_module("batalha")
     (scenario,) = built.spec.scenarios
@@ -213,7 +214,7 @@ def test_each_setup_starts_the_vp_markers_in_their_track_boxes(vassal_engine: An
             assert on_track["axis-vp"] == "VP 2"
 
 
-SCENARIOS = [(g, sc.id) for g in GAMES for sc in find_game(g).scenarios()]
+SCENARIOS = [(g, sc.id) for g in GAMES for sc in load_scenarios(find_game(g))]
 
 
 @pytest.mark.parametrize(("game", "scenario_id"), SCENARIOS)
@@ -225,7 +226,7 @@ def test_game_scenario_save_opens_with_every_unit_on_its_hex(
     save = tmp_path / f"{scenario_id}.vsav"
     assert main(["game", "scenario", game, scenario_id, "-o", str(save)]) == 0
     path, built = game_module(game)
-    chosen = next(sc for sc in find_game(game).scenarios() if sc.id == scenario_id)
+    chosen = next(sc for sc in load_scenarios(find_game(game)) if sc.id == scenario_id)
     spec = next(sc for sc in built.spec.scenarios if sc.name == chosen.name)
     result = vassal_engine.read_save(path, save)
     assert _unexpected(result["dialogs"]) == [] and result["game_started"]

@@ -19,6 +19,7 @@ from gazala_tools.cli import main
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
+from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.vassal.buildfile import read_layouts
 from gazala_tools.vassal.module import build_game_module
@@ -72,7 +73,7 @@ def test_set_up_rules_place_each_unit_and_the_track_and_box(built, synth: SynthG
     game_map = load_game_map(find_game(synth.folder))
     placed = dict(scenario.placements)
     assert len(placed) == synth.on_map and placed[next(iter(placed))]
-    (s,) = find_game(synth.folder).scenarios()
+    (s,) = load_scenarios(find_game(synth.folder))
     for rule in s.setup:
         if rule.centre:
             for uid in (u for u, f in ((c.unit_id, c.formation) for c in load_game_manifest(find_game(synth.folder)).units) if f == rule.formation):

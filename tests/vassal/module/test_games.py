@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gazala_tools.games import find_game
-from gazala_tools.games.scenarios import Placement
+from gazala_tools.games.scenarios import Placement, load_scenarios
 from gazala_tools.mapdata import load_map
 from gazala_tools.vassal.module.spec import ModuleSpec, PieceSpec
 
@@ -58,7 +58,7 @@ def test_11_0_armor_steps_german_3_allied_and_italian_2(rg: ModuleSpec) -> None:
 
 
 def _rg_setup() -> tuple[Placement, ...]:
-    return find_game("gazala-rg").scenarios()[0].setup
+    return load_scenarios(find_game("gazala-rg"))[0].setup
 
 
 def test_17_0_scenarios_are_the_rules_text(shared_dir: Path) -> None:
@@ -79,7 +79,7 @@ def test_17_0_scenarios_are_the_rules_text(shared_dir: Path) -> None:
         "201 Gd": tuple(re.findall(r"\d{4}", re.search(r"201 Gd-all units ([\d, ]+) two units per hex", block).group(1))),  # type: ignore[union-attr]
     }
     assert [p.per_hex for p in _rg_setup() if p.formation == "201 Gd"] == [2]
-    one, campaign = find_game("gazala-rg").scenarios()
+    one, campaign = load_scenarios(find_game("gazala-rg"))
     turns = re.findall(r"First Turn: (.+?) Last Turn: (\w+ [\d-]+) ", block)
     assert [(one.start, one.end), (campaign.start, campaign.end)] == turns
     assert "The Axis player starts with 2VP" in block and [(t.side, t.value) for t in one.tracks] == [("axis", 2)]
@@ -249,7 +249,7 @@ def test_18_0_spi_vp_markers_back_adds_a_hundred(game_module: GameModule) -> Non
 # --- BG set-up (11.1) ---------------------------------------------------------------------------
 def _bg_setup() -> list[tuple[str, str, str]]:
     """(unit id, place, rule) of the BG set-up in scenarios.yaml."""
-    (scenario,) = find_game("batalha").scenarios()
+    (scenario,) = load_scenarios(find_game("batalha"))
     return [(p.units[0], p.place, p.source) for p in scenario.setup]
 
 
