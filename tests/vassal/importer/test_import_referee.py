@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from gazala_tools.cli import main
+from tests.vassal.importer.refcheck import check_json, rows_of
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "ragnarok" / "rules.yaml"
 MAIN = "Main Map"
@@ -74,18 +75,6 @@ def heimdall_moved(pieces: list[dict[str, Any]]) -> list[tuple[str, tuple[str, .
     """4.0, on turn 1 (the save's tracker): Heimdall stands on hex 0101, or the rule is broken where he is."""
     at = next(p["location"] for p in pieces if p["name"] == "hero-heimdall")
     return [] if at == "0101" else [("4.0", (at,))]
-
-
-def check_json(save: Path, folder: Path, capsys: pytest.CaptureFixture[str], code: int) -> dict[str, Any]:
-    capsys.readouterr()
-    assert main(["referee", "check", str(save), "--game", str(folder), "--json"]) == code
-    got: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return got
-
-
-def rows_of(rep: dict[str, Any]) -> dict[str, str]:
-    return {f["message"].split(":")[0]: f["message"] for f in rep["findings"]
-            if f["rule"] == "positions" and not f["message"].startswith("in ")}
 
 
 def test_the_modules_own_set_up_save(folder: Path, ragnarok: Path, capsys: pytest.CaptureFixture[str]) -> None:

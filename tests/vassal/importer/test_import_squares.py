@@ -27,6 +27,7 @@ from gazala_tools.mapdata.loader import load_map, load_map_text
 from gazala_tools.mapdata.writer import dump_map
 from gazala_tools.squaregrid import SquareGameGrid, SquareGridGeometry, SquareGridNumbering
 from gazala_tools.vassal.importer.grids import OURS_SQUARE, label_at
+from tests.vassal.importer.refcheck import check_json, rows_of
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "squares" / "rules.yaml"
 PKG = "VASSAL.build.module.map.boardPicker"
@@ -151,18 +152,6 @@ def expected_findings(points: dict[str, tuple[str, int, int]], units: dict[str, 
             zoc[units[u][0]] |= {our_label(nc, nr) for nc, nr in neighbours(c, r, moves)
                                  if 0 <= nc < cells[0] and 0 <= nr < cells[1]}
     return rows, sorted(errors), {s: sorted(v) for s, v in zoc.items()}
-
-
-def check_json(save: Path, folder: Path, capsys: pytest.CaptureFixture[str], code: int) -> dict[str, Any]:
-    capsys.readouterr()
-    assert main(["referee", "check", str(save), "--game", str(folder), "--json"]) == code
-    got: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return got
-
-
-def rows_of(rep: dict[str, Any]) -> dict[str, str]:
-    return {f["message"].split(":")[0]: f["message"] for f in rep["findings"]
-            if f["rule"] == "positions" and not f["message"].startswith("in ")}
 
 
 def errors_of(rep: dict[str, Any]) -> list[tuple[str, str]]:
