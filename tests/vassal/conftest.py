@@ -137,6 +137,17 @@ def ragnarok(corpus_dir: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def ragnarok_imported(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``game import`` of the Ragnarok module, once a session; tests read it (a test that edits the
+    folder copies it first)."""
+    from gazala_tools.cli import main
+
+    out = tmp_path_factory.mktemp("ragnarok-imported") / "ragnarok"
+    assert main(["game", "import", str(ragnarok), str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
 def jzhex(corpus_dir: Path) -> Path:
     """The jzhex "Hex'n'Counters" template module (.vmod)."""
     return corpus_dir / "hex-n-counters-template" / "jzhex-n-counters-template-v12-379.vmod"

@@ -40,8 +40,8 @@ def _members(module: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def imported(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _import(ragnarok, tmp_path_factory.mktemp("rt") / "ragnarok")
+def imported(ragnarok_imported: Path) -> Path:
+    return ragnarok_imported
 
 
 @pytest.fixture(scope="module")

@@ -20,10 +20,8 @@ from gazala_tools.vassal.importer.scenarios import scenarios_doc
 
 
 @pytest.fixture(scope="module")
-def imported(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("scen") / "ragnarok"
-    assert main(["game", "import", str(ragnarok), str(out)]) == 0
-    return out
+def imported(ragnarok_imported: Path) -> Path:
+    return ragnarok_imported
 
 
 def _load(path: Path) -> Any:

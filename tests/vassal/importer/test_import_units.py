@@ -27,10 +27,8 @@ def _load(path: Path) -> Any:
 
 
 @pytest.fixture(scope="module")
-def imported(ragnarok: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("units") / "ragnarok"
-    assert main(["game", "import", str(ragnarok), str(out)]) == 0
-    return out
+def imported(ragnarok_imported: Path) -> Path:
+    return ragnarok_imported
 
 
 # --- Ragnarok: heroes, units and markers ---------------------------------------------------------------------
