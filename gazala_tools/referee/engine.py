@@ -136,7 +136,8 @@ class RulesPlugin:
     @functools.cached_property
     def movement(self) -> MovementRules:
         """The game's movement data (``movement.yaml``, the chart and the sequence of play), read once."""
-        from gazala_tools.referee.movement import read_movement  # the movement rules build on the engine
+        # the movement reader builds on the engine (it reads the bound rules' data)
+        from gazala_tools.referee.ruledata.movement import read_movement
 
         return read_movement(self)
 

@@ -28,7 +28,6 @@ from gazala_tools.referee.movement import (
     UnitPhase,
     allowances,
     check_move,
-    movement_rules,
     side_adjective,
 )
 from gazala_tools.wording import count
@@ -167,7 +166,7 @@ class LogReferee:
         self.paths = paths
         self.replay = replay
         self.rules: RulesPlugin = replay.rules
-        self.data = movement_rules(self.rules)
+        self.data = self.rules.movement
         self.position_checks = position_checks
         self.check_moves = moves
         self.allowance = allowances(self.rules, self.data.points.role) if self.data.points is not None else {}

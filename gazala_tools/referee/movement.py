@@ -3,7 +3,7 @@
 A game's movement rules are its folder's ``movement.yaml`` (``docs/games.md``, "Movement data");
 a game without one has only the rules its ``rules:`` data already gives (``prohibited`` hexes and
 hexsides, enemy-held hexes). :mod:`gazala_tools.referee.ruledata.movement` reads the file into a
-:class:`MovementRules`, once per rules object (:func:`movement_rules`).
+:class:`MovementRules`, once per rules object (``rules.movement``).
 
 Paths. VASSAL records where a piece ends a move, not the way it went. The referee takes the
 **shortest legal path** from start to end: a search whose step cost is ``PENALTY`` per rule the
@@ -29,7 +29,7 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import ANY_UNIT
-from gazala_tools.referee.ruledata.movement import MovementRules, read_movement
+from gazala_tools.referee.ruledata.movement import MovementRules
 from gazala_tools.referee.statuses import allowance, may_move
 from gazala_tools.referee.terrain import ANY_CLASS, ClassCosts
 
@@ -42,11 +42,6 @@ log = logging.getLogger(__name__)
 PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper than any illegal one
 #: the words a message uses for an enemy zone when the game's data names none
 DEFAULT_ZONE_NAME = "zone of control"
-
-
-def movement_rules(rules: RulesPlugin) -> MovementRules:
-    """The movement data of ``rules``' game (read once, by the rules object: ``rules.movement``)."""
-    return rules.movement
 
 
 def side_adjective(rules: RulesPlugin, side: str) -> str:
@@ -73,7 +68,7 @@ def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
     (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), the
     chart's prohibited hexsides and where its reinforcements enter (checked in a position only on a
     unit's arrival turn with ``at-entry: true``), each by the id of the rule that states it."""
-    m = movement_rules(rules)
+    m = rules.movement
     out: list[tuple[str, str]] = []
     if m.points is not None:
         out.append((m.points.rule, f"movement points ({m.points.role} allowance)"))
@@ -693,8 +688,6 @@ __all__ = [
     "check_move",
     "log",
     "move_rules",
-    "movement_rules",
-    "read_movement",
     "side_adjective",
     "side_between",
     "side_table",

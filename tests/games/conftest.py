@@ -104,11 +104,11 @@ class MovePhase:
     position, one after another (the position before each move is the one the earlier moves left)."""
 
     def __init__(self, rules: Any, units: list[Any], allowance: dict[str, int] | None = None) -> None:
-        from gazala_tools.referee.movement import allowances, movement_rules
+        from gazala_tools.referee.movement import allowances
 
         self.rules = rules
         self.units = {u.id: u for u in units}
-        self.data = movement_rules(rules)
+        self.data = rules.movement
         self.allowance = allowances(rules, "move") if allowance is None else allowance
         self.phase: dict[str, Any] = {}
         self.paths: list[list[str] | None] = []

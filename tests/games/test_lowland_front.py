@@ -26,7 +26,6 @@ from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.movement import (
     MoveChecker,
     MoveContext,
-    movement_rules,
 )
 from gazala_tools.referee.plugins import rules_for
 from gazala_tools.referee.position import Position, Unit
@@ -67,7 +66,7 @@ def errors(found: list[Finding]) -> list[str]:
 
 
 def points(rules: RulesPlugin, u: Unit, a: str, b: str) -> float:
-    mc = MoveContext(rules, movement_rules(rules), Context(rules, Position(game=rules.game.id, units=(u,))), 1, 1,
+    mc = MoveContext(rules, rules.movement, Context(rules, Position(game=rules.game.id, units=(u,))), 1, 1,
                      {}, {})
     return MoveChecker(mc, u).points(rules.map.hex(a), rules.map.hex(b))
 

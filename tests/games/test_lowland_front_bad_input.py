@@ -105,11 +105,10 @@ def test_a_supply_trace_in_mp_names_a_class_of_the_chart() -> None:
 
 def test_a_key_naming_a_phase_of_the_sequence_says_did_you_mean() -> None:
     # what a rule judged in a named phase reads its phase with (supply "judged in the Supply phase", 7.6)
-    from gazala_tools.referee.movement import movement_rules
     from gazala_tools.referee.sequence import phase_named
 
     rules = rules_for(find_game(str(FOLDER)))
-    seq = movement_rules(rules).sequence
+    seq = rules.movement.sequence
     assert seq is not None
     reader = RulesReader(rules.game, rules.map, strict=True, file="game.yaml")
     ok = Section(reader, yaml.compose("supply: {judged-in: Supply phase}\n"), "rules").sub("supply")

@@ -211,10 +211,9 @@ def test_2_0_each_rule_is_judged_at_the_phase_ends_the_rules_text_names() -> Non
     # 2.1/7.6 supply in the supply phase, 4.3 stacking at each movement phase end, 2.6 control (9.1) and
     # victory (10.2-10.5) in the end phase; 3.7 ("enemy units never share a hex at any time") at every end
     from gazala_tools.games import find_game
-    from gazala_tools.referee.movement import movement_rules
     from gazala_tools.referee.plugins import rules_for
 
-    seq = movement_rules(rules_for(find_game(str(FOLDER)))).sequence
+    seq = rules_for(find_game(str(FOLDER))).movement.sequence
     assert seq is not None
     at = {rule: [p.rule for p in seq.phases if seq.judges(p, rule)] for rule in ("7.2", "4.1", "9.1", "10.2", "10.5", "3.7")}
     assert at == {"7.2": ["2.1"], "4.1": ["2.2", "2.4"], "9.1": ["2.6"], "10.2": ["2.6"], "10.5": ["2.6"],

@@ -15,7 +15,7 @@ from gazala_tools.hexes import Direction
 from gazala_tools.referee.api import rules_for_game
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding
-from gazala_tools.referee.movement import MoveContext, allowances, check_move, movement_rules
+from gazala_tools.referee.movement import MoveContext, allowances, check_move
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.rules.rg import BREACHES, Breach, BreachState
 
@@ -23,7 +23,7 @@ from gazala_tools.rules.rg import BREACHES, Breach, BreachState
 def move(rules: RulesPlugin, units: list[Unit], uid: str, to: str, *,
          breaches: tuple[Breach, ...] = (), allowance: dict[str, int] | None = None) -> list[Finding]:
     position = Position(game=rules.game.id, units=tuple(units), turn=None, extra={BREACHES: breaches} if breaches else {})
-    data = movement_rules(rules)
+    data = rules.movement
     if allowance is None:
         allowance = allowances(rules, data.points.role) if data.points else {}
     mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, allowance)
@@ -55,7 +55,7 @@ def test_8_3_allied_units_exit_by_the_north_east_and_south_edges() -> None:
     rules = rules_for_game("gazala-rg")
     inf = Unit("allied-150inf-5-gh", "allied", "infantry", "150 Inf", rules.map.hex("2903"))
     position = Position(game=rules.game.id, units=(inf,))
-    data = movement_rules(rules)
+    data = rules.movement
     mc = MoveContext(rules, data, Context(rules, position), 1, 1, {}, allowances(rules, "move"))
     off = Unit(inf.id, inf.side, inf.type, inf.formation, None, box="turn-record")
     path, found = check_move(inf, off, mc)
@@ -72,7 +72,7 @@ def test_bg_4_1_motorized_units_stay_within_20_hexes_of_the_west_road() -> None:
 
 def test_bg_4_0_a_road_costs_motorized_units_half_a_point() -> None:
     rules = rules_for_game("batalha")
-    data = movement_rules(rules)
+    data = rules.movement
     assert data.points is not None and data.chart is not None
     ridge = next(r for r in data.chart.terrain if r.name == "ridge")
     mines = next(r for r in data.chart.terrain if r.name == "minefield")
@@ -112,7 +112,7 @@ def _points(game: str, unit: Unit, a: str, b: str) -> float:
     from gazala_tools.referee.movement import MoveChecker
 
     rules = rules_for_game(game)
-    data = movement_rules(rules)
+    data = rules.movement
     mc = MoveContext(rules, data, Context(rules, Position(game=game, units=(unit,))), 1, 1, {}, {})
     return MoveChecker(mc, unit).points(rules.map.hex(a), rules.map.hex(b))
 
@@ -163,7 +163,7 @@ def test_9_0_leaving_an_enemy_zoc_hex_costs_2_more() -> None:
     position = Position(game="gazala-rg", units=(cav, ariete))
     from gazala_tools.referee.movement import MoveChecker
 
-    mc = MoveContext(rules, movement_rules(rules), Context(rules, position), 1, 1, {}, {})
+    mc = MoveContext(rules, rules.movement, Context(rules, position), 1, 1, {}, {})
     assert MoveChecker(mc, cav).points(rules.map.hex("1421"), rules.map.hex("1520")) == 3
 
 
@@ -173,7 +173,7 @@ def test_7_0_a_two_sided_axis_chit_activates_the_formation_of_one_face() -> None
     from gazala_tools.referee.log import ChitDraw
 
     rules = rules_for_game("gazala-rg")
-    data = movement_rules(rules)
+    data = rules.movement
     units = [Unit("axis-21pz-5-1", "axis", "armor", "21 PZ", rules.map.hex("2020")),
              Unit("axis-21pz-5-2", "axis", "armor", "21 PZ", rules.map.hex("2120")),
              Unit("axis-15pz-8-1", "axis", "armor", "15 PZ", rules.map.hex("2220"))]
@@ -242,7 +242,7 @@ def test_bg_4_1_2_breaking_contact_costs_one_point_more() -> None:
 
     for enemies, cost in (((bersaglieri,), 2), ((), 1)):
         position = Position(game="batalha", units=(allied, *enemies))
-        mc = MoveContext(rules, movement_rules(rules), Context(rules, position), 1, 1, {}, {})
+        mc = MoveContext(rules, rules.movement, Context(rules, position), 1, 1, {}, {})
         assert rules.map.terrain(rules.map.hex("B06")) == "open"
         assert MoveChecker(mc, allied).points(rules.map.hex("C06"), rules.map.hex("B06")) == cost
 
@@ -294,7 +294,7 @@ def _highland(tmp_path: Path, movement: str = HIGHLAND_MOVEMENT, chart: str = HI
 
 def test_movement_costs_and_crossings_name_the_games_own_hexside_kind(tmp_path: Path) -> None:
     rules = _highland(tmp_path)
-    data = movement_rules(rules)
+    data = rules.movement
     assert data.chart is not None and {r.name for r in (*data.chart.terrain, *data.chart.hexsides)} >= {"palisade"}
     crown = Unit("crown-foot", "crown", "infantry", "", rules.map.hex("0502"))
     clans = Unit("clans-foot", "clans", "infantry", "", rules.map.hex("0502"))

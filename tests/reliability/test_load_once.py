@@ -29,7 +29,8 @@ from gazala_tools.cli import main
 from gazala_tools.counters import loader as counters_loader
 from gazala_tools.games import registry
 from gazala_tools.mapdata import loader as map_loader
-from gazala_tools.referee import api, movement, plugins, turns
+from gazala_tools.referee import api, plugins, turns
+from gazala_tools.referee.ruledata.movement import read_movement
 from gazala_tools.vassal import buildfile
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ LOADERS: dict[str, tuple[Callable[..., Any], ...]] = {
     "look the plugin up": (plugins.plugin_class,),
     "build the turn record": (turns.TurnRecord.__init__,),
     "read the manifest": (counters_loader.load_game_manifest,),
-    "read the movement data": (movement.read_movement,),
+    "read the movement data": (read_movement,),
     "open the module": (buildfile.open_source,),
     "parse the buildFile": (buildfile.parse_xml,),
 }
