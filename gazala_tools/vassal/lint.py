@@ -51,7 +51,6 @@ from gazala_tools.vassal.buildfile import (
     ModuleSource,
     layouts_from_xml,
     open_source,
-    parse_xml,
 )
 from gazala_tools.vsav import map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
@@ -270,7 +269,7 @@ class _Linter:
 
     # --- the checks ------------------------------------------------------------------------------
     def run(self) -> LintResult:
-        root = parse_xml(self.src.xml, self.src.path)
+        root = self.src.root()  # parsed once: layouts_from_xml below reads the same tree
         self._build_entry(root)
         self.custom = custom_classes(root, self.members)
         self.unknown_traits: dict[str, int] = defaultdict(int)
