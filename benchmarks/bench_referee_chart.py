@@ -25,7 +25,7 @@ from gazala_tools.mapdata import load_map_text
 from gazala_tools.mapdata.model import GameMap
 from gazala_tools.referee.ruledata import ANY_UNIT
 from gazala_tools.referee.search import ArrayCost, BlockCost, Topology, multi_source_search
-from gazala_tools.referee.terrain import Cell, Chart, MoveClass, Row
+from gazala_tools.referee.terrain import Chart, ChartCell, MoveClass, Row
 
 FOOT = "foot"
 
@@ -82,7 +82,7 @@ def chart() -> Chart:
                  terrain=(row("clear", "1"), row("woods", "2"), row("swamp", "all"), row("lake", "P")),
                  hexsides=(row("stream", "+1"),),
                  paths=(row("road", "1", bridges=frozenset({"stream"})),),
-                 default=Cell("number", 1.0, "1"))
+                 default=ChartCell("number", 1.0, "1"))
 
 
 def units(game_map: GameMap, n: int = 5000, seed: int = 5) -> dict[str, list[Hex]]:

@@ -8,7 +8,7 @@ Size and nesting are capped before anything else is built. Pure Python (PyYAML o
 
 The one way to read a section: :class:`Section` (a mapping with its key path, typed getters with
 defaults, "did you mean" for an unknown key or a bad choice); the rules reader
-(:class:`gazala_tools.referee.ruledata.Section`) extends it with the game's names. The one way to
+(:class:`gazala_tools.referee.ruledata.RulesSection`) extends it with the game's names. The one way to
 raise an error at a YAML place: :meth:`Doc.err` (at a node) or :meth:`Doc.err_at` (at a place kept
 from an earlier read, ``"12:5"``).
 """

@@ -34,7 +34,7 @@ from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
 from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
 from gazala_tools.referee.report import Report, ReportPath, ReportSection, SupplyStatus
-from gazala_tools.referee.ruledata import GenericRules, Section, read_rules
+from gazala_tools.referee.ruledata import GenericRules, RulesSection, read_rules
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
 from gazala_tools.referee.zoc import zoc_map
@@ -110,7 +110,7 @@ class RulesPlugin:
         self.read_data(section)
         self._mentioned_types = frozenset(section.r.mentioned_types)  # the generic rules' and the plugin's
 
-    def read_data(self, data: Section) -> None:
+    def read_data(self, data: RulesSection) -> None:
         """Read the plugin's own keys (:attr:`data_keys`) of the ``rules:`` section."""
 
     # What the rules read beyond game.yaml, once per rules object (issue 34: loaded once, passed down;

@@ -196,10 +196,10 @@ class LogReplay:
 
     def _locate(self, pieces: list[Piece]) -> None:
         from gazala_tools.vsav import locate_pieces
-        from gazala_tools.vsav.pieces import Position as VPosition
+        from gazala_tools.vsav.pieces import SavedPosition
 
         assert self.layouts is not None
-        sub = VPosition(pieces={p.id: p for p in pieces}, boards=self._replayer.position.boards)
+        sub = SavedPosition(pieces={p.id: p for p in pieces}, boards=self._replayer.position.boards)
         locate_pieces(sub, self.layouts, file=self.file)
 
     def _convert(self, pid: str) -> None:

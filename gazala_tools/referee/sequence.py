@@ -22,7 +22,7 @@ from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.referee.engine import RulesPlugin
-    from gazala_tools.referee.ruledata import Section
+    from gazala_tools.referee.ruledata import RulesSection
 
 PHASE_KEYS = frozenset({"name", "rule", "side", "movement", "judge"})
 
@@ -72,7 +72,7 @@ class Sequence:
         return tuple(p for p in self.phases if p.movement and p.side == side)
 
 
-def read_sequence(s: Section, rules: RulesPlugin, root: yaml.Node | None = None) -> Sequence:
+def read_sequence(s: RulesSection, rules: RulesPlugin, root: yaml.Node | None = None) -> Sequence:
     """``sequence: {rule, phases: [{name, rule, side, movement, judge: [rule ids]}]}``: every side a side
     of the game, every judged rule id a short name; each side with moves has a movement phase."""
     rule = s.rule("rule", "sequence")
@@ -106,7 +106,7 @@ def read_sequence(s: Section, rules: RulesPlugin, root: yaml.Node | None = None)
     return Sequence(rule, tuple(phases))
 
 
-def phase_named(seq: Sequence, s: Section, key: str) -> PlayPhase:
+def phase_named(seq: Sequence, s: RulesSection, key: str) -> PlayPhase:
     """The phase a key of a section names (``judged-in: Supply phase``), with "did you mean"."""
     node = s.m[key]
     text = s.r.doc.scalar(node, s.what(key))
@@ -149,7 +149,7 @@ def rule_key(rule: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), "") if p.isdigit() else (10**9, p) for p in rule.split("."))
 
 
-def _rule_id(p: Section, text: str, i: int) -> str:
+def _rule_id(p: RulesSection, text: str, i: int) -> str:
     from gazala_tools.referee.ruledata import RULE_RE
 
     t = text.strip()

@@ -6,7 +6,7 @@ The chart is the ``terrain-effects:`` key of a game's ``rules:`` section. It pri
 takes the first class it matches):
 
 - each **terrain** of a hex (the map's terrain types, and the kinds of the map's boxes a hex lies
-  in: BG's minefield hexes), as a :class:`Cell`: a number (halves allowed: ``1/2``, ``0.5``),
+  in: BG's minefield hexes), as a :class:`ChartCell`: a number (halves allowed: ``1/2``, ``0.5``),
   ``+N`` over the rest of the hex, ``all`` (all the MP the unit has left) or ``P`` (prohibited).
   Several terrains in a hex: the most expensive (``P`` > ``all`` > the highest number), with the
   ``+N`` cells added;
@@ -59,7 +59,7 @@ _CELL_RE: Final = re.compile(r"^(\+)?\s*(\d{1,4}(?:\.\d{1,4})?|\d{1,4}\s*/\s*\d{
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class ChartCell:
     """One cell of the chart: ``kind`` NUMBER (``value`` MP), PLUS (``value`` MP over the rest),
     ALL_MP (all the MP left) or PROHIBITED."""
 
@@ -75,12 +75,12 @@ class Cell:
         return self.text or (self.kind if self.kind in (ALL_MP, PROHIBITED) else _num(self.value))
 
 
-P_CELL: Final = Cell(PROHIBITED, text="P")
-ALL_CELL: Final = Cell(ALL_MP, text="all")
+P_CELL: Final = ChartCell(PROHIBITED, text="P")
+ALL_CELL: Final = ChartCell(ALL_MP, text="all")
 
 
-def parse_cell(text: str) -> Cell | None:
-    """``"2"``, ``"1/2"``, ``"0.5"``, ``"+1"``, ``"all"``, ``"P"`` -> a :class:`Cell`; None if it is none."""
+def parse_cell(text: str) -> ChartCell | None:
+    """``"2"``, ``"1/2"``, ``"0.5"``, ``"+1"``, ``"all"``, ``"P"`` -> a :class:`ChartCell`; None if it is none."""
     t = text.strip()
     if t == "P":
         return P_CELL
@@ -92,7 +92,7 @@ def parse_cell(text: str) -> Cell | None:
     value = float(Fraction(m.group(2).replace(" ", ""))) if "/" in m.group(2) else float(m.group(2))
     if not math.isfinite(value) or value > MAX_COST:
         return None
-    return Cell(PLUS if m.group(1) else NUMBER, value, t)
+    return ChartCell(PLUS if m.group(1) else NUMBER, value, t)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +108,7 @@ class Row:
     """One row of the chart: a terrain, box kind, hexside kind or path kind, priced per class."""
 
     name: str
-    cells: Mapping[str, Cell]  #: class -> cell (every class of the chart)
+    cells: Mapping[str, ChartCell]  #: class -> cell (every class of the chart)
     rule: str
     what: str  #: how messages name it ("the river", "an escarpment off a road")
     units: UnitFilter | None = None  #: only these units (None: every unit)
@@ -127,7 +127,7 @@ class Chart:
     terrain: tuple[Row, ...] = ()
     hexsides: tuple[Row, ...] = ()
     paths: tuple[Row, ...] = ()
-    default: Cell = field(default_factory=lambda: Cell(NUMBER, 1.0, "1"))
+    default: ChartCell = field(default_factory=lambda: ChartCell(NUMBER, 1.0, "1"))
 
     @property
     def class_names(self) -> tuple[str, ...]:
@@ -229,11 +229,11 @@ class ClassCosts:
             if applies(r):
                 self.terrain_rows.setdefault(r.name, []).append(r)
         #: terrain name -> (cell, what, rows) off any path
-        self.by_terrain: dict[str, tuple[Cell, str, tuple[Row, ...]]] = {}
+        self.by_terrain: dict[str, tuple[ChartCell, str, tuple[Row, ...]]] = {}
         for t in game_map.terrain_types:
             self.by_terrain[t] = self._combine(list(self.terrain_rows.get(t, ())), [], t)
         #: hexes with more terrain than their type (a box or place of a priced kind) -> (cell, what, rows)
-        self.box_hex: dict[Hex, tuple[Cell, str, tuple[Row, ...]]] = {}
+        self.box_hex: dict[Hex, tuple[ChartCell, str, tuple[Row, ...]]] = {}
         self.box_plus: dict[Hex, tuple[float, tuple[Row, ...]]] = {}  #: their +N (added along paths too)
         extra: dict[Hex, list[Row]] = {}
         if self.terrain_rows:
@@ -252,7 +252,7 @@ class ClassCosts:
             if plus:
                 self.box_plus[h] = (sum(r.cells[unit_class].value for r in plus), tuple(plus))
         # --- paths: hexside -> (cell, what, bridges), the cheapest path kind crossing it
-        self.along: dict[Hexside, tuple[Cell, str, frozenset[str], Row]] = {}
+        self.along: dict[Hexside, tuple[ChartCell, str, frozenset[str], Row]] = {}
         for r in chart.paths:
             if not applies(r):
                 continue
@@ -268,13 +268,13 @@ class ClassCosts:
                 else:
                     self.along[s] = (old_a[0], old_a[1], old_a[2] | r.bridges, old_a[3])
         # --- hexsides: hexside -> rows of the kinds on it that apply to this class and side
-        self.sides: dict[Hexside, tuple[tuple[Row, Cell, str], ...]] = {}
+        self.sides: dict[Hexside, tuple[tuple[Row, ChartCell, str], ...]] = {}
         by_kind: dict[str, list[Row]] = {}
         for r in chart.hexsides:
             if applies(r):
                 by_kind.setdefault(r.name, []).append(r)
         if by_kind:
-            acc: dict[Hexside, list[tuple[Row, Cell, str]]] = {}
+            acc: dict[Hexside, list[tuple[Row, ChartCell, str]]] = {}
             for kind, rows in by_kind.items():
                 for s in game_map.feature_sides(kind):
                     f = game_map.feature(s, kind)
@@ -301,9 +301,9 @@ class ClassCosts:
             r.cells.get(unit_class) == P_CELL for r in got[2]))
         self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
         self._arrays: list[tuple[Topology, int, ArrayCost]] = []
-        self._cells: dict[Hex, Cell] = {}
+        self._cells: dict[Hex, ChartCell] = {}
 
-    def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[Cell, str, tuple[Row, ...]]:
+    def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[ChartCell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the
         most expensive absolute cell (the chart's default for a type it does not price), plus every ``+N``."""
         cls = self.unit_class
@@ -316,11 +316,11 @@ class ClassCosts:
         rows = tuple(r for r, c in pairs if c.kind in (PROHIBITED, PLUS) or r is worst[0])
         cell = worst[1]
         if cell.kind == NUMBER and plus:
-            cell = Cell(NUMBER, cell.value + sum(c.value for c in plus))
+            cell = ChartCell(NUMBER, cell.value + sum(c.value for c in plus))
         return cell, worst[0].name, rows
 
     # --- one step ---------------------------------------------------------------------------------
-    def hex_cell(self, b: Hex) -> Cell:
+    def hex_cell(self, b: Hex) -> ChartCell:
         """What entering ``b`` costs off any path (terrain and boxes combined; remembered per hex)."""
         got = self._cells.get(b)
         if got is None:
@@ -496,7 +496,7 @@ def _owned(want: str | None, owner: str | None, side: str | None) -> bool:
     return (owner == side) == (want == "own")
 
 
-def _rank(c: Cell) -> tuple[int, float]:
+def _rank(c: ChartCell) -> tuple[int, float]:
     return (3, 0.0) if c.kind == PROHIBITED else (2, 0.0) if c.kind == ALL_MP else (1, c.value)
 
 
@@ -556,8 +556,8 @@ __all__ = [
     "PLUS",
     "PROHIBITED",
     "P_CELL",
-    "Cell",
     "Chart",
+    "ChartCell",
     "ClassCosts",
     "MoveClass",
     "Row",

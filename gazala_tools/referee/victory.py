@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from gazala_tools.referee.ruledata import Nationality, UnitAward, VictoryLevel, VictoryRules
+from gazala_tools.referee.ruledata import NationalityMatch, UnitAward, VictoryLevel, VictoryRules
 from gazala_tools.referee.units import nationality as manifest_nationality
 from gazala_tools.referee.units import printed_values
 
@@ -31,7 +31,7 @@ def printed_vp(unit: Unit, rules: RulesPlugin) -> int | None:
     return sum(got[1][:-1]) if got is not None else None
 
 
-def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[Nationality, ...]) -> str | None:
+def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[NationalityMatch, ...]) -> str | None:
     """The unit's nationality: the counter manifest's, else the first of ``victory.nationalities`` whose
     formations start its formation or whose ids start its id (None: not known)."""
     got = manifest_nationality(unit, rules)
@@ -44,7 +44,7 @@ def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[National
     return None
 
 
-def award_vp(award: UnitAward, unit: Unit, rules: RulesPlugin, nationalities: tuple[Nationality, ...] = ()) -> int | None:
+def award_vp(award: UnitAward, unit: Unit, rules: RulesPlugin, nationalities: tuple[NationalityMatch, ...] = ()) -> int | None:
     """The VP ``unit`` is worth under an ``eliminated`` or ``exited`` award (None: its printed values or
     its nationality are unknown, so it cannot be scored). ``per-step`` multiplies by its steps."""
     if award.by_nationality is not None:

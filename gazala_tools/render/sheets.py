@@ -51,7 +51,7 @@ __all__ = [
     "MARK_WIDTH_PT",
     "PAGE_SIZES_MM",
     "PT_PER_MM",
-    "Cell",
+    "SheetCell",
     "SheetLayout",
     "SheetSummary",
     "log",
@@ -73,7 +73,7 @@ LABEL_FONT: Final = "DejaVuSans"
 
 
 @dataclass(frozen=True)
-class Cell:
+class SheetCell:
     """Where one counter is cut from a page: the top-left corner of its cut square, in mm."""
 
     counter: int  #: index into the counter list
@@ -118,15 +118,15 @@ class SheetLayout:
         x, y = self.front_xy(slot)
         return self.page_w - x - self.size + self.back_dx, y + self.back_dy
 
-    def cells(self, n: int) -> list[Cell]:
-        out: list[Cell] = []
+    def cells(self, n: int) -> list[SheetCell]:
+        out: list[SheetCell] = []
         pages_per_sheet = 2 if self.layout == "duplex" else 1
         for i in range(n):
             sheet, slot = divmod(i, self.per_sheet)
             fx, fy = self.front_xy(slot)
             bx, by = self.back_xy(slot)
-            out.append(Cell(i, sheet * pages_per_sheet, fx, fy, "front"))
-            out.append(Cell(i, sheet * pages_per_sheet + pages_per_sheet - 1, bx, by, "back"))
+            out.append(SheetCell(i, sheet * pages_per_sheet, fx, fy, "front"))
+            out.append(SheetCell(i, sheet * pages_per_sheet + pages_per_sheet - 1, bx, by, "back"))
         return out
 
     def cut_lines(self, side: str) -> tuple[list[float], list[float]]:
@@ -385,7 +385,7 @@ def _draw_pages(
     canvas.setTitle(f"{game} counter sheet")
     canvas.setCreator("gazala-tools")
     cells = lay.cells(len(counters))
-    by_page: dict[int, list[Cell]] = {}
+    by_page: dict[int, list[SheetCell]] = {}
     for cell in cells:
         by_page.setdefault(cell.page, []).append(cell)
     n_pages = max(by_page) + 1

@@ -82,7 +82,7 @@ __all__ = [
     "SVG_NS",
     "XLINK_NS",
     "XML_NS",
-    "Cost",
+    "DrawCost",
     "Prepared",
     "Resolver",
     "check_cost",
@@ -322,7 +322,7 @@ class _Doc:
 
 
 @dataclass(frozen=True)
-class Cost:
+class DrawCost:
     """What drawing a document costs at its declared size: elements drawn, pixels painted (``area``: of
     surfaces that scale with the drawing; ``fixed``: decoded images), groups nested at once, the largest
     pattern tile (pixels at the declared size) and the depth cairo walks."""
@@ -336,12 +336,12 @@ class Cost:
     paint: float = 0.0  #: what the shapes cover, each its bounding box (in the user units of where it stands)
     arc: float = 0.0  #: the largest radius of an arc or round stroke, scaled by the transforms above it
 
-    def __add__(self, o: Cost) -> Cost:
-        return Cost(self.drawn + o.drawn, self.area + o.area, self.fixed + o.fixed, max(self.groups, o.groups),
+    def __add__(self, o: DrawCost) -> DrawCost:
+        return DrawCost(self.drawn + o.drawn, self.area + o.area, self.fixed + o.fixed, max(self.groups, o.groups),
                      max(self.tile, o.tile), max(self.height, o.height), self.paint + o.paint, max(self.arc, o.arc))
 
-    def times(self, k: int) -> Cost:
-        return Cost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height, self.paint * k,
+    def times(self, k: int) -> DrawCost:
+        return DrawCost(self.drawn * k, self.area * k, self.fixed * k, self.groups, self.tile, self.height, self.paint * k,
                     self.arc)
 
 
@@ -349,7 +349,7 @@ class Cost:
 class _Resource:
     data: bytes
     pixels: int  #: pixels a raster decodes to
-    cost: Cost | None  #: an SVG's own cost
+    cost: DrawCost | None  #: an SVG's own cost
 
 
 @dataclass(frozen=True)
@@ -359,7 +359,7 @@ class Prepared:
 
     data: bytes
     size: tuple[int, int]
-    cost: Cost
+    cost: DrawCost
     resources: dict[str, bytes]
 
 
@@ -578,17 +578,17 @@ class _Preparer:
         return new_id
 
     # --- 3. the cost -------------------------------------------------------------------------------
-    def cost_of(self, doc: _Doc) -> Cost:
+    def cost_of(self, doc: _Doc) -> DrawCost:
         return _Coster(doc, self.resources).cost()
 
 
 class _Coster:
-    """What cairo will draw and paint for a document (:class:`Cost`), every reference expanded."""
+    """What cairo will draw and paint for a document (:class:`DrawCost`), every reference expanded."""
 
     def __init__(self, doc: _Doc, resources: dict[str, _Resource]) -> None:
         self.doc = doc
         self.resources = resources
-        self.memo: dict[ET.Element, Cost] = {}
+        self.memo: dict[ET.Element, DrawCost] = {}
         self.active: set[ET.Element] = set()
         size = svg_declared_size({k: str(doc.root.get(k, "")) for k in ("width", "height", "viewBox")}) or (1, 1)
         self.w, self.h = max(size[0], 1), max(size[1], 1)
@@ -599,11 +599,11 @@ class _Coster:
             raise _Refused(f"has a viewBox that scales it {self.k:.3g} times (at most 1e9)")
         self.user = (self.w / self.k, self.h / self.k)
 
-    def cost(self) -> Cost:
+    def cost(self) -> DrawCost:
         c = self.visit(self.doc.root, 0)
-        return Cost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k, c.arc * self.k)
+        return DrawCost(c.drawn, c.area, c.fixed, c.groups, c.tile, c.height, c.paint * self.k * self.k, c.arc * self.k)
 
-    def visit(self, el: ET.Element, depth: int) -> Cost:
+    def visit(self, el: ET.Element, depth: int) -> DrawCost:
         if depth > MAX_DRAW_DEPTH:  # before recursing: a chain of 10,000 <use> is refused, not a RecursionError
             raise _Refused(f"nests more than {MAX_DRAW_DEPTH} levels deep, counting <use> and patterns")
         got = self.memo.get(el)
@@ -622,12 +622,12 @@ class _Coster:
                            "expanded")
         return got
 
-    def children(self, el: ET.Element, depth: int) -> Cost:
-        total = Cost()
+    def children(self, el: ET.Element, depth: int) -> DrawCost:
+        total = DrawCost()
         for child in el:
             if isinstance(child.tag, str):
                 total = total + self.visit(child, depth + 1)
-        return Cost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1, total.paint,
+        return DrawCost(total.drawn, total.area, total.fixed, total.groups, total.tile, total.height + 1, total.paint,
                     total.arc)
 
     def target(self, ref: str | None) -> ET.Element | None:
@@ -635,11 +635,11 @@ class _Coster:
             return None
         return self.doc.ids.get(ref[1:])
 
-    def _visit(self, el: ET.Element, depth: int) -> Cost:
+    def _visit(self, el: ET.Element, depth: int) -> DrawCost:
         tag = _local(el.tag)
         if tag in _NOT_DRAWN:
-            return Cost(drawn=1, height=1)
-        c = Cost(drawn=1) + self.children(el, depth)
+            return DrawCost(drawn=1, height=1)
+        c = DrawCost(drawn=1) + self.children(el, depth)
         props = dict(el.attrib)
         for decl in str(el.get("style", "")).split(";"):
             k, _, v = decl.partition(":")
@@ -653,18 +653,18 @@ class _Coster:
         if tag in _IMAGE_TAGS:
             res = self.resources.get(next((str(el.get(k)) for k in _HREFS if el.get(k)), ""))
             if res is not None:
-                c = c + Cost(fixed=res.pixels) + (Cost(res.cost.drawn, self.canvas, res.cost.fixed, res.cost.groups)
-                                                  if res.cost is not None else Cost())
+                c = c + DrawCost(fixed=res.pixels) + (DrawCost(res.cost.drawn, self.canvas, res.cost.fixed, res.cost.groups)
+                                                      if res.cost is not None else DrawCost())
         for prop in ("fill", "stroke"):
             t = self.target(_url_of(props.get(prop)))
             if t is not None and _local(t.tag) == "pattern":
                 tile = self.tile(t, el)
-                c = c + self.children(self.template(t), depth) + Cost(area=tile, tile=tile)
+                c = c + self.children(self.template(t), depth) + DrawCost(area=tile, tile=tile)
         for prop in ("mask", "filter"):
             t = self.target(_url_of(props.get(prop)))
             if t is not None:
                 groups = 1
-                c = c + Cost(area=self.canvas) + (self.children(t, depth) if prop == "mask" else Cost())
+                c = c + DrawCost(area=self.canvas) + (self.children(t, depth) if prop == "mask" else DrawCost())
         t = self.target(_url_of(props.get("clip-path")))
         if t is not None:
             c = c + self.children(t, depth)
@@ -676,10 +676,10 @@ class _Coster:
         with contextlib.suppress(ValueError):
             if float(props.get("opacity", "1")) < 1 and len(el):
                 groups = 1
-                c = c + Cost(area=self.canvas)
+                c = c + DrawCost(area=self.canvas)
         paint = (c.paint + self.covered(el, tag, props)) * _scale(el.get("transform"))
         arc = max(c.arc, self.radius(el, tag, props)) * _linear(el.get("transform")) * self.viewport(el, tag)
-        return Cost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height, paint, arc)
+        return DrawCost(c.drawn, c.area, c.fixed, c.groups + groups, c.tile, c.height, paint, arc)
 
     def radius(self, el: ET.Element, tag: str, props: dict[str, str]) -> float:
         """The largest radius cairo turns into arc segments for this element (their number grows with the

@@ -37,7 +37,7 @@ from gazala_tools.referee.generic import (
 )
 from gazala_tools.referee.movement import side_adjective
 from gazala_tools.referee.position import Unit
-from gazala_tools.referee.ruledata import HexSet, Section, SideSupply
+from gazala_tools.referee.ruledata import HexSet, RulesSection, SideSupply
 from gazala_tools.referee.turns import game_turn
 from gazala_tools.referee.victory import award_vp, leader_level
 
@@ -50,7 +50,7 @@ class CauldronSPI(RulesPlugin):
     data_keys: ClassVar[frozenset[str]] = frozenset({"command-control", "unit-values", "tobruk", "exits"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"attacked", "exited", "arrived", "values", "tobruk"})
 
-    def read_data(self, data: Section) -> None:
+    def read_data(self, data: RulesSection) -> None:
         cc = data.sub("command-control", frozenset({"rule", "turn", "side", "within", "of"}))
         cc.require("turn", "side", "within", "of")
         self.cc_rule = cc.rule("rule", "command-control")

@@ -23,16 +23,16 @@ from gazala_tools.errors import VassalFormatError
 from gazala_tools.hexgrid import MapLayout, layout_with_boards
 from gazala_tools.vsav.commands import Node, count_kinds, parse, to_text
 from gazala_tools.vsav.container import SaveContainer, read_container
-from gazala_tools.vsav.pieces import Piece, Position, Stack, execute
+from gazala_tools.vsav.pieces import Piece, SavedPosition, Stack, execute
 from gazala_tools.vsav.view import Layer, PieceView, SaveView, TurnView, save_view
 
 __all__ = [
     "Layer",
     "Piece",
     "PieceView",
-    "Position",
     "Save",
     "SaveView",
+    "SavedPosition",
     "Stack",
     "TurnView",
     "locate_pieces",
@@ -46,7 +46,7 @@ class Save:
 
     container: SaveContainer
     tree: Node
-    position: Position
+    position: SavedPosition
     _view: SaveView | None = field(default=None, repr=False, compare=False)
 
     def view(self) -> SaveView:
@@ -135,7 +135,7 @@ def map_identifiers(layouts: list[MapLayout]) -> dict[str, MapLayout]:
     return out
 
 
-def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "<save>") -> None:
+def locate_pieces(position: SavedPosition, layouts: list[MapLayout], *, file: str = "<save>") -> None:
     """Set ``location``/``board`` of every piece on a map, using the save's SetBoards (§4.7)."""
     placed = placed_layouts(position, layouts, file=file)
     decks = [(st, *deck_box(st.type)) for st in position.stacks.values() if st.kind == "deck" and st.map is not None]
@@ -156,7 +156,7 @@ def locate_pieces(position: Position, layouts: list[MapLayout], *, file: str = "
                 break
 
 
-def placed_layouts(position: Position, layouts: list[MapLayout], *, file: str = "<save>") -> dict[str, MapLayout]:
+def placed_layouts(position: SavedPosition, layouts: list[MapLayout], *, file: str = "<save>") -> dict[str, MapLayout]:
     """Each map (by its identifier) with the boards the save's SetBoards lays out (§4.7), as the engine does."""
     by_id = map_identifiers(layouts)
     placed: dict[str, MapLayout] = {}

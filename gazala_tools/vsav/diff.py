@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gazala_tools.vsav.pieces import Piece, Position
+from gazala_tools.vsav.pieces import Piece, SavedPosition
 
 __all__ = ["PositionDiff", "diff_positions"]
 
@@ -50,7 +50,7 @@ class PositionDiff:
         return out
 
 
-def diff_positions(a: Position, b: Position) -> PositionDiff:
+def diff_positions(a: SavedPosition, b: SavedPosition) -> PositionDiff:
     """Pieces of ``b`` compared with ``a``: a move is a change of map or x/y (location shown when known)."""
     d = PositionDiff()
     for pid, pb in b.pieces.items():

@@ -39,8 +39,8 @@ from gazala_tools.vsav.traits import (
 
 __all__ = [
     "Piece",
-    "Position",
     "Replayer",
+    "SavedPosition",
     "Stack",
     "execute",
     "log",
@@ -138,7 +138,7 @@ class Stack:
 
 
 @dataclass
-class Position:
+class SavedPosition:
     """What a save or log leaves on the table."""
 
     pieces: dict[str, Piece] = field(default_factory=dict)  #: in creation order
@@ -156,7 +156,7 @@ class Position:
 class _Executor:
     def __init__(self, file: str) -> None:
         self.file = file
-        self.pos = Position()
+        self.pos = SavedPosition()
         self.index = -1
         self._synthetic = 0
 
@@ -383,7 +383,7 @@ class _Executor:
         self._detach(cmd.id)
         del self.pos.pieces[cmd.id]
 
-    def run(self, tree: Node, *, replay_log: bool) -> Position:
+    def run(self, tree: Node, *, replay_log: bool) -> SavedPosition:
         for cmd in walk(tree, into_logs=replay_log):
             self.do(cmd)
         return self.pos
@@ -410,7 +410,7 @@ class _Executor:
         elif isinstance(cmd, Turn):
             self.pos.turns[cmd.tracker] = cmd.state
         elif isinstance(cmd, BeginSave):
-            self.pos = Position(warnings=self.pos.warnings)
+            self.pos = SavedPosition(warnings=self.pos.warnings)
 
 
 class Replayer:
@@ -421,7 +421,7 @@ class Replayer:
         self._ex = _Executor(file)
 
     @property
-    def position(self) -> Position:
+    def position(self) -> SavedPosition:
         return self._ex.pos
 
     def apply(self, node: Node, *, into_logs: bool = True) -> None:
@@ -444,7 +444,7 @@ def _int_or(toks: list[str], i: int, default: int = 0) -> int:
         return default
 
 
-def execute(tree: Node, *, file: str = "<commands>", replay_log: bool = True) -> Position:
+def execute(tree: Node, *, file: str = "<commands>", replay_log: bool = True) -> SavedPosition:
     """Run every command (and, with ``replay_log``, every LOG step) and return the final position."""
     try:
         return _Executor(file).run(tree, replay_log=replay_log)

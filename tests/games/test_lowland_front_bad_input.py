@@ -15,7 +15,7 @@ from gazala_tools.cli import main as gazala
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import find_game
 from gazala_tools.referee.plugins import rules_for
-from gazala_tools.referee.ruledata import RulesReader, Section
+from gazala_tools.referee.ruledata import RulesReader, RulesSection
 
 FOLDER = Path(__file__).resolve().parent / "lowland-front"
 LOG = Path(__file__).resolve().parents[1] / "fixtures" / "lowland-front-logs" / "lf-legal.vlog"
@@ -95,11 +95,11 @@ def test_a_supply_trace_in_mp_names_a_class_of_the_chart() -> None:
     node = yaml.compose('trace: {max-mp: 4, class: fot}\n')
     reader = RulesReader(rules.game, rules.map, strict=True, file="game.yaml")
     reader.chart = chart
-    trace = Section(reader, node, "rules.supply").sub("trace")
+    trace = RulesSection(reader, node, "rules.supply").sub("trace")
     with pytest.raises(GazalaError, match=r"game\.yaml:1:\d+: .*'fot' is not a unit class of the terrain "
                                           r"effects chart \(did you mean 'foot'\?\)"):
         reader.mp_class(trace.m["class"], trace.what("class"))
-    ok = Section(reader, yaml.compose('trace: {class: foot}\n'), "rules.supply").sub("trace")
+    ok = RulesSection(reader, yaml.compose('trace: {class: foot}\n'), "rules.supply").sub("trace")
     assert reader.mp_class(ok.m["class"], ok.what("class")) == "foot"
 
 
@@ -111,9 +111,9 @@ def test_a_key_naming_a_phase_of_the_sequence_says_did_you_mean() -> None:
     seq = rules.movement.sequence
     assert seq is not None
     reader = RulesReader(rules.game, rules.map, strict=True, file="game.yaml")
-    ok = Section(reader, yaml.compose("supply: {judged-in: Supply phase}\n"), "rules").sub("supply")
+    ok = RulesSection(reader, yaml.compose("supply: {judged-in: Supply phase}\n"), "rules").sub("supply")
     assert phase_named(seq, ok, "judged-in").rule == "2.1"
-    bad = Section(reader, yaml.compose("supply: {judged-in: Suply phase}\n"), "rules").sub("supply")
+    bad = RulesSection(reader, yaml.compose("supply: {judged-in: Suply phase}\n"), "rules").sub("supply")
     with pytest.raises(GazalaError, match=r"game\.yaml:1:\d+: .*'Suply phase' is not a phase of the sequence of play "
                                           r"\(did you mean 'Supply phase'\?\)"):
         phase_named(seq, bad, "judged-in")

@@ -1,8 +1,10 @@
 """The shape of the API (issue 34 item 6): every public module of ``gazala_tools`` says what it
-exports (``__all__``, each name defined), and the core's docstring examples run as doctests."""
+exports (``__all__``, each name defined), the core's docstring examples run as doctests, and (issue 34
+item 3) each public class name is defined once."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 from pathlib import Path
@@ -74,3 +76,30 @@ def test_the_core_has_docstring_examples() -> None:
     tried = {name: _run_doctests(importlib.import_module(name))[0] for name in
              ("gazala_tools.hexes", "gazala_tools.numbering", "gazala_tools.games", "gazala_tools.counters")}
     assert all(n > 0 for n in tried.values()), tried
+
+
+def class_modules(root: Path) -> dict[str, list[str]]:
+    """Each public (no leading ``_``) top-level class name under ``root`` -> the modules defining it."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                found.setdefault(node.name, []).append(module)
+    return found
+
+
+def test_each_public_class_name_is_defined_once() -> None:
+    """One name, one concept: a class another module also defines is renamed to what it holds
+    (``vsav.pieces.SavedPosition`` beside ``referee.position.Position``) or imported from the one."""
+    found = class_modules(Path(gazala_tools.__file__).parent)
+    assert {"Position", "Section", "Cell", "Hex"} <= found.keys()  # the walk reads the package
+    assert {name: modules for name, modules in found.items() if len(modules) > 1} == {}
+
+
+def test_a_class_name_defined_twice_is_reported_with_its_modules(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("class Thing:\n    pass\n\n\nclass _Private:\n    pass\n")
+    (pkg / "sub" / "b.py").write_text("class Thing:\n    class Inner:\n        pass\n\n\nclass _Private:\n    pass\n")
+    assert class_modules(pkg) == {"Thing": ["pkg.a", "pkg.sub.b"]}

@@ -190,11 +190,11 @@ def test_a_drawing_that_draws_more_than_was_counted_stops(monkeypatch: pytest.Mo
     """The dynamic half of the budget: cairo's elements are counted again as they are drawn (here the static
     count is made to say one element: a document of 3,000 stops at 1,002)."""
     from gazala_tools.render import svg
-    from gazala_tools.render.svg import Cost
+    from gazala_tools.render.svg import DrawCost
 
     class OneElement(svg._Coster):
-        def cost(self) -> Cost:
-            return Cost(drawn=1, height=1)
+        def cost(self) -> DrawCost:
+            return DrawCost(drawn=1, height=1)
 
     monkeypatch.setattr(svg, "_Coster", OneElement)
     doc = (f'{HEAD}>' + '<rect width="1" height="1"/>' * 3000 + "</svg>").encode()

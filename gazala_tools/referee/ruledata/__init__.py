@@ -2,7 +2,7 @@
 
 One reader for the generic rules every game may state as data (stacking, off-map boxes, where
 units may not go, zones of control, supply, reinforcements, markers, control, victory) and for the
-keys a rules plugin adds (:class:`Section` is what a plugin reads its own keys with). Every error
+keys a rules plugin adds (:class:`RulesSection` is what a plugin reads its own keys with). Every error
 names the file, line and column and the bad value (:mod:`gazala_tools.yamlnodes`), and every name
 the data gives is resolved once, here: hex labels on the game's grid, zones, places, boxes and
 terrain of its map, turn labels of its turn record, sides of ``game.yaml``.
@@ -11,7 +11,7 @@ Strict and lenient maps. Against the game's own map every zone, place, box and t
 exist (a typo is an error, never a silently disabled rule). Rules bound to another map (a test's
 small map, a scenario map) take a missing name as "no hexes" and log it.
 
-One module per section: :mod:`.section` (the reader and :class:`Section`), :mod:`.filters` (hex sets,
+One module per section: :mod:`.section` (the reader and :class:`RulesSection`), :mod:`.filters` (hex sets,
 unit filters), :mod:`.boxes`, :mod:`.stacking`, :mod:`.prohibited`, :mod:`.markers`, :mod:`.zoc`,
 :mod:`.supply`, :mod:`.reinforcements`, :mod:`.control`, :mod:`.victory`, :mod:`.chart` (the terrain
 effects chart), :mod:`.movement` (``movement.yaml``) and :mod:`.read` (the whole section). The names
@@ -40,7 +40,7 @@ from gazala_tools.referee.ruledata.section import (
     HEXSET_KEYS,
     RULE_RE,
     RulesReader,
-    Section,
+    RulesSection,
     map_edges,
     terrain_hexes,
 )
@@ -67,7 +67,7 @@ from gazala_tools.referee.ruledata.victory import (
     VICTORY_KEYS,
     HexAward,
     HexScore,
-    Nationality,
+    NationalityMatch,
     SuddenDeath,
     UnitAward,
     VictoryLevel,
@@ -111,12 +111,12 @@ __all__ = [
     "HexScore",
     "HexSet",
     "Marker",
-    "Nationality",
+    "NationalityMatch",
     "PieceWords",
     "Prohibition",
     "ReinforcementRules",
     "RulesReader",
-    "Section",
+    "RulesSection",
     "SideSupply",
     "StackingRules",
     "SuddenDeath",

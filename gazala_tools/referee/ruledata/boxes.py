@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 
 __all__ = ["BoxRules", "lower_names", "read_boxes"]
 
@@ -29,7 +29,7 @@ def lower_names(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(n.strip().lower() for n in names)
 
 
-def read_boxes(s: Section) -> BoxRules:
+def read_boxes(s: RulesSection) -> BoxRules:
     d = BoxRules()
     if not s:
         return d

@@ -9,8 +9,8 @@ from typing import Final
 
 import yaml
 
-from gazala_tools.referee.ruledata.section import Section
-from gazala_tools.referee.terrain import ANY_CLASS, NUMBER, PLUS, Cell, Chart, MoveClass, Row, parse_cell
+from gazala_tools.referee.ruledata.section import RulesSection
+from gazala_tools.referee.terrain import ANY_CLASS, NUMBER, PLUS, Chart, ChartCell, MoveClass, Row, parse_cell
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = ["CHART_KEYS", "OWNERS", "ROW_KEYS", "read_chart"]
@@ -20,7 +20,7 @@ ROW_KEYS: Final = frozenset({"cost", "units", "owner", "rule", "what"})
 OWNERS: Final = ("own", "enemy")
 
 
-def read_chart(s: Section) -> Chart | None:
+def read_chart(s: RulesSection) -> Chart | None:
     """``rules.terrain-effects`` (None when the game has none). Every name is the game's: classes
     by units of its types, terrain of its map, hexside and path kinds of its map."""
     if not s:
@@ -37,7 +37,7 @@ def read_chart(s: Section) -> Chart | None:
     if not classes:
         classes.append(MoveClass(ANY_CLASS, s.units("\0")))  # a missing key: every unit
     names = tuple(c.name for c in classes)
-    default = _cell(s, s.m["default"], s.what("default")) if "default" in s else Cell(NUMBER, 1.0, "1")
+    default = _cell(s, s.m["default"], s.what("default")) if "default" in s else ChartCell(NUMBER, 1.0, "1")
     if default.kind == PLUS:
         raise s.err("default", f"{default} is not a cost of a hex", expected="a number, all or P")
     m = s.r.map
@@ -71,7 +71,7 @@ def read_chart(s: Section) -> Chart | None:
     return Chart(rule, tuple(classes), tuple(terrain), tuple(hexsides), tuple(paths), default)
 
 
-def _cell(s: Section, node: yaml.Node, what: str) -> Cell:
+def _cell(s: RulesSection, node: yaml.Node, what: str) -> ChartCell:
     text = s.r.doc.scalar(node, what)
     got = parse_cell(text)
     if got is None:
@@ -80,13 +80,13 @@ def _cell(s: Section, node: yaml.Node, what: str) -> Cell:
     return got
 
 
-def _cells(s: Section, node: yaml.Node, what: str, classes: tuple[str, ...]) -> dict[str, Cell]:
+def _cells(s: RulesSection, node: yaml.Node, what: str, classes: tuple[str, ...]) -> dict[str, ChartCell]:
     """A cost for every class: one cell for all, or ``{class: cell}`` naming each class."""
     if isinstance(node, yaml.ScalarNode):
         c = _cell(s, node, what)
         return dict.fromkeys(classes, c)
     m = s.r.doc.mapping(node, what)
-    out: dict[str, Cell] = {}
+    out: dict[str, ChartCell] = {}
     for k, v in m.items():
         if k not in classes:
             key = next((kn for kn, _vn in node.value if getattr(kn, "value", None) == k), v)
@@ -100,7 +100,7 @@ def _cells(s: Section, node: yaml.Node, what: str, classes: tuple[str, ...]) -> 
     return out
 
 
-def _rows(s: Section, name: str, classes: tuple[str, ...], rule: str, *, owner_ok: bool = False,
+def _rows(s: RulesSection, name: str, classes: tuple[str, ...], rule: str, *, owner_ok: bool = False,
           first_ok: bool = False, bridges_ok: bool = False) -> list[Row]:
     """The rows of one chart key: a cost, ``{class: cost}``, ``{cost, units, owner, rule, what, ...}``
     or a list of those."""

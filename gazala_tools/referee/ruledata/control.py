@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 
 __all__ = ["ControlRules", "read_control"]
 
@@ -25,7 +25,7 @@ class ControlRules:
         return next((side for side, hexes in self.start.items() if h in hexes), None)
 
 
-def read_control(s: Section) -> ControlRules | None:
+def read_control(s: RulesSection) -> ControlRules | None:
     if not s:
         return None
     start = s.sub("start")

@@ -9,7 +9,7 @@ from typing import Final
 
 from gazala_tools.games.moduleyaml import status_names
 from gazala_tools.referee.ruledata.marker import ROUNDING, SUPPLY_ROLES, USED, Marker
-from gazala_tools.referee.ruledata.section import RulesReader, Section
+from gazala_tools.referee.ruledata.section import RulesReader, RulesSection
 from gazala_tools.yamlnodes import ID_RE
 
 __all__ = [
@@ -31,7 +31,7 @@ def marker_id(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def read_markers(root: Section, r: RulesReader) -> dict[str, Marker]:
+def read_markers(root: RulesSection, r: RulesReader) -> dict[str, Marker]:
     """``rules.markers``: the game's markers and their effects; without it, the status layers of the
     game's module (``module.yaml``) and the builder's ``Used`` layer, with no effect."""
     if "markers" not in root:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gazala_tools.errors import GameDataError
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.ruledata.filters import UnitFilter
-from gazala_tools.referee.ruledata.section import RulesReader, Section
+from gazala_tools.referee.ruledata.section import RulesReader, RulesSection
 from gazala_tools.referee.terrain import Chart
 
 __all__ = [
@@ -158,7 +158,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     r = RulesReader(rules.game, rules.map, strict=rules.strict, file=file, turns=rules.turns)
     r.unit_types = rules.data.unit_types
     r.groups = dict(rules.data.groups)
-    root = Section(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)
+    root = RulesSection(r, compose(file, "movement data", GameDataError), "movement", TOP_KEYS)
     for old in ("cross", "enemy-hexsides"):
         if old in root:
             raise root.err(old, "has moved to the Terrain Effects Chart", expected=MOVED_KEYS[old])
@@ -187,7 +187,7 @@ def read_movement(rules: RulesPlugin) -> MovementRules:
     )
 
 
-def _immobile(s: Section, moved: Mapping[str, str]) -> Immobile:
+def _immobile(s: RulesSection, moved: Mapping[str, str]) -> Immobile:
     """``immobile: [{rule, units, state, what}]``: a key that has moved (``immobile[].markers``, or one
     the plugin's ``moved_keys`` names) is exit 2 naming where it went."""
     for key, where in {**moved, "immobile[].markers": MOVED_KEYS["immobile[].markers"]}.items():
@@ -199,7 +199,7 @@ def _immobile(s: Section, moved: Mapping[str, str]) -> Immobile:
     return Immobile(s.rule(), s.units("units"), state, s.text("what", f"in a hex marked {state}"))
 
 
-def _zoc(root: Section) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
+def _zoc(root: RulesSection) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
     """``zoc: {rule, zone, name, EFFECTS, sides: {side: {rule, EFFECTS}}}``: what an enemy zone does to
     the movement of every side, and of each side named (its keys over the section's)."""
     if "zoc" not in root:
@@ -216,7 +216,7 @@ def _zoc(root: Section) -> tuple[ZocMoves | None, dict[str, ZocMoves]]:
     return base, sides
 
 
-def _zoc_effects(s: Section, base: ZocMoves) -> ZocMoves:
+def _zoc_effects(s: RulesSection, base: ZocMoves) -> ZocMoves:
     return replace(
         base,
         rule=s.rule("rule", base.rule),
@@ -229,7 +229,7 @@ def _zoc_effects(s: Section, base: ZocMoves) -> ZocMoves:
     )
 
 
-def _num(s: Section, key: str) -> float:
+def _num(s: RulesSection, key: str) -> float:
     if key not in s:
         return 0.0
     v = s.r.doc.number(s.m[key], s.what(key))
@@ -238,7 +238,7 @@ def _num(s: Section, key: str) -> float:
     return v
 
 
-def _exits(ex: Section, r: RulesReader) -> dict[str, frozenset[Hex]]:
+def _exits(ex: RulesSection, r: RulesReader) -> dict[str, frozenset[Hex]]:
     """``exits: {rule, edges: {side: [N, E, S, W]}}``: the hexes of the map edges each side exits by."""
     exits: dict[str, frozenset[Hex]] = {}
     if ex:
@@ -253,7 +253,7 @@ POINTS_KEYS = frozenset({"rule", "allowance", "markers", "minimum-move", "entry-
                          "boxes", "own-hexsides", "leave-zone"})
 
 
-def _points(p: Section) -> Points:
+def _points(p: RulesSection) -> Points:
     """``points: {rule, allowance, minimum-move, entry-cost}`` (a key that has moved: exit 2 naming where)."""
     for old in ("terrain", "along", "fast", "boxes", "own-hexsides", "leave-zone", "markers"):
         if old in p:

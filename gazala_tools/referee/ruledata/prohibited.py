@@ -7,7 +7,7 @@ from typing import Final
 
 from gazala_tools.hexes import Hexside
 from gazala_tools.referee.ruledata.filters import HexSet, UnitFilter
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 
 __all__ = [
     "CHART_HEX_KEYS",
@@ -31,7 +31,7 @@ class Prohibition:
 CHART_HEX_KEYS: Final = ("terrain", "box-kinds")
 
 
-def read_prohibition(s: Section) -> Prohibition:
+def read_prohibition(s: RulesSection) -> Prohibition:
     """``prohibited[]``: units may not stand in (enter) a set of hexes the chart cannot name (hexes,
     zones, places, boxes, edges: RG 8.1's zone), nor cross hexside kinds. A kind of hex (a terrain
     type, a kind of box or place) is the chart's: ``terrain-effects.terrain: {KIND: {cost: P, units}}``."""

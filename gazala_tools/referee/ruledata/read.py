@@ -24,7 +24,7 @@ from gazala_tools.referee.ruledata.reinforcements import (
     ReinforcementRules,
     read_reinforcements,
 )
-from gazala_tools.referee.ruledata.section import RulesReader, Section
+from gazala_tools.referee.ruledata.section import RulesReader, RulesSection
 from gazala_tools.referee.ruledata.stacking import STACKING_KEYS, StackingRules, read_stacking
 from gazala_tools.referee.ruledata.supply import SupplyRules, read_supply
 from gazala_tools.referee.ruledata.victory import VICTORY_KEYS, VictoryRules, read_victory
@@ -109,20 +109,20 @@ def rules_node(game: Game) -> tuple[yaml.Node | None, str | Path]:
 
 
 def read_rules(game: Game, game_map: GameMap, *, strict: bool, plugin_keys: frozenset[str] = frozenset(),
-               turns: TurnRecord | None = None) -> tuple[GenericRules, Section]:
+               turns: TurnRecord | None = None) -> tuple[GenericRules, RulesSection]:
     """The generic rules of ``game`` on ``game_map`` and the whole ``rules:`` section (for the
     plugin's own keys, ``plugin_keys``; any other key is an error); ``turns``: the rules' turn record."""
     node, file = rules_node(game)
     r = RulesReader(game, game_map, strict=strict, file=file, turns=turns)
     allowed = GENERIC_KEYS | plugin_keys | {"plugin"}
-    root = Section(r, node, "rules", frozenset(allowed))
+    root = RulesSection(r, node, "rules", frozenset(allowed))
     return _generic(r, root, plugin_keys), root
 
 
-def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozenset()) -> GenericRules:
+def _generic(r: RulesReader, root: RulesSection, plugin_keys: frozenset[str] = frozenset()) -> GenericRules:
     """The generic keys of the section (a key a plugin declares as its own is the plugin's to read)."""
-    def sub(key: str, allowed: frozenset[str] | None = None) -> Section:
-        return Section(r, None, f"rules.{key}") if key in plugin_keys else root.sub(key, allowed)
+    def sub(key: str, allowed: frozenset[str] | None = None) -> RulesSection:
+        return RulesSection(r, None, f"rules.{key}") if key in plugin_keys else root.sub(key, allowed)
 
     _unit_types(r, root)
     names = _formation_names(root.sub("formation-words"))
@@ -163,7 +163,7 @@ def _generic(r: RulesReader, root: Section, plugin_keys: frozenset[str] = frozen
     )
 
 
-def _unit_types(r: RulesReader, root: Section) -> None:
+def _unit_types(r: RulesReader, root: RulesSection) -> None:
     """``unit-types`` (else the types game.yaml declares) and ``type-groups``, kept in the reader: the
     other keys name them."""
     if "unit-types" in root:
@@ -187,7 +187,7 @@ def _unit_types(r: RulesReader, root: Section) -> None:
             raise groups.err(sorted(clash)[0], "a group may not be named like a unit type")
 
 
-def _formation_names(words: Section) -> FormationNames:
+def _formation_names(words: RulesSection) -> FormationNames:
     """``formation-words``: words of formation names that are the same word (or none)."""
     return FormationNames({re.sub(r"[^a-z0-9]", "", k.lower()): re.sub(r"[^a-z0-9]", "", words.text(k).lower())
                            for k in words})

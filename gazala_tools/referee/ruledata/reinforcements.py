@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from gazala_tools.referee.ruledata.filters import HexSet
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = [
@@ -52,7 +52,7 @@ class ReinforcementRules:
     when_blocked: str = "wait"
 
 
-def read_reinforcements(s: Section) -> ReinforcementRules | None:
+def read_reinforcements(s: RulesSection) -> ReinforcementRules | None:
     if not s:
         return None
     s.require("schedule")

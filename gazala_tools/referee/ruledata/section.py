@@ -1,5 +1,5 @@
 """The reader of the ``rules:`` section: :class:`RulesReader` (the file, the map, the turns, the
-sides, strictness) and :class:`Section` (a mapping of the rules data with typed, validated getters
+sides, strictness) and :class:`RulesSection` (a mapping of the rules data with typed, validated getters
 that resolve every name the data gives on the game's map and turn record)."""
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.model import GameMap, HexsideKind, PathKind
 from gazala_tools.referee.ruledata.filters import ANY_UNIT, HexSet, UnitFilter
 from gazala_tools.referee.turns import TurnRecord
-from gazala_tools.yamlnodes import ID_RE, MAX_LIST, Doc, did_you_mean
-from gazala_tools.yamlnodes import Section as NodeSection
+from gazala_tools.yamlnodes import ID_RE, MAX_LIST, Doc, Section, did_you_mean
 
 __all__ = [
     "EDGES",
     "HEXSET_KEYS",
     "RULE_RE",
     "RulesReader",
-    "Section",
+    "RulesSection",
     "T",
     "log",
     "map_edges",
@@ -51,7 +50,7 @@ RULE_RE: Final = re.compile(r"^[^\n]{1,40}$")
 
 
 class RulesReader:
-    """What every :class:`Section` needs: the file, the map, the turns, the sides, strictness."""
+    """What every :class:`RulesSection` needs: the file, the map, the turns, the sides, strictness."""
 
     def __init__(self, game: Game, game_map: GameMap, *, strict: bool, file: str | Path,
                  turns: TurnRecord | None = None) -> None:
@@ -123,12 +122,12 @@ def map_edges(m: GameMap) -> dict[str, frozenset[Hex]]:
     return _EDGES.put(out, m)
 
 
-class Section(NodeSection):
+class RulesSection(Section):
     """A mapping of the rules data with typed, validated getters (every error: file:line:col), the
     getters of :class:`gazala_tools.yamlnodes.Section` and those that resolve the game's names: sides,
     turns, unit types, markers, hexes, hexside and path kinds.
 
-    ``Section(reader, node, "rules.supply", allowed_keys)``; a missing section is empty
+    ``RulesSection(reader, node, "rules.supply", allowed_keys)``; a missing section is empty
     (``node=None``). Getters take the key and a default; a key given with a bad value is an error.
     """
 

@@ -11,7 +11,7 @@ import yaml
 
 from gazala_tools.hexes import Hex
 from gazala_tools.referee.ruledata.filters import UnitFilter
-from gazala_tools.referee.ruledata.section import Section, terrain_hexes
+from gazala_tools.referee.ruledata.section import RulesSection, terrain_hexes
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = [
@@ -89,7 +89,7 @@ STACKING_KEYS: Final = frozenset({"rule", "limit", "types", "alone", "note", "ex
                                   "enemy-rule", "points", "terrain", "when"})
 
 
-def _per_side(s: Section, key: str, lo: int) -> dict[str, int]:
+def _per_side(s: RulesSection, key: str, lo: int) -> dict[str, int]:
     """``N`` (every side) or ``{side: N}``."""
     if isinstance(s.m[key], yaml.ScalarNode):
         n = s.integer(key, lo=lo, hi=100_000)
@@ -98,7 +98,7 @@ def _per_side(s: Section, key: str, lo: int) -> dict[str, int]:
     return {side: per.integer(side, lo=lo, hi=100_000) for side in per.side_keys()}
 
 
-def read_stacking(s: Section) -> tuple[StackingRules | None, str]:
+def read_stacking(s: RulesSection) -> tuple[StackingRules | None, str]:
     if not s:
         return None, "stacking"
     rule = s.rule("rule", "stacking")
@@ -135,7 +135,7 @@ def note_placeholders_ok(note: str) -> bool:
         return False
 
 
-def _points(s: Section, limit: dict[str, int] | None) -> tuple[dict[str, int] | None, int]:
+def _points(s: RulesSection, limit: dict[str, int] | None) -> tuple[dict[str, int] | None, int]:
     """``points``: stacking points by unit type (``other``: every type not named), and that default."""
     if "points" not in s:
         return None, 1
@@ -153,7 +153,7 @@ def _points(s: Section, limit: dict[str, int] | None) -> tuple[dict[str, int] | 
     return points, default_points
 
 
-def _terrain_limits(s: Section, limit: dict[str, int] | None) -> list[TerrainLimit]:
+def _terrain_limits(s: RulesSection, limit: dict[str, int] | None) -> list[TerrainLimit]:
     """``terrain``: the limit of a side in a hex of a terrain (a city holds more)."""
     if "terrain" not in s:
         return []
@@ -172,7 +172,7 @@ def _terrain_limits(s: Section, limit: dict[str, int] | None) -> list[TerrainLim
     return terrain
 
 
-def _type_limits(s: Section, rule: str) -> list[TypeLimit]:
+def _type_limits(s: RulesSection, rule: str) -> list[TypeLimit]:
     """``types``: at most N units of these types in a side's stack (N, or per side)."""
     types: list[TypeLimit] = []
     tl = s.sub("types")

@@ -8,7 +8,7 @@ from typing import Final
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.ruledata.filters import HexSet, UnitFilter
-from gazala_tools.referee.ruledata.section import RulesReader, Section
+from gazala_tools.referee.ruledata.section import RulesReader, RulesSection
 from gazala_tools.referee.ruledata.zoc import ZocRules
 from gazala_tools.yamlnodes import did_you_mean
 
@@ -89,7 +89,7 @@ TRACE_KEYS: Final = frozenset({"blocked-by", "hexes", "hexsides", "except-along"
                                "max-length", "max-mp", "class", "network-blocked-by"})
 
 
-def _blocks(s: Section, key: str, what: str) -> tuple[str, ...] | None:
+def _blocks(s: RulesSection, key: str, what: str) -> tuple[str, ...] | None:
     blocks = s.names(key) if key in s else None
     for i, b in enumerate(blocks or ()):
         if b not in TRACE_BLOCKS:
@@ -98,7 +98,7 @@ def _blocks(s: Section, key: str, what: str) -> tuple[str, ...] | None:
     return blocks
 
 
-def _trace(s: Section, base: Trace) -> Trace:
+def _trace(s: RulesSection, base: Trace) -> Trace:
     for old, where in MOVED_TRACE_KEYS.items():
         if old in s:
             raise s.err(old, "has moved", expected=where)
@@ -142,7 +142,7 @@ MOVED_SUPPLY_KEYS: Final = {
                "have supply roles has the supply phase's marker flow: the fact is stated with the markers)"}
 
 
-def read_supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
+def read_supply(s: RulesSection, r: RulesReader, zoc: ZocRules) -> SupplyRules | None:
     """``rules.supply``; the Out of Supply -> Isolated marker flow is on when ``rules.markers`` give
     the supply roles (read first: ``r.markers``), and then needs both."""
     if not s:
@@ -179,7 +179,7 @@ def read_supply(s: Section, r: RulesReader, zoc: ZocRules) -> SupplyRules | None
                        isolated_after=_isolated_after(s, bool(roles)))
 
 
-def _isolated_after(s: Section, flow: bool) -> int:
+def _isolated_after(s: RulesSection, flow: bool) -> int:
     """``isolated-after: N``: the supply phase out of supply in which a unit is Isolated (the markers
     show two states, so 1 or 2)."""
     if "isolated-after" not in s:

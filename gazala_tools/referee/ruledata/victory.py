@@ -14,7 +14,7 @@ from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.referee.ruledata.boxes import lower_names
 from gazala_tools.referee.ruledata.control import ControlRules
 from gazala_tools.referee.ruledata.filters import HexSet, UnitFilter
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 from gazala_tools.yamlnodes import ID_RE, did_you_mean
 
 __all__ = [
@@ -23,7 +23,7 @@ __all__ = [
     "VICTORY_KEYS",
     "HexAward",
     "HexScore",
-    "Nationality",
+    "NationalityMatch",
     "SuddenDeath",
     "UnitAward",
     "VictoryLevel",
@@ -104,7 +104,7 @@ class VictoryLevel:
 
 
 @dataclass(frozen=True, slots=True)
-class Nationality:
+class NationalityMatch:
     """``victory.nationalities``: a nationality key (as the counter manifest's ``nationality``) and how a
     unit the manifest lacks is known to have it: its formation or the start of its id."""
 
@@ -125,7 +125,7 @@ class VictoryRules:
     levels_rule: str = ""
     #: ``levels: {side: [...]}``: each side's own table, used when that side leads (names said whole)
     side_levels: Mapping[str, tuple[VictoryLevel, ...]] = field(default_factory=dict)
-    nationalities: tuple[Nationality, ...] = ()
+    nationalities: tuple[NationalityMatch, ...] = ()
 
 
 VICTORY_KEYS: Final = frozenset({"rule", "end", "hexes", "eliminated", "exited", "sudden-death", "levels", "draw",
@@ -133,14 +133,14 @@ VICTORY_KEYS: Final = frozenset({"rule", "end", "hexes", "eliminated", "exited",
 UNIT_AWARD_KEYS: Final = frozenset({"rule", "units", "vp", "per-step", "boxes", "vp-by-nationality"})
 
 
-def _holds(s: Section, control: ControlRules | None) -> str:
+def _holds(s: RulesSection, control: ControlRules | None) -> str:
     holds = s.choice("holds", HOLDS, "occupied")
     if holds == "controlled" and control is None:
         raise s.err("holds", "'controlled' needs the game's control rule", expected="rules.control: {by: ...}")
     return holds
 
 
-def read_victory(s: Section, control: ControlRules | None, exited: frozenset[str] = frozenset()) -> VictoryRules | None:
+def read_victory(s: RulesSection, control: ControlRules | None, exited: frozenset[str] = frozenset()) -> VictoryRules | None:
     if not s:
         return None
     rule = s.rule("rule", "victory")
@@ -175,7 +175,7 @@ def read_victory(s: Section, control: ControlRules | None, exited: frozenset[str
                         s.text("draw", "draw"), s.rule("levels-rule", rule), side_levels, nationalities)
 
 
-def _scenario(e: Section) -> str | None:
+def _scenario(e: RulesSection) -> str | None:
     """``scenario: ID``: a scenario of the game's scenarios.yaml."""
     if "scenario" not in e:
         return None
@@ -187,7 +187,7 @@ def _scenario(e: Section) -> str | None:
     return got
 
 
-def _hex_score(t: Section, control: ControlRules | None, group: int | None) -> HexScore:
+def _hex_score(t: RulesSection, control: ControlRules | None, group: int | None) -> HexScore:
     """One tier of a hex award: ``holds``, ``in-supply`` (true, false or ``marked``), ``vp``."""
     t.require("vp")
     marked = "in-supply" in t and t.text("in-supply") == "marked"
@@ -202,7 +202,7 @@ def _hex_score(t: Section, control: ControlRules | None, group: int | None) -> H
     return HexScore(holds, in_supply, t.integer("vp", lo=-1000, hi=1000), marked)
 
 
-def _levels(s: Section, key: str) -> tuple[VictoryLevel, ...]:
+def _levels(s: RulesSection, key: str) -> tuple[VictoryLevel, ...]:
     """``[{name, margin}]``: the levels of victory, best first once sorted."""
     levels = []
     for e in s.each(key, frozenset({"name", "margin"})):
@@ -212,17 +212,17 @@ def _levels(s: Section, key: str) -> tuple[VictoryLevel, ...]:
     return tuple(levels)
 
 
-def _nationalities(s: Section) -> tuple[Nationality, ...]:
+def _nationalities(s: RulesSection) -> tuple[NationalityMatch, ...]:
     out = []
     for key in s:
         if not ID_RE.match(key):
             raise s.err(key, f"{key!r} is not a nationality key", expected="lowercase words joined by '-' (de, it, uk)")
         e = s.sub(key, frozenset({"formations", "ids"}))
-        out.append(Nationality(key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
+        out.append(NationalityMatch(key, tuple(f.lower() for f in e.names("formations")), e.names("ids")))
     return tuple(out)
 
 
-def _unit_award(e: Section, kind: str, rule: str, nationalities: tuple[Nationality, ...],
+def _unit_award(e: RulesSection, kind: str, rule: str, nationalities: tuple[NationalityMatch, ...],
                 exited: frozenset[str] = frozenset()) -> UnitAward:
     """One ``eliminated`` or ``exited`` award: ``vp`` (a number, or ``printed``) or ``vp-by-nationality``;
     an ``exited`` award's boxes default to ``exited``, the boxes ``rules.boxes`` names (stated once)."""

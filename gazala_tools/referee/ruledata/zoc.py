@@ -10,7 +10,7 @@ import yaml
 
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.referee.ruledata.filters import ANY_UNIT, UnitFilter
-from gazala_tools.referee.ruledata.section import Section
+from gazala_tools.referee.ruledata.section import RulesSection
 from gazala_tools.yamlnodes import did_you_mean
 
 __all__ = ["MOVED_ZOC_KEYS", "ZOC_KEYS", "ZOC_NEGATION", "ZocRules", "read_zoc"]
@@ -30,7 +30,7 @@ class ZocRules:
     negated_for: frozenset[str] = frozenset()
 
 
-def read_zoc(root: Section) -> ZocRules:
+def read_zoc(root: RulesSection) -> ZocRules:
     if "zoc" not in root:
         return ZocRules()
     node = root.m["zoc"]

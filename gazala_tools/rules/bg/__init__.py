@@ -29,7 +29,7 @@ from typing import ClassVar
 from gazala_tools.referee.engine import Check, Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import box_in
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.referee.victory import award_vp
 from gazala_tools.rules.bg.motorized import MotorizedRange
 from gazala_tools.rules.bg.recovery import Recovery
@@ -45,7 +45,7 @@ class BatalhaDeGazala(MotorizedRange, Recovery):
     extra_keys: ClassVar[frozenset[str]] = frozenset({"reduced", "cleared", "held"})
     extra_hex_keys: ClassVar[frozenset[str]] = frozenset({"cleared"})
 
-    def read_data(self, data: Section) -> None:
+    def read_data(self, data: RulesSection) -> None:
         self.read_engagement(data)
         self.read_range(data)
         self.read_recovery(data)

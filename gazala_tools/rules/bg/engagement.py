@@ -8,7 +8,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 
 __all__ = ["Engagement"]
 
@@ -16,7 +16,7 @@ __all__ = ["Engagement"]
 class Engagement(RulesPlugin):
     """4.1.2 engagement zones."""
 
-    def read_engagement(self, data: Section) -> None:
+    def read_engagement(self, data: RulesSection) -> None:
         en = data.sub("engagement", frozenset({"rule", "armor", "ignores"}))
         self.engaged_rule = en.rule("rule", "engagement")
         self.armor_types = en.types("armor") or frozenset()

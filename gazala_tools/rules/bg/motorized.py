@@ -10,7 +10,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
-from gazala_tools.referee.ruledata import HexSet, Section
+from gazala_tools.referee.ruledata import HexSet, RulesSection
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
 from gazala_tools.rules import MINEFIELD
 from gazala_tools.rules.bg.engagement import Engagement
@@ -22,7 +22,7 @@ __all__ = ["MotorizedRange"]
 class MotorizedRange(Engagement, Objectives):
     """4.1 motorized range (and 9.3 cleared minefields, which it reads)."""
 
-    def read_range(self, data: Section) -> None:
+    def read_range(self, data: RulesSection) -> None:
         mr = data.sub("motorized-range", frozenset({"rule", "side", "units", "range", "from", "until-held"}))
         mr.require("side", "units", "range", "from")
         self.range_rule = mr.rule("rule", "range")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from gazala_tools.referee.engine import Context, RulesPlugin
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 
 __all__ = ["Objectives"]
 
@@ -15,7 +15,7 @@ __all__ = ["Objectives"]
 class Objectives(RulesPlugin):
     """11.2 objectives."""
 
-    def read_objectives(self, data: Section) -> None:
+    def read_objectives(self, data: RulesSection) -> None:
         ob = data.sub("objectives", frozenset({"rule", "taker", "points"}))
         ob.require("taker", "points")
         self.objectives_rule = ob.rule("rule", "objectives")

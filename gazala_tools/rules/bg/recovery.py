@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.ruledata import HexSet, Section
+from gazala_tools.referee.ruledata import HexSet, RulesSection
 from gazala_tools.referee.search import BlockCost, multi_source_search
 
 __all__ = ["Recovery"]
@@ -16,7 +16,7 @@ __all__ = ["Recovery"]
 class Recovery(RulesPlugin):
     """7.0 recovery."""
 
-    def read_recovery(self, data: Section) -> None:
+    def read_recovery(self, data: RulesSection) -> None:
         rc = data.sub("recovery", frozenset({"rule", "side", "to"}))
         rc.require("side", "to")
         self.recovery_rule = rc.rule("rule", "recovery")

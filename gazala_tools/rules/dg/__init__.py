@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Finding
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.dg.feint import Feint
 from gazala_tools.rules.dg.support_fire import SupportFire, support_fire
 from gazala_tools.rules.dg.victory import PathVictory, downgrade, victory_level
@@ -34,7 +34,7 @@ class CauldronDG(SupportFire, PathVictory, Feint):
     data_keys: ClassVar[frozenset[str]] = frozenset({"players", "support-fire", "victory", "feint"})
     extra_keys: ClassVar[frozenset[str]] = frozenset({"losses", "arriving"})
 
-    def read_data(self, data: Section) -> None:
+    def read_data(self, data: RulesSection) -> None:
         pl = data.sub("players")
         self.players = {s: pl.text(s) for s in pl.side_keys()}
         for s in self.sides:

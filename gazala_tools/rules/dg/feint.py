@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import moved
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 
 __all__ = ["Feint"]
 
@@ -16,7 +16,7 @@ __all__ = ["Feint"]
 class Feint(RulesPlugin):
     """17.0."""
 
-    def read_feint(self, data: Section) -> None:
+    def read_feint(self, data: RulesSection) -> None:
         fe = data.sub("feint", frozenset({"rule", "turn", "side", "adjacent-to"}))
         self.feint_rule = fe.rule("rule", "feint") if fe else ""
         self.feint_turn = fe.turn("turn") if "turn" in fe else None

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.ruledata import HexSet, Section
+from gazala_tools.referee.ruledata import HexSet, RulesSection
 
 __all__ = ["SupportFire", "support_fire"]
 
@@ -30,7 +30,7 @@ class SupportFire(RulesPlugin):
 
     players: dict[str, str]  #: side -> the player's name in messages (``players``)
 
-    def read_support_fire(self, data: Section) -> None:
+    def read_support_fire(self, data: RulesSection) -> None:
         sf = data.sub("support-fire", frozenset({"rule", "markers", "symbols", "airfield"}))
         sf.require("markers", "symbols")
         self.fire_rule = sf.rule("rule", "support-fire")

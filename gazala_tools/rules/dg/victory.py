@@ -12,7 +12,7 @@ from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, side_steps
 from gazala_tools.referee.position import Position
-from gazala_tools.referee.ruledata import HexSet, Section
+from gazala_tools.referee.ruledata import HexSet, RulesSection
 from gazala_tools.referee.search import Cost
 from gazala_tools.rules import MINEFIELD
 
@@ -63,7 +63,7 @@ class PathVictory(RulesPlugin):
 
     players: dict[str, str]  #: side -> the player's name in messages (``players``)
 
-    def read_victory(self, data: Section) -> None:
+    def read_victory(self, data: RulesSection) -> None:
         vic = data.sub("victory", frozenset({"rule", "from", "must-hold", "minefields-block", "targets"}))
         vic.require("from", "targets")
         self.victory_rule = vic.rule("rule", "victory")

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from gazala_tools.referee.engine import Check
 from gazala_tools.referee.position import StateReader, StateWriter
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.rg.activation import DOUBLE_MOVE, EXTRA_MOVE, Activations
 from gazala_tools.rules.rg.area import RestrictedArea
 from gazala_tools.rules.rg.breaches import Breaches
@@ -82,7 +82,7 @@ class GazalaRG(Breaches, Loc, Activations, RestrictedArea, Victory):
     #: 14.1's breaching unit, in an earlier movement.yaml (issue 32: the core names no RG word)
     moved_keys: ClassVar[Mapping[str, str]] = {"immobile[].breach": "immobile[].state (under-construction)"}
 
-    def read_data(self, data: Section) -> None:
+    def read_data(self, data: RulesSection) -> None:
         self.read_area(data)
         self.read_activations(data)
         self.read_minefields(data)

@@ -11,7 +11,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Unit
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.rg.state import ACTIVATIONS, activations_of
 
 __all__ = [
@@ -27,7 +27,7 @@ EXTRA_MOVE: Final = "extra move"  #: 13.2: the tactical chit that activates one 
 class Activations(RulesPlugin):
     """7.0 activation limits."""
 
-    def read_activations(self, data: Section) -> None:
+    def read_activations(self, data: RulesSection) -> None:
         act = data.sub("activations", frozenset({"rule", "max", "first-turns", "once-first-turns", "not-first-turns"}))
         self.act_rule = act.rule("rule", "activations")
         self.act_max = act.integer("max", 2, lo=1)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.ruledata import HexSet, Section
+from gazala_tools.referee.ruledata import HexSet, RulesSection
 
 __all__ = ["RestrictedArea"]
 
@@ -14,7 +14,7 @@ __all__ = ["RestrictedArea"]
 class RestrictedArea(RulesPlugin):
     """8.2 restricted area."""
 
-    def read_area(self, data: Section) -> None:
+    def read_area(self, data: RulesSection) -> None:
         ra = data.sub("restricted-area", frozenset({"rule", "formation", "units", "area", "what"}))
         ra.require("rule", "formation", "units", "area")
         self.area_rule = ra.rule()

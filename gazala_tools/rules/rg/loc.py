@@ -10,7 +10,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.report import ReportSection
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.referee.search import BlockCost, SearchResult, multi_source_search
 from gazala_tools.rules.rg.minefields import Minefields
 
@@ -74,7 +74,7 @@ class LocReport:
 class Loc(Minefields):
     """14.2 LOC."""
 
-    def read_loc(self, data: Section) -> None:
+    def read_loc(self, data: RulesSection) -> None:
         loc = data.sub("loc", frozenset({"rule", "side", "units", "required", "from", "zone", "exclude"}))
         loc.require("side", "units", "required", "from", "zone")
         self.loc_rule = loc.rule("rule", "loc")

@@ -11,7 +11,7 @@ from gazala_tools.errors import GameDataError
 from gazala_tools.hexes import Direction, Hex, Hexside
 from gazala_tools.referee.engine import Context, RulesPlugin
 from gazala_tools.referee.position import Position
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.referee.search import BlockCost
 from gazala_tools.rules import MINEFIELD
 from gazala_tools.rules.rg.state import BREACHES, Breach, BreachState, breaches_of
@@ -32,7 +32,7 @@ class RGRules(RulesPlugin):
 class Minefields(RGRules):
     """14.0 minefields in force, 14.1 breached hexsides, 5.0/14.0 supply blocks."""
 
-    def read_minefields(self, data: Section) -> None:
+    def read_minefields(self, data: RulesSection) -> None:
         m = self.map
         mf = data.sub("minefields", frozenset({"rule", "owner", "first-breach", "breaches-per-turn", "breach-counters",
                                                "breach-types"}))

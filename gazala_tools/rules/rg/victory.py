@@ -10,7 +10,7 @@ from gazala_tools.hexes import Hex
 from gazala_tools.referee.engine import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import units_on
-from gazala_tools.referee.ruledata import Section
+from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.rg.minefields import RGRules
 
 __all__ = ["Victory"]
@@ -19,7 +19,7 @@ __all__ = ["Victory"]
 class Victory(RGRules):
     """16.0 and 17.0."""
 
-    def read_victory(self, data: Section) -> None:
+    def read_victory(self, data: RulesSection) -> None:
         # 16.0 and 17.0 are the generic victory keys: the north edge an award of 'units: 4' in supply as
         # marked, the occupied hex an award of one hex; 17.0 the awards of one scenario each
         v = self.data.victory

@@ -12,9 +12,9 @@ with its map, board and location name as VASSAL names it. Read-only, through the
 from gazala_tools.vassal.importer.reader import (
     ImportedModule,
     ImportedPiece,
-    Placement,
+    SetupPlacement,
     expand_prototypes,
     read_module,
 )
 
-__all__ = ["ImportedModule", "ImportedPiece", "Placement", "expand_prototypes", "read_module"]
+__all__ = ["ImportedModule", "ImportedPiece", "SetupPlacement", "expand_prototypes", "read_module"]

@@ -60,7 +60,7 @@ from gazala_tools.vassal.importer.grids import (
     zone_of,
 )
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
-from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, read_module
+from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, SetupPlacement, read_module
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
 from gazala_tools.vassal.importer.units import UNITS_HEAD, infer_units, load_words, report_section, units_doc
 from gazala_tools.vassal.importer.update import finish_update, sha
@@ -517,7 +517,7 @@ def _setups(mod: ImportedModule, declared: list[dict[str, Any]], by_gpid: dict[s
     return out
 
 
-def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[Placement], bool]:
+def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[SetupPlacement], bool]:
     """Whether a piece stands on a hex of map.yaml: on the main grid's board, at a location that is one of
     its hexes' labels."""
     if main is None or map_doc is None:
@@ -528,7 +528,7 @@ def _on_hex(main: MainGrid | None, map_doc: dict[str, Any] | None) -> Callable[[
     game_map = load_map_text(_dump(alone), "map.yaml")
     known: dict[str, bool] = {}
 
-    def on_hex(pl: Placement) -> bool:
+    def on_hex(pl: SetupPlacement) -> bool:
         label = pl.location
         if pl.map != main.map or pl.board != main.board.name or not label:
             return False

@@ -28,7 +28,7 @@ from gazala_tools.numbering import Numbering
 from gazala_tools.referee.imported import toolkit_numbering
 from gazala_tools.squaregrid import SquareGridGeometry
 from gazala_tools.squaregrid import toolkit_numbering as toolkit_square_numbering
-from gazala_tools.vassal.importer.reader import ImportedModule, Placement
+from gazala_tools.vassal.importer.reader import ImportedModule, SetupPlacement
 
 __all__ = [
     "MOVES_NOTE",
@@ -169,7 +169,7 @@ def label_at(geo: HexGridGeometry | SquareGridGeometry, x: float, y: float, size
                               max_columns=geo.max_columns(size[0]))
 
 
-def relabel(mod: ImportedModule, found: GridFound) -> list[Placement]:
+def relabel(mod: ImportedModule, found: GridFound) -> list[SetupPlacement]:
     """The module's set-up placements, each on ``found``'s board (and zone) given the label of our
     numbering as its location (VASSAL gave it none): the scenarios then place those pieces on hexes."""
     lay: MapLayout | None = next((m for m in mod.layouts if m.name == found.map), None)
@@ -179,7 +179,7 @@ def relabel(mod: ImportedModule, found: GridFound) -> list[Placement]:
         bx, by = lay.board_origin(found.board.name)
     except KeyError:
         return mod.placements
-    out: list[Placement] = []
+    out: list[SetupPlacement] = []
     for pl in mod.placements:
         if pl.map != found.map or pl.board != found.board.name:
             out.append(pl)

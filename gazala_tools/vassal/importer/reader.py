@@ -39,8 +39,8 @@ __all__ = [
     "ImportedModule",
     "ImportedPiece",
     "PieceTooLarge",
-    "Placement",
     "PrototypeCycle",
+    "SetupPlacement",
     "expand_prototypes",
     "read_module",
 ]
@@ -84,7 +84,7 @@ class ImportedPiece:
 
 
 @dataclass(frozen=True)
-class Placement:
+class SetupPlacement:
     """Where a set-up puts a piece: ``setup`` is the predefined set-up's or at-start stack's name."""
 
     setup: str
@@ -105,7 +105,7 @@ class ImportedModule:
     sides: list[str]
     layouts: list[MapLayout]
     pieces: list[ImportedPiece] = field(default_factory=list)
-    placements: list[Placement] = field(default_factory=list)
+    placements: list[SetupPlacement] = field(default_factory=list)
     not_understood: list[str] = field(default_factory=list)  #: one line per thing that could not be read
 
     def counts(self) -> dict[str, int]:
@@ -310,7 +310,7 @@ def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:
                 mod.not_understood.append(f"{element_path(st)}: {exc}")
                 continue
             for slot in st.iter(PIECE_SLOT):
-                mod.placements.append(Placement(st.get("name", ""), slot.get("gpid") or "", slot.get("entryName", ""),
+                mod.placements.append(SetupPlacement(st.get("name", ""), slot.get("gpid") or "", slot.get("entryName", ""),
                                                 lay.name, board, location, x, y))
 
 
@@ -331,7 +331,7 @@ def _save_placements(root: etree._Element, src: ModuleSource, mod: ImportedModul
             mod.not_understood.append(f"{element_path(el)}: {got}")
             continue
         for gpid, piece_name, map_id, board, location, x, y in got:
-            mod.placements.append(Placement(el.get("name", ""), gpid, piece_name, map_id, board, location, x, y, name))
+            mod.placements.append(SetupPlacement(el.get("name", ""), gpid, piece_name, map_id, board, location, x, y, name))
 
 
 def _save_pieces(src: ModuleSource, name: str, layouts: list[MapLayout], budget: int,

@@ -28,7 +28,7 @@ from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.games.scenarios import MAX_PLACEMENTS, MAX_SCENARIOS
 from gazala_tools.games.writing import slug
 from gazala_tools.inputs import inside_folder, read_file
-from gazala_tools.vassal.importer.reader import MAX_SETUP_BYTES, Placement
+from gazala_tools.vassal.importer.reader import MAX_SETUP_BYTES, SetupPlacement
 
 __all__ = ["AT_START", "MAX_NAME", "NO_PLACE", "Written", "scenarios_doc", "setup_save"]
 
@@ -63,7 +63,7 @@ def _unique(base: str, used: set[str]) -> str:
     return out
 
 
-def _box(pl: Placement, main_map: str | None) -> str:
+def _box(pl: SetupPlacement, main_map: str | None) -> str:
     """The box a piece that is not on a hex of map.yaml goes in (see the module docstring)."""
     if not pl.file:  # an at-start stack or deck: its own name
         return _name(pl.setup) or _name(pl.map) or "at start"
@@ -73,7 +73,7 @@ def _box(pl: Placement, main_map: str | None) -> str:
     return _name(loc if pl.map == main_map else f"{pl.map}: {loc}")
 
 
-def _setup(pieces: Iterable[Placement], counter_of: dict[str, str], is_hex: Callable[[Placement], bool],
+def _setup(pieces: Iterable[SetupPlacement], counter_of: dict[str, str], is_hex: Callable[[SetupPlacement], bool],
            main_map: str | None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The placements of one scenario (grouped by where, in the order the module lists the pieces) and
     its counts."""
@@ -92,13 +92,13 @@ def _setup(pieces: Iterable[Placement], counter_of: dict[str, str], is_hex: Call
     return out, counts
 
 
-def scenarios_doc(setups: list[dict[str, Any]], placements: list[Placement], counter_of: dict[str, str],
-                  is_hex: Callable[[Placement], bool], main_map: str | None) -> Written:
+def scenarios_doc(setups: list[dict[str, Any]], placements: list[SetupPlacement], counter_of: dict[str, str],
+                  is_hex: Callable[[SetupPlacement], bool], main_map: str | None) -> Written:
     """``scenarios.yaml`` of the module's set-ups (``setups``: module.yaml's ``vassal: set-ups``, each
     given its ``scenario:`` id here). ``counter_of``: gpid -> counter id; ``is_hex``: whether a piece
     stands on a hex of map.yaml (then its location is the hex's label)."""
     at_start = [pl for pl in placements if not pl.file]
-    chosen: list[tuple[dict[str, Any] | None, str, str, list[Placement]]] = []
+    chosen: list[tuple[dict[str, Any] | None, str, str, list[SetupPlacement]]] = []
     out = Written(None)
     for s in setups:
         if s.get("isMenu") == "true":

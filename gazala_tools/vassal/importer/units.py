@@ -28,7 +28,12 @@ from typing import Any
 from lxml import etree
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, Placement, expand_prototypes
+from gazala_tools.vassal.importer.reader import (
+    ImportedModule,
+    ImportedPiece,
+    SetupPlacement,
+    expand_prototypes,
+)
 from gazala_tools.vassal.lint import PIECE_SLOT, PROTOTYPE
 from gazala_tools.vsav import sequence
 from gazala_tools.vsav.traits import PieceDef, decode_piece
@@ -183,8 +188,8 @@ class _Context:
     prototypes: dict[str, PieceDef]
     sides: dict[str, str]  #: roster side (lower case) -> side id
     main_map: str | None
-    on_hex: Callable[[Placement], bool]
-    placements: dict[str, list[Placement]]  #: gpid -> set-up placements
+    on_hex: Callable[[SetupPlacement], bool]
+    placements: dict[str, list[SetupPlacement]]  #: gpid -> set-up placements
 
 
 def _palettes(root: etree._Element) -> dict[int, list[str]]:
@@ -395,7 +400,7 @@ def _decide(got: Inferred, unit_why: list[str], marker_why: list[str], ctx: _Con
 
 
 def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapping[int, str],
-                side_ids: Mapping[str, str], *, main_map: str | None, on_hex: Callable[[Placement], bool],
+                side_ids: Mapping[str, str], *, main_map: str | None, on_hex: Callable[[SetupPlacement], bool],
                 words: Words) -> list[Inferred]:
     """The facts of every piece slot of ``mod`` (in slot order)."""
     prototypes: dict[str, PieceDef] = {}
@@ -407,7 +412,7 @@ def infer_units(mod: ImportedModule, root: etree._Element, counter_of_slot: Mapp
                 prototypes[el.get("name", "")] = decode_piece(toks[2], toks[3] if len(toks) > 3 else "")
         except (GazalaError, ValueError):
             continue
-    by_gpid: dict[str, list[Placement]] = {}
+    by_gpid: dict[str, list[SetupPlacement]] = {}
     for pl in mod.placements:
         by_gpid.setdefault(pl.gpid, []).append(pl)
     ctx = _Context(prototypes, {name.lower(): sid for name, sid in side_ids.items()}, main_map, on_hex, by_gpid)

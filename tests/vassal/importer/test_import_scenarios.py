@@ -15,7 +15,7 @@ from gazala_tools.cli import main
 from gazala_tools.errors import GazalaError
 from gazala_tools.games.scenarios import Scenario, read_scenarios, resolve_setup
 from gazala_tools.mapdata.loader import load_map
-from gazala_tools.vassal.importer.reader import Placement
+from gazala_tools.vassal.importer.reader import SetupPlacement
 from gazala_tools.vassal.importer.scenarios import scenarios_doc
 
 
@@ -59,10 +59,10 @@ def test_each_set_up_names_its_scenario_and_the_scenario_gives_the_modules_own_s
 
 
 def test_the_opening_position_of_a_module_without_set_ups_is_its_at_start_stacks() -> None:
-    stack = [Placement("Reserves", "7", "tank", "Main", "B", "0203", 10, 20),
-             Placement("Reserves", "7", "tank", "Main", "B", "0203", 10, 20),
-             Placement("Dead", "8", "inf", "Pool", None, None, 5, 5),
-             Placement("Lost", "99", "gone", "Main", "B", "0101", 1, 1)]
+    stack = [SetupPlacement("Reserves", "7", "tank", "Main", "B", "0203", 10, 20),
+             SetupPlacement("Reserves", "7", "tank", "Main", "B", "0203", 10, 20),
+             SetupPlacement("Dead", "8", "inf", "Pool", None, None, 5, 5),
+             SetupPlacement("Lost", "99", "gone", "Main", "B", "0101", 1, 1)]
     written = scenarios_doc([], stack, {"7": "tank-7", "8": "inf-8"}, lambda pl: pl.location == "0203", "Main")
     assert written.doc == {"scenarios": [{
         "id": "at-start", "name": "At start", "source": "the module's at-start stacks (it has no predefined set-up)",
@@ -73,7 +73,7 @@ def test_the_opening_position_of_a_module_without_set_ups_is_its_at_start_stacks
 def test_hostile_set_up_names_stay_data() -> None:
     setups: list[dict[str, Any]] = [{"name": "x\x00\n" + "A" * 500, "file": "s.vsav"},
                                     {"name": "x\x00\n" + "A" * 500, "file": "s.vsav"}]
-    pl = Placement(setups[0]["name"], "1", "p", "M\x07ap", None, "../../etc", 0, 0, "s.vsav")
+    pl = SetupPlacement(setups[0]["name"], "1", "p", "M\x07ap", None, "../../etc", 0, 0, "s.vsav")
     written = scenarios_doc(setups, [pl], {"1": "p-1"}, lambda _p: False, "Main")
     assert written.doc is not None
     first, second = written.doc["scenarios"]
