@@ -1,10 +1,12 @@
 """The import graph of ``gazala_tools`` (issue 22 item 3), read with ``ast``: every ``import`` of
-every module, top-level and inside functions, except those under ``if TYPE_CHECKING`` (not imports at
-run time), between packages (:func:`graph`) and between modules (:func:`module_graph`).
+every module, top-level and inside functions, between packages (:func:`graph`) and between modules
+(:func:`module_graph`). Imports under ``if TYPE_CHECKING`` are not imports at run time: they count
+only with ``annotations=True`` (issue 34 item 3: an annotation-only cycle is still a cycle a reader
+must hold in their head, so the tests forbid those too).
 
 ``python tools/importgraph.py`` prints the package cycles and the module cycles (strongly connected
 components of more than one node; "top-level" when module-level imports alone make them, else a
-function-level import hides them), the imports inside functions that go upward (against the layers of
+function-level import hides them, or an import for annotations only closes them), the imports inside functions that go upward (against the layers of
 ``tests/packaging/test_import_graph.py``), and the count of function-level imports per package.
 """
 
@@ -69,21 +71,23 @@ def _version(root: Path) -> tuple[tuple[str, int], ...]:
     return tuple((str(p), p.stat().st_mtime_ns) for p in sorted(root.rglob("*.py")))
 
 
-def imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
+def imports(root: Path = ROOT, *, annotations: bool = False) -> list[tuple[str, int, str, bool]]:
     """Every import of another package: (importing module, line, imported module, inside a function),
     as :func:`module_imports` reads them (``from gazala_tools import fileio`` imports ``gazala_tools.fileio``)."""
-    return list(_imports(root, _version(root)))
+    return list(_imports(root, _version(root), annotations))
 
 
 @functools.cache
-def _imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, str, bool], ...]:
-    return tuple((m, line, name, inside) for m, line, name, inside in module_imports(root)
+def _imports(root: Path, _version: tuple[tuple[str, int], ...], annotations: bool
+             ) -> tuple[tuple[str, int, str, bool], ...]:
+    return tuple((m, line, name, inside) for m, line, name, inside in module_imports(root, annotations=annotations)
                  if package_of(name) != package_of(m))
 
 
-def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[str]], Counter[str]]:
-    """Package -> packages it imports (only at module level when ``top_level``); and the number of
-    imports inside functions per package."""
+def graph(root: Path = ROOT, *, top_level: bool = False, annotations: bool = False
+          ) -> tuple[dict[str, set[str]], Counter[str]]:
+    """Package -> packages it imports (only at module level when ``top_level``; also under ``if
+    TYPE_CHECKING`` when ``annotations``); and the number of imports inside functions per package."""
     edges: dict[str, set[str]] = defaultdict(set)
     local: Counter[str] = Counter()
     for path in sorted(root.rglob("*.py")):
@@ -92,7 +96,7 @@ def graph(root: Path = ROOT, *, top_level: bool = False) -> tuple[dict[str, set[
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 local[src] += sum(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(node))
-    for module, _line, name, inside in imports(root):
+    for module, _line, name, inside in imports(root, annotations=annotations):
         if not (top_level and inside):
             edges[package_of(module)].add(package_of(name))
     return edges, local
@@ -102,21 +106,23 @@ def _modules(root: Path) -> set[str]:
     return {_module_name(path, root) for path in root.rglob("*.py")}
 
 
-def module_imports(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
+def module_imports(root: Path = ROOT, *, annotations: bool = False) -> list[tuple[str, int, str, bool]]:
     """Every import of another module of the package: (importing module, line, imported module, inside a
-    function). ``from pkg import sub`` imports the module ``pkg.sub`` when there is one, else ``pkg``;
-    a name that is no module of the package stands for the nearest package above it."""
-    return list(_module_imports(root, _version(root)))
+    function); with ``annotations``, also those under ``if TYPE_CHECKING``. ``from pkg import sub``
+    imports the module ``pkg.sub`` when there is one, else ``pkg``; a name that is no module of the
+    package stands for the nearest package above it."""
+    return list(_module_imports(root, _version(root), annotations))
 
 
 @functools.cache
-def _module_imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, str, bool], ...]:
+def _module_imports(root: Path, _version: tuple[tuple[str, int], ...], annotations: bool
+                    ) -> tuple[tuple[str, int, str, bool], ...]:
     known = _modules(root)
     out: list[tuple[str, int, str, bool]] = []
     for path in sorted(root.rglob("*.py")):
         module = _module_name(path, root)
         tree = _parse(path)
-        skip = _type_checking_nodes(tree)
+        skip = set() if annotations else _type_checking_nodes(tree)
         inner = _function_nodes(tree)
         for node in ast.walk(tree):
             if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
@@ -133,10 +139,11 @@ def _module_imports(root: Path, _version: tuple[tuple[str, int], ...]) -> tuple[
     return tuple(out)
 
 
-def module_graph(root: Path = ROOT, *, top_level: bool = False) -> dict[str, set[str]]:
-    """Module -> modules of the package it imports (only at module level when ``top_level``)."""
+def module_graph(root: Path = ROOT, *, top_level: bool = False, annotations: bool = False) -> dict[str, set[str]]:
+    """Module -> modules of the package it imports (only at module level when ``top_level``; also under
+    ``if TYPE_CHECKING`` when ``annotations``)."""
     edges: dict[str, set[str]] = defaultdict(set)
-    for module, _line, name, inside in module_imports(root):
+    for module, _line, name, inside in module_imports(root, annotations=annotations):
         if not (top_level and inside):
             edges[module].add(name)
     return edges
@@ -185,14 +192,21 @@ def main() -> int:
         print("package cycle of top-level imports:", " ".join(comp))
     for comp in found:
         print("package cycle:", " ".join(comp))
+    typed = [comp for comp in cycles(graph(annotations=True)[0]) if comp not in found]
+    for comp in typed:
+        print("package cycle closed by an annotation import:", " ".join(comp))
     top_modules = cycles(module_graph(top_level=True))
     for comp in top_modules:
         print("module cycle of top-level imports:", " ".join(comp))
-    for comp in cycles(module_graph()):
+    run_modules = cycles(module_graph())
+    for comp in run_modules:
         if comp not in top_modules:
             print("module cycle hidden by a function-level import:", " ".join(comp))
+    typed_modules = [comp for comp in cycles(module_graph(annotations=True)) if comp not in run_modules]
+    for comp in typed_modules:
+        print("module cycle closed by an annotation import:", " ".join(comp))
     print("function-level imports:", sum(local.values()), dict(local.most_common()))
-    return 1 if found else 0
+    return 1 if found or typed or run_modules or typed_modules else 0
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ first), on a named place of the map, or in a named box of the module.
 
 :func:`resolve_setup` turns the rules into one hex (or box) per unit, deterministically: units in
 manifest order; the hexes of a ``within`` rule by distance, then label, skipping hexes an earlier
-rule took. Pure Python.
+rule took. It reads the map through :class:`SetupMap` (a ``mapdata.model.GameMap`` is one): ``games`` is
+the layer below ``mapdata`` and imports none of it, not even for an annotation. Pure Python.
 
 >>> from gazala_tools.games import find_game
 >>> scenarios = load_scenarios(find_game("path/to/my-game"))   # doctest: +SKIP
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 import yaml
 
@@ -33,8 +34,8 @@ from gazala_tools.yamlnodes import Doc, did_you_mean, error_at, place_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
+    from gazala_tools.grid import GameGrid
     from gazala_tools.hexes import Hex
-    from gazala_tools.mapdata.model import GameMap
 
 __all__ = [
     "MAX_DISTANCE",
@@ -47,9 +48,11 @@ __all__ = [
     "WHERE_KEYS",
     "WHO_KEYS",
     "WITHIN_KEYS",
+    "NamedPlace",
     "Placement",
     "Scenario",
     "Setup",
+    "SetupMap",
     "TrackStart",
     "find_scenario",
     "load_scenarios",
@@ -119,6 +122,25 @@ class Scenario:
     setup: tuple[Placement, ...] = ()
     tracks: tuple[TrackStart, ...] = ()
     file: str = ""  #: the scenarios.yaml it comes from
+
+
+class NamedPlace(Protocol):
+    """A place of a map as a set-up reads it: its main hex."""
+
+    @property
+    def hex(self) -> Hex: ...
+
+
+class SetupMap(Protocol):
+    """What :func:`resolve_setup` reads of a game's map (a ``mapdata.model.GameMap``): its grid, labels,
+    hexes and named places."""
+
+    @property
+    def grid(self) -> GameGrid: ...
+    def label(self, h: Hex) -> str: ...
+    def hex(self, label: str) -> Hex: ...
+    def hexes(self) -> tuple[Hex, ...]: ...
+    def place(self, name: str) -> NamedPlace: ...
 
 
 @dataclass(frozen=True)
@@ -281,7 +303,7 @@ def _who(scenario: Scenario, p: Placement, formation_of: dict[str, str], members
     return members
 
 
-def _hex(scenario: Scenario, p: Placement, game_map: GameMap, label: str) -> Hex:
+def _hex(scenario: Scenario, p: Placement, game_map: SetupMap, label: str) -> Hex:
     try:
         h = game_map.hex(label)
     except (GazalaError, KeyError, ValueError):
@@ -291,7 +313,7 @@ def _hex(scenario: Scenario, p: Placement, game_map: GameMap, label: str) -> Hex
     return h
 
 
-def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[str, str]],
+def resolve_setup(scenario: Scenario, game_map: SetupMap, units: Sequence[tuple[str, str]],
                   counters: Collection[str] = ()) -> Setup:
     """One hex (or box) per unit of ``scenario``'s set-up. ``units``: (unit id, formation) of every
     unit of the counter manifest, in manifest order; ``counters``: the ids of the manifest's other
@@ -337,7 +359,7 @@ def resolve_setup(scenario: Scenario, game_map: GameMap, units: Sequence[tuple[s
     return Setup(tuple(hexes), tuple(boxes), tuple(used))
 
 
-def _within(scenario: Scenario, p: Placement, game_map: GameMap, who: list[str], taken: set[Hex]
+def _within(scenario: Scenario, p: Placement, game_map: SetupMap, who: list[str], taken: set[Hex]
             ) -> list[tuple[str, str]]:
     """``within: {hex, distance}``: the units in the free hexes nearest the centre (``per_hex`` a hex),
     each hex then taken."""

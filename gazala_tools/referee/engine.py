@@ -17,38 +17,45 @@ the state stays in ``Position.extra``, which the core never interprets, and its 
 
 The generic rules themselves live in :mod:`.generic`; a plugin calls them through ``super()`` or
 directly (``generic.check_stacking(...)``).
+
+The engine stands on top of the rules modules, and none of them imports it, not even for an
+annotation (issue 34 item 3; ``tests/packaging/test_import_graph.py``): :mod:`.generic`,
+:mod:`.movement` and the data readers (:mod:`.ruledata.movement`, :mod:`.sequence`,
+:mod:`.statuses`, :mod:`.units`, :mod:`.victory`) type against the protocols below them,
+:class:`~gazala_tools.referee.bound.BoundData` (the rules' data) and
+:class:`~gazala_tools.referee.context.BoundRules` (with the hooks a position is judged with), which
+:class:`RulesPlugin` satisfies structurally (mypy checks it here). :class:`Context` and :data:`Check`
+live in :mod:`.context` and are re-exported here for plugins and callers.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gazala_tools.counters.loader import load_game_manifest
 from gazala_tools.hexes import Hex, Hexside
 from gazala_tools.mapdata.loader import load_game_map
 from gazala_tools.referee import generic
+from gazala_tools.referee.context import BoundRules, Check, Context
 from gazala_tools.referee.findings import Finding, Severity, rule_key
 from gazala_tools.referee.generic import SupplyOutcome
-from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit, units_by_hex
-from gazala_tools.referee.report import Report, ReportPath, ReportSection, SupplyStatus
+from gazala_tools.referee.position import Position, StateReader, StateWriter, Unit
+from gazala_tools.referee.report import Report, ReportSection
 from gazala_tools.referee.ruledata import GenericRules, RulesSection, read_rules
+from gazala_tools.referee.ruledata.movement import MovementRules, read_movement
 from gazala_tools.referee.search import Topology
 from gazala_tools.referee.turns import TurnRecord, normalise_turn
-from gazala_tools.referee.zoc import zoc_map
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Counter, Manifest
     from gazala_tools.games.model import Game
     from gazala_tools.mapdata.model import GameMap
-    from gazala_tools.referee.movement import MovementRules
     from gazala_tools.vsav import PieceView
 
 log = logging.getLogger(__name__)
-
-Check = Callable[["Context"], Iterable[Finding]]
 
 __all__ = [
     "Check",
@@ -136,9 +143,6 @@ class RulesPlugin:
     @functools.cached_property
     def movement(self) -> MovementRules:
         """The game's movement data (``movement.yaml``, the chart and the sequence of play), read once."""
-        # the movement reader builds on the engine (it reads the bound rules' data)
-        from gazala_tools.referee.ruledata.movement import read_movement
-
         return read_movement(self)
 
     def unit_types(self) -> frozenset[str]:
@@ -294,82 +298,9 @@ class RulesPlugin:
         return ()
 
 
-class Context:
-    """One position on one map, with the lookups every check needs, computed once."""
-
-    def __init__(self, rules: RulesPlugin, position: Position) -> None:
-        self.rules = rules
-        self.map = rules.map
-        self.topology = rules.topology
-        self.position = position
-        self.turn_index = rules.turn_index(position.turn)
-        # units of a hex sorted by id: findings do not depend on the order an input lists units in
-        self.by_hex: dict[Hex, list[Unit]] = {h: sorted(us, key=lambda u: u.id)
-                                              for h, us in units_by_hex(position.units).items()}
-        self.hexes_of: dict[str, set[Hex]] = {s: set() for s in rules.sides}
-        for h, us in self.by_hex.items():
-            for u in us:
-                self.hexes_of.setdefault(u.side, set()).add(h)
-        self._zoc: dict[str, dict[Hex, list[str]]] = {}
-        self._enemy_zoc: dict[str, frozenset[Hex]] = {}
-        self._enemy_hexes: dict[str, frozenset[Hex]] = {}
-        #: lines the report draws (victory paths, recovery lines...): hooks add them with :meth:`add_path`
-        self.paths: list[ReportPath] = []
-        #: the earlier position when two are checked (``check(position, before=...)``): a rule stated
-        #: at the start of a phase reads it (SPI 17.0's "may move" line)
-        self.before: Context | None = None
-        #: each unit's supply status once supply is judged (victory in supply reads it; None: not yet,
-        #: or the game has no supply rule)
-        self.supply_status: dict[str, SupplyStatus] | None = None
-
-    def add_path(self, kind: str, label: str, hexes: Iterable[Hex], side: str = "") -> None:
-        """Show ``hexes`` (in order) as a line of ``kind`` in the report and its picture."""
-        self.paths.append(ReportPath(kind, label, tuple(self.map.label(h) for h in hexes), side))
-
-    def label(self, h: Hex) -> str:
-        return self.map.label(h)
-
-    def labels(self, hexes: Iterable[Hex]) -> tuple[str, ...]:
-        return tuple(sorted({self.map.label(h) for h in hexes}))
-
-    def units(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.position.units if side is None or u.side == side]
-
-    def on_map(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.position.units if u.hex is not None and (side is None or u.side == side)]
-
-    def turn_reached(self, index: int | None) -> bool:
-        """Has the position's turn reached turn ``index``? False when either is unknown."""
-        return index is not None and self.turn_index is not None and self.turn_index >= index
-
-    def zoc(self, side: str) -> dict[Hex, list[str]]:
-        """Hexes in ``side``'s ZOC -> ids of the units exerting it."""
-        got = self._zoc.get(side)
-        if got is None:
-            got = zoc_map(
-                self.on_map(side),
-                self.topology,
-                exerts=lambda u: self.rules.exerts_zoc(self, u),
-                projects=None,
-                reach=None if self.rules.zoc_everywhere() else self.rules.zoc_reach(),
-            )
-            self._zoc[side] = got
-        return got
-
-    def enemy_zoc(self, side: str) -> frozenset[Hex]:
-        """Hexes in the ZOC of any enemy of ``side`` (computed once per side)."""
-        return self._of_enemies(side, self._enemy_zoc, lambda e: self.zoc(e).keys())
-
-    def enemy_hexes(self, side: str) -> frozenset[Hex]:
-        """Hexes holding a unit of any enemy of ``side`` (computed once per side)."""
-        return self._of_enemies(side, self._enemy_hexes, lambda e: self.hexes_of.get(e, set()))
-
-    def _of_enemies(self, side: str, cache: dict[str, frozenset[Hex]],
-                    of: Callable[[str], Iterable[Hex]]) -> frozenset[Hex]:
-        got = cache.get(side)
-        if got is None:
-            got = cache[side] = frozenset(h for e in self.rules.enemies(side) for h in of(e))
-        return got
+#: the plugin base is the bound rules every module below the engine types against: mypy checks here that
+#: :class:`RulesPlugin` satisfies :class:`~gazala_tools.referee.context.BoundRules` (and so ``BoundData``)
+_BOUND_RULES: type[BoundRules] = RulesPlugin
 
 
 class Referee:

@@ -1,7 +1,7 @@
 """The generic rules: what the ``rules:`` data of any game says, checked on a position.
 
 Every function here takes the bound rules (``rules.data`` is the typed data of
-:mod:`.ruledata`) and a :class:`~gazala_tools.referee.engine.Context`; every finding cites the
+:mod:`.ruledata`) and a :class:`~gazala_tools.referee.context.Context`; every finding cites the
 rule section the data gives for that rule. The four built-in plugins use these too:
 
 * :func:`check_on_map` (boxes), :func:`check_enemy_share`, :func:`check_stacking`,
@@ -44,7 +44,7 @@ from gazala_tools.referee.victory import award_vp, leader_level
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import Check, Context, RulesPlugin
+    from gazala_tools.referee.context import BoundRules, Check, Context
 
 __all__ = [
     "CONTROL",
@@ -114,7 +114,7 @@ class SupplyOutcome:
     reached: dict[str, SearchResult] = field(default_factory=dict)
 
 
-def checks(rules: RulesPlugin) -> tuple[Check, ...]:
+def checks(rules: BoundRules) -> tuple[Check, ...]:
     """The generic position checks the game's data calls for."""
     d = rules.data
     out: list[Check] = [lambda ctx: check_on_map(rules, ctx), lambda ctx: check_enemy_share(rules, ctx)]
@@ -138,13 +138,13 @@ MOVES_UNSEEN = "only moves show it; `gazala referee log` checks them"
 NEEDS_BEFORE = "needs the earlier position, --before EARLIER"
 
 
-def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
+def move_rules(rules: BoundRules) -> tuple[tuple[str, str], ...]:
     """The rules the game's data gives that only a move shows, as ``(rule, what)``
     (:func:`gazala_tools.referee.movement.move_rules`)."""
     return movement_move_rules(rules)
 
 
-def before_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
+def before_rules(rules: BoundRules) -> tuple[tuple[str, str], ...]:
     """The rules the data gives that compare two positions (``--before``), as ``(rule, what)``."""
     b = rules.data.boxes
     return ((b.rule, "units that left the map wait two turns in the turn record"),) if b.turn_boxes else ()
@@ -160,7 +160,7 @@ def box_in(unit: Unit, names: Iterable[str]) -> bool:
     return unit.hex is None and (unit.box or "").strip().lower() in names
 
 
-def box_allowed(rules: RulesPlugin, unit: Unit) -> bool:
+def box_allowed(rules: BoundRules, unit: Unit) -> bool:
     b = rules.data.boxes
     name = (unit.box or "").strip().lower()
     if name in b.all:
@@ -168,7 +168,7 @@ def box_allowed(rules: RulesPlugin, unit: Unit) -> bool:
     return b.turn_boxes and rules.turns.is_label(name)
 
 
-def check_on_map(rules: RulesPlugin, ctx: Context, rule: str | None = None,
+def check_on_map(rules: BoundRules, ctx: Context, rule: str | None = None,
                  box_ok: Callable[[Unit], bool] | None = None) -> Iterable[Finding]:
     """Units stand on passable map hexes, or in an off-map box the data allows (``boxes``)."""
     rule = rule or rules.data.boxes.rule
@@ -186,7 +186,7 @@ def check_on_map(rules: RulesPlugin, ctx: Context, rule: str | None = None,
                           units=(u.id,), hexes=(ctx.label(u.hex),))
 
 
-def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None) -> Iterable[Finding]:
+def check_enemy_share(rules: BoundRules, ctx: Context, rule: str | None = None) -> Iterable[Finding]:
     """Enemy units never share a hex."""
     rule = rule or rules.data.enemy_rule
     for h, us in ctx.by_hex.items():
@@ -197,7 +197,7 @@ def check_enemy_share(rules: RulesPlugin, ctx: Context, rule: str | None = None)
                           units=tuple(sorted(u.id for u in us)), hexes=(ctx.label(h),))
 
 
-def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
+def stack_problems(rules: BoundRules, s: StackingRules, units: list[Unit],
                    h: Hex | None = None) -> list[tuple[str, str]]:
     """What is wrong with one side's stack in one hex (the data's ``stacking`` rules): (rule, message)
     pairs, each citing its own sub-rule (``alone-rule``, ``types-rule``, else the stacking rule).
@@ -242,7 +242,7 @@ def stack_problems(rules: RulesPlugin, s: StackingRules, units: list[Unit],
     return out
 
 
-def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+def check_stacking(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     """Each side's units of a hex against the data's ``stacking`` limits (enemy units in one hex are
     :func:`check_enemy_share`'s finding, not an over-stack)."""
     s = rules.data.stacking
@@ -266,7 +266,7 @@ def check_stacking(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               hexes=(ctx.label(h),))
 
 
-def check_prohibited(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+def check_prohibited(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     """Units standing where the data's ``prohibited`` entries say they may not be."""
     for p in rules.data.prohibited:
         if not p.enter:
@@ -279,7 +279,7 @@ def check_prohibited(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               units=(u.id,), hexes=(ctx.label(h),))
 
 
-def may_enter(rules: RulesPlugin, unit: Unit, h: Hex) -> Finding | None:
+def may_enter(rules: BoundRules, unit: Unit, h: Hex) -> Finding | None:
     """Why ``unit`` may not enter hex ``h`` (a ``prohibited`` entry), or None (movement hooks)."""
     for p in rules.data.prohibited:
         if h in p.enter and p.units.matches(unit, rules.names):
@@ -287,7 +287,7 @@ def may_enter(rules: RulesPlugin, unit: Unit, h: Hex) -> Finding | None:
     return None
 
 
-def may_cross(rules: RulesPlugin, unit: Unit, a: Hex, b: Hex) -> Finding | None:
+def may_cross(rules: BoundRules, unit: Unit, a: Hex, b: Hex) -> Finding | None:
     """Why ``unit`` may not step from ``a`` to adjacent ``b`` (a ``prohibited`` crossing or hex), or None."""
     side = rules.topology.side(a, b)
     for p in rules.data.prohibited:
@@ -297,7 +297,7 @@ def may_cross(rules: RulesPlugin, unit: Unit, a: Hex, b: Hex) -> Finding | None:
 
 
 # --- reinforcements -------------------------------------------------------------------------------
-def may_be(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+def may_be(rules: BoundRules, unit: Unit, arrival: Arrival) -> bool:
     """Could ``unit`` be (one of) the reinforcement(s) of ``arrival``? By id, or by printed values
     (unknown values: maybe)."""
     if arrival.side is not None and unit.side != arrival.side:
@@ -310,17 +310,17 @@ def may_be(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
     return got is None or got == arrival.values
 
 
-def scheduled_formation(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+def scheduled_formation(rules: BoundRules, unit: Unit, arrival: Arrival) -> bool:
     """Is ``unit`` of a formation the arrival brings in whole ("29 Ind-all units")?"""
     return bool(unit.formation) and any(rules.names.same(unit.formation, f) for f in arrival.formations)
 
 
-def scheduled(rules: RulesPlugin, unit: Unit, arrival: Arrival) -> bool:
+def scheduled(rules: BoundRules, unit: Unit, arrival: Arrival) -> bool:
     """Is ``unit`` named by the arrival (its id, or its formation)? Printed values name no unit."""
     return unit.id in arrival.units or scheduled_formation(rules, unit, arrival)
 
 
-def arriving_now(rules: RulesPlugin, ctx: Context) -> dict[Hex, set[str]]:
+def arriving_now(rules: BoundRules, ctx: Context) -> dict[Hex, set[str]]:
     """Units in the arrival hexes of the reinforcements due this turn that may be those reinforcements."""
     r = rules.data.reinforcements
     out: dict[Hex, set[str]] = {}
@@ -338,7 +338,7 @@ def arriving_now(rules: RulesPlugin, ctx: Context) -> dict[Hex, set[str]]:
     return out
 
 
-def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+def check_reinforcements(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     """The data's reinforcement schedule: a scheduled unit (named by id) on the map before its turn
     (error); an entry whose hexes all hold enemy units when reinforcements are due there, or later
     while one may still wait off the map (warning: they may not arrive)."""
@@ -401,7 +401,7 @@ def check_reinforcements(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                       units=tuple(enemies), hexes=ctx.labels(hexes))
 
 
-def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | None:
+def entry_blocked(rules: BoundRules, ctx: Context, side: str, h: Hex) -> str | None:
     """Why ``side`` may not place a reinforcement in hex ``h`` (``reinforcements.entry-blocked-by``:
     an enemy unit in it, the hex in an enemy zone), or None. The log checker asks it for each unit
     it sees placed from a reinforcement box (:func:`placed_in_blocked_entry`)."""
@@ -417,7 +417,7 @@ def entry_blocked(rules: RulesPlugin, ctx: Context, side: str, h: Hex) -> str | 
     return None
 
 
-def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex) -> list[Finding]:
+def placed_in_blocked_entry(rules: BoundRules, ctx: Context, unit: Unit, h: Hex) -> list[Finding]:
     """A log's move of ``unit`` from a reinforcement box onto the map at ``h``, one of the entry hexes
     of its schedule: an error when the hex is blocked (``entry-blocked-by``: an enemy unit, an enemy
     zone) in the position before the move."""
@@ -434,7 +434,7 @@ def placed_in_blocked_entry(rules: RulesPlugin, ctx: Context, unit: Unit, h: Hex
                     f"not be placed in {where}", units=(unit.id,), hexes=(ctx.label(h),))]
 
 
-def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: str) -> Iterable[Finding]:
+def _placed_in_enemy_zone(rules: BoundRules, ctx: Context, a: Arrival, side: str) -> Iterable[Finding]:
     """A reinforcement standing on its arrival turn in one of its entry hexes that lies in an enemy
     zone: it was placed there (a position is judged as at the end of its side's movement phase)."""
     r = rules.data.reinforcements
@@ -450,7 +450,7 @@ def _placed_in_enemy_zone(rules: RulesPlugin, ctx: Context, a: Arrival, side: st
                               units=(u.id,), hexes=(ctx.label(h),))
 
 
-def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterable[Finding]:
+def check_returns(rules: BoundRules, before: Context, after: Context) -> Iterable[Finding]:
     """RG 8.3 "Units that exit the map are placed on the turn record track two turns in advance, at
     which time they may enter as reinforcements", between two positions: a unit on the map before and
     in a turn box after must be in the box two turns after a turn it could have left on; a unit in a
@@ -481,7 +481,7 @@ def check_returns(rules: RulesPlugin, before: Context, after: Context) -> Iterab
                           units=(u.id,), hexes=(after.label(back.hex),))
 
 
-def _turn_span(rules: RulesPlugin, first: int, last: int) -> str:
+def _turn_span(rules: BoundRules, first: int, last: int) -> str:
     names = [rules.turn_name(i) for i in range(first, last + 1) if rules.turns.open or i < len(rules.turns)]
     return " or ".join(names) if names else "after the last turn"
 
@@ -494,7 +494,7 @@ def _where(ctx: Context, a: Arrival) -> str:
 
 
 # --- zones of control -----------------------------------------------------------------------------
-def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
+def exerts_zoc(rules: BoundRules, unit: Unit) -> bool:
     """Does ``unit`` exert a zone of control (``rules.zoc``: ``units``, not ``exempt`` units, not with
     a marker whose effects say ``zoc: false``)?"""
     z = rules.data.zoc
@@ -506,19 +506,19 @@ def exerts_zoc(rules: RulesPlugin, unit: Unit) -> bool:
     return not any(not markers[m].zoc for m in unit.markers if m in markers)
 
 
-def zoc_name(rules: RulesPlugin) -> str:
+def zoc_name(rules: BoundRules) -> str:
     """The game's own name for the zone (``rules.zoc.name``; default "zone of control"): messages
     say "enemy {name}"."""
     return zone_name(rules)
 
 
-def zoc_negated(rules: RulesPlugin, purpose: str) -> bool:
+def zoc_negated(rules: BoundRules, purpose: str) -> bool:
     """Does a friendly unit in an enemy-zone hex negate the zone there for ``purpose`` (``supply``,
     ``movement``; ``rules.zoc.negated-by-friendly``)?"""
     return purpose in rules.data.zoc.negated_for
 
 
-def check_markers(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+def check_markers(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     """Markers a unit may not carry together (``excludes``), and what each unit's markers do (info:
     the attack and defense factors are reported, not resolved)."""
     markers = rules.data.markers
@@ -539,7 +539,7 @@ def check_markers(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
                               units=(u.id,), hexes=where)
 
 
-def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
+def zoc_projects(rules: BoundRules, a: Hex, b: Hex) -> bool:
     z = rules.data.zoc
     if b in z.into:
         return False
@@ -551,14 +551,14 @@ def zoc_projects(rules: RulesPlugin, a: Hex, b: Hex) -> bool:
 
 
 # --- supply ---------------------------------------------------------------------------------------
-def obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
+def obstructed(rules: BoundRules, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
     """Hexes a ``ss.side`` supply path may not enter, with the reason (the data's ``trace``)."""
     t = ss.trace
     return _blocked_hexes(rules, ctx, ss.side, enemy_units=t.enemy_units, enemy_zoc=t.enemy_zoc,
                           impassable=t.impassable, negates=t.friendly_negates_zoc, hexes=t.hexes)
 
 
-def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: bool, enemy_zoc: bool,
+def _blocked_hexes(rules: BoundRules, ctx: Context, side: str, *, enemy_units: bool, enemy_zoc: bool,
                    impassable: bool, negates: bool, hexes: frozenset[Hex] = frozenset()) -> dict[Hex, str]:
     why: dict[Hex, str] = {}
     if enemy_zoc:
@@ -575,7 +575,7 @@ def _blocked_hexes(rules: RulesPlugin, ctx: Context, side: str, *, enemy_units: 
     return why
 
 
-def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
+def network_obstructed(rules: BoundRules, ctx: Context, ss: SideSupply) -> dict[Hex, str]:
     """Hexes that cut a ``ss.side`` supply network (``network-blocked-by``; by default what blocks
     the trace)."""
     t = ss.trace
@@ -586,7 +586,7 @@ def network_obstructed(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> dict
                           negates=t.friendly_negates_zoc)
 
 
-def trace_sources(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
+def trace_sources(rules: BoundRules, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
     """The hexes a ``ss.side`` trace may end at before any blocking: its sources (those on the network,
     when the side traces to one), and the hexes of its ``source-units``. A unit standing on one is in
     supply (it enters nothing)."""
@@ -596,7 +596,7 @@ def trace_sources(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset
     return (ss.sources.hexes & ss.network_hexes) | units
 
 
-def source_unit_hexes(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
+def source_unit_hexes(rules: BoundRules, ctx: Context, ss: SideSupply) -> frozenset[Hex]:
     """Where the side's units that are sources (``source-units``: its HQs) stand."""
     if ss.source_units is None:
         return frozenset()
@@ -604,7 +604,7 @@ def source_unit_hexes(rules: RulesPlugin, ctx: Context, ss: SideSupply) -> froze
     return frozenset(u.hex for u in ctx.on_map(ss.side) if u.hex is not None and f.matches(u, rules.names))
 
 
-def supply_search(rules: RulesPlugin, ctx: Context, ss: SideSupply,
+def supply_search(rules: BoundRules, ctx: Context, ss: SideSupply,
                   why: Mapping[Hex, str] | None = None) -> SearchResult:
     """One backwards search from all of ``ss.side``'s sources (through its road/trail network when
     the data gives one): the distance of every hex to supply (in hexes, or in movement points
@@ -654,7 +654,7 @@ def _pairs(sides: Iterable[Hexside]) -> dict[tuple[Hex, Hex], Hexside]:
     return out
 
 
-def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
+def _mp_search(rules: BoundRules, ss: SideSupply, sources: Sequence[Hex], blocked: set[Hex],
                sides: frozenset[Hexside]) -> SearchResult:
     """The trace counted in movement points of ``ss.trace.mp_class`` (the terrain effects chart, as a
     unit of that class of the side moves), from the unit towards the sources: entering a hex of cost
@@ -668,7 +668,7 @@ def _mp_search(rules: RulesPlugin, ss: SideSupply, sources: Sequence[Hex], block
     return multi_source_search(rules.topology, sources, cost, reverse=True, max_cost=round(ss.trace.max_mp * MP_SCALE))
 
 
-def _mp_costs(rules: RulesPlugin, cls: str, side: str, sides: frozenset[Hexside]) -> ArrayCost:
+def _mp_costs(rules: BoundRules, cls: str, side: str, sides: frozenset[Hexside]) -> ArrayCost:
     """The chart's step costs of class ``cls`` for ``side`` in ``1/MP_SCALE`` MP, with the steps across
     ``sides`` (hexsides a trace may not cross) impossible: computed once per rules."""
     cache: dict[tuple[str, str, frozenset[Hexside]], ArrayCost] = rules.__dict__.setdefault("_mp_costs", {})
@@ -707,7 +707,7 @@ def supplied(ss: SideSupply, res: SearchResult, h: Hex) -> bool:
     return ss.trace.max_length is None or d <= ss.trace.max_length
 
 
-def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
+def supply(rules: BoundRules, ctx: Context) -> SupplyOutcome | None:
     """Supply of every unit, as the data's ``supply`` section says (None: the game has no supply rule)."""
     data = rules.data.supply
     if data is None:
@@ -748,7 +748,7 @@ def supply(rules: RulesPlugin, ctx: Context) -> SupplyOutcome | None:
     return out
 
 
-def _marker_status(rules: RulesPlugin, out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit,
+def _marker_status(rules: BoundRules, out: SupplyOutcome, ctx: Context, ss: SideSupply, u: Unit,
                    traced: bool) -> None:
     assert u.hex is not None
     where = ctx.label(u.hex)
@@ -781,7 +781,7 @@ def trace(ctx: Context, sources: Iterable[Hex], cost: Cost, *, within: Callable[
     return multi_source_search(ctx.topology, sources, cost, reverse=True, within=within)
 
 
-def supply_markers(rules: RulesPlugin) -> tuple[str, str]:
+def supply_markers(rules: BoundRules) -> tuple[str, str]:
     """The game's markers of the supply phase: (out of supply, isolated), by their ``supply:`` role
     (``rules.markers``; the reader refuses one role without the other)."""
     got = rules.__dict__.get("_supply_markers")
@@ -820,7 +820,7 @@ def marker_flow(unit: Unit, traced: bool, rule: str, oos: str, iso: str, *,
 
 
 # --- helpers for plugins --------------------------------------------------------------------------
-def eliminated(rules: RulesPlugin, ctx: Context, side: str) -> list[Unit]:
+def eliminated(rules: BoundRules, ctx: Context, side: str) -> list[Unit]:
     """Units of ``side`` in an eliminated box (the data's ``boxes.eliminated``)."""
     return [u for u in ctx.units(side) if box_in(u, rules.data.boxes.eliminated)]
 
@@ -892,7 +892,7 @@ def frontier(topology: Topology, res: SearchResult) -> set[Hex]:
 CONTROL = "control"
 
 
-def control_of(rules: RulesPlugin, ctx: Context, h: Hex) -> str | None:
+def control_of(rules: BoundRules, ctx: Context, h: Hex) -> str | None:
     """The side controlling hex ``h`` (``rules.control``): the side with a unit in it; else, with
     ``by: last-entered``, the side a log (or the position's ``control:``) saw enter it last; else its
     starting owner (None: nobody)."""
@@ -917,7 +917,7 @@ def record_entries(control: dict[Hex, str], side: str, hexes: Iterable[Hex]) -> 
         control[h] = side
 
 
-def control_readers(rules: RulesPlugin) -> dict[str, StateReader]:
+def control_readers(rules: BoundRules) -> dict[str, StateReader]:
     """The position YAML's ``control: {HEX: side}`` (who last entered each hex), for a game whose
     control is ``by: last-entered``; kept in ``Position.extra[CONTROL]``."""
     c = rules.data.control
@@ -945,7 +945,7 @@ def control_readers(rules: RulesPlugin) -> dict[str, StateReader]:
     return {CONTROL: read_control}
 
 
-def control_writers(rules: RulesPlugin) -> dict[str, StateWriter]:
+def control_writers(rules: BoundRules) -> dict[str, StateWriter]:
     """How ``referee position`` writes ``control:`` back."""
     c = rules.data.control
     if c is None or c.by != "last-entered":
@@ -958,7 +958,7 @@ def control_writers(rules: RulesPlugin) -> dict[str, StateWriter]:
     return {CONTROL: write_control}
 
 
-def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool,
+def _holds(rules: BoundRules, ctx: Context, side: str, h: Hex, holds: str, in_supply: bool,
            marked: bool = False) -> bool:
     units = [u for u in ctx.by_hex.get(h, ()) if u.side == side]
     supplied = not in_supply or any(_in_supply(rules, ctx, u, marked) for u in units)
@@ -967,7 +967,7 @@ def _holds(rules: RulesPlugin, ctx: Context, side: str, h: Hex, holds: str, in_s
     return bool(units) and supplied
 
 
-def _in_supply(rules: RulesPlugin, ctx: Context, u: Unit, marked: bool = False) -> bool:
+def _in_supply(rules: BoundRules, ctx: Context, u: Unit, marked: bool = False) -> bool:
     """In supply as the position traces it; ``marked``: as the unit's markers say (none of the
     ``out`` or ``isolated`` supply role)."""
     if marked:
@@ -977,14 +977,14 @@ def _in_supply(rules: RulesPlugin, ctx: Context, u: Unit, marked: bool = False) 
     return status is None or status.get(u.id, SupplyStatus.IN) is SupplyStatus.IN
 
 
-def units_on(rules: RulesPlugin, ctx: Context, side: str, hexes: frozenset[Hex], tier: HexScore) -> list[Unit]:
+def units_on(rules: BoundRules, ctx: Context, side: str, hexes: frozenset[Hex], tier: HexScore) -> list[Unit]:
     """``side``'s units on ``hexes`` that meet ``tier`` (in supply if it asks), in the position's order:
     what an award of ``units: N`` counts."""
     return [u for u in ctx.on_map(side) if u.hex in hexes and (not tier.in_supply
                                                                or _in_supply(rules, ctx, u, tier.marked))]
 
 
-def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
+def victory(rules: BoundRules, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
     """Victory points as the data's ``victory`` section says: the tally per side (JSON ``vp``: each
     side's total, ``awards``: every award with its rule, ``final``: the game has ended, ``result``
     once it has or a sudden death has come)."""
@@ -1055,7 +1055,7 @@ def victory(rules: RulesPlugin, ctx: Context) -> tuple[dict[str, object], list[F
     return out, findings
 
 
-def hex_awards(rules: RulesPlugin, ctx: Context, ha: HexAward
+def hex_awards(rules: BoundRules, ctx: Context, ha: HexAward
                ) -> Iterator[tuple[str, int, str, tuple[str, ...], tuple[str, ...]]]:
     """What a hex award scores as the position stands: (side, VP, what, hexes, units) each. Per hex,
     the first tier the side meets; with ``units: N`` once per side, the first tier with enough units."""
@@ -1080,11 +1080,11 @@ def hex_awards(rules: RulesPlugin, ctx: Context, ha: HexAward
                 yield side, tier.vp, f"{_hex_name(ctx, h)} {how}", (ctx.label(h),), ()
 
 
-def _scenario_name(rules: RulesPlugin, scenario: str) -> str:
+def _scenario_name(rules: BoundRules, scenario: str) -> str:
     return next((sc.name for sc in load_scenarios(rules.game) if sc.id == scenario), scenario)
 
 
-def _level(rules: RulesPlugin, v: VictoryRules, tally: Mapping[str, int]) -> str:
+def _level(rules: BoundRules, v: VictoryRules, tally: Mapping[str, int]) -> str:
     side, margin, level = leader_level(v, tally)
     if side is None or level is None:
         return v.draw
@@ -1097,14 +1097,14 @@ def _hex_name(ctx: Context, h: Hex) -> str:
     return f"{places[0]} ({ctx.label(h)})" if places else ctx.label(h)
 
 
-def side_name(rules: RulesPlugin, side: str) -> str:
+def side_name(rules: BoundRules, side: str) -> str:
     try:
         return rules.game.side(side).name
     except KeyError:
         return side
 
 
-def vp_sentences(rules: RulesPlugin, vp: Mapping[str, object]) -> list[str]:
+def vp_sentences(rules: BoundRules, vp: Mapping[str, object]) -> list[str]:
     """The generic victory as sentences: the tally per side, each award, the result."""
     v = rules.data.victory
     if v is None or not vp:

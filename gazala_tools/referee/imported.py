@@ -62,7 +62,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
     from gazala_tools.hexes import Hex
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.vsav import PieceView
 
 UNITS_FILE = "units.yaml"
@@ -207,7 +207,7 @@ class ImportedPieces:
     ``gazala_tools.vsav.placed_layouts``); ``counts``: how many pieces of each counter the save holds (a
     counter placed once names its unit by the piece's name alone, else with ``#`` and the piece id)."""
 
-    def __init__(self, table: PieceTable, rules: RulesPlugin, layouts: Mapping[str, MapLayout] | None,
+    def __init__(self, table: PieceTable, rules: BoundData, layouts: Mapping[str, MapLayout] | None,
                  counts: Mapping[str, int] | None = None) -> None:
         self.table = table
         self.rules = rules
@@ -222,7 +222,7 @@ class ImportedPieces:
         self.other_hexes: dict[str, str] = {}
 
     @classmethod
-    def for_pieces(cls, table: PieceTable, rules: RulesPlugin, layouts: Mapping[str, MapLayout] | None,
+    def for_pieces(cls, table: PieceTable, rules: BoundData, layouts: Mapping[str, MapLayout] | None,
                    pieces: Iterable[PieceView]) -> ImportedPieces:
         counts: Counter[str] = Counter()
         for p in pieces:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.referee import generic
-from gazala_tools.referee.engine import Context, Referee, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
 from gazala_tools.referee.movement import (

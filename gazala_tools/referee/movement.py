@@ -34,7 +34,7 @@ from gazala_tools.referee.statuses import allowance, may_move
 from gazala_tools.referee.terrain import ANY_CLASS, ClassCosts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import Context, RulesPlugin
+    from gazala_tools.referee.context import BoundRules, Context
     from gazala_tools.referee.search import Topology
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ PENALTY = 10_000.0  #: search cost of one broken rule: any legal path is cheaper
 DEFAULT_ZONE_NAME = "zone of control"
 
 
-def side_adjective(rules: RulesPlugin, side: str) -> str:
+def side_adjective(rules: BoundRules, side: str) -> str:
     """How findings name a side's units ("German"): game.yaml's ``adjective`` (default: the side's id)."""
     try:
         return rules.game.side(side).adjective
@@ -52,18 +52,18 @@ def side_adjective(rules: RulesPlugin, side: str) -> str:
         return side
 
 
-def zone_name(rules: RulesPlugin) -> str:
+def zone_name(rules: BoundRules) -> str:
     """How messages name an enemy zone: the game's word (``rules.zoc.name`` of game.yaml, stated
     once), by default "zone of control"."""
     return rules.data.zoc.name or DEFAULT_ZONE_NAME
 
 
-def zone_short(rules: RulesPlugin) -> str:
+def zone_short(rules: BoundRules) -> str:
     """The zone's name in short messages: the game's word, or "ZOC" when the game names none."""
     return rules.data.zoc.name or "ZOC"
 
 
-def move_rules(rules: RulesPlugin) -> tuple[tuple[str, str], ...]:
+def move_rules(rules: BoundRules) -> tuple[tuple[str, str], ...]:
     """The rules the game's data gives that only a move shows, as ``(rule, what)``: its movement data
     (``movement.yaml``: movement points, ZOC moves, crossings, exits, units that may not move), the
     chart's prohibited hexsides and where its reinforcements enter (checked in a position only on a
@@ -151,7 +151,7 @@ class MoveContext:
     """What ``check_move`` knows besides the move: the position before it (``ctx``), the phase so
     far (per-unit :class:`UnitPhase`), the step number and the movement data."""
 
-    rules: RulesPlugin
+    rules: BoundRules
     data: MovementRules
     ctx: Context
     step: int
@@ -428,7 +428,7 @@ class MoveChecker:
         return " + ".join(p for p in pieces if p) + f" = {_fmt(self.path_cost(path, limit))}"
 
 
-def _zone(rules: RulesPlugin, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
+def _zone(rules: BoundRules, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
     """The enemy zone a unit moves through: the ZOC of its enemies, or the plugin's own zones
     (``zone: plugin``: ``zones_against(ctx, side, armor=...)``, BG 4.1.2)."""
     zones_against = getattr(rules, "zones_against", None)
@@ -617,7 +617,7 @@ def _detour(checker: MoveChecker, unit: Unit, targets: frozenset[Hex], legal: Pa
                    units=(unit.id,), hexes=tuple(label(h) for h in legal.path))
 
 
-def _edge_names(rules: RulesPlugin, hexes: frozenset[Hex]) -> set[str]:
+def _edge_names(rules: BoundRules, hexes: frozenset[Hex]) -> set[str]:
     from gazala_tools.referee.ruledata import map_edges
 
     return {name for name, hs in map_edges(rules.map).items() if hs and hs <= hexes}
@@ -627,7 +627,7 @@ def _fmt(x: float | None) -> str:
     return f"{x:g}" if x is not None else "?"
 
 
-def check_chart_terrain(rules: RulesPlugin, ctx: Context) -> Iterable[Finding]:
+def check_chart_terrain(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     """Units standing in a hex the Terrain Effects Chart prohibits to their class (``P``): a lake, a
     swamp for motor units (Lowland Front 3.6)."""
     chart = rules.data.chart
@@ -655,7 +655,7 @@ def unit_allowance(mc: MoveContext, unit: Unit) -> float | None:
     return allowance(mc.rules, unit, printed) if unit.markers else printed
 
 
-def allowances(rules: RulesPlugin, role: str) -> dict[str, int]:
+def allowances(rules: BoundRules, role: str) -> dict[str, int]:
     """Unit id -> the printed ``role`` value (movement allowance) of its full-strength counter."""
     out: dict[str, int] = {}
     try:

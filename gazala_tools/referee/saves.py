@@ -354,7 +354,7 @@ def fix_save(save: Save, out: Path, *, markers: Iterable[Any], rules: RulesPlugi
         if pid is None:
             raise GazalaError(f"unit {mc.unit!r} is not on a map of the save", file=save.file)
         want = {layer_of[m]: True for m in (mc.add,) if m} | {layer_of[m]: False for m in (mc.remove,) if m}
-        change = layer_change(save, pid, want)
+        change = layer_change(save.position.pieces[pid], want)
         if change is not None:
             changes.append(change)
     editor.insert(changes)

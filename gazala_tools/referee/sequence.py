@@ -21,7 +21,7 @@ import yaml
 from gazala_tools.yamlnodes import did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.referee.ruledata import RulesSection
 
 PHASE_KEYS = frozenset({"name", "rule", "side", "movement", "judge"})
@@ -72,7 +72,7 @@ class Sequence:
         return tuple(p for p in self.phases if p.movement and p.side == side)
 
 
-def read_sequence(s: RulesSection, rules: RulesPlugin, root: yaml.Node | None = None) -> Sequence:
+def read_sequence(s: RulesSection, rules: BoundData, root: yaml.Node | None = None) -> Sequence:
     """``sequence: {rule, phases: [{name, rule, side, movement, judge: [rule ids]}]}``: every side a side
     of the game, every judged rule id a short name; each side with moves has a movement phase."""
     rule = s.rule("rule", "sequence")
@@ -122,7 +122,7 @@ def phase_named(seq: Sequence, s: RulesSection, key: str) -> PlayPhase:
 RULE_KEYS = frozenset({"rule", "enemy-hexes", "impassable", "minimum-move"})
 
 
-def rule_ids(rules: RulesPlugin, movement: yaml.Node | None) -> frozenset[str]:
+def rule_ids(rules: BoundData, movement: yaml.Node | None) -> frozenset[str]:
     """Every rule id the game's data gives (its ``rules:`` section and its movement data)."""
     from gazala_tools.referee.ruledata import rules_node
 

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from gazala_tools.referee.findings import Finding, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.referee.position import Unit
 
 __all__ = ["allowance", "marker_effects", "may_move"]
 
 
-def allowance(rules: RulesPlugin, unit: Unit, printed: float) -> float:
+def allowance(rules: BoundData, unit: Unit, printed: float) -> float:
     """The unit's movement allowance after its markers' ``movement`` factors (each rounded as the
     marker says: down, up or to the nearest whole point), from its printed allowance."""
     ma = printed
@@ -34,7 +34,7 @@ def allowance(rules: RulesPlugin, unit: Unit, printed: float) -> float:
     return ma
 
 
-def may_move(rules: RulesPlugin, unit: Unit) -> Finding | None:
+def may_move(rules: BoundData, unit: Unit) -> Finding | None:
     """Why ``unit`` may not move at all (a marker with ``move: false``, cited by its rule), or None."""
     markers = rules.data.markers
     for mid in sorted(unit.markers):
@@ -44,7 +44,7 @@ def may_move(rules: RulesPlugin, unit: Unit) -> Finding | None:
     return None
 
 
-def marker_effects(rules: RulesPlugin, unit: Unit) -> list[str]:
+def marker_effects(rules: BoundData, unit: Unit) -> list[str]:
     """What the unit's markers do, in words (``"Isolated: movement allowance x0.5 ..."``)."""
     markers = rules.data.markers
     return [f"{markers[m].name}: {', '.join(markers[m].effects())}" for m in sorted(unit.markers)

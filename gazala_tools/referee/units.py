@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.referee.position import Unit
 
 __all__ = ["nationality", "printed_values", "values_code"]
@@ -20,7 +20,7 @@ __all__ = ["nationality", "printed_values", "values_code"]
 _STRENGTH: Final = re.compile(r"\d+-\d+-\d+")
 
 
-def printed_values(unit: Unit, rules: RulesPlugin) -> tuple[str, tuple[int, ...]] | None:
+def printed_values(unit: Unit, rules: BoundData) -> tuple[str, tuple[int, ...]] | None:
     """The unit's printed values, from the game's counter manifest, else from a ``4-5-15`` code in
     its type or at the end of its id: (``"adm"`` attack-defence-move | ``"art"`` barrage-FPF-defence-move,
     numbers). A code is the last three numbers, four for an artillery type."""
@@ -39,13 +39,13 @@ def printed_values(unit: Unit, rules: RulesPlugin) -> tuple[str, tuple[int, ...]
     return None
 
 
-def values_code(unit: Unit, rules: RulesPlugin) -> str | None:
+def values_code(unit: Unit, rules: BoundData) -> str | None:
     """``"5-4-15"``: the unit's printed values joined by '-' (None if unknown)."""
     got = printed_values(unit, rules)
     return "-".join(str(n) for n in got[1]) if got is not None else None
 
 
-def nationality(unit: Unit, rules: RulesPlugin) -> str | None:
+def nationality(unit: Unit, rules: BoundData) -> str | None:
     """The unit's nationality key in the counter manifest (``"de"``), or None."""
     c = rules.manifest_units.get(unit.id)
     return str(c.nationality) if c is not None else None

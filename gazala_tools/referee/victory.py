@@ -16,13 +16,13 @@ from gazala_tools.referee.units import nationality as manifest_nationality
 from gazala_tools.referee.units import printed_values
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.referee.position import Unit
 
 __all__ = ["award_vp", "leader_level", "nationality_of", "printed_vp"]
 
 
-def printed_vp(unit: Unit, rules: RulesPlugin) -> int | None:
+def printed_vp(unit: Unit, rules: BoundData) -> int | None:
     """``vp: printed``: the unit's printed combat factors, every printed number but the last (its
     movement allowance): attack + defence on a ``5-4-15`` counter, barrage + FPF + defence on an
     artillery ``4-2-3-8`` one. None when the unit's printed values are unknown (no manifest unit and no
@@ -31,7 +31,7 @@ def printed_vp(unit: Unit, rules: RulesPlugin) -> int | None:
     return sum(got[1][:-1]) if got is not None else None
 
 
-def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[NationalityMatch, ...]) -> str | None:
+def nationality_of(unit: Unit, rules: BoundData, nationalities: tuple[NationalityMatch, ...]) -> str | None:
     """The unit's nationality: the counter manifest's, else the first of ``victory.nationalities`` whose
     formations start its formation or whose ids start its id (None: not known)."""
     got = manifest_nationality(unit, rules)
@@ -44,7 +44,7 @@ def nationality_of(unit: Unit, rules: RulesPlugin, nationalities: tuple[National
     return None
 
 
-def award_vp(award: UnitAward, unit: Unit, rules: RulesPlugin, nationalities: tuple[NationalityMatch, ...] = ()) -> int | None:
+def award_vp(award: UnitAward, unit: Unit, rules: BoundData, nationalities: tuple[NationalityMatch, ...] = ()) -> int | None:
     """The VP ``unit`` is worth under an ``eliminated`` or ``exited`` award (None: its printed values or
     its nationality are unknown, so it cannot be scored). ``per-step`` multiplies by its steps."""
     if award.by_nationality is not None:

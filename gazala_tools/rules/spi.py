@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Check, Context, RulesPlugin
+from gazala_tools.referee.context import Check, Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import (
     box_in,

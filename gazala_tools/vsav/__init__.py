@@ -24,7 +24,7 @@ from gazala_tools.hexgrid import MapLayout, layout_with_boards
 from gazala_tools.vsav.commands import Node, count_kinds, parse, to_text
 from gazala_tools.vsav.container import SaveContainer, read_container
 from gazala_tools.vsav.pieces import Piece, SavedPosition, Stack, execute
-from gazala_tools.vsav.view import Layer, PieceView, SaveView, TurnView, save_view
+from gazala_tools.vsav.view import Layer, PieceView, SaveView, TurnView, piece_view, turn_of
 
 __all__ = [
     "Layer",
@@ -52,7 +52,14 @@ class Save:
     def view(self) -> SaveView:
         """The save as typed values (pieces with layers and rotation, the turn), decoded once."""
         if self._view is None:
-            self._view = save_view(self)
+            self._view = SaveView(
+                file=self.file,
+                module_name=self.container.module_name,
+                vassal_version=self.container.vassal_version,
+                is_log=self.is_log,
+                pieces=tuple(piece_view(p) for p in self.position.pieces.values() if p.map is not None),
+                turn=turn_of(self.tree),
+            )
         return self._view
 
     @property

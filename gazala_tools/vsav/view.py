@@ -19,7 +19,6 @@ from gazala_tools.vsav.commands import ChangePiece, Node, Turn, walk
 from gazala_tools.vsav.traits import join_chain
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.vsav import Save
     from gazala_tools.vsav.pieces import Piece
 
 __all__ = [
@@ -30,7 +29,6 @@ __all__ = [
     "TurnView",
     "layer_change",
     "piece_view",
-    "save_view",
     "turn_of",
 ]
 
@@ -188,21 +186,9 @@ class SaveView:
     turn: TurnView | None
 
 
-def save_view(save: Save) -> SaveView:
-    return SaveView(
-        file=save.file,
-        module_name=save.container.module_name,
-        vassal_version=save.container.vassal_version,
-        is_log=save.is_log,
-        pieces=tuple(piece_view(p) for p in save.position.pieces.values() if p.map is not None),
-        turn=turn_of(save.tree),
-    )
-
-
-def layer_change(save: Save, piece_id: str, layers: Mapping[str, bool]) -> ChangePiece | None:
+def layer_change(piece: Piece, layers: Mapping[str, bool]) -> ChangePiece | None:
     """A ``ChangePiece`` that shows (True) or hides (False) the named layers of a piece (VASSAL
     keeps an inactive layer's level as a negative number); None if nothing changes."""
-    piece = save.position.pieces[piece_id]
     old = list(piece.states)
     new = list(old)
     for i, tr in enumerate(piece.definition.traits):

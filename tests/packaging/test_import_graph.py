@@ -1,7 +1,8 @@
 """Issue 22 item 3, "one direction of imports": the packages of ``gazala_tools`` import each other in
 one direction, counting every import the program runs, at module level and inside functions
-(``tools/importgraph.py`` reads them with ``ast``; imports under ``if TYPE_CHECKING`` are not imports at
-run time and are left out).
+(``tools/importgraph.py`` reads them with ``ast``), and, since issue 34 item 3, every import for
+annotations only (under ``if TYPE_CHECKING``): not one at run time, but a cycle of them is still a
+circle a reader must hold in their head, so none may close a cycle of modules or go up the layers.
 
 The layers, lowest first (``docs/dev/architecture.md``, "Core and edges"); a package imports only
 packages of lower layers, never one of its own layer or above:
@@ -18,7 +19,10 @@ An import inside a function is there to keep start-up fast (the CLI imports an e
 command that needs it), never to hide a cycle: it obeys the same layers, and no module cycle may close
 through one (the module-level test below). Where the core needs what only an edge can read (a
 module's map layouts, read with lxml), the edge passes a reader in: ``read_layouts=`` of
-``referee.api.load`` / ``check_file`` / ``logcheck.check_log``.
+``referee.api.load`` / ``check_file`` / ``logcheck.check_log``. Where a lower module only needs to
+*type* against a higher one, it names a ``typing.Protocol`` of its own layer (the referee's modules
+below the engine read the bound rules as ``referee.bound.BoundData`` / ``referee.context.BoundRules``;
+``games.scenarios`` reads a map as ``SetupMap``).
 """
 
 from __future__ import annotations
@@ -71,10 +75,15 @@ def test_no_package_cycle_counting_imports_inside_functions() -> None:
     assert cycles(edges) == []
 
 
+def test_no_package_cycle_counting_annotation_imports() -> None:
+    edges, _ = graph(annotations=True)
+    assert cycles(edges) == []
+
+
 def test_every_import_goes_down_the_layers() -> None:
-    """Module level or inside a function: the core imports no edge, an edge no command, and within the
-    core and the edges each package only the layers below its own."""
-    upward = sorted({(f"{m}:{line}", name) for m, line, name, _inside in imports()
+    """Module level, inside a function or for annotations only: the core imports no edge, an edge no
+    command, and within the core and the edges each package only the layers below its own."""
+    upward = sorted({(f"{m}:{line}", name) for m, line, name, _inside in imports(annotations=True)
                      if layer_of(package(name)) >= layer_of(package(m))})
     assert upward == []
 
@@ -89,9 +98,34 @@ def test_no_module_cycle_of_module_level_imports() -> None:
     assert cycles(module_graph(top_level=True)) == []
 
 
+def test_no_module_cycle_counting_annotation_imports() -> None:
+    """Issue 34 item 3: no module of ``gazala_tools`` imports, at module level, inside a function or
+    under ``if TYPE_CHECKING``, a module that imports it back, directly or through others."""
+    assert cycles(module_graph(annotations=True)) == []
+
+
+def test_the_rules_engine_is_one_package_without_a_circle() -> None:
+    """Issue 34 item 3: the engine built on ``generic`` (and through it ``movement``, ``sequence``,
+    ``statuses``, ``units``, ``victory``, ``ruledata.movement``) while each of them imported the engine
+    for its annotations: a circle of 8 modules. They now read the bound rules as a protocol below
+    them, and none of the modules the engine stands on imports it, not even for an annotation."""
+    edges = module_graph(annotations=True)
+    below: set[str] = set()
+    todo = ["gazala_tools.referee.engine"]
+    while todo:
+        for name in edges.get(todo.pop(), ()):
+            if name not in below:
+                below.add(name)
+                todo.append(name)
+    referee = "gazala_tools.referee."
+    assert {f"{referee}{m}" for m in ("generic", "movement", "sequence", "statuses", "units", "victory",
+                                      "ruledata.movement", "context", "bound")} <= below
+    assert sorted(m for m in below if "gazala_tools.referee.engine" in edges.get(m, ())) == []
+
+
 def test_the_referee_imports_no_rules_plugin() -> None:
     """Issue 22 item 3: ``referee`` <-> ``rules`` was a cycle; the referee now finds a plugin by its path."""
-    found = [(m, line) for m, line, name, _inside in imports()
+    found = [(m, line) for m, line, name, _inside in imports(annotations=True)
              if m.startswith("gazala_tools.referee") and name.startswith("gazala_tools.rules")]
     assert found == []
 
@@ -117,7 +151,8 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function(tmp_path: Path) -> None:
     """The tests above can fail: two packages importing each other are a cycle, also when one of the
-    imports is inside a function; an import under ``if TYPE_CHECKING`` is none."""
+    imports is inside a function; an import under ``if TYPE_CHECKING`` is none at run time, and one
+    counting annotation imports."""
     root = _tree(tmp_path, {
         "a/__init__.py": "from gazala_tools.b import x\n",
         "b/__init__.py": "def f():\n    from gazala_tools import a\n",
@@ -127,6 +162,7 @@ def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function(tmp_path: Path) -> 
     assert cycles(graph(root, top_level=True)[0]) == []
     assert cycles(graph(root)[0]) == [["gazala_tools.a", "gazala_tools.b"]]
     assert ("gazala_tools.c", "gazala_tools.a") not in {(m, n) for m, _l, n, _i in imports(root)}
+    assert cycles(graph(root, annotations=True)[0]) == [["gazala_tools.a", "gazala_tools.b", "gazala_tools.c"]]
 
 
 def test_the_module_cycle_finder_finds_a_cycle_inside_a_package(tmp_path: Path) -> None:
@@ -140,3 +176,15 @@ def test_the_module_cycle_finder_finds_a_cycle_inside_a_package(tmp_path: Path) 
     })
     assert cycles(module_graph(root, top_level=True)) == []
     assert cycles(module_graph(root)) == [["gazala_tools.p.one", "gazala_tools.p.two"]]
+
+
+def test_the_module_cycle_finder_finds_a_cycle_of_annotation_imports(tmp_path: Path) -> None:
+    """``p.engine`` imports ``p.generic``, which imports ``p.engine`` only to annotate with it: no cycle
+    at run time, one counting annotation imports; typing against ``p.bound`` below both is none."""
+    back = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from gazala_tools.p.{} import Rules\n"
+    engine = {"p/__init__.py": "", "p/engine.py": "from gazala_tools.p import generic\n"}
+    root = _tree(tmp_path / "before", {**engine, "p/generic.py": back.format("engine")})
+    assert cycles(module_graph(root)) == []
+    assert cycles(module_graph(root, annotations=True)) == [["gazala_tools.p.engine", "gazala_tools.p.generic"]]
+    root = _tree(tmp_path / "after", {**engine, "p/generic.py": back.format("bound"), "p/bound.py": "class Rules: ...\n"})
+    assert cycles(module_graph(root, annotations=True)) == []

@@ -33,9 +33,9 @@ def test_layer_change_shows_a_layer_and_the_view_reads_it_back(save) -> None:  #
     from gazala_tools.vsav.pieces import execute
 
     pid = save.view().pieces[0].id
-    change = layer_change(save, pid, {"Flip": True})
+    change = layer_change(save.position.pieces[pid], {"Flip": True})
     assert isinstance(change, ChangePiece) and change.id == pid
-    assert layer_change(save, pid, {"Flip": False}) is None  # already hidden: nothing to change
+    assert layer_change(save.position.pieces[pid], {"Flip": False}) is None  # already hidden: nothing to change
     pos = execute(Group([*save.tree.items[:-1], change, save.tree.items[-1]]))
     from gazala_tools.vsav.view import piece_view
 

@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gazala_tools.referee.engine import RulesPlugin
+    from gazala_tools.referee.bound import BoundData
     from gazala_tools.referee.sequence import Sequence
 
 MOVEMENT_FILE = "movement.yaml"
@@ -146,7 +146,7 @@ class MovementRules:
         return self.chart is not None and bool(self.chart.terrain or self.chart.hexsides or self.chart.paths)
 
 
-def read_movement(rules: RulesPlugin) -> MovementRules:
+def read_movement(rules: BoundData) -> MovementRules:
     from gazala_tools.referee.sequence import read_sequence
     from gazala_tools.yamlnodes import compose
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from gazala_tools.referee.engine import Check, Context
+from gazala_tools.referee.context import Check, Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import box_in
 from gazala_tools.referee.ruledata import RulesSection

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Context
+from gazala_tools.referee.context import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Unit
 from gazala_tools.referee.ruledata import HexSet, RulesSection

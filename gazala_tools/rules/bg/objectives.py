@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.ruledata import RulesSection
 
 __all__ = ["Objectives"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from gazala_tools.referee.engine import Context
+from gazala_tools.referee.context import Context
 from gazala_tools.referee.findings import Finding
 from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.dg.feint import Feint

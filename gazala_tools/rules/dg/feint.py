@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import moved
 from gazala_tools.referee.ruledata import RulesSection

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import PathAnswer, box_in, eliminated, find_path, side_steps
 from gazala_tools.referee.position import Position

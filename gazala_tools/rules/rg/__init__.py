@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gazala_tools.referee.engine import Check
+from gazala_tools.referee.context import Check
 from gazala_tools.referee.position import StateReader, StateWriter
 from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.rules.rg.activation import DOUBLE_MOVE, EXTRA_MOVE, Activations

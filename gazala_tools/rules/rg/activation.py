@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import Any, Final
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.position import Position, Unit
 from gazala_tools.referee.ruledata import RulesSection

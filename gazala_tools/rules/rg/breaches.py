@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gazala_tools.referee.engine import Context
+from gazala_tools.referee.context import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.rules.rg.minefields import Minefields, opposite_side
 from gazala_tools.rules.rg.state import Breach, BreachState, breaches_of

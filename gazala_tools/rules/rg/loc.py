@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Context
+from gazala_tools.referee.context import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.report import ReportSection
 from gazala_tools.referee.ruledata import RulesSection

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from gazala_tools.errors import GameDataError
 from gazala_tools.hexes import Direction, Hex, Hexside
-from gazala_tools.referee.engine import Context, RulesPlugin
+from gazala_tools.referee.context import Context
+from gazala_tools.referee.engine import RulesPlugin
 from gazala_tools.referee.position import Position
 from gazala_tools.referee.ruledata import RulesSection
 from gazala_tools.referee.search import BlockCost

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gazala_tools.hexes import Hex
-from gazala_tools.referee.engine import Context
+from gazala_tools.referee.context import Context
 from gazala_tools.referee.findings import Finding, Severity
 from gazala_tools.referee.generic import units_on
 from gazala_tools.referee.ruledata import RulesSection
