@@ -15,13 +15,15 @@ from an earlier read, ``"12:5"``).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
+import gc
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Final, Self, TypeVar
+from typing import Final, NamedTuple, Self, TypeVar
 
 import yaml
 
@@ -29,6 +31,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import note_input
 
 __all__ = [
+    "GC_THRESHOLD",
     "ID_RE",
     "MAX_ALIASES",
     "MAX_BYTES",
@@ -47,6 +50,7 @@ __all__ = [
     "did_you_mean",
     "error_at",
     "expanded_size",
+    "few_collections",
     "load_plain",
     "place_of",
     "place_of_mark",
@@ -88,21 +92,32 @@ def place_of(node: yaml.Node | None) -> str | None:
     return f"{m.line + 1}:{m.column + 1}"
 
 
-def _depth_ok(node: yaml.Node) -> bool:
-    """Nesting within :data:`MAX_DEPTH`, and no node inside itself (a recursive alias ``&x [*x]``)."""
+class _Shape(NamedTuple):
+    deep: yaml.Node | None  #: a node nested past :data:`MAX_DEPTH`, or inside itself (a recursive alias ``&x [*x]``)
+    nodes: int  #: distinct nodes
+    aliases: int  #: second references to a node (each use of an alias)
+    over: yaml.Node | None  #: the value of the alias past :data:`MAX_ALIASES` (None: within the cap)
+
+
+def _shape(node: yaml.Node) -> _Shape:
+    """One walk of the composed nodes: depth, recursion, size and aliases (visiting each node once)."""
     todo: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
     state: dict[int, bool] = {}  # id -> True while its children are being visited, False once done
+    aliases, over = 0, None
     while todo:
         n, d, leaving = todo.pop()
         if leaving:
             state[id(n)] = False
             continue
         if d > MAX_DEPTH:
-            return False
+            return _Shape(n, len(state), aliases, over)
         visiting = state.get(id(n))
         if visiting:  # reached again from inside itself
-            return False
+            return _Shape(n, len(state), aliases, over)
         if visiting is not None:  # YAML aliases share nodes; visit each once
+            aliases += 1
+            if aliases == MAX_ALIASES + 1:
+                over = n
             continue
         state[id(n)] = True
         todo.append((n, d, True))
@@ -112,7 +127,7 @@ def _depth_ok(node: yaml.Node) -> bool:
             for k, v in n.value:
                 todo.append((k, d + 1, False))
                 todo.append((v, d + 1, False))
-    return True
+    return _Shape(None, len(state), aliases, over)
 
 
 def read_text(file: Path, what: str, error: type[E]) -> str:
@@ -159,16 +174,54 @@ class CappedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml.Node:
-    """One YAML document as nodes (safe: no tags beyond YAML's own, no Python objects)."""
+#: libyaml's composer when PyYAML was built with it (about ten times as fast as the Python one)
+_CBase: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
+
+
+class _FastLoader(_CBase or yaml.SafeLoader):  # type: ignore[misc]
+    """libyaml's safe composer, implicit tags of plain scalars resolved once per text (a data file
+    repeats its keys and values thousands of times). libyaml refuses nesting past 1,000 levels itself;
+    the caps of :func:`compose_text` are checked on what it composed (:func:`_shape`)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._tags: dict[tuple[str | None, tuple[bool, bool]], str] = {}
+
+    def resolve(self, kind: type[yaml.Node], value: str | None, implicit: tuple[bool, bool]) -> str:
+        if kind is not yaml.ScalarNode:
+            return str(super().resolve(kind, value, implicit))
+        key = (value, implicit)
+        tag = self._tags.get(key)
+        if tag is None:
+            tag = self._tags[key] = str(super().resolve(kind, value, implicit))
+        return tag
+
+
+def _compose(text: str, libyaml: bool) -> yaml.Node | None:
+    if not libyaml or _CBase is None:
+        return yaml.compose(text, Loader=CappedLoader)
+    loader = _FastLoader(text)
     try:
-        node = yaml.compose(text, Loader=CappedLoader)
+        return loader.get_single_node()  # type: ignore[no-any-return]
+    finally:
+        loader.dispose()
+
+
+def compose_text(text: str, file: str | Path, what: str, error: type[E], *, libyaml: bool = False) -> yaml.Node:
+    """One YAML document as nodes (safe: no tags beyond YAML's own, no Python objects). ``libyaml``:
+    composed by libyaml where PyYAML has it (a file that may hold megabytes, ``counters.yaml`` of an
+    imported module), with the same caps checked on the nodes it composed."""
+    try:
+        node = _compose(text, libyaml)
     except _TooDeep:
         raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
     except _TooManyAliases as exc:
         raise error(f"YAML uses more than {MAX_ALIASES:,} aliases", file=file, place=place_of_mark(exc.args[0]),
                     expected=f"at most {MAX_ALIASES:,} aliases (*name)") from None
     except yaml.MarkedYAMLError as exc:
+        if exc.problem == "exceeded maximum nesting depth":  # libyaml's own cap (1,000 levels)
+            raise error("YAML nested too deeply", file=file, place=place_of_mark(exc.problem_mark),
+                        expected=f"at most {MAX_DEPTH} levels") from None
         raise error(f"malformed YAML: {exc.problem}", file=file, place=place_of_mark(exc.problem_mark)) from None
     except yaml.YAMLError as exc:
         raise error(f"malformed YAML: {exc}", file=file) from None
@@ -176,9 +229,14 @@ def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml
         raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels") from None
     if node is None:
         raise error(f"empty {what}", file=file, expected="a mapping")
-    if not _depth_ok(node):
-        raise error("YAML nested too deeply", file=file, expected=f"at most {MAX_DEPTH} levels")
-    expanded = expanded_size(node)
+    shape = _shape(node)
+    if shape.deep is not None:
+        raise error("YAML nested too deeply", file=file, place=place_of(shape.deep),
+                    expected=f"at most {MAX_DEPTH} levels")
+    if shape.over is not None:  # libyaml's aliases are counted here (the Python composer's while composing)
+        raise error(f"YAML uses more than {MAX_ALIASES:,} aliases", file=file, place=place_of(shape.over),
+                    expected=f"at most {MAX_ALIASES:,} aliases (*name)")
+    expanded = expanded_size(node) if shape.aliases else shape.nodes
     if expanded > MAX_EXPANDED:
         raise error(f"YAML stands for {expanded:,} values with its aliases expanded", file=file,
                     expected=f"at most {MAX_EXPANDED:,} (fewer aliases of large values)")
@@ -187,7 +245,7 @@ def compose_text(text: str, file: str | Path, what: str, error: type[E]) -> yaml
 
 def expanded_size(node: yaml.Node) -> int:
     """How many values ``node`` stands for, each alias counted as its whole value again (linear in the
-    distinct nodes; call it on a tree :func:`_depth_ok` accepted: no node inside itself)."""
+    distinct nodes; call it on a tree :func:`_shape` accepted: no node inside itself)."""
     sizes: dict[int, int] = {}
 
     def size(n: yaml.Node) -> int:
@@ -209,9 +267,9 @@ def place_of_mark(mark: yaml.Mark | None) -> str | None:
     return f"{mark.line + 1}:{mark.column + 1}" if mark is not None else None
 
 
-def compose(file: Path, what: str, error: type[E]) -> yaml.Node:
-    """Read and compose a data file (size-capped, UTF-8, nesting-capped)."""
-    return compose_text(read_text(file, what, error), file, what, error)
+def compose(file: Path, what: str, error: type[E], *, libyaml: bool = False) -> yaml.Node:
+    """Read and compose a data file (size-capped, UTF-8, nesting-capped; ``libyaml``: :func:`compose_text`)."""
+    return compose_text(read_text(file, what, error), file, what, error, libyaml=libyaml)
 
 
 def error_at(error: type[E], file: str | Path | None, place: str | None, problem: str,
@@ -388,13 +446,13 @@ class Section:
             if k not in self.m:
                 raise self.err(None, f"missing {k!r}", expected=", ".join(keys))
 
-    def each(self, key: str, allowed: frozenset[str] | None = None) -> Iterator[Self]:
-        """Each mapping of a list (at most :data:`MAX_LIST`)."""
+    def each(self, key: str, allowed: frozenset[str] | None = None, *, most: int = MAX_LIST) -> Iterator[Self]:
+        """Each mapping of a list (at most ``most`` entries, :data:`MAX_LIST` unless a format says)."""
         if key not in self.m:
             return
         items = self.doc.seq(self.m[key], self.what(key))
-        if len(items) > MAX_LIST:
-            raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
+        if len(items) > most:
+            raise self.err(key, f"{len(items)} entries", expected=f"at most {most}")
         for i, n in enumerate(items):
             yield self.child(n, f"{self.what(key)}[{i}]", allowed)
 
@@ -455,6 +513,24 @@ class Section:
         if len(items) > MAX_LIST:
             raise self.err(key, f"{len(items)} entries", expected=f"at most {MAX_LIST}")
         return items
+
+
+#: the cyclic garbage collector's first threshold while a large file is read (Python's default is 700)
+GC_THRESHOLD: Final = 100_000
+
+
+@contextlib.contextmanager
+def few_collections() -> Iterator[None]:
+    """Collect cyclic garbage seldom while a large file is read and what it makes is built: a
+    5,000-counter manifest is 85,000 nodes and as many objects that live until the end, and the
+    default thresholds walk them over and over (half the time of reading it; a module build of such
+    a game makes millions). Reference counting still frees everything else at once."""
+    before = gc.get_threshold()
+    gc.set_threshold(before[0] and max(GC_THRESHOLD, before[0]), *before[1:])  # 0: collection stays off
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

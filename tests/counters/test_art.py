@@ -154,15 +154,16 @@ terrain: {default: clear, types: {clear: {}}}
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        (("art: {folder: art}", "art: {folder: pictures/none}"), "line 2.*'pictures/none' is not a folder"),
-        (("art: {folder: art}", "art: {folder: ../..}"), "leaves the game folder"),
-        (("c-up.jpg", "c-up.bmp"), "line 10: art.front 'pictures/c-up.bmp' not found"),
-        (("back: pictures/c-down.png", "back: ../../c.png"), "line 10: art.back '../../c.png' leaves the game folder"),
-        (("art: {folder: art}", "art: {required: true}"), "line 2: art.required without art.folder"),
-        (("front: pictures/c-up.jpg, ", ""), "line 9: art has no front image"),
+        (("art: {folder: art}", "art: {folder: pictures/none}"), r":2:15: art.folder: 'pictures/none' is not a folder"),
+        (("art: {folder: art}", "art: {folder: ../..}"), r":2:15: art.folder: .*leaves the game folder"),
+        (("c-up.jpg", "c-up.bmp"), r":10:19: units\[2\].art.front: 'pictures/c-up.bmp' not found"),
+        (("back: pictures/c-down.png", "back: ../../c.png"),
+         r":10:44: units\[2\].art.back: image '../../c.png' leaves the game folder"),
+        (("art: {folder: art}", "art: {required: true}"), r":2:6: art: 'required' without 'folder'"),
+        (("front: pictures/c-up.jpg, ", ""), r":10:11: units\[2\].art: no front image"),
     ],
 )
-def test_bad_art_in_the_manifest_names_the_line(game: Path, change: tuple[str, str], words: str) -> None:
+def test_bad_art_in_the_manifest_names_the_place_and_key(game: Path, change: tuple[str, str], words: str) -> None:
     text = MANIFEST.replace(*change)
     assert text != MANIFEST
     (game / "counters.yaml").write_text(text, encoding="utf-8")
@@ -172,7 +173,7 @@ def test_bad_art_in_the_manifest_names_the_line(game: Path, change: tuple[str, s
 
 def test_a_counter_with_a_front_but_no_back_image_is_refused(game: Path) -> None:
     (game / "art" / "north-a-back.png").unlink()
-    with pytest.raises(ManifestError, match=r"line 7: counter 'north-a' has front art but no back art"):
+    with pytest.raises(ManifestError, match=r":7:5: units\[0\]: counter 'north-a' has front art but no back art"):
         load_manifest(game)
 
 
@@ -229,7 +230,7 @@ def test_stand_alone_manifest_art_is_relative_to_its_file(tmp_path: Path) -> Non
     (tmp_path / "counters.yaml").write_text(text, encoding="utf-8")
     m = load_manifest(tmp_path / "counters.yaml")
     assert m["x"].front_art.endswith("faces/x-front.png")
-    with pytest.raises(ManifestError, match=r"line 5: side 'Left' is not a side id"):
+    with pytest.raises(ManifestError, match=r":5:19: markers\[0\].side: 'Left' is not a side id"):
         parse_manifest(text.replace("{id: x,", "{id: x, side: Left,"), file=tmp_path / "counters.yaml")
 
 

@@ -55,7 +55,7 @@ def test_designation_with_a_control_character_is_refused_at_load(
     line = err.strip()
     assert "\n" not in line and "\x1b" not in line and "\x00" not in line
     # file:line:col of the designation's value in counters.yaml
-    assert f"{folder / 'counters.yaml'}:14:75: designation" in line
+    assert f"{folder / 'counters.yaml'}:14:75: units[0].designation: " in line
     assert says in line
     assert not out.exists()
 

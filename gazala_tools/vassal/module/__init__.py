@@ -12,8 +12,6 @@ Layers: :mod:`.spec` (plain data) <- :mod:`.games` (a game folder and its build 
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ from gazala_tools.vassal.module.build import HELP_FILE, Built, build_buildfile
 from gazala_tools.vassal.module.config import ModuleConfig
 from gazala_tools.vassal.module.package import moduledata, vmod_entries, write_vmod, zip_bytes
 from gazala_tools.vassal.module.spec import ModuleSpec
+from gazala_tools.yamlnodes import few_collections
 
 __all__ = ["BuildResult", "ModuleSpec", "build_game_module", "build_vmod"]
 
@@ -108,7 +107,7 @@ def build_game_module(game: str | Path | Game, out: str | Path | None = None, *,
     from gazala_tools.vassal.module.setups import setup_saves
 
     t0 = time.perf_counter()
-    with _few_collections():
+    with few_collections():
         g, cfg = game_and_config(game)
         if out is not None:  # before the work: an output that would replace an input is refused at once
             _refuse_inputs(out, g, cfg)
@@ -130,24 +129,6 @@ def build_game_module(game: str | Path | Game, out: str | Path | None = None, *,
     t2 = time.perf_counter()
     timings = {"render": t1 - t0, "assemble and write": t2 - t1, "total": t2 - t0}
     return BuildResult(built, spec, timings, n_bytes, None if out is None else Path(out), data)
-
-
-#: the cyclic garbage collector's first threshold during a build (Python's default is 700)
-GC_THRESHOLD = 100_000
-
-
-@contextlib.contextmanager
-def _few_collections() -> Iterator[None]:
-    """Collect cyclic garbage seldom while building: a large game makes millions of objects (YAML
-    nodes, counters, trait strings) that live until the end, and the default thresholds walk them
-    over and over (a third of the time of parsing a 5,000-counter manifest). Reference counting
-    still frees everything else at once."""
-    before = gc.get_threshold()
-    gc.set_threshold(GC_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def _inputs(game: Game, cfg: ModuleConfig) -> list[Path]:
