@@ -36,6 +36,7 @@ import sys
 import traceback
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any, NoReturn
 
@@ -168,18 +169,8 @@ def check_stop() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args: argparse.Namespace | None = None
-    previous: Any = None
-    hangup: Any = None
-    interrupt: Any = None
     _STOPS.clear()
-    try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored
-            interrupt = signal.signal(signal.SIGINT, _on_sigint)
-        if hasattr(signal, "SIGHUP"):  # a closed terminal: stop as cleanly as SIGTERM (temporary files removed)
-            hangup = signal.signal(signal.SIGHUP, _on_sigterm)
-    except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
-        previous = None
+    handlers = _Handlers.install()
     raw_out, raw_err = sys.stdout, sys.stderr
     out = Stream(raw_out, "standard output", strip=not _wants_json(argv, None))
     sys.stdout, sys.stderr = out, Stream(raw_err, "standard error", keep_cr=True)
@@ -195,51 +186,102 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # a full disk shows at the flush: still this command's to report
         return int(result or 0)
     except GazalaError as exc:
-        with contextlib.suppress(StreamClosed):
-            if _wants_json(argv, args):
-                print(_error_json(exc))
-                sys.stdout.flush()
-        with contextlib.suppress(StreamClosed):
-            print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
-        return 2
+        return _bad_input(exc, _wants_json(argv, args))
     except StreamClosed as exc:
         return _closed(exc)
     except KeyboardInterrupt:
         print("gazala: interrupted", file=sys.stderr)
         return 130
     except SystemExit as exc:
-        if isinstance(exc.code, int) and exc.code >= 128:  # a stop signal (SIGTERM 143, SIGHUP 129): one line
-            with contextlib.suppress(OSError):  # a hung-up terminal may take no more output
-                print(f"gazala: stopped by {_signal_name(exc.code - 128)}", file=sys.stderr)
-            return exc.code
-        if exc.code in (0, None):  # --help, --version: their text may not fit either
-            try:
-                sys.stdout.flush()
-            except StreamClosed as closed:
-                return _closed(closed)
-            return 0
-        raise
+        code = _exit_status(exc)
+        if code is None:
+            raise
+        return code
     except Exception as exc:  # a bug, not bad input: one line, exit 3
-        if os.environ.get("GAZALA_DEBUG"):
-            traceback.print_exc()
-        text = " ".join(str(exc).split())[:300]
-        print(f"gazala: internal error: {type(exc).__name__}: {text} (please report this at {REPORT_URL}, "
-              "with the command and its input; GAZALA_DEBUG=1 shows the traceback)", file=sys.stderr)
-        return 3
+        return _internal_error(exc)
     finally:
-        for stream in (sys.stdout, sys.stderr):  # what the messages above left buffered
-            if isinstance(stream, Stream):
-                with contextlib.suppress(StreamClosed):
-                    stream.flush()
-                if stream.failed:
-                    silence(stream)
+        _flush_streams()
         sys.stdout, sys.stderr = raw_out, raw_err
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-        if hangup is not None:
-            signal.signal(signal.SIGHUP, hangup)
-        if interrupt is not None:
-            signal.signal(signal.SIGINT, interrupt)
+        handlers.restore()
+
+
+@dataclass
+class _Handlers:
+    """The signal handlers a command replaced (None: left as they were), put back when it ends."""
+
+    term: Any = None
+    hangup: Any = None
+    interrupt: Any = None
+
+    @classmethod
+    def install(cls) -> _Handlers:
+        """Stop cleanly on SIGTERM, SIGHUP and SIGINT (unless SIGINT is ignored)."""
+        handlers = cls()
+        try:
+            handlers.term = signal.signal(signal.SIGTERM, _on_sigterm)
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored
+                handlers.interrupt = signal.signal(signal.SIGINT, _on_sigint)
+            if hasattr(signal, "SIGHUP"):  # a closed terminal: stop as cleanly as SIGTERM (temporary files removed)
+                handlers.hangup = signal.signal(signal.SIGHUP, _on_sigterm)
+        except ValueError:  # not the main thread (tests calling main() from a worker): keep the default
+            handlers.term = None
+        return handlers
+
+    def restore(self) -> None:
+        if self.term is not None:
+            signal.signal(signal.SIGTERM, self.term)
+        if self.hangup is not None:
+            signal.signal(signal.SIGHUP, self.hangup)
+        if self.interrupt is not None:
+            signal.signal(signal.SIGINT, self.interrupt)
+
+
+def _bad_input(exc: GazalaError, as_json: bool) -> int:
+    """Bad input: one line on stderr (and the error as JSON on stdout with ``--json``), exit 2."""
+    with contextlib.suppress(StreamClosed):
+        if as_json:
+            print(_error_json(exc))
+            sys.stdout.flush()
+    with contextlib.suppress(StreamClosed):
+        print(exc.line() if isinstance(exc, UsageError) else f"gazala: error: {exc}", file=sys.stderr)
+    return 2
+
+
+def _exit_status(exc: SystemExit) -> int | None:
+    """The status of a command that exited: a stop signal's (SIGTERM 143, SIGHUP 129, one line said), or 0
+    (``--help``, ``--version``); None for any other exit (raised on)."""
+    if isinstance(exc.code, int) and exc.code >= 128:  # a stop signal (SIGTERM 143, SIGHUP 129): one line
+        with contextlib.suppress(OSError):  # a hung-up terminal may take no more output
+            print(f"gazala: stopped by {_signal_name(exc.code - 128)}", file=sys.stderr)
+        return exc.code
+    if exc.code in (0, None):  # --help, --version: their text may not fit either
+        try:
+            sys.stdout.flush()
+        except StreamClosed as closed:
+            return _closed(closed)
+        return 0
+    return None
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug, not bad input: one line (the traceback with ``GAZALA_DEBUG=1``), exit 3."""
+    if os.environ.get("GAZALA_DEBUG"):
+        traceback.print_exc()
+    text = " ".join(str(exc).split())[:300]
+    print(f"gazala: internal error: {type(exc).__name__}: {text} (please report this at {REPORT_URL}, "
+          "with the command and its input; GAZALA_DEBUG=1 shows the traceback)", file=sys.stderr)
+    return 3
+
+
+def _flush_streams() -> None:
+    """Flush what the messages left buffered on the command's stdout and stderr; a stream that failed is
+    silenced."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, Stream):
+            with contextlib.suppress(StreamClosed):
+                stream.flush()
+            if stream.failed:
+                silence(stream)
 
 
 def _closed(exc: StreamClosed) -> int:

@@ -32,29 +32,39 @@ log = logging.getLogger(__name__)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    _add_calibrate(verbs)
+    _add_detect(verbs)
+    _add_deskew(verbs)
+    _add_classify(verbs)
+    _add_overlay(verbs)
+
+
+def _image_args(p: argparse.ArgumentParser) -> None:
+    """The scan, its pixel cap and ``--json``: every verb's."""
     from gazala_tools.digitize.image import MAX_PIXELS
 
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    p.add_argument("image", help="the scan (PNG, JPEG, TIFF)")
+    p.add_argument(
+        "--max-pixels",
+        type=int,
+        default=MAX_PIXELS,
+        help=f"refuse larger images (default {MAX_PIXELS:,}: Pillow's decompression-bomb guard, documented)",
+    )
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("image", help="the scan (PNG, JPEG, TIFF)")
-        p.add_argument(
-            "--max-pixels",
-            type=int,
-            default=MAX_PIXELS,
-            help=f"refuse larger images (default {MAX_PIXELS:,}: Pillow's decompression-bomb guard, documented)",
-        )
-        p.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    def numbering_arg(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--numbering",
-            default="vassal-default",
-            metavar="GAME|DIR|ATTRS",
-            help="the hex numbering the labels use: vassal-default, a built-in game id, a game folder, or "
-            "VASSAL HexGridNumbering attributes ('hType=A hOff=0 vDescend=true'); never changed by the fit",
-        )
+def _numbering_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--numbering",
+        default="vassal-default",
+        metavar="GAME|DIR|ATTRS",
+        help="the hex numbering the labels use: vassal-default, a built-in game id, a game folder, or "
+        "VASSAL HexGridNumbering attributes ('hType=A hOff=0 vDescend=true'); never changed by the fit",
+    )
 
+
+def _add_calibrate(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = verbs.add_parser(
         "calibrate",
         help="fit the grid to reference hexes (least squares), print residuals, write the grid YAML",
@@ -62,25 +72,29 @@ def register(parser: argparse.ArgumentParser) -> None:
         "(LABEL=X,Y: the pixel centre of that hex on the scan). Writes the grid section of a map YAML and "
         "prints the VASSAL HexGrid/HexGridNumbering attributes.",
     )
-    common(cal)
+    _image_args(cal)
     cal.add_argument("--ref", action="append", required=True, metavar="LABEL=X,Y", help="a reference hex (repeat)")
-    numbering_arg(cal)
+    _numbering_arg(cal)
     cal.add_argument("--no-detect", action="store_true", help="do not look at the image to choose between fits")
     cal.add_argument("-o", "--output", help="write the grid YAML here (default: print it)")
     cal.set_defaults(func=_calibrate)
 
+
+def _add_detect(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     det = verbs.add_parser(
         "detect-grid",
         help="find the hex lattice automatically (dx, dy, x0, y0, orientation, confidence)",
         description="Find the hex grid from the periodicity of hex edges. With one --ref LABEL=X,Y and "
         "--numbering the hex names (and so x0/y0 = raw hex 0,0) are fixed too.",
     )
-    common(det)
+    _image_args(det)
     det.add_argument("--ref", metavar="LABEL=X,Y", help="one hex whose label fixes the numbering")
-    numbering_arg(det)
+    _numbering_arg(det)
     det.add_argument("-o", "--output", help="write the grid YAML here")
     det.set_defaults(func=_detect)
 
+
+def _add_deskew(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dsk = verbs.add_parser(
         "deskew",
         help="straighten a rotated or sheared scan so that a VASSAL grid fits it; report the residual",
@@ -88,17 +102,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         "lattice of the same steps (image centre fixed), detect the grid again and report its rotation and the "
         "RMS distance of the hex centres from the best VASSAL grid, before and after.",
     )
-    common(dsk)
+    _image_args(dsk)
     dsk.add_argument("-o", "--output", required=True, help="the straightened image (PNG)")
     dsk.set_defaults(func=_deskew)
 
+
+def _add_classify(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cls = verbs.add_parser(
         "classify",
         help="terrain per hex from the centre region's colours against a legend; flags uncertain hexes",
         description="Sample each hex's centre region, vote by nearest legend colour, write terrain YAML "
         "in the map-data format (uncertain hexes listed in comments and --json).",
     )
-    common(cls)
+    _image_args(cls)
     cls.add_argument("--grid", required=True, help="grid YAML (from calibrate/detect-grid) or a map YAML/dir")
     cls.add_argument("--legend", required=True, help="legend YAML: terrain colours (and optional hexside colours)")
     cls.add_argument("--hexsides", action="store_true", help="also detect hexside lines of the legend's colours")
@@ -107,8 +123,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     cls.add_argument("--map-out", help="also write a complete map directory (map.yaml) for `overlay --map`")
     cls.set_defaults(func=_classify)
 
+
+def _add_overlay(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ov = verbs.add_parser("overlay", help="draw the grid, labels and terrain over the scan, to check by eye")
-    common(ov)
+    _image_args(ov)
     ov.add_argument("--map", help="a map directory or map YAML (grid + terrain)")
     ov.add_argument("--grid", help="a grid YAML (instead of --map)")
     ov.add_argument("-o", "--output", required=True, help="output PNG")
@@ -257,26 +275,27 @@ def _classify(args: argparse.Namespace) -> int:
         refuse_overwrite(d / "map.yaml", [args.image])
         atomic_write_text(d / "map.yaml", write_yaml(map_document(spec, doc, title=Path(args.image).stem)))
     if args.json:
-        label = spec.grid.label
-        print(
-            json.dumps(
-                {
-                    "hexes": len(results),
-                    "uncertain": [
-                        {"hex": label(r.hex), "terrain": r.terrain, "share": round(r.share, 3), "distance": round(r.distance, 1)}
-                        for r in results
-                        if r.uncertain
-                    ],
-                    "terrain": {label(r.hex): r.terrain for r in results},
-                    "hexsides": [
-                        {"side": spec.grid.hexside_label(s.side), "kind": s.kind, "confidence": round(s.confidence, 3)}
-                        | ({"up": label(s.up)} if s.up is not None else {})
-                        for s in side_results
-                    ],
-                }
-            )
-        )
+        print(json.dumps(_classified_json(spec, results, side_results)))
     return 0
+
+
+def _classified_json(spec: Any, results: list[Any], side_results: list[Any]) -> dict[str, Any]:
+    """``classify --json``: the hexes counted, the uncertain ones, every hex's terrain and the hexsides."""
+    label = spec.grid.label
+    return {
+        "hexes": len(results),
+        "uncertain": [
+            {"hex": label(r.hex), "terrain": r.terrain, "share": round(r.share, 3), "distance": round(r.distance, 1)}
+            for r in results
+            if r.uncertain
+        ],
+        "terrain": {label(r.hex): r.terrain for r in results},
+        "hexsides": [
+            {"side": spec.grid.hexside_label(s.side), "kind": s.kind, "confidence": round(s.confidence, 3)}
+            | ({"up": label(s.up)} if s.up is not None else {})
+            for s in side_results
+        ],
+    }
 
 
 def _overlay(args: argparse.Namespace) -> int:

@@ -44,7 +44,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     sc.add_argument("name", metavar="NAME", help="the scenario's id or name")
     sc.add_argument("-o", "--output", required=True, help="FILE.yaml (position YAML) or FILE.vsav (VASSAL save)")
     sc.set_defaults(func=_scenario)
+    _add_new(verbs)
+    _add_import(verbs)
 
+
+def _add_new(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new = verbs.add_parser(
         "new",
         help="make a game folder from a scan: fitted VASSAL grid, the scan as board art, starter counters",
@@ -70,6 +74,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--json", action="store_true", help="print what was written as JSON")
     new.set_defaults(func=_new)
 
+
+def _add_import(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     imp = verbs.add_parser(
         "import",
         help="a game folder from a VASSAL module",
@@ -233,31 +239,20 @@ def _new(args: argparse.Namespace) -> int:
 
     from gazala_tools.digitize.image import open_image
     from gazala_tools.digitize.newgame import (
-        ID_RE,
         OVERLAY,
         NewGame,
         board_image,
         board_name_for,
-        corner_labels,
         fit_scan,
         folder_files,
         write_folder,
         write_overlay,
     )  # fmt: skip
-    from gazala_tools.errors import GazalaError
     from gazala_tools.fileio import check_new_folder, note_input
-    from gazala_tools.games.writing import slug
 
     folder, image = Path(args.folder), Path(args.image)
     check_new_folder(folder)  # before the fit: not inside an input, a name the file system takes
-    sides = tuple(s.strip() for s in args.sides.split(","))
-    if len(sides) != 2 or not all(sides):
-        raise GazalaError(f"bad --sides {args.sides!r}", place="--sides", expected="two names separated by a comma")
-    if not 1 <= args.turns <= 1000:
-        raise GazalaError(f"bad --turns {args.turns}", place="--turns", expected="1 to 1000")
-    game_id = args.game_id or slug(folder.resolve().name)
-    if not ID_RE.match(game_id):
-        raise GazalaError(f"bad game id {game_id!r}", place="--id", expected="lower-case letters, digits and single hyphens")
+    sides, game_id = _new_request(args, folder)
     board_name = board_name_for(image)
     note_input(image)
     grey = open_image(image, grey=True)  # the fit reads grey levels only (a 250 Mpx scan: 250 MB, not 1 GB)
@@ -279,11 +274,37 @@ def _new(args: argparse.Namespace) -> int:
         write_overlay(img if img is not None else open_image(image), spec, tmp / OVERLAY)
 
     write_folder(folder, files, board, board_name, inputs, None if args.no_overlay else overlay)
+    return _new_written(args, folder, image, game_id, sorted([*files, board_name, *([] if args.no_overlay else [OVERLAY])]),
+                        spec, notes)
+
+
+def _new_request(args: argparse.Namespace, folder: Path) -> tuple[tuple[str, ...], str]:
+    """``game new``'s sides and game id, its sides, turns and id checked."""
+    from gazala_tools.digitize.newgame import ID_RE
+    from gazala_tools.errors import GazalaError
+    from gazala_tools.games.writing import slug
+
+    sides = tuple(s.strip() for s in args.sides.split(","))
+    if len(sides) != 2 or not all(sides):
+        raise GazalaError(f"bad --sides {args.sides!r}", place="--sides", expected="two names separated by a comma")
+    if not 1 <= args.turns <= 1000:
+        raise GazalaError(f"bad --turns {args.turns}", place="--turns", expected="1 to 1000")
+    game_id = args.game_id or slug(folder.resolve().name)
+    if not ID_RE.match(game_id):
+        raise GazalaError(f"bad game id {game_id!r}", place="--id", expected="lower-case letters, digits and single hyphens")
+    return sides, game_id
+
+
+def _new_written(args: argparse.Namespace, folder: Path, image: Path, game_id: str, written: list[str], spec: Any,
+                 notes: list[str]) -> int:
+    """What ``game new`` wrote (``written``: the folder's files), as JSON or with the next steps."""
+    from gazala_tools.digitize.newgame import OVERLAY, corner_labels
+
     g = spec.grid
     corners = corner_labels(spec)
     summary: dict[str, Any] = {
         "folder": str(folder), "id": game_id,
-        "files": sorted([*files, board_name, *([] if args.no_overlay else [OVERLAY])]),
+        "files": written,
         "grid": spec.vassal(), "hexes": sum(1 for _ in g.hexes()), "corners": corners, "notes": notes,
     }  # fmt: skip
     if args.json:

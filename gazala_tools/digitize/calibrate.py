@@ -163,79 +163,143 @@ def calibrate(
     fits: list[tuple[float, float, Calibration]] = []
     problems: list[str] = []
     for sideways in (False, True):
-        probe = HexGridGeometry(sideways=sideways, numbering=numbering)
-        kw = {"sideways": sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
-        try:
-            raws = [numbering.parse(r.label, **kw) for r in refs]  # type: ignore[arg-type]
-        except HexNameError as exc:
-            problems.append(str(exc))
-            continue
-        c = np.array([rc[0] for rc in raws], dtype=np.float64)
-        odd = np.array([1.0 if java_odd(rc[0]) else 0.0 for rc in raws])
-        rv = np.array([rc[1] for rc in raws], dtype=np.float64) + odd / 2
-        us = np.array([r.y if sideways else r.x for r in refs])
-        vs = np.array([r.x if sideways else r.y for r in refs])
-        fu, fv = _fit_line(c, us), _fit_line(rv, vs)
-        if fu is None or fv is None:
-            problems.append("the references must differ in column and in row")
-            continue
-        x0, dx, _ = fu
-        x0, dx = float(x0), float(dx)
-        y0, dy, _ = fv
-        # VASSAL shifts odd columns by trunc(dy/2), not dy/2: refit with that offset fixed
-        for _ in range(2):
-            if dy <= 0 or np.ptp(rv - odd / 2) == 0:
-                break
-            again = _fit_line(rv - odd / 2, vs - odd * math.trunc(dy / 2))
-            if again is None:
-                break
-            y0, dy, _ = again
-        if dx <= 0 or dy <= 0:
-            continue
-        # float fuzz below an exact value (19.999999999999993) would truncate a pixel short
-        dx, dy = dx * (1 + 1e-12), dy * (1 + 1e-12)
-        # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
-        # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
-        best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
-        # Two refs fit several (origin, step) pairs exactly (VASSAL truncates): among exact fits
-        # the image's hex shape decides, when known, then the origin nearest the fit
-        # (the odd columns' trunc(dy/2) may be one off the least-squares dy's: all are tried)
-        for ix, iy, half_dy in itertools.product(
-            range(round(x0 + 0.5) - 2, round(x0 + 0.5) + 3),
-            range(round(y0 + 0.5) - 2, round(y0 + 0.5) + 3),
-            range(math.trunc(dy / 2) - 1, math.trunc(dy / 2) + 2),
-        ):
-            # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
-            fdx = _interval_mid(c, us, float(ix), dx)
-            fdy = _interval_mid(rv - odd / 2, vs, iy + odd * half_dy, dy)
-            geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
-            res = []
-            for ref, (cc, rr) in zip(refs, raws, strict=True):
-                px, py = geo.raw_center(cc, rr)
-                res.append((ref.label, px - ref.x, py - ref.y))
-            ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
-            near = abs(ix - x0) + abs(iy - y0)
-            if shape_hint is not None and shape_hint[1] == sideways:
-                near = abs(math.log((fdx / fdy) / shape_hint[0])) * 1e4 + near
-            if best is None or (ss, near) < (best[0], best[1]):
-                best = (ss, near, geo, res)
-        assert best is not None
-        _, _, geo, res = best
-        rms = math.sqrt(best[0] / len(res))
-        if shape_hint is not None:
-            ratio, hint_sideways = shape_hint
-            shape = abs(math.log((dx / dy) / ratio)) + (0.0 if sideways == hint_sideways else 1.0)
-        else:
-            shape = abs(math.log((dx / dy) / REGULAR))
-        cal = Calibration(geo, numbering, dx, dy, x0, y0, tuple(res), rms, False)
-        fits.append((rms, shape, cal))
+        fit = _fit_orientation(refs, numbering, sideways, board, shape_hint, problems)
+        if fit is not None:
+            fits.append(fit)
     if not fits:
         raise GazalaError(
             "no grid fits the references" + (f" ({problems[0]})" if problems else ""),
             place="--ref",
             expected="labels of the numbering scheme at distinct columns and rows",
         )
-    # residuals first (beyond a pixel of click noise), then the hex shape
+    return _choose(fits)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """The references read under one orientation: each one's raw index, and its centre along VASSAL's
+    column axis (``us``) and row axis (``vs``)."""
+
+    sideways: bool
+    raws: list[tuple[int, int]]
+    c: np.ndarray  #: the raw columns
+    odd: np.ndarray  #: 1.0 in an odd column (VASSAL's parity), else 0.0
+    rv: np.ndarray  #: the raw rows, plus half a row in the odd columns
+    us: np.ndarray
+    vs: np.ndarray
+
+
+def _read(refs: Sequence[Ref], numbering: Numbering, sideways: bool, board: tuple[int, int]) -> _Reading:
+    """The references under one orientation; raises :class:`HexNameError` for a label it cannot name."""
+    probe = HexGridGeometry(sideways=sideways, numbering=numbering)
+    kw = {"sideways": sideways, "max_rows": probe.max_rows(board[1]), "max_columns": probe.max_columns(board[0])}
+    raws = [numbering.parse(r.label, **kw) for r in refs]  # type: ignore[arg-type]
+    c = np.array([rc[0] for rc in raws], dtype=np.float64)
+    odd = np.array([1.0 if java_odd(rc[0]) else 0.0 for rc in raws])
+    rv = np.array([rc[1] for rc in raws], dtype=np.float64) + odd / 2
+    us = np.array([r.y if sideways else r.x for r in refs])
+    vs = np.array([r.x if sideways else r.y for r in refs])
+    return _Reading(sideways, raws, c, odd, rv, us, vs)
+
+
+def _fit_orientation(
+    refs: Sequence[Ref],
+    numbering: Numbering,
+    sideways: bool,
+    board: tuple[int, int],
+    shape_hint: tuple[float, bool] | None,
+    problems: list[str],
+) -> tuple[float, float, Calibration] | None:
+    """(rms, shape distance, calibration) of the grid of one orientation; None when none fits (why, when
+    the references say it, added to ``problems``)."""
+    try:
+        reading = _read(refs, numbering, sideways, board)
+    except HexNameError as exc:
+        problems.append(str(exc))
+        return None
+    line = _least_squares(reading)
+    if line is None:
+        problems.append("the references must differ in column and in row")
+        return None
+    x0, dx, y0, dy = line
+    if dx <= 0 or dy <= 0:
+        return None
+    # float fuzz below an exact value (19.999999999999993) would truncate a pixel short
+    dx, dy = dx * (1 + 1e-12), dy * (1 + 1e-12)
+    ss, geo, res = _best_origin(refs, numbering, reading, (x0, dx, y0, dy), shape_hint)
+    rms = math.sqrt(ss / len(res))
+    if shape_hint is not None:
+        ratio, hint_sideways = shape_hint
+        shape = abs(math.log((dx / dy) / ratio)) + (0.0 if sideways == hint_sideways else 1.0)
+    else:
+        shape = abs(math.log((dx / dy) / REGULAR))
+    cal = Calibration(geo, numbering, dx, dy, x0, y0, tuple(res), rms, False)
+    return rms, shape, cal
+
+
+def _least_squares(reading: _Reading) -> tuple[float, float, float, float] | None:
+    """(x0, dx, y0, dy) fitted to the references; None when they do not differ in column and in row."""
+    c, odd, rv, us, vs = reading.c, reading.odd, reading.rv, reading.us, reading.vs
+    fu, fv = _fit_line(c, us), _fit_line(rv, vs)
+    if fu is None or fv is None:
+        return None
+    x0, dx, _ = fu
+    x0, dx = float(x0), float(dx)
+    y0, dy, _ = fv
+    # VASSAL shifts odd columns by trunc(dy/2), not dy/2: refit with that offset fixed
+    for _ in range(2):
+        if dy <= 0 or np.ptp(rv - odd / 2) == 0:
+            break
+        again = _fit_line(rv - odd / 2, vs - odd * math.trunc(dy / 2))
+        if again is None:
+            break
+        y0, dy, _ = again
+    return x0, dx, y0, dy
+
+
+def _best_origin(
+    refs: Sequence[Ref],
+    numbering: Numbering,
+    reading: _Reading,
+    fitted: tuple[float, float, float, float],
+    shape_hint: tuple[float, bool] | None,
+) -> tuple[float, HexGridGeometry, list[tuple[str, float, float]]]:
+    """The integer origin (and steps) near the least-squares ``fitted`` (x0, dx, y0, dy) that fits the
+    references best: (sum of squared residuals, grid, residuals)."""
+    x0, dx, y0, dy = fitted
+    c, odd, rv, us, vs, sideways = reading.c, reading.odd, reading.rv, reading.us, reading.vs, reading.sideways
+    # VASSAL truncates centres, so the best integer origin is near the fitted one + 0.5
+    # (exact ties, e.g. refs on VASSAL's own integer centres: the origin nearest the fit wins)
+    best: tuple[float, float, HexGridGeometry, list[tuple[str, float, float]]] | None = None
+    # Two refs fit several (origin, step) pairs exactly (VASSAL truncates): among exact fits
+    # the image's hex shape decides, when known, then the origin nearest the fit
+    # (the odd columns' trunc(dy/2) may be one off the least-squares dy's: all are tried)
+    for ix, iy, half_dy in itertools.product(
+        range(round(x0 + 0.5) - 2, round(x0 + 0.5) + 3),
+        range(round(y0 + 0.5) - 2, round(y0 + 0.5) + 3),
+        range(math.trunc(dy / 2) - 1, math.trunc(dy / 2) + 2),
+    ):
+        # refs on VASSAL's integer centres pin dx, dy to an interval: take its middle
+        fdx = _interval_mid(c, us, float(ix), dx)
+        fdy = _interval_mid(rv - odd / 2, vs, iy + odd * half_dy, dy)
+        geo = HexGridGeometry(dx=fdx, dy=fdy, x0=ix, y0=iy, sideways=sideways, numbering=numbering)
+        res = []
+        for ref, (cc, rr) in zip(refs, reading.raws, strict=True):
+            px, py = geo.raw_center(cc, rr)
+            res.append((ref.label, px - ref.x, py - ref.y))
+        ss = round(sum(ex * ex + ey * ey for _, ex, ey in res), 9)
+        near = abs(ix - x0) + abs(iy - y0)
+        if shape_hint is not None and shape_hint[1] == sideways:
+            near = abs(math.log((fdx / fdy) / shape_hint[0])) * 1e4 + near
+        if best is None or (ss, near) < (best[0], best[1]):
+            best = (ss, near, geo, res)
+    assert best is not None
+    return best[0], best[2], best[3]
+
+
+def _choose(fits: list[tuple[float, float, Calibration]]) -> Calibration:
+    """The calibration of the orientation that fits: residuals first (beyond a pixel of click noise), then
+    the hex shape; ambiguous when the other fits (nearly) as well."""
     best_rms = min(f[0] for f in fits)
     close = [f for f in fits if f[0] <= best_rms + 1.5]
     close.sort(key=lambda f: (f[1], f[0]))

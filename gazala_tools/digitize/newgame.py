@@ -102,19 +102,13 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
     """
     from gazala_tools.digitize.calibrate import calibrate, parse_ref
     from gazala_tools.digitize.image import image_dpi
-    from gazala_tools.digitize.lattice import detect_grid, number_lattice
-    from gazala_tools.mapdata.gridfile import numbering_from, read_grid_file, spec_for
+    from gazala_tools.digitize.lattice import detect_grid
+    from gazala_tools.mapdata.gridfile import numbering_from, spec_for
 
     size = image.size
     dpi = image_dpi(image)
     if grid_file:
-        spec = read_grid_file(grid_file)
-        if spec.board != size:
-            raise GazalaError(
-                f"the grid is for a {spec.board[0]}x{spec.board[1]} board, the scan is {size[0]}x{size[1]}",
-                file=grid_file, place="grid.pixels", expected="board_width/board_height equal to the scan's size",
-            )  # fmt: skip
-        return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
+        return _from_grid_file(grid_file, size)
     num, num_name = numbering_from(numbering, place="--numbering", allow_path=True)
     parsed = [parse_ref(r, size) for r in refs]
     fit = detect_grid(image)
@@ -124,28 +118,7 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
     board = size
     confident = fit.confidence >= 0.3
     if parsed and confident:
-        first = parsed[0]
-        wrong: list[tuple[str, str]] = []
-        for board in _boards(size, fit.dx, fit.dy, num):
-            geo, used = number_lattice(fit, num, first.label, first.x, first.y, board=board)
-            wrong = [(f"{r.label} at ({r.x:g}, {r.y:g})", _name(geo, r.x, r.y, board)) for r in parsed[1:]]
-            wrong = [(ref, got) for ref, got in wrong if got != ref.split(" ")[0]]
-            if not wrong:
-                break
-        if wrong:
-            ref, got = wrong[0]
-            raise GazalaError(
-                f"reference {ref}: the grid fitted to {first.label} names that hex {got}",
-                place="--ref", expected="references whose labels are the printed names of the hexes under their points",
-            )  # fmt: skip
-        notes.append(f"hex names fixed by {first.label} at ({first.x:g}, {first.y:g})"
-                     + (f", checked on {len(parsed) - 1} more reference(s)" if len(parsed) > 1 else ""))  # fmt: skip
-        if (num.v_descend or num.h_descend) and len(parsed) == 1:
-            notes.append("descending numbering: the stagger of the labels was taken from the scan's size; "
-                         "give a second --ref in the next column to check it")  # fmt: skip
-        if board != size:
-            notes.append(f"board extended from {size[0]}x{size[1]} to {board[0]}x{board[1]} px so that VASSAL's "
-                         "descending numbering gives the printed labels")  # fmt: skip
+        geo, used, board = _named_by_refs(fit, num, parsed, size, notes)
     elif len(parsed) >= 2:
         hint = (fit.dx / fit.dy, fit.sideways) if confident else None
         cal = calibrate(parsed, num, board=size, shape_hint=hint)
@@ -158,12 +131,65 @@ def fit_scan(image: Any, *, refs: Sequence[str], numbering: str, grid_file: str 
             file=getattr(image, "filename", "") or "", expected="two or more --ref LABEL=X,Y, or --grid GRID.yaml",
         )  # fmt: skip
     else:
-        u, v = top_left_whole(fit, size)
-        geo, used = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=round(u), y0=round(v), sideways=fit.sideways, numbering=num), num
-        first_label = num.name(0, 0, sideways=fit.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
-        notes.append(f"no --ref: the top-left whole hex of the scan is {first_label}, the numbering's first hex; give "
-                     "--ref LABEL=X,Y for the printed names (`gazala help games`, \"A map without printed numbers\")")
+        geo, used = _named_from_top_left(fit, num, size, notes)
     return ScanFit(spec_for(geo, used, num_name if used == num else "custom", board, dpi=dpi), notes, board)
+
+
+def _from_grid_file(grid_file: str, size: tuple[int, int]) -> ScanFit:
+    """The grid of a grid YAML made for a scan of ``size``."""
+    from gazala_tools.mapdata.gridfile import read_grid_file
+
+    spec = read_grid_file(grid_file)
+    if spec.board != size:
+        raise GazalaError(
+            f"the grid is for a {spec.board[0]}x{spec.board[1]} board, the scan is {size[0]}x{size[1]}",
+            file=grid_file, place="grid.pixels", expected="board_width/board_height equal to the scan's size",
+        )  # fmt: skip
+    return ScanFit(spec, [f"grid from {Path(grid_file).name}"], size)
+
+
+def _named_by_refs(fit: Any, num: Numbering, parsed: Sequence[Any], size: tuple[int, int],
+                   notes: list[str]) -> tuple[HexGridGeometry, Numbering, tuple[int, int]]:
+    """The detected lattice named by the first reference and checked on the others (on the first board
+    size where all of them agree: :func:`_boards`): grid, numbering and board; what was done added to
+    ``notes``."""
+    from gazala_tools.digitize.lattice import number_lattice
+
+    first = parsed[0]
+    wrong: list[tuple[str, str]] = []
+    board = size
+    for board in _boards(size, fit.dx, fit.dy, num):
+        geo, used = number_lattice(fit, num, first.label, first.x, first.y, board=board)
+        wrong = [(f"{r.label} at ({r.x:g}, {r.y:g})", _name(geo, r.x, r.y, board)) for r in parsed[1:]]
+        wrong = [(ref, got) for ref, got in wrong if got != ref.split(" ")[0]]
+        if not wrong:
+            break
+    if wrong:
+        ref, got = wrong[0]
+        raise GazalaError(
+            f"reference {ref}: the grid fitted to {first.label} names that hex {got}",
+            place="--ref", expected="references whose labels are the printed names of the hexes under their points",
+        )  # fmt: skip
+    notes.append(f"hex names fixed by {first.label} at ({first.x:g}, {first.y:g})"
+                 + (f", checked on {len(parsed) - 1} more reference(s)" if len(parsed) > 1 else ""))  # fmt: skip
+    if (num.v_descend or num.h_descend) and len(parsed) == 1:
+        notes.append("descending numbering: the stagger of the labels was taken from the scan's size; "
+                     "give a second --ref in the next column to check it")  # fmt: skip
+    if board != size:
+        notes.append(f"board extended from {size[0]}x{size[1]} to {board[0]}x{board[1]} px so that VASSAL's "
+                     "descending numbering gives the printed labels")  # fmt: skip
+    return geo, used, board
+
+
+def _named_from_top_left(fit: Any, num: Numbering, size: tuple[int, int],
+                         notes: list[str]) -> tuple[HexGridGeometry, Numbering]:
+    """With no reference: the detected lattice with the numbering's first hex at its top-left whole hex."""
+    u, v = top_left_whole(fit, size)
+    geo, used = HexGridGeometry(dx=fit.dx, dy=fit.dy, x0=round(u), y0=round(v), sideways=fit.sideways, numbering=num), num
+    first_label = num.name(0, 0, sideways=fit.sideways, max_rows=geo.max_rows(size[1]), max_columns=geo.max_columns(size[0]))
+    notes.append(f"no --ref: the top-left whole hex of the scan is {first_label}, the numbering's first hex; give "
+                 "--ref LABEL=X,Y for the printed names (`gazala help games`, \"A map without printed numbers\")")
+    return geo, used
 
 
 def top_left_whole(fit: Any, size: tuple[int, int]) -> tuple[float, float]:
@@ -269,19 +295,48 @@ def counter_px(spec: GridSpec) -> int:
 
 def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str]:
     """The text files of the new game folder, by name (the board image is copied separately)."""
-    g = spec.grid
+    side_ids = _side_ids(new)
+    dump = _dump
+    game_doc = _game_doc(spec, new, side_ids)
+    map_doc = _map_doc(spec, new)
+    counters_doc, scenarios_doc = _examples(spec, new, side_ids)
+    module_doc = _module_doc(spec, board_name)
+    head = "# Written by `gazala game new` (`gazala help games`, \"From a scan\"). Edit freely.\n"
+    map_head = head + "".join(f"# {n}\n" for n in new.notes)
+    return {
+        "game.yaml": head + "# sides, turns and numbering of your game; add a rules: section for the referee\n" + dump(game_doc),
+        "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
+        "counters.yaml": head + "# example units: replace with your counter mix (`gazala help counters`)\n" + dump(counters_doc),
+        "scenarios.yaml": head + "# where each unit starts (`gazala help games`, scenarios.yaml)\n" + dump(scenarios_doc),
+        "module.yaml": head + "# how the VASSAL module is built (`gazala help module`, \"The build configuration\")\n"
+        + _commented(dump(module_doc), {"vassal_version:": "vassal_version: the VASSAL the module is tested with",
+                                        "counters:": "size_px: " + COUNTER_NOTE % spec.geometry.dy}),
+    }
+
+
+def _side_ids(new: NewGame) -> list[str]:
+    """The two sides' ids: their names' slugs, ``side-1`` and ``side-2`` when those are empty or alike."""
     side_ids = [slug(s) if slug(s) not in ("", "neutral") else f"side-{i + 1}" for i, s in enumerate(new.sides)]
     if side_ids[0] == side_ids[1]:
         side_ids = ["side-1", "side-2"]
-    dump = _dump
-    game_doc: dict[str, Any] = {
+    return side_ids
+
+
+def _game_doc(spec: GridSpec, new: NewGame, side_ids: list[str]) -> dict[str, Any]:
+    """game.yaml: id, name, the sides, a turn record and the grid's numbering."""
+    return {
         "id": new.game_id,
         "name": new.name,
         "provenance": new.provenance,
         "sides": [{"id": i, "name": n, "color": c} for i, n, c in zip(side_ids, new.sides, SIDE_COLORS, strict=True)],
         "turns": {"count": new.turns, "label": "Turn {n}"},
-        "numbering": _numbering_data(g.numbering),
+        "numbering": _numbering_data(spec.grid.numbering),
     }
+
+
+def _map_doc(spec: GridSpec, new: NewGame) -> dict[str, Any]:
+    """map.yaml: the fitted grid over the scan and the terrain (one default, or what classify found)."""
+    g = spec.grid
     grid: dict[str, Any] = {
         "orientation": g.orientation.value,
         "columns": list(g.columns),
@@ -294,8 +349,13 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
         grid["max_columns"] = g.max_columns
     grid["pixels"] = spec.to_data()["pixels"]
     terrain = new.terrain or {"default": "clear", "types": {"clear": {"description": "every hex until you classify or edit"}}}
-    map_doc = {"title": new.name, "provenance": new.provenance, "grid": grid, "terrain": terrain}
+    return {"title": new.name, "provenance": new.provenance, "grid": grid, "terrain": terrain}
 
+
+def _examples(spec: GridSpec, new: NewGame, side_ids: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """counters.yaml and scenarios.yaml: :data:`UNITS_PER_SIDE` example units a side, set up on hexes of
+    the map (:func:`_starter_hexes`)."""
+    g = spec.grid
     a, b = _starter_hexes(spec, UNITS_PER_SIDE)
     nats = {f"n{i + 1}": {"name": n, "side": sid, "color": col, "box_color": box}
             for i, (n, sid, (col, box)) in enumerate(zip(new.sides, side_ids, COUNTER_COLORS, strict=True))}  # fmt: skip
@@ -328,24 +388,18 @@ def folder_files(spec: GridSpec, new: NewGame, board_name: str) -> dict[str, str
             }
         ]
     }
+    return counters_doc, scenarios_doc
+
+
+def _module_doc(spec: GridSpec, board_name: str) -> dict[str, Any]:
+    """module.yaml: the board art (the scan) and the counters' size."""
     size_px = counter_px(spec)
-    module_doc = {
+    return {
         "version": "0.1",
         "vassal_version": TESTED_VASSAL,
         "board": {"art": board_name, "dpi": spec.dpi},
         "counters": {"art": "render", "size_px": size_px},
         "palette": {"panels": "formation", "columns": 6},
-    }
-    head = "# Written by `gazala game new` (`gazala help games`, \"From a scan\"). Edit freely.\n"
-    map_head = head + "".join(f"# {n}\n" for n in new.notes)
-    return {
-        "game.yaml": head + "# sides, turns and numbering of your game; add a rules: section for the referee\n" + dump(game_doc),
-        "map.yaml": map_head + "# add terrain, hexsides (rivers, escarpments), roads, places and zones\n" + dump(map_doc),
-        "counters.yaml": head + "# example units: replace with your counter mix (`gazala help counters`)\n" + dump(counters_doc),
-        "scenarios.yaml": head + "# where each unit starts (`gazala help games`, scenarios.yaml)\n" + dump(scenarios_doc),
-        "module.yaml": head + "# how the VASSAL module is built (`gazala help module`, \"The build configuration\")\n"
-        + _commented(dump(module_doc), {"vassal_version:": "vassal_version: the VASSAL the module is tested with",
-                                        "counters:": "size_px: " + COUNTER_NOTE % spec.geometry.dy}),
     }
 
 

@@ -127,14 +127,23 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
     Feature ``properties.layer`` is one of ``hex``, ``hexside``, ``box``, ``path``, ``place``, ``zone``.
     """
     t = VertexTable(m, frame)
+    feats = [*_hex_features(m, t), *_hexside_features(m, t), *_box_features(m, t), *_path_features(m, t),
+             *_place_features(m, t), *_zone_features(m, t)]
+    return {
+        "type": "FeatureCollection",
+        "properties": {"game": m.game, "frame": frame, "provenance": m.provenance, "y_axis": "down"},
+        "features": feats,
+    }
+
+
+def _feature(geom: Any, **props: Any) -> dict[str, Any]:
+    return {"type": "Feature", "geometry": mapping(geom), "properties": props}
+
+
+def _hex_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
     lab = m.label
-    feats: list[dict[str, Any]] = []
-
-    def add(geom: Any, **props: Any) -> None:
-        feats.append({"type": "Feature", "geometry": mapping(geom), "properties": props})
-
-    for h in m.grid.hexes():
-        add(
+    return [
+        _feature(
             t.polygon(h),
             layer="hex",
             label=lab(h),
@@ -142,6 +151,12 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
             edges=sorted(m.edges(h)),
             zones=list(m.zones_at(h)),
         )
+        for h in m.grid.hexes()
+    ]
+
+
+def _hexside_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
+    feats: list[dict[str, Any]] = []
     for f in m.all_features():
         props: dict[str, Any] = {
             "layer": "hexside",
@@ -154,12 +169,17 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
         if f.active_from:
             props["active_from"] = f.active_from
         if f.up is not None:
-            props["up"] = lab(f.up)
+            props["up"] = m.label(f.up)
         if f.group:
             props["group"] = f.group
-        add(t.segment(f.side), **props)
-    for b in m.boxes:
-        add(
+        feats.append(_feature(t.segment(f.side), **props))
+    return feats
+
+
+def _box_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
+    lab = m.label
+    return [
+        _feature(
             unary_union([t.polygon(h) for h in sorted(b.hexes)]),
             layer="box",
             name=b.name,
@@ -169,8 +189,14 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
             hexes=[lab(h) for h in b.order],
             source=b.source,
         )
-    for p in m.paths:
-        add(
+        for b in m.boxes
+    ]
+
+
+def _path_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
+    lab = m.label
+    return [
+        _feature(
             path_line(m, p, table=t),
             layer="path",
             name=p.name,
@@ -178,8 +204,14 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
             source=p.source,
             hexes=[lab(h) for h in p.hexes],
         )
-    for pl in m.places:
-        add(
+        for p in m.paths
+    ]
+
+
+def _place_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
+    lab = m.label
+    return [
+        _feature(
             Point(t.center(pl.hex)),
             layer="place",
             name=pl.name,
@@ -187,8 +219,13 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
             hexes=[lab(h) for h in pl.hexes],
             source=pl.source,
         )
-    for z in m.zones:
-        add(
+        for pl in m.places
+    ]
+
+
+def _zone_features(m: GameMap, t: VertexTable) -> list[dict[str, Any]]:
+    return [
+        _feature(
             zone_geometry(m, z, table=t),
             layer="zone",
             name=z.name,
@@ -199,8 +236,5 @@ def to_geojson(m: GameMap, *, frame: Frame = "pixel") -> dict[str, Any]:
             hexes=len(z.hexes),
             sides=len(z.sides),
         )
-    return {
-        "type": "FeatureCollection",
-        "properties": {"game": m.game, "frame": frame, "provenance": m.provenance, "y_axis": "down"},
-        "features": feats,
-    }
+        for z in m.zones
+    ]

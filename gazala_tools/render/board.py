@@ -380,11 +380,30 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
     img = Image.new("RGB", (width, height), scene.background)
     draw = ImageDraw.Draw(img)
     size = hex_size(geo)
+    polys = {h: _round_pts(hex_polygon(geo, h)) for h in scene.hexes}
+    _draw_terrain(draw, scene, polys, size)  # 1. terrain fills and hex edges
+    _draw_hex_marks(draw, scene, polys, size)  # 2. hex marks
+    _draw_paths(draw, scene, size)  # 3. paths through hex centres
+    for side, feats in scene.sides.items():  # 4. hexside features
+        a, b = _round_pts(side_segment(geo, side))
+        for feat in feats:
+            _draw_side_feature(draw, geo, side, a, b, feat, size, scene)
+    _draw_labels(draw, scene, polys, size, show_numbers=show_numbers, show_places=show_places,
+                 counter_px=counter_px)  # 5. hex numbers and place names
+    _draw_boxes(draw, scene, size)  # 6. boxes (turn track, holding boxes)
+    # 7. the title block: title, subtitle and the legend of the symbols on the board
+    if scene.title_block is not None:
+        left, top, right = scene.title_block
+        for item in title_block_layout(scene, left, top, right)[0]:
+            _draw_block_item(draw, scene, item, size)
+    return img
+
+
+def _draw_terrain(draw: ImageDraw.ImageDraw, scene: BoardScene, polys: Mapping[Hex, list[tuple[float, float]]],
+                  size: float) -> None:
+    """Each hex filled in its terrain's colour (and texture), then the hex edges."""
     edge_colour = (120, 110, 90)
     edge_width = max(1, round(size / 60))
-    polys = {h: _round_pts(hex_polygon(geo, h)) for h in scene.hexes}
-
-    # 1. terrain fills and hex edges
     styles = scene.styles
     for h in scene.hexes:
         kind = scene.terrain.get(h, scene.default_terrain)
@@ -394,34 +413,50 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
         pts = polys[h]
         draw.line([*pts, pts[0]], fill=edge_colour, width=edge_width)
 
-    # 2. hex marks: a ring inside the hex in the hexside style of the mark's kind (dots or a line)
+
+def _draw_hex_marks(draw: ImageDraw.ImageDraw, scene: BoardScene, polys: Mapping[Hex, list[tuple[float, float]]],
+                    size: float) -> None:
+    """Hex marks: a ring inside the hex in the hexside style of the mark's kind (dots or a line)."""
     for h, marks in scene.hex_marks.items():
         if h not in polys:
             continue
-        cx, cy = exact_center(geo, h)
+        cx, cy = exact_center(scene.geometry, h)
         inner = [_lerp((cx, cy), p, 0.86) for p in polys[h]]
         for mark in marks:
-            st = style_of("hexside", mark, styles)
-            colour = feature_colour(mark, styles)
+            st = style_of("hexside", mark, scene.styles)
+            colour = feature_colour(mark, scene.styles)
             if st.get("line") in ("dots", "rings"):
                 for a, b in zip(inner, inner[1:] + inner[:1], strict=True):
                     _draw_dotted(draw, a, b, colour, max(1.0, size / 40), 3)
             else:
                 draw.line([*inner, inner[0]], fill=colour, width=max(2, round(size / 14)))
 
-    # 3. paths through hex centres (lower layers first: tracks under roads)
+
+def _draw_paths(draw: ImageDraw.ImageDraw, scene: BoardScene, size: float) -> None:
+    """Paths through hex centres (lower layers first: tracks under roads)."""
+    styles = scene.styles
     for path in sorted(scene.paths, key=lambda p: int(style_of("path", p.kind, styles).get("layer", "1"))):
-        pts = _round_pts([exact_center(geo, h) for h in path.hexes])
+        pts = _round_pts([exact_center(scene.geometry, h) for h in path.hexes])
         if len(pts) >= 2:
             _draw_path(draw, pts, style_of("path", path.kind, styles), feature_colour(path.kind, styles, "path"), size)
 
-    # 4. hexside features
-    for side, feats in scene.sides.items():
-        a, b = _round_pts(side_segment(geo, side))
-        for feat in feats:
-            _draw_side_feature(draw, geo, side, a, b, feat, size, scene)
 
-    # 5. hex numbers and place names
+@dataclass(frozen=True)
+class _LabelLayout:
+    """Where the hex numbers (above the centre) and place names (below it) go, and their font sizes."""
+
+    number_px: int
+    up: float
+    name_px: int
+    down: float
+    beside: bool  #: moved beside a module counter
+
+
+def _label_layout(scene: BoardScene, polys: Mapping[Hex, list[tuple[float, float]]], size: float,
+                  counter_px: float | None) -> _LabelLayout:
+    """Numbers and names at their usual places, or in the strips of the hex beyond a counter of
+    ``counter_px`` that would hide them."""
+    geo = scene.geometry
     number_px, up = max(6, round(size * 0.2)), size * 0.34
     name_px, down = max(7, round(size * 0.24)), size * 0.3
     beside = False  # numbers and names moved beside a module counter
@@ -433,24 +468,35 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
             number_px = name_px = max(5, min(number_px, round(strip + 1)))
             up = down = half - max(strip, number_px) / 2
             beside = True
-    fnt = font(number_px)
+    return _LabelLayout(number_px, up, name_px, down, beside)
+
+
+def _draw_labels(draw: ImageDraw.ImageDraw, scene: BoardScene, polys: Mapping[Hex, list[tuple[float, float]]],
+                 size: float, *, show_numbers: bool, show_places: bool, counter_px: float | None) -> None:
+    """Hex numbers and place names (each name with its marker), the names clear of the numbers and of
+    the title block."""
+    geo = scene.geometry
+    at = _label_layout(scene, polys, size, counter_px)
+    fnt = font(at.number_px)
     numbers: dict[Hex, tuple[float, float]] = {
-        h: (float(geo.hex_center(h)[0]), geo.hex_center(h)[1] - up) for h in scene.hexes if scene.labels.get(h)}
+        h: (float(geo.hex_center(h)[0]), geo.hex_center(h)[1] - at.up) for h in scene.hexes if scene.labels.get(h)}
     if show_numbers:
         for h, xy in numbers.items():
             _text_centered(draw, xy, scene.labels[h], fnt, (60, 55, 45))
     if show_places:
-        pf = font(name_px, bold=True)
+        pf = font(at.name_px, bold=True)
         taken: list[Rect] = [draw.textbbox(xy, scene.labels[h], font=fnt, anchor="mm")
                              for h, xy in numbers.items()] if show_numbers else []
         if scene.title_block is not None:  # names stay off the title block
             taken += [box for _what, _obj, box in title_block_layout(scene, *scene.title_block)[0]]
-        for place, at in place_labels(draw, scene, pf, down, taken):
+        for place, xy in place_labels(draw, scene, pf, at.down, taken):
             cx, cy = geo.hex_center(place.hex)
-            _draw_marker(draw, cx, cy, style_of("marker", place.kind, styles), size)
-            _text_centered(draw, at, place.name, pf, (20, 20, 20), *(((255, 255, 255), 2) if not beside else ()))
+            _draw_marker(draw, cx, cy, style_of("marker", place.kind, scene.styles), size)
+            _text_centered(draw, xy, place.name, pf, (20, 20, 20), *(((255, 255, 255), 2) if not at.beside else ()))
 
-    # 6. boxes (turn track, holding boxes)
+
+def _draw_boxes(draw: ImageDraw.ImageDraw, scene: BoardScene, size: float) -> None:
+    """The boxes (turn track, holding boxes): a titled rectangle, its entries in cells."""
     bf = font(max(8, round(size * 0.22)), bold=True)
     ef = font(max(7, round(size * 0.18)))
     for box in scene.boxes:
@@ -464,13 +510,6 @@ def draw_scene(scene: BoardScene, *, show_numbers: bool = True, show_places: boo
                 draw.rectangle((ex, y + size * 0.4, ex + cell, y + hgt), outline=(80, 80, 80), width=1)
                 for j, line in enumerate(entry.split("\n")):
                     draw.text((ex + cell / 2, y + size * (0.62 + 0.22 * j)), drawable(line), font=ef, fill=(30, 30, 30), anchor="mm")
-
-    # 7. the title block: title, subtitle and the legend of the symbols on the board
-    if scene.title_block is not None:
-        left, top, right = scene.title_block
-        for item in title_block_layout(scene, left, top, right)[0]:
-            _draw_block_item(draw, scene, item, size)
-    return img
 
 
 def _draw_terrain_texture(
@@ -716,12 +755,43 @@ def scene_from_map(
     (``turn_track``), then the title block (``title``, default the map's; a subtitle for a
     reconstructed map; with ``legend``, the legend of the terrain, hexside, path and marker symbols
     the board shows), then a bottom margin as high as the top one."""
+    geo, drawn_dpi = _scene_grid(game_map, dpi)
+    scene = _map_scene(game_map, geo, title=title, legend=legend)
+    x_min, y_min, x_max, y_max = grid_bounds(geo, scene.hexes)
+    left, top = max(0.0, x_min), max(0.0, y_min)
+    width = max(1, math.ceil(x_max + left))
+    bottom = y_max
+    scene_boxes: list[SceneBox] = []
+    if turn_track:
+        turns = tuple(_track_label(t) for t in turn_track)
+        scene_boxes = _track_boxes(geo, turns, y_max, width, boxes=boxes)
+        bottom = max(b.rect[1] + b.rect[3] for b in scene_boxes)
+    scene = replace(scene, size=(width, 1), boxes=tuple(scene_boxes))
+    if scene.title or scene.legend:
+        block_top = bottom + hex_size(geo) * 0.3
+        block = (max(left, hex_size(geo) * 0.2), block_top, width - max(left, hex_size(geo) * 0.2))
+        bottom = title_block_layout(scene, *block)[1]
+        scene = replace(scene, title_block=block)
+    height = max(1, math.ceil(bottom + top))
+    if width * height > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated
+        raise GazalaError(f"the board would be {width:,} x {height:,} pixels at {drawn_dpi:g} dpi",
+                          file=str(game_map.game), expected=f"at most {MAX_IMAGE_PIXELS:,} pixels (a lower --dpi)")
+    return replace(scene, size=(width, height))
+
+
+def _scene_grid(game_map: GameMap, dpi: float | None) -> tuple[HexGridGeometry, float]:
+    """The map's grid drawn at ``dpi`` (default: native), and the dpi it is drawn at."""
     pixels = game_map.pixels
     native_dpi = float(getattr(pixels, "dpi", 0) or 100)
     factor = 1.0 if dpi is None else float(dpi) / native_dpi
     if factor <= 0 or not math.isfinite(factor):
         raise ValueError(f"dpi must be positive, got {dpi!r}")
-    geo = scaled_geometry(game_map.geometry(), factor)
+    return scaled_geometry(game_map.geometry(), factor), factor * native_dpi
+
+
+def _map_scene(game_map: GameMap, geo: HexGridGeometry, *, title: str | None, legend: bool) -> BoardScene:
+    """What the map shows on the grid ``geo``: hexes, terrain, hexside features, paths, places, the title
+    and the legend (not yet sized: no boxes, no title block)."""
     hexes = tuple(game_map.hexes())
     labels = {h: game_map.label(h) for h in hexes}
     terrain = {h: game_map.terrain(h) for h in hexes}
@@ -734,45 +804,24 @@ def scene_from_map(
             feats.append(feat)
     paths = tuple(Path(p.kind.value, tuple(p.hexes), p.name) for p in game_map.paths)
     places = tuple(ScenePlace(drawable(p.name), p.hex, p.kind) for p in game_map.places if p.hexes)
-    styles = game_map.styles
     entries = tuple(replace(e, words=drawable(e.words))
                     for e in _legend(game_map, terrain, sides, paths, places, owner_colours)) if legend else ()
-    x_min, y_min, x_max, y_max = grid_bounds(geo, hexes)
-    left, top = max(0.0, x_min), max(0.0, y_min)
-    width = max(1, math.ceil(x_max + left))
-    bottom = y_max
-    scene_boxes: list[SceneBox] = []
-    if turn_track:
-        turns = tuple(_track_label(t) for t in turn_track)
-        scene_boxes = _track_boxes(geo, turns, y_max, width, boxes=boxes)
-        bottom = max(b.rect[1] + b.rect[3] for b in scene_boxes)
-    scene = BoardScene(
+    return BoardScene(
         geometry=geo,
-        size=(width, 1),
+        size=(1, 1),
         hexes=hexes,
         labels=labels,
         terrain=terrain,
         sides={k: tuple(v) for k, v in sides.items()},
         paths=paths,
         places=places,
-        boxes=tuple(scene_boxes),
         title=drawable(game_map.title if title is None else title),
         default_terrain=game_map.terrain_default,
-        styles=styles,
+        styles=game_map.styles,
         owner_colours=owner_colours,
         subtitle=RECONSTRUCTED if game_map.provenance == "reconstructed" else "",
         legend=entries,
     )
-    if scene.title or scene.legend:
-        block_top = bottom + hex_size(geo) * 0.3
-        block = (max(left, hex_size(geo) * 0.2), block_top, width - max(left, hex_size(geo) * 0.2))
-        bottom = title_block_layout(scene, *block)[1]
-        scene = replace(scene, title_block=block)
-    height = max(1, math.ceil(bottom + top))
-    if width * height > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated
-        raise GazalaError(f"the board would be {width:,} x {height:,} pixels at {factor * native_dpi:g} dpi",
-                          file=str(game_map.game), expected=f"at most {MAX_IMAGE_PIXELS:,} pixels (a lower --dpi)")
-    return replace(scene, size=(width, height))
 
 
 #: the subtitle of a reconstructed map (``provenance: reconstructed``)

@@ -40,6 +40,7 @@ from gazala_tools.render.boardart import COUNTER_OF_HEX, ReportArt, report_art
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games.model import Game
+    from gazala_tools.grid import GameGrid
     from gazala_tools.hexgrid import HexGridGeometry
     from gazala_tools.mapdata.model import GameMap
 
@@ -253,9 +254,23 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
     size = hex_size(geo)
     grid = game_map.grid
     colours = {side: _hex_rgb(c) for side, c in report.side_colours.items()}
+    focus: list[Hex] = []
+    outlines, flagged = _finding_outlines(report, position, at, grid, colours, focus)
+    side = float(counter_px) if counter_px else max(8.0, round(size * COUNTER_OF_HEX))
+    counters = _drawn_counters(report, position, at, grid, colours, side, flagged, focus)
+    lines = _path_lines(report, at, grid, size, focus)
+    focus.extend(h for h in map(at.hex, set(extra_hexes)) if h is not None)
+    img_w, img_h = board_px or board_size(game_map, dpi=dpi)  # the drawn board's size: it follows the grid
+    return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines),
+                   _focus(at, set(focus), size, img_w, img_h))
+
+
+def _finding_outlines(report: Report, position: Position, at: HexPoints, grid: GameGrid, colours: Mapping[str, RGB],
+                      focus: list[Hex]) -> tuple[list[Outline], set[str]]:
+    """Each finding's hexes outlined in its severity's colour (filled in its units' side colour when they
+    are of one side), and the units the findings name; the hexes added to ``focus``."""
     sides = {u.id: u.side for u in position.units}
     outlines: list[Outline] = []
-    focus: list[Hex] = []
     flagged: set[str] = set()
     for i, f in enumerate(report.findings):
         flagged.update(f.units)
@@ -268,12 +283,18 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
             focus.append(h)
             outlines.append(Outline(at.polygon(h), SEVERITY_COLOURS[f.severity], f"{f.rule}: {f.message}",
                                     grid.label(h), i, fill))
+    return outlines, flagged
+
+
+def _drawn_counters(report: Report, position: Position, at: HexPoints, grid: GameGrid, colours: Mapping[str, RGB],
+                    side: float, flagged: set[str], focus: list[Hex]) -> list[DrawnCounter]:
+    """The units on the board as counters of ``side`` pixels, each stack fanned; their hexes added to
+    ``focus``."""
     stacks: dict[Hex, list[Unit]] = {}
     for u in position.units:
         if u.hex is not None:
             stacks.setdefault(u.hex, []).append(u)
     counters: list[DrawnCounter] = []
-    side = float(counter_px) if counter_px else max(8.0, round(size * COUNTER_OF_HEX))
     for h, stack in stacks.items():
         focus.append(h)
         cx, cy = at.centre(h)
@@ -293,18 +314,21 @@ def overlay(report: Report, game_map: GameMap, position: Position, *, dpi: float
                 unit=unit.id,
                 flagged=unit.id in flagged,
             ))
+    return counters
+
+
+def _path_lines(report: Report, at: HexPoints, grid: GameGrid, size: float, focus: list[Hex]) -> list[Line]:
+    """The report's paths (LOCs, victory paths, recovery lines): one polyline through hex centres each;
+    their hexes added to ``focus``."""
     lines: list[Line] = []
-    for p in report.paths:  # LOCs, victory paths, recovery lines: one polyline through hex centres each
+    for p in report.paths:
         hexes = [grid.parse(lab) for lab in p.hexes]
         focus.extend(hexes)
         pts = tuple(at.centre(h) for h in hexes)
         if len(pts) == 1:  # a path of one hex: a short stroke so that it shows
             pts = (pts[0], (pts[0][0] + size * 0.3, pts[0][1]))
         lines.append(Line(pts, PATH_COLOURS.get(p.kind, PATH_COLOUR), p.label, p.kind))
-    focus.extend(h for h in map(at.hex, set(extra_hexes)) if h is not None)
-    img_w, img_h = board_px or board_size(game_map, dpi=dpi)  # the drawn board's size: it follows the grid
-    return Overlay(img_w, img_h, tuple(outlines), tuple(counters), tuple(lines),
-                   _focus(at, set(focus), size, img_w, img_h))
+    return lines
 
 
 def _focus(at: HexPoints, hexes: set[Hex], size: float, w: int, h: int) -> tuple[float, float, float, float]:
@@ -457,17 +481,9 @@ def svg_overlay(ov: Overlay, art: ReportArt | None = None, extra: str = "") -> s
         part = art.board.crop((round(x0), round(y0), round(x1), round(y1)))
         parts.append(f'<image class="board-art" href="{data_uri(part, photo=art.photo, max_pixels=MAX_EMBED_PIXELS)}" '
                      f'x="{x0:.0f}" y="{y0:.0f}" width="{w:.0f}" height="{h:.0f}" preserveAspectRatio="none"/>')
-    faces: dict[str, str] = {}
-    if art is not None:
-        defs = []
-        for c in ov.counters:
-            face = art.faces.get(c.unit)
-            if face is not None and c.unit not in faces:
-                faces[c.unit] = f"face-{len(faces)}"
-                defs.append(f'<image id="{faces[c.unit]}" width="{c.size:.1f}" height="{c.size:.1f}" '
-                            f'href="{data_uri(face, photo=False, max_pixels=face.width * face.height)}"/>')
-        if defs:
-            parts.append("<defs>" + "".join(defs) + "</defs>")
+    faces, defs = _svg_faces(ov, art)
+    if defs:
+        parts.append(defs)
     by_hex: dict[str, list[Outline]] = {}
     for o in ov.outlines:
         by_hex.setdefault(o.hex, []).append(o)
@@ -479,50 +495,84 @@ def svg_overlay(ov: Overlay, art: ReportArt | None = None, extra: str = "") -> s
         parts.append(f'<polyline class="path {e(line.kind)}" points="{_pts(line.points)}" fill="none" stroke="{_rgb(line.colour)}" '
                      f'stroke-width="5" stroke-linejoin="round"><title>{e(line.title)}</title></polyline>')
     for c in ov.counters:
-        x, y, s = c.centre[0], c.centre[1], c.size
-        parts.append(f'<g class="unit" data-unit="{e(c.unit)}"><title>{e(c.title)}</title>')
-        if c.flagged:
-            parts.append(f'<rect class="flag" x="{x - s / 2 - 3:.1f}" y="{y - s / 2 - 3:.1f}" width="{s + 6:.1f}" '
-                         f'height="{s + 6:.1f}" fill="none" stroke="{_rgb(c.colour)}" stroke-width="3"/>')
-        if c.unit in faces:
-            parts.append(f'<use href="#{faces[c.unit]}" x="{x - s / 2:.1f}" y="{y - s / 2:.1f}"/>'
-                         f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:.1f}" height="{s:.1f}" fill="none" '
-                         f'stroke="{_rgb(c.colour)}" stroke-width="{max(1.0, s / 16):.1f}"/>')
-        else:
-            parts.append(f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:.1f}" height="{s:.1f}" '
-                         f'fill="{_rgb(c.colour)}" stroke="black"/>'
-                         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{s / 3.2:.1f}" fill="white" text-anchor="middle" '
-                         f'dominant-baseline="middle" font-family="DejaVu Sans, sans-serif">{e(c.label)}</text>')
-        if c.mark is not None:
-            r = s * 0.28
-            parts.append(f'<circle class="supply-{e(c.mark_letter)}" cx="{x + s / 2:.1f}" cy="{y - s / 2:.1f}" '
-                         f'r="{r:.1f}" fill="{_rgb(c.mark)}" stroke="black"/>'
-                         f'<text x="{x + s / 2:.1f}" y="{y - s / 2:.1f}" font-size="{r * 1.4:.1f}" font-weight="bold" '
-                         f'text-anchor="middle" dominant-baseline="middle">{e(c.mark_letter)}</text>')
-        parts.append("</g>")
+        parts.extend(_svg_counter(c, faces))
     for label, outs in by_hex.items():  # over the units: one anchor per hex, a link to its (first) finding's row
-        o = outs[0]
-        cx = sum(p[0] for p in o.points) / len(o.points)
-        cy = sum(p[1] for p in o.points) / len(o.points)
-        r = max(math.dist(o.points[0], (cx, cy)), 4.0)
-        titles = "\n".join(x.title for x in outs)
-        parts.append(f'<g class="finding" id="{e(hex_id(label))}"><a href="#finding-{o.finding}">'
-                     f'<polygon class="finding" points="{_pts(o.points)}" fill="none" stroke="{_rgb(o.colour)}" '
-                     f'stroke-width="4"><title>{e(titles)}</title></polygon><circle class="marker" cx="{cx:.1f}" '
-                     f'cy="{cy:.1f}" r="{r * 1.35:.1f}" fill="none" stroke="{_rgb(o.colour)}" stroke-width="5" '
-                     'stroke-dasharray="8 5"/></a></g>')
+        parts.append(_svg_finding(label, outs))
     parts.append(extra)
     parts.append("</svg>")
     whole = ""
     if art is not None and (w, h) != (ov.width, ov.height):  # a part shown: the whole board one click away
-        uri = data_uri(art.board, photo=art.photo, max_pixels=MAX_WHOLE_PIXELS)
-        whole = (f'<details id="whole-board"><summary>the whole board ({ov.width} x {ov.height} px; the part above '
-                 f'is outlined)</summary><svg xmlns="http://www.w3.org/2000/svg" class="board" width="{ov.width}" '
-                 f'height="{ov.height}" viewBox="0 0 {ov.width} {ov.height}"><image href="{uri}" x="0" y="0" '
-                 f'width="{ov.width}" height="{ov.height}" preserveAspectRatio="none"/><rect x="{x0:.0f}" y="{y0:.0f}" '
-                 f'width="{w:.0f}" height="{h:.0f}" fill="none" stroke="rgb(30,90,220)" stroke-width="6"/></svg>'
-                 "</details>")
+        whole = _whole_board(ov, art, (x0, y0, w, h))
     return "".join(parts) + whole
+
+
+def _svg_faces(ov: Overlay, art: ReportArt | None) -> tuple[dict[str, str], str]:
+    """The id of each unit's face, and the ``<defs>`` defining each face's image once ("": none)."""
+    faces: dict[str, str] = {}
+    defs = []
+    if art is not None:
+        for c in ov.counters:
+            face = art.faces.get(c.unit)
+            if face is not None and c.unit not in faces:
+                faces[c.unit] = f"face-{len(faces)}"
+                defs.append(f'<image id="{faces[c.unit]}" width="{c.size:.1f}" height="{c.size:.1f}" '
+                            f'href="{data_uri(face, photo=False, max_pixels=face.width * face.height)}"/>')
+    return faces, ("<defs>" + "".join(defs) + "</defs>" if defs else "")
+
+
+def _svg_counter(c: DrawnCounter, faces: Mapping[str, str]) -> list[str]:
+    """A unit's counter: its face (or a square with its label), its side's outline, its supply mark."""
+    e = text
+    x, y, s = c.centre[0], c.centre[1], c.size
+    parts = [f'<g class="unit" data-unit="{e(c.unit)}"><title>{e(c.title)}</title>']
+    if c.flagged:
+        parts.append(f'<rect class="flag" x="{x - s / 2 - 3:.1f}" y="{y - s / 2 - 3:.1f}" width="{s + 6:.1f}" '
+                     f'height="{s + 6:.1f}" fill="none" stroke="{_rgb(c.colour)}" stroke-width="3"/>')
+    if c.unit in faces:
+        parts.append(f'<use href="#{faces[c.unit]}" x="{x - s / 2:.1f}" y="{y - s / 2:.1f}"/>'
+                     f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:.1f}" height="{s:.1f}" fill="none" '
+                     f'stroke="{_rgb(c.colour)}" stroke-width="{max(1.0, s / 16):.1f}"/>')
+    else:
+        parts.append(f'<rect x="{x - s / 2:.1f}" y="{y - s / 2:.1f}" width="{s:.1f}" height="{s:.1f}" '
+                     f'fill="{_rgb(c.colour)}" stroke="black"/>'
+                     f'<text x="{x:.1f}" y="{y:.1f}" font-size="{s / 3.2:.1f}" fill="white" text-anchor="middle" '
+                     f'dominant-baseline="middle" font-family="DejaVu Sans, sans-serif">{e(c.label)}</text>')
+    if c.mark is not None:
+        r = s * 0.28
+        parts.append(f'<circle class="supply-{e(c.mark_letter)}" cx="{x + s / 2:.1f}" cy="{y - s / 2:.1f}" '
+                     f'r="{r:.1f}" fill="{_rgb(c.mark)}" stroke="black"/>'
+                     f'<text x="{x + s / 2:.1f}" y="{y - s / 2:.1f}" font-size="{r * 1.4:.1f}" font-weight="bold" '
+                     f'text-anchor="middle" dominant-baseline="middle">{e(c.mark_letter)}</text>')
+    parts.append("</g>")
+    return parts
+
+
+def _svg_finding(label: str, outs: Sequence[Outline]) -> str:
+    """A finding hex's anchor (``#hex-LABEL``): its outline, a link to its (first) finding's row, with
+    every finding's title, and the marker shown when it is the page's target."""
+    e = text
+    o = outs[0]
+    cx = sum(p[0] for p in o.points) / len(o.points)
+    cy = sum(p[1] for p in o.points) / len(o.points)
+    r = max(math.dist(o.points[0], (cx, cy)), 4.0)
+    titles = "\n".join(x.title for x in outs)
+    return (f'<g class="finding" id="{e(hex_id(label))}"><a href="#finding-{o.finding}">'
+            f'<polygon class="finding" points="{_pts(o.points)}" fill="none" stroke="{_rgb(o.colour)}" '
+            f'stroke-width="4"><title>{e(titles)}</title></polygon><circle class="marker" cx="{cx:.1f}" '
+            f'cy="{cy:.1f}" r="{r * 1.35:.1f}" fill="none" stroke="{_rgb(o.colour)}" stroke-width="5" '
+            'stroke-dasharray="8 5"/></a></g>')
+
+
+def _whole_board(ov: Overlay, art: ReportArt, shown: tuple[float, float, float, float]) -> str:
+    """The whole board, folded away, with the part shown (``x0, y0, w, h``) outlined."""
+    x0, y0, w, h = shown
+    uri = data_uri(art.board, photo=art.photo, max_pixels=MAX_WHOLE_PIXELS)
+    return (f'<details id="whole-board"><summary>the whole board ({ov.width} x {ov.height} px; the part above '
+            f'is outlined)</summary><svg xmlns="http://www.w3.org/2000/svg" class="board" width="{ov.width}" '
+            f'height="{ov.height}" viewBox="0 0 {ov.width} {ov.height}"><image href="{uri}" x="0" y="0" '
+            f'width="{ov.width}" height="{ov.height}" preserveAspectRatio="none"/><rect x="{x0:.0f}" y="{y0:.0f}" '
+            f'width="{w:.0f}" height="{h:.0f}" fill="none" stroke="rgb(30,90,220)" stroke-width="6"/></svg>'
+            "</details>")
 
 
 def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: float | None = 50,
@@ -533,41 +583,13 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
     e = text
     art = report_art(game, game_map, position.units, dpi=dpi)
     svg = svg_overlay(overlay(report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, board_px=art.board.size), art)
-    grid = game_map.grid
-
-    def hex_link(label: str) -> str:
-        try:
-            anchor = hex_id(grid.label(grid.parse(label)))
-        except ValueError:
-            return e(label)
-        return f'<a href="#{e(anchor)}">{e(label)}</a>'
-
-    rows = "".join(
-        f'<tr class="{f.severity.value} finding" id="finding-{i}"><td>{e(f.severity.value)}</td><td>{e(f.rule)}</td>'
-        f"<td>{' '.join(hex_link(h) for h in f.hexes)}</td><td>{e(', '.join(f.units))}</td><td>{e(f.message)}</td></tr>"
-        for i, f in enumerate(report.findings)
-    )
-    findings = ('<table id="findings"><tr><th>severity</th><th>rule</th><th>hexes</th><th>units</th><th>message</th></tr>'
-                f"{rows}</table>" if rows else '<p id="findings">No findings.</p>')
+    findings = _findings_html(report, game_map.grid)
     supply = "".join(f"<tr><td>{e(u)}</td><td>{e(s.value)}</td></tr>" for u, s in report.supply.items())
     vp_items = "".join(f"<li>{e(x)}</li>" for x in report.vp_text or vp_sentences(report.vp))
     supply_table = ("" if report.supply_rule is None or not supply else
                     f'<h2>Supply ({e(report.supply_rule)})</h2><table id="supply"><tr><th>unit</th><th>status</th></tr>'
                     f"{supply}</table>")
-    loc = ""
-    for key, section in report.sections.items():  # the rules plugin's own parts (RG: the LOC)
-        sentence, items = section.html_parts()
-        loc += (f"<h2>{e(section.title)}</h2><p id='{e(key)}'>{e(sentence)}</p>"
-                + ("<ul>" + "".join(f"<li>{e(item)}</li>" for item in items) + "</ul>" if items else ""))
-    listed = report.section_path_kinds()
-    other = [p for p in report.paths if p.kind not in listed]
-    if other:
-        loc += ("<h2>Paths</h2><ul id='paths'>"
-                + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
-                + "</ul>")
-    if report.unchecked:
-        loc += ("<h2>Not checked</h2><ul id='unchecked'>"
-                + "".join(f"<li>{e(u)}</li>" for u in report.unchecked_reasons()) + "</ul>")
+    loc = _sections_html(report)
     vp = f'<h2>VP</h2><ul id="vp">{vp_items}</ul>' if vp_items else ""
     verdict = "legal" if report.legal else f"ILLEGAL ({len(report.errors())} error(s))"
     scenario = f" &mdash; <span id=\"scenario\">{e(report.scenario)}</span>" if report.scenario else ""
@@ -584,3 +606,44 @@ def render_html(report: Report, game_map: GameMap, position: Position, *, dpi: f
 </div>
 </body></html>
 """
+
+
+def _findings_html(report: Report, grid: GameGrid) -> str:
+    """The findings table (each row ``#finding-N``, its hexes linked to the board's ``#hex-LABEL``), or
+    a line saying there are none."""
+    e = text
+
+    def hex_link(label: str) -> str:
+        try:
+            anchor = hex_id(grid.label(grid.parse(label)))
+        except ValueError:
+            return e(label)
+        return f'<a href="#{e(anchor)}">{e(label)}</a>'
+
+    rows = "".join(
+        f'<tr class="{f.severity.value} finding" id="finding-{i}"><td>{e(f.severity.value)}</td><td>{e(f.rule)}</td>'
+        f"<td>{' '.join(hex_link(h) for h in f.hexes)}</td><td>{e(', '.join(f.units))}</td><td>{e(f.message)}</td></tr>"
+        for i, f in enumerate(report.findings)
+    )
+    return ('<table id="findings"><tr><th>severity</th><th>rule</th><th>hexes</th><th>units</th><th>message</th></tr>'
+            f"{rows}</table>" if rows else '<p id="findings">No findings.</p>')
+
+
+def _sections_html(report: Report) -> str:
+    """The rules plugin's own parts (RG: the LOC), the other paths and what was not checked."""
+    e = text
+    loc = ""
+    for key, section in report.sections.items():  # the rules plugin's own parts (RG: the LOC)
+        sentence, items = section.html_parts()
+        loc += (f"<h2>{e(section.title)}</h2><p id='{e(key)}'>{e(sentence)}</p>"
+                + ("<ul>" + "".join(f"<li>{e(item)}</li>" for item in items) + "</ul>" if items else ""))
+    listed = report.section_path_kinds()
+    other = [p for p in report.paths if p.kind not in listed]
+    if other:
+        loc += ("<h2>Paths</h2><ul id='paths'>"
+                + "".join(f"<li class='{e(p.kind)}'>{e(p.label)}: {e(' '.join(p.hexes))}</li>" for p in other)
+                + "</ul>")
+    if report.unchecked:
+        loc += ("<h2>Not checked</h2><ul id='unchecked'>"
+                + "".join(f"<li>{e(u)}</li>" for u in report.unchecked_reasons()) + "</ul>")
+    return loc

@@ -23,6 +23,7 @@ every cut line, starting 1 mm outside the bleed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import tempfile
@@ -378,15 +379,9 @@ def _draw_pages(
     """Draw every page, one at a time: a page's faces are drawn, placed and compressed, then its
     images go to ``spool``; the document is written to ``out`` object by object. Memory holds one
     page's faces and a few hundred bytes per image, whatever the number of counters."""
-    canvas = Canvas(
-        out, pagesize=(lay.page_w * PT_PER_MM, lay.page_h * PT_PER_MM), pageCompression=1, invariant=1
-    )
-    _no_image_resources(canvas)
-    canvas.setTitle(f"{game} counter sheet")
-    canvas.setCreator("gazala-tools")
-    cells = lay.cells(len(counters))
+    canvas = _new_canvas(out, lay, game)
     by_page: dict[int, list[SheetCell]] = {}
-    for cell in cells:
+    for cell in lay.cells(len(counters)):
         by_page.setdefault(cell.page, []).append(cell)
     n_pages = max(by_page) + 1
     sheets = lay.sheets(len(counters))
@@ -396,46 +391,73 @@ def _draw_pages(
     spooled: set[str] = set()
     at = 0
     # at print resolution a 2x supersample buys nothing visible; below it, keep the smoother lines
-    supersample = 1 if dpi >= 300 else 2
+    draw_face = functools.partial(face, dpi=dpi, size_mm=size, bleed_mm=bleed_mm, supersample=1 if dpi >= 300 else 2)
     for p in range(n_pages):
         side = "front" if layout == "fold" or p % 2 == 0 else "back"
         sheet_no = p // 2 + 1 if layout == "duplex" else p + 1
         cache.clear()
-        for cell in by_page.get(p, []):
-            c = counters[cell.counter]
-            sig = (replace(c, id="", unit_id="", provenance=""), cell.side)  # identical faces share one image
-            reader = cache.get(sig)
-            if reader is None:
-                img = face(c, cell.side, dpi=dpi, size_mm=size, bleed_mm=bleed_mm, supersample=supersample)
-                reader = cache[sig] = ImageReader(img)
-            x = (cell.x - lay.bleed) * PT_PER_MM
-            y = (lay.page_h - cell.y - lay.size - lay.bleed) * PT_PER_MM
-            wh = (lay.size + 2 * lay.bleed) * PT_PER_MM
-            canvas.drawImage(reader, x, y, width=wh, height=wh)
-            if progress is not None:
-                progress(1)
+        _draw_faces(canvas, by_page.get(p, []), counters, lay, cache, draw_face, progress)
         _crop_marks(canvas, lay, "back" if side == "back" else "front")
         if layout == "fold":
             _fold_line(canvas, lay)
-        what = (
-            {"front": "fronts", "back": "backs (mirrored for long-edge flip)"}[side]
-            if layout == "duplex"
-            else "fold-over"
-        )
-        text = label or (
-            f"{game} · sheet {sheet_no}/{sheets} · {what} · counters {lay.size:.2f} mm"
-            f" · bleed {lay.bleed:g} mm"
-            + (f" · back offset {lay.back_dx:g},{lay.back_dy:g} mm" if side == "back" else "")
-        )
-        canvas.setFont(fontname, 7)
-        canvas.setFillGray(0.25)
-        canvas.drawCentredString(lay.page_w / 2 * PT_PER_MM, 5 * PT_PER_MM, text)
+        _page_label(canvas, lay, label or _page_text(lay, game, layout, side, sheet_no, sheets), fontname)
         canvas.showPage()
         at = _spool_images(canvas, spool, at, spooled)
     cache.clear()
     with _written_through(out):
         canvas.save()
     return n_pages
+
+
+def _new_canvas(out: IO[bytes], lay: SheetLayout, game: str) -> Canvas:
+    """The PDF canvas of the sheet, written to ``out`` (its images kept out of the page resources)."""
+    canvas = Canvas(
+        out, pagesize=(lay.page_w * PT_PER_MM, lay.page_h * PT_PER_MM), pageCompression=1, invariant=1
+    )
+    _no_image_resources(canvas)
+    canvas.setTitle(f"{game} counter sheet")
+    canvas.setCreator("gazala-tools")
+    return canvas
+
+
+def _draw_faces(canvas: Canvas, cells: Sequence[SheetCell], counters: Sequence[Counter], lay: SheetLayout,
+                cache: dict[tuple[Counter, str], ImageReader], face: Callable[[Counter, str], Image.Image],
+                progress: Callable[[int], None] | None) -> None:
+    """The faces of one page's cells, each over its cut square and bleed; identical faces drawn once
+    (``cache``)."""
+    for cell in cells:
+        c = counters[cell.counter]
+        sig = (replace(c, id="", unit_id="", provenance=""), cell.side)  # identical faces share one image
+        reader = cache.get(sig)
+        if reader is None:
+            img = face(c, cell.side)
+            reader = cache[sig] = ImageReader(img)
+        x = (cell.x - lay.bleed) * PT_PER_MM
+        y = (lay.page_h - cell.y - lay.size - lay.bleed) * PT_PER_MM
+        wh = (lay.size + 2 * lay.bleed) * PT_PER_MM
+        canvas.drawImage(reader, x, y, width=wh, height=wh)
+        if progress is not None:
+            progress(1)
+
+
+def _page_text(lay: SheetLayout, game: str, layout: str, side: str, sheet_no: int, sheets: int) -> str:
+    """A page's default label: game, sheet, side, counter size, bleed (and the backs' offset)."""
+    what = (
+        {"front": "fronts", "back": "backs (mirrored for long-edge flip)"}[side]
+        if layout == "duplex"
+        else "fold-over"
+    )
+    return (
+        f"{game} · sheet {sheet_no}/{sheets} · {what} · counters {lay.size:.2f} mm"
+        f" · bleed {lay.bleed:g} mm"
+        + (f" · back offset {lay.back_dx:g},{lay.back_dy:g} mm" if side == "back" else "")
+    )
+
+
+def _page_label(canvas: Canvas, lay: SheetLayout, text: str, fontname: str) -> None:
+    canvas.setFont(fontname, 7)
+    canvas.setFillGray(0.25)
+    canvas.drawCentredString(lay.page_w / 2 * PT_PER_MM, 5 * PT_PER_MM, text)
 
 
 def _crop_marks(canvas: Canvas, lay: SheetLayout, side: str) -> None:

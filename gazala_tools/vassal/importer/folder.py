@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from lxml import etree
 from PIL import Image
 
 from gazala_tools.counters.loader import ART_SUFFIXES
@@ -61,8 +62,15 @@ from gazala_tools.vassal.importer.grids import (
 )
 from gazala_tools.vassal.importer.kept import FILES, components, dump, module_data, newline, short
 from gazala_tools.vassal.importer.reader import ImportedModule, ImportedPiece, SetupPlacement, read_module
-from gazala_tools.vassal.importer.scenarios import scenarios_doc
-from gazala_tools.vassal.importer.units import UNITS_HEAD, infer_units, load_words, report_section, units_doc
+from gazala_tools.vassal.importer.scenarios import Written, scenarios_doc
+from gazala_tools.vassal.importer.units import (
+    UNITS_HEAD,
+    Inferred,
+    infer_units,
+    load_words,
+    report_section,
+    units_doc,
+)
 from gazala_tools.vassal.importer.update import finish_update, sha
 from gazala_tools.yamlnodes import MAX_BYTES as MAX_DATA_BYTES
 
@@ -291,6 +299,30 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
     src = open_source(source, budget=MAX_MODULE_BYTES)
     src.kept = SizedDict(KEPT_BYTES, len)  # each file read once: the set-up saves and images, then copied
     mod = read_module(src)
+    found = _find_main(mod)
+    members = _members(src)
+    present = {m[len("images/"):] for m in members if m.startswith("images/")}
+    game = _game(mod, source, found.main, src.path)
+    counters = _counters(mod, _Art(src, present), game)
+    parts = _module_parts(src, mod, found.main, game, counters, words)
+    module_doc = _module_doc(src, mod, found.main, present, parts, counters.slot_counter)
+    report = _report(mod, found, game, counters, parts, module_doc, members)
+    files = _files(src, mod, found, game, counters, parts, module_doc, report)
+    return _write(src, Path(folder), files, counters.binary, members, report, update, named=bool(short_name(mod.name)))
+
+
+@dataclass(frozen=True)
+class _Found:
+    """The grid map.yaml gives: the first numbered hex grid, else the first hex grid without a numbering
+    (labels of ours), else the first square grid (issue 35); None: no map.yaml."""
+
+    main: MainGrid | None
+    square: bool  #: the main grid is a square grid
+    ours_text: str | None  #: what map.yaml and game.yaml say when the labels are ours, else None
+
+
+def _find_main(mod: ImportedModule) -> _Found:
+    """The main grid of ``mod``; a grid labelled by us relabels the module's placements."""
     main = main_grid(mod)
     ours = first_unnumbered(mod) if main is None else None  # issue 35: a grid without numbering gets our labels
     if ours is not None:
@@ -302,8 +334,21 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         if square.ours:
             mod.placements = relabel(mod, square)
     ours_text = OURS if ours is not None else OURS_SQUARE if square is not None and square.ours else None
-    members = _members(src)
-    present = {m[len("images/"):] for m in members if m.startswith("images/")}
+    return _Found(main, square is not None, ours_text)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """game.yaml and map.yaml, and the names they give."""
+
+    title: str
+    sides: list[str]
+    side_ids: dict[str, str]
+    doc: dict[str, Any]  #: game.yaml
+    map_doc: dict[str, Any] | None  #: map.yaml (None: the folder has none)
+
+
+def _game(mod: ImportedModule, source: str | Path, main: MainGrid | None, file: str | Path) -> _Game:
     title = short_name(mod.name or Path(source).stem) or "imported"
     roster = list(dict.fromkeys(mod.sides))  # a side the roster lists twice is one side
     sides = roster if len(roster) >= 2 else [*roster, *(x for x in ("Side 1", "Side 2") if x not in roster)][:2]
@@ -314,68 +359,117 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "sides": [{"id": side_ids[s], "name": short_name(s) or side_ids[s], "color": SIDE_COLORS[i % 2]}
                   for i, s in enumerate(sides)],
     }
-    map_doc = _map_doc(mod, main, src.path)
+    map_doc = _map_doc(mod, main, file)
     if map_doc is not None:  # a unit off the main grid stands in a box named after its zone or map (issue 35)
         game_doc["rules"] = {"boxes": {"rule": "boxes", "allowed": box_names(mod)}}
     if main is not None and main.geometry.numbering is not None:
         game_doc["numbering"] = _numbering_data(board_numbering(main))
+    return _Game(title, sides, side_ids, game_doc, map_doc)
+
+
+@dataclass(frozen=True)
+class _Counters:
+    """counters.yaml: a marker for each piece slot, and the art drawn for them."""
+
+    doc: dict[str, Any]  #: counters.yaml
+    markers: list[dict[str, Any]]
+    drawn: int  #: the counters without art of their own (drawn by the sheets)
+    slot_counter: dict[int, str]  #: each piece slot's counter id
+    binary: dict[str, bytes]  #: the images drawn, by their name in the folder
+    problems: ArtProblems  #: the images that cannot be drawn
+
+
+def _counters(mod: ImportedModule, pictures: _Art, game: _Game) -> _Counters:
     binary: dict[str, bytes] = {}
     markers: list[dict[str, Any]] = []
     drawn: list[str] = []
     used: set[str] = set()
     sizes: list[int] = []
     slot_counter: dict[int, str] = {}
-    pictures = _Art(src, present)
     for p in mod.pieces:
         pid = _piece_id(p, used)
         slot_counter[p.slot] = pid
         entry: dict[str, Any] = {"id": pid, "type": "piece", "front": {"title": _title(p.name) or pid},
                                  "provenance": f"gpid {p.gpid}: {p.element}"[:300]}
         if p.side is not None:
-            entry["side"] = side_ids[p.side]
-        art: dict[str, str] = {}
-        made: list[str] = []
-        for face, layers in (("front", p.front), ("back", p.back)):
-            got = pictures.face(layers, pid)
-            if got is None or not _square(got[2]):
-                break
-            image, suffix, size = got
-            if isinstance(image, str):  # the module's own image, copied with the module's files
-                art[face] = f"{FILES}/{image}"
-            else:
-                name = f"art/{pid}-{face}{suffix}"
-                binary[name] = image
-                art[face] = name
-                made.append(name)
-            if size is not None:
-                sizes.append(size[0])
-        if "front" in art and ("back" in art or p.back == p.front):
-            entry["art"] = {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
+            entry["side"] = game.side_ids[p.side]
+        art = _piece_art(p, pid, pictures, binary, sizes)
+        if art is not None:
+            entry["art"] = art
         else:
-            for name in made:
-                binary.pop(name, None)
             drawn.append(pid)
         entry["vassal"] = {"slot": p.text}
         markers.append(entry)
     size_in = (sorted(sizes)[len(sizes) // 2] / DPI) if sizes else 0.5
-    counters_doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {title!r}"],
-                    "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
-    root = src.root()  # parsed once, by read_module; components() below changes it, so it comes last
-    data = module_data(root, mod.layouts, slot_counter)
+    doc = {"provenance": "imported", "sources": [f"the piece slots of the VASSAL module {game.title!r}"],
+           "counter_size": f"{size_in:g} in", "total": len(markers), "markers": markers}
+    return _Counters(doc, markers, len(drawn), slot_counter, binary, pictures.problems)
+
+
+def _piece_art(p: ImportedPiece, pid: str, pictures: _Art, binary: dict[str, bytes],
+               sizes: list[int]) -> dict[str, str] | None:
+    """A counter's ``art``: its faces' images (the module's, or its layers drawn, added to ``binary``), each
+    face's width added to ``sizes``; None when the counter is drawn (the images made for it are dropped)."""
+    art: dict[str, str] = {}
+    made: list[str] = []
+    for face, layers in (("front", p.front), ("back", p.back)):
+        got = pictures.face(layers, pid)
+        if got is None or not _square(got[2]):
+            break
+        image, suffix, size = got
+        if isinstance(image, str):  # the module's own image, copied with the module's files
+            art[face] = f"{FILES}/{image}"
+        else:
+            name = f"art/{pid}-{face}{suffix}"
+            binary[name] = image
+            art[face] = name
+            made.append(name)
+        if size is not None:
+            sizes.append(size[0])
+    if "front" in art and ("back" in art or p.back == p.front):
+        return {"front": art["front"], **({"back": art["back"]} if "back" in art else {})}
+    for name in made:
+        binary.pop(name, None)
+    return None
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The module read as data: module.yaml's, units.yaml's and scenarios.yaml's content."""
+
+    root: etree._Element  #: the buildFile (module.yaml's components change it: they come last)
+    data: dict[str, Any]  #: module.yaml's maps, decks, dice, set-ups...
+    kept_only: list[str]  #: the components kept verbatim only
+    written: Written  #: scenarios.yaml
+    facts: list[Inferred]  #: each piece slot's unit facts
+    units: dict[str, Any]  #: units.yaml
+    main_place: tuple[str, str, str | None] | None  #: the main grid's map, board and zone
+
+
+def _module_parts(src: ModuleSource, mod: ImportedModule, main: MainGrid | None, game: _Game,
+                  counters: _Counters, words: str | Path | None) -> _Parts:
+    root = src.root()  # parsed once, by read_module; components() (_module_doc) changes it, so it comes last
+    data = module_data(root, mod.layouts, counters.slot_counter)
     by_gpid: dict[str, str] = {}
     for p in mod.pieces:
-        by_gpid.setdefault(p.gpid, slot_counter[p.slot])
+        by_gpid.setdefault(p.gpid, counters.slot_counter[p.slot])
     setups = _setups(mod, data.get("set-ups", []), by_gpid)
     if setups:
         data["set-ups"] = setups
-    on_hex = _on_hex(main, map_doc)
+    on_hex = _on_hex(main, game.map_doc)
     written = scenarios_doc(setups, mod.placements, by_gpid, on_hex, main.map if main else None)
-    facts = infer_units(mod, root, slot_counter, side_ids, main_map=main.map if main else None, on_hex=on_hex,
-                        words=load_words(words))
+    facts = infer_units(mod, root, counters.slot_counter, game.side_ids, main_map=main.map if main else None,
+                        on_hex=on_hex, words=load_words(words))
     main_place = (main.map, main.board.name, zone_of(main.board, main.geometry)) if main is not None else None
-    units = units_doc(facts, [side_ids[s] for s in sides],
+    units = units_doc(facts, [game.side_ids[s] for s in game.sides],
                       dict(zip(("map", "board", "zone"), main_place, strict=True)) if main_place else None)
     kept_only = data.pop("kept verbatim only")
+    return _Parts(root, data, kept_only, written, facts, units, main_place)
+
+
+def _module_doc(src: ModuleSource, mod: ImportedModule, main: MainGrid | None, present: set[str], parts: _Parts,
+                slot_counter: dict[int, str]) -> dict[str, Any]:
+    """module.yaml: the board art, the module's data and its components as written."""
     numbers = re.match(r"\d+(?:\.\d+)*", mod.version.strip())
     module_doc: dict[str, Any] = {"version": numbers.group(0) if numbers else "1.0", "vassal_version": "3.6.0",
                                   "counters": {"art": "render"}}
@@ -383,44 +477,27 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         module_doc["board"] = {"art": f"{FILES}/images/{main.board.image}", "dpi": DPI}
     module_doc["vassal"] = {
         "buildfile": src.buildfile_name, "files": FILES, **({"newline": "crlf"} if newline(src.xml) != "\n" else {}),
-        "root": {"tag": str(root.tag), "attributes": {str(k): str(v) for k, v in root.attrib.items()}},
-        **data,
-        "components": components(root, slot_counter),
+        "root": {"tag": str(parts.root.tag), "attributes": {str(k): str(v) for k, v in parts.root.attrib.items()}},
+        **parts.data,
+        "components": components(parts.root, slot_counter),
     }
-    imported = {"maps": len(data.get("maps", [])),
-                "boards": sum(len(m["boards"]) for m in data.get("maps", [])),
-                "zones": sum(len(b.get("grid", {}).get("zones", [])) for m in data.get("maps", []) for b in m["boards"]),
-                "regions": sum(len(b.get("grid", {}).get("regions", [])) for m in data.get("maps", [])
-                               for b in m["boards"]),
-                "counters": len(markers), "counters with own art": len(markers) - len(drawn),
-                "counters drawn": len(drawn), "placements": len(mod.placements),
-                "scenarios": len(written.report),
-                **{f"scenario pieces {k}": sum(r[k] for r in written.report)
-                   for k in ("on hexes", "in boxes", "not placed")},
-                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
-                "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
-                "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
-                "decks": sum(len(m.get("decks", [])) for m in data.get("maps", [])),
-                "images not drawn": len(pictures.problems)}
-    kept = {"components": len(module_doc["vassal"]["components"]), "components kept verbatim only": len(kept_only),
-            "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
-    report = {
-        "module": title,
-        "counts": {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)},
-        "main grid": ({"map": main.map, "board": main.board.name, **({"labels": ours_text} if ours_text else {}),
-                       **({"kind": "square", "moves": "orthogonal (map.yaml grid.moves)"} if square is not None else {})}
+    return module_doc
+
+
+def _report(mod: ImportedModule, found: _Found, game: _Game, counters: _Counters, parts: _Parts,
+            module_doc: dict[str, Any], members: list[str]) -> dict[str, Any]:
+    """import-report.yaml, less what it says was written."""
+    main, data, written = found.main, parts.data, parts.written
+    return {
+        "module": game.title,
+        "counts": _counts(mod, counters, parts, module_doc, members),
+        "main grid": ({"map": main.map, "board": main.board.name,
+                       **({"labels": found.ours_text} if found.ours_text else {}),
+                       **({"kind": "square", "moves": "orthogonal (map.yaml grid.moves)"} if found.square else {})}
                       if main is not None else None),
-        "hex grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
-                      + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
-                      + (" (map.yaml)" if is_main(g, main_place)
-                         else " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
-                      for g in hex_grids(mod)],
-        **({"square grids": [f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
-                             + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering")
-                             + (" (map.yaml)" if is_main(g, main_place) else " (a map YAML in grids/)")
-                             for g in square_grids(mod)]} if square_grids(mod) else {}),
-        "units": report_section(facts, {k: v for k, v in units.items() if k != "pieces"}),
-        "kept verbatim only": sorted(set(kept_only)),
+        **_grid_lines(mod, parts.main_place),
+        "units": report_section(parts.facts, {k: v for k, v in parts.units.items() if k != "pieces"}),
+        "kept verbatim only": sorted(set(parts.kept_only)),
         "boards not in map.yaml": [f"{m['name']} / {b['name']}: {b.get('grid', {}).get('kind', 'no grid')}"
                                    f" (module.yaml vassal.maps, kept verbatim for the rebuild)"
                                    for m in data.get("maps", []) for b in m["boards"]
@@ -430,26 +507,79 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         "scenarios": written.report,
         "set-ups not written as scenarios": written.left_out,
         "traits kept verbatim": _trait_counts(mod),
-        "images not drawn": pictures.problems.records(),
+        "images not drawn": counters.problems.records(),
         "not understood": mod.not_understood,
     }
+
+
+def _counts(mod: ImportedModule, counters: _Counters, parts: _Parts, module_doc: dict[str, Any],
+            members: list[str]) -> dict[str, Any]:
+    """The report's counts: imported, kept verbatim, not understood."""
+    data, root, written = parts.data, parts.root, parts.written
+    maps = data.get("maps", [])
+    imported = {"maps": len(maps),
+                "boards": sum(len(m["boards"]) for m in maps),
+                "zones": sum(len(b.get("grid", {}).get("zones", [])) for m in maps for b in m["boards"]),
+                "regions": sum(len(b.get("grid", {}).get("regions", [])) for m in maps for b in m["boards"]),
+                "counters": len(counters.markers), "counters with own art": len(counters.markers) - counters.drawn,
+                "counters drawn": counters.drawn, "placements": len(mod.placements),
+                "scenarios": len(written.report),
+                **{f"scenario pieces {k}": sum(r[k] for r in written.report)
+                   for k in ("on hexes", "in boxes", "not placed")},
+                **{k: len(data.get(k, [])) for k in ("set-ups", "dice", "turn trackers")},
+                "charts": sum(1 for el in root.iter() if short(el.tag) == "Chart"),
+                "help pages": sum(1 for el in root.iter() if short(el.tag) in ("HelpFile", "AboutScreen")),
+                "decks": sum(len(m.get("decks", [])) for m in maps),
+                "images not drawn": len(counters.problems)}
+    kept = {"components": len(module_doc["vassal"]["components"]),
+            "components kept verbatim only": len(parts.kept_only),
+            "traits": sum(len(p.verbatim) for p in mod.pieces), "module files": len(members)}
+    return {"imported": imported, "kept verbatim": kept, "not understood": len(mod.not_understood)}
+
+
+def _grid_lines(mod: ImportedModule, main_place: tuple[str, str, str | None] | None) -> dict[str, list[str]]:
+    """The report's ``hex grids`` and (when there are any) ``square grids``: each grid and where it went."""
+    def where(g: GridFound) -> str:
+        return (f"{g.map} / {g.board.name}{f' / zone {g.zone}' if g.zone else ''}: "
+                + ("labels of ours (no numbering in the module)" if g.ours else "the module's numbering"))
+
+    squares = square_grids(mod)
+    return {"hex grids": [where(g) + (" (map.yaml)" if is_main(g, main_place) else
+                                      " (a map YAML in grids/; the referee names a unit there 'ZONE-OR-MAP BOARD LABEL')")
+                          for g in hex_grids(mod)],
+            **({"square grids": [where(g) + (" (map.yaml)" if is_main(g, main_place) else " (a map YAML in grids/)")
+                                 for g in squares]} if squares else {})}
+
+
+def _files(src: ModuleSource, mod: ImportedModule, found: _Found, game: _Game, counters: _Counters,
+           parts: _Parts, module_doc: dict[str, Any], report: dict[str, Any]) -> dict[str, str]:
+    """The folder's YAML files, import-report.yaml last (with what the others are); each within what a game
+    folder's reader takes."""
     head = "# Written by `gazala game import` (`gazala help module`, \"Importing a module\").\n"
-    grid_files = other_grid_docs(mod, main_place,
+    grid_files = other_grid_docs(mod, parts.main_place,
                                  lambda g: _map_doc(mod, MainGrid(g.map, g.board, g.geometry, g.size), src.path))
-    mark = f"# {ours_text}.\n" if ours_text else ""
-    files = {"game.yaml": head + mark + _dump(game_doc),
-             **({"map.yaml": head + mark + _dump(map_doc)} if map_doc else {}),
+    mark = f"# {found.ours_text}.\n" if found.ours_text else ""
+    files = {"game.yaml": head + mark + _dump(game.doc),
+             **({"map.yaml": head + mark + _dump(game.map_doc)} if game.map_doc else {}),
              **{name: head + _dump(doc) for name, doc in grid_files.items()},
-             "units.yaml": head + UNITS_HEAD + dump(units),
-             "counters.yaml": head + dump(counters_doc), "module.yaml": head + dump(module_doc),
-             **({"scenarios.yaml": head + _dump(written.doc)} if written.doc else {})}
+             "units.yaml": head + UNITS_HEAD + dump(parts.units),
+             "counters.yaml": head + dump(counters.doc), "module.yaml": head + dump(module_doc),
+             **({"scenarios.yaml": head + _dump(parts.written.doc)} if parts.written.doc else {})}
     report["written"] = {n: sha(t) for n, t in sorted(files.items())}
     files["import-report.yaml"] = head + dump(report)  # once, with what it records (10,000 pieces: seconds)
     for name, text in files.items():  # what a game folder's reader takes at most: refused before any copy
         if name not in ("module.yaml", "import-report.yaml") and len(text.encode("utf-8")) > MAX_DATA_BYTES:
             raise GazalaError(f"the module cannot be imported: its {name} would be {len(text.encode('utf-8')):,} "
-                              f"bytes, more than a game folder's {name} may be ({len(markers):,} piece slots)",
+                              f"bytes, more than a game folder's {name} may be ({len(counters.markers):,} piece slots)",
                               file=src.path, expected=f"at most {MAX_DATA_BYTES:,} bytes")
+    return files
+
+
+def _write(src: ModuleSource, folder: Path, files: dict[str, str], binary: dict[str, bytes], members: list[str],
+           report: dict[str, Any], update: Path | None, *, named: bool) -> dict[str, Any]:
+    """Write the folder (all or nothing): ``files``, ``binary`` and the module's ``members`` copied, the folder
+    read back before it appears; or, with ``update``, replace that folder keeping the user's edits. Returns
+    the report."""
     copies = [(m, f"{FILES}/{m}") for m in members]
     stop = threading.Event()
     copy = _copier(src, copies, stop, read=src.kept.snapshot() if src.kept is not None else None)  # not read again
@@ -462,15 +592,15 @@ def import_folder(source: str | Path, folder: str | Path, *, words: str | Path |
         with ThreadPoolExecutor(1) as pool:  # the copies wait on the disk: the reading back runs meanwhile
             copied = pool.submit(copy, tmp)
             try:
-                _readable(tmp, Path(folder), src.path, counters_text)
+                _readable(tmp, folder, src.path, counters_text)
             except BaseException:
                 stop.set()
                 raise
             copied.result()
 
     if update is not None:  # --update: the user's edits kept, what changed said (issue 35)
-        return finish_update(update, files, binary, src, more, report, named=bool(short_name(mod.name)))
-    write_new_folder(Path(folder), {**files, **binary}, [src.path], more=more)
+        return finish_update(update, files, binary, src, more, report, named=named)
+    write_new_folder(folder, {**files, **binary}, [src.path], more=more)
     return report
 
 
