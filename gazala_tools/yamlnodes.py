@@ -4,7 +4,9 @@ Every data format of a game folder (``game.yaml``, ``map.yaml``, ``scenarios.yam
 module configs) is read through :func:`compose` and :class:`Doc`: the text is composed into
 ``yaml`` nodes (never constructed into Python objects first), so a reader can say
 ``game.yaml:12:5: sides[1].id: 'Red Army' is not an id (expected lowercase words and digits joined by '-')``.
-Size and nesting are capped before anything else is built. Pure Python (PyYAML only).
+Size and nesting are capped before anything else is built. A merge key (``<<: *defaults``, YAML 1.1)
+is applied to the nodes once they passed the caps (:func:`compose_text`): every reader sees the merged
+mapping, its merged entries at the place where they are written (:func:`merged_via`). Pure Python (PyYAML only).
 
 The one way to read a section: :class:`Section` (a mapping with its key path, typed getters with
 defaults, "did you mean" for an unknown key or a bad choice); the rules reader
@@ -40,6 +42,7 @@ __all__ = [
     "MAX_LIST",
     "MAX_PLAIN_VALUES",
     "MAX_SCALAR",
+    "MERGE_TAG",
     "CappedLoader",
     "Doc",
     "E",
@@ -52,6 +55,7 @@ __all__ = [
     "expanded_size",
     "few_collections",
     "load_plain",
+    "merged_via",
     "place_of",
     "place_of_mark",
     "plain",
@@ -71,6 +75,8 @@ MAX_ALIASES: Final = 10_000
 #: whole value again: a reader walks it each time)
 MAX_EXPANDED: Final = 2_000_000
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: the tag YAML gives a plain ``<<`` key: a merge key (YAML 1.1, https://yaml.org/type/merge.html)
+MERGE_TAG: Final = "tag:yaml.org,2002:merge"
 
 E = TypeVar("E", bound=GazalaError)
 T = TypeVar("T")
@@ -97,13 +103,14 @@ class _Shape(NamedTuple):
     nodes: int  #: distinct nodes
     aliases: int  #: second references to a node (each use of an alias)
     over: yaml.Node | None  #: the value of the alias past :data:`MAX_ALIASES` (None: within the cap)
+    merges: int = 0  #: merge keys ``<<``
 
 
 def _shape(node: yaml.Node) -> _Shape:
     """One walk of the composed nodes: depth, recursion, size and aliases (visiting each node once)."""
     todo: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
     state: dict[int, bool] = {}  # id -> True while its children are being visited, False once done
-    aliases, over = 0, None
+    aliases, over, merges = 0, None, 0
     while todo:
         n, d, leaving = todo.pop()
         if leaving:
@@ -125,9 +132,10 @@ def _shape(node: yaml.Node) -> _Shape:
             todo.extend((c, d + 1, False) for c in n.value)
         elif isinstance(n, yaml.MappingNode):
             for k, v in n.value:
+                merges += k.tag == MERGE_TAG
                 todo.append((k, d + 1, False))
                 todo.append((v, d + 1, False))
-    return _Shape(None, len(state), aliases, over)
+    return _Shape(None, len(state), aliases, over, merges)
 
 
 def read_text(file: Path, what: str, error: type[E]) -> str:
@@ -240,6 +248,8 @@ def compose_text(text: str, file: str | Path, what: str, error: type[E], *, liby
     if expanded > MAX_EXPANDED:
         raise error(f"YAML stands for {expanded:,} values with its aliases expanded", file=file,
                     expected=f"at most {MAX_EXPANDED:,} (fewer aliases of large values)")
+    if shape.merges:
+        _Merges(node, file, error).apply()
     return node
 
 
@@ -261,6 +271,139 @@ def expanded_size(node: yaml.Node) -> int:
         return total
 
     return size(node)
+
+
+class _MergedPairs(list[tuple[yaml.Node, yaml.Node]]):
+    """The entries of a mapping whose merge key was applied: ``[start:end]`` came through ``via`` (the
+    ``<<`` key), each the very entry of the mapping it was merged from (its place is where it is written)."""
+
+    def __init__(self, pairs: list[tuple[yaml.Node, yaml.Node]], via: yaml.Node, start: int, end: int) -> None:
+        super().__init__(pairs)
+        self.via, self.start, self.end = via, start, end
+
+
+def merged_via(node: yaml.MappingNode, index: int) -> yaml.Node | None:
+    """The merge key ``<<`` through which entry ``index`` of a composed mapping came (None: it is
+    written in the mapping itself)."""
+    pairs = node.value
+    if isinstance(pairs, _MergedPairs) and pairs.start <= index < pairs.end:
+        return pairs.via
+    return None
+
+
+class _Merges:
+    """The merge keys of one composed document applied in place (YAML 1.1): ``<<: *a`` or ``<<: [*a, *b]``
+    puts the keys of the merged mappings where the ``<<`` is, but those written in the mapping itself
+    (they win) or in an earlier mapping of the list. Each mapping is merged once, after the mappings
+    inside it (a merged mapping is complete when it is merged). The entries looked at count against
+    :data:`MAX_EXPANDED` (merges nested in merges, ``<<: {<<: {<<: *big}}``, look at ``big`` once each)."""
+
+    def __init__(self, root: yaml.Node, file: str | Path, error: type[GazalaError]) -> None:
+        self.root, self.file, self.error = root, file, error
+        self.budget = MAX_EXPANDED
+
+    def apply(self) -> None:
+        for m in self._inside_out():
+            if any(k.tag == MERGE_TAG and isinstance(k, yaml.ScalarNode) for k, _v in m.value):
+                self._merge(m)
+
+    def _inside_out(self) -> list[yaml.MappingNode]:
+        """Every mapping once, each after those inside it (:func:`_shape` refused a node inside itself)."""
+        out: list[yaml.MappingNode] = []
+        seen: set[int] = set()
+        todo: list[tuple[yaml.Node, bool]] = [(self.root, False)]
+        while todo:
+            n, leaving = todo.pop()
+            if leaving:
+                assert isinstance(n, yaml.MappingNode)
+                out.append(n)
+            elif id(n) not in seen:
+                seen.add(id(n))
+                if isinstance(n, yaml.MappingNode):
+                    todo.append((n, True))
+                    todo.extend((c, False) for kv in n.value for c in kv)
+                elif isinstance(n, yaml.SequenceNode):
+                    todo.extend((c, False) for c in n.value)
+        return out
+
+    def _merge(self, m: yaml.MappingNode) -> None:
+        taken = {str(k.value) for k, _v in m.value if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG}
+        out: list[tuple[yaml.Node, yaml.Node]] = []
+        via: yaml.Node | None = None
+        start = end = 0
+        for pair in m.value:
+            k, v = pair
+            if not (k.tag == MERGE_TAG and isinstance(k, yaml.ScalarNode)):
+                out.append(pair)
+                continue
+            if via is not None:
+                raise self._err(k, f"{self._path(m)}: duplicate key '<<'",
+                                "one merge key; <<: [*a, *b] merges several mappings")
+            via, start = k, len(out)
+            for source in self._sources(m, k, v):
+                out += self._taken(source, k, taken)
+            end = len(out)
+        assert via is not None
+        m.value = _MergedPairs(out, via, start, end)
+
+    def _sources(self, m: yaml.MappingNode, key: yaml.Node, value: yaml.Node) -> list[yaml.MappingNode]:
+        """The mappings a ``<<`` merges, the first one winning."""
+        if isinstance(value, yaml.MappingNode):
+            return [value]
+        if not isinstance(value, yaml.SequenceNode):
+            raise self._err(key, f"{self._path(m, '<<')}: {show(value)} cannot be merged",
+                            "a mapping or a list of mappings: <<: *name or <<: [*a, *b]")
+        for i, s in enumerate(value.value):
+            if not isinstance(s, yaml.MappingNode):
+                raise self._err(key, f"{self._path(m, '<<')}[{i}]: {show(s)} cannot be merged",
+                                "a mapping: *name of one")
+        return list(value.value)
+
+    def _taken(self, source: yaml.MappingNode, via: yaml.Node, taken: set[str]) -> list[tuple[yaml.Node, yaml.Node]]:
+        """The entries of ``source`` a mapping takes (none of the keys in ``taken``, which grows); each
+        entry looked at counts as two values (its key and its value) against :data:`MAX_EXPANDED`."""
+        self.budget -= 2 * len(source.value)
+        if self.budget < 0:
+            raise self._err(via, f"YAML stands for more than {MAX_EXPANDED:,} values with its merge keys (<<) "
+                                 "applied", f"at most {MAX_EXPANDED:,} (fewer merges of large mappings)")
+        out: list[tuple[yaml.Node, yaml.Node]] = []
+        written: set[str] = set()
+        for pair in source.value:
+            k = pair[0]
+            if not isinstance(k, yaml.ScalarNode):
+                out.append(pair)  # no name to compare: the reader refuses it where it is written
+                continue
+            name = str(k.value)
+            if name in written:
+                raise self._err(k, f"{self._path(source)}: duplicate key {show(k)}, merged by '<<' at "
+                                   f"{place_of(via)}")
+            written.add(name)
+            if name not in taken:
+                taken.add(name)
+                out.append(pair)
+        return out
+
+    def _err(self, node: yaml.Node, problem: str, expected: str | None = None) -> GazalaError:
+        return error_at(self.error, self.file, place_of(node), problem, expected)
+
+    def _path(self, target: yaml.Node, key: str | None = None) -> str:
+        """The key path of the mapping ``target`` (by the first way to it in the file), or of its ``key``
+        (``units[1].<<``); the top mapping's is ``key`` alone, or "the top mapping"."""
+        todo: list[tuple[yaml.Node, str]] = [(self.root, "")]
+        seen: set[int] = set()
+        while todo:
+            n, path = todo.pop()
+            if n is target:
+                return ".".join(p for p in (path, key) if p) or "the top mapping"
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if isinstance(n, yaml.SequenceNode):
+                todo.extend((c, f"{path}[{i}]") for i, c in reversed(list(enumerate(n.value))))
+            elif isinstance(n, yaml.MappingNode):
+                todo.extend((v, f"{path}.{k.value}" if path else str(k.value)) for k, v in reversed(n.value)
+                            if isinstance(k, yaml.ScalarNode))
+        return key or "a mapping"
 
 
 def place_of_mark(mark: yaml.Mark | None) -> str | None:
@@ -298,11 +441,13 @@ class Doc:
         if not isinstance(node, yaml.MappingNode):
             raise self.err(node, f"{what} must be a mapping, got {show(node)}")
         out: dict[str, yaml.Node] = {}
-        for k, v in node.value:
+        for i, (k, v) in enumerate(node.value):
             if not isinstance(k, yaml.ScalarNode):
                 raise self.err(k, f"{what}: keys must be plain names")
             if allowed is not None and k.value not in allowed:
-                raise self.err(k, f"{what}: unknown key {show(k)}{did_you_mean(str(k.value), allowed)}",
+                via = merged_via(node, i)
+                merged = f", merged by '<<' at {place_of(via)}" if via is not None else ""
+                raise self.err(k, f"{what}: unknown key {show(k)}{merged}{did_you_mean(str(k.value), allowed)}",
                                expected=", ".join(sorted(allowed)))
             if k.value in out:
                 raise self.err(k, f"{what}: duplicate key {show(k)}")

@@ -363,6 +363,7 @@ def test_load_manifest_is_cached_until_the_file_changes(tmp_path: Path) -> None:
         ("a: &r {b: *r}\n", "1:4: YAML nested too deeply"),
         ("x: !!python/object:os.system {}\n", "1:1: the manifest: unknown key 'x'"),
         ("base: &b {color: '#ffffff'}\nunits:\n  - <<: *b\n", "1:1: the manifest: unknown key 'base'"),
+        ("units:\n  - {<<: 5, id: a}\n", "2:6: units[0].<<: '5' cannot be merged"),
         ("game: [\n", "2:1: malformed YAML"),
     ],
 )
@@ -380,6 +381,7 @@ YAML_CASES = [
     "- {a: 1}\n- !!set {x, y}\n- !!omap [{k: v}]\n",
     "units:\n  - id: x\n    values: [4, 5, 15]\n  - id: y\n    back: {title: \"\\u00e9 USED\"}\n",
     "a: [éé, x]\nb: 😀😀 y\nc: [😀, z]\n",
+    "a: &x {k: 1, j: 2}\nb: &y {i: 0}\nc: {<<: [*x, *y], j: 3}\n",
 ]
 
 

@@ -137,6 +137,22 @@ def _laughs(d: Path) -> list[str]:
     return ["referee", "check", "p.yaml"]
 
 
+def _merge_laughs(d: Path) -> list[str]:
+    """The billion laughs through merge keys: each level merges the one below and names it ten times."""
+    text = "a: &a {" + ", ".join(f"k{i}: x" for i in range(10)) + "}\n" + "".join(
+        f"{c}: &{c} {{<<: *{p}, " + ", ".join(f"{c}{i}: *{p}" for i in range(10)) + "}\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+    (d / "p.yaml").write_text("game: gazala-rg\nunits: []\n" + text)
+    return ["referee", "check", "p.yaml"]
+
+
+def _merge_nested(d: Path) -> list[str]:
+    """``<<: {<<: {... *big}}`` 60 deep: one alias of a 50,000-key mapping, merged 60 times (3 million keys)."""
+    big = "big: &big {" + ", ".join(f"k{i}: 1" for i in range(50_000)) + "}\n"
+    (d / "p.yaml").write_text("game: gazala-rg\nunits: []\n" + big + "x: " + "{<<: " * 60 + "*big" + "}" * 60 + "\n")
+    return ["referee", "check", "p.yaml"]
+
+
 ATTACKS: dict[str, Callable[[Path], list[str]]] = {
     "save chains nested 199 deep (zipped)": _nested_save,
     ".vmod with 20 boards of 60 MiB zeros": _zero_boards,
@@ -152,6 +168,8 @@ ATTACKS: dict[str, Callable[[Path], list[str]]] = {
     "hex label of 5,000 digits": _long_label,
     "YAML nested 5,000 deep": _deep_yaml,
     "YAML billion laughs": _laughs,
+    "YAML billion laughs through merge keys": _merge_laughs,
+    "YAML merge keys nested 60 deep on 50,000 keys": _merge_nested,
 }
 
 

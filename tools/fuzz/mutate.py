@@ -15,6 +15,7 @@ import zlib
 TEXT_TOKENS: tuple[str, ...] = (
     "9" * 5000, "0x" + "f" * 4400, "-" + "1" * 30, ".inf", "-.inf", ".nan", "!!timestamp 2001-12-14",
     "!!binary AAAA", "!!python/object:os.system", "&a [*a]", "*nope", "[" * 300, "{" * 300, "]" * 50,
+    "<<: *a", "&a {<<: {k: 1}}", "{<<: [*a, {}]}",
     "\t" * 600, "\x1b" * 10, "\\" * 40, "'", '"', "\x00", "\ufeff", "\u202e", "?", ": ", "- ",
     "\n  - ", "\n" + " " * 80, "<!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]>", "&e;", "<![CDATA[",
     "2147483647", "-2147483648", "9223372036854775808", "1e400", "../../../../etc/passwd", "/dev/zero",
