@@ -320,35 +320,9 @@ class Referee:
         ctx.before = earlier
         report = Report(game=position.game, turn=position.turn, source=position.source,
                         side_colours={s.id: s.color for s in self.rules.game.sides if s.color})
-        if ctx.turn_index is None:
-            report.unchecked = list(self.rules.turn_rules())
-        for (rule, what), why in [*((r, generic.NEEDS_BEFORE) for r in (self.rules.before_rules() if before is None
-                                                                         else ())),
-                                  *((r, generic.MOVES_UNSEEN) for r in sorted(
-                                      self.rules.move_rules(), key=lambda rw: (rule_key(rw[0]), rw[0])))]:
-            report.unchecked.append(f"{rule} {what}")
-            report.unchecked_why[f"{rule} {what}"] = why
-        findings: list[Finding] = []
-        if position.unmatched is not None:
-            report.unmatched = list(position.unmatched)
-            if position.unmatched:
-                findings.append(Finding("mapping", Severity.WARNING,
-                                        f"{len(position.unmatched)} piece(s) that look like units matched no --mapping "
-                                        f"pattern and are not judged: {', '.join(position.unmatched)}"))
-        if position.turn is not None and ctx.turn_index is None and self.rules.turns:
-            findings.append(
-                Finding("turn", Severity.WARNING,
-                        f"unknown turn {position.turn!r}: date-dependent rules are skipped",
-                        data={"known": list(self.rules.turns.labels)})
-            )
-        supply = self.rules.supply(ctx)
-        if self.rules.data.supply is not None or supply is not None:
-            report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
-        if supply is not None:  # sorted by unit id: the same report whatever order the input lists units in
-            ctx.supply_status = supply.status
-            report.supply = dict(sorted(supply.status.items()))
-            report.markers = sorted(supply.markers, key=lambda m: m.unit)
-            findings.extend(supply.findings)
+        self._unchecked(report, ctx, before)
+        findings = self._input_warnings(report, ctx)
+        findings.extend(self._supply(report, ctx))
         report.sections, section_findings = self.rules.sections(ctx)
         findings.extend(section_findings)
         report.vp, vp_findings = self.rules.vp(ctx)
@@ -364,3 +338,47 @@ class Referee:
         report.zoc_hexes = {s: frozenset(ctx.zoc(s)) for s in self.rules.sides}
         report.label = self.rules.map.label
         return report
+
+    def _unchecked(self, report: Report, ctx: Context, before: Position | None) -> None:
+        """The rules the position cannot show: those of the turn when it has none, those that need an
+        earlier position when none is given, and those only a move shows."""
+        if ctx.turn_index is None:
+            report.unchecked = list(self.rules.turn_rules())
+        for (rule, what), why in [*((r, generic.NEEDS_BEFORE) for r in (self.rules.before_rules() if before is None
+                                                                         else ())),
+                                  *((r, generic.MOVES_UNSEEN) for r in sorted(
+                                      self.rules.move_rules(), key=lambda rw: (rule_key(rw[0]), rw[0])))]:
+            report.unchecked.append(f"{rule} {what}")
+            report.unchecked_why[f"{rule} {what}"] = why
+
+    def _input_warnings(self, report: Report, ctx: Context) -> list[Finding]:
+        """What the input leaves unjudged: pieces matching no ``--mapping`` pattern, an unknown turn."""
+        position = ctx.position
+        findings: list[Finding] = []
+        if position.unmatched is not None:
+            report.unmatched = list(position.unmatched)
+            if position.unmatched:
+                findings.append(Finding("mapping", Severity.WARNING,
+                                        f"{len(position.unmatched)} piece(s) that look like units matched no --mapping "
+                                        f"pattern and are not judged: {', '.join(position.unmatched)}"))
+        if position.turn is not None and ctx.turn_index is None and self.rules.turns:
+            findings.append(
+                Finding("turn", Severity.WARNING,
+                        f"unknown turn {position.turn!r}: date-dependent rules are skipped",
+                        data={"known": list(self.rules.turns.labels)})
+            )
+        return findings
+
+    def _supply(self, report: Report, ctx: Context) -> list[Finding]:
+        """The plugin's supply trace: each unit's status and markers in the report (the later checks
+        read the statuses from ``ctx``), and its findings."""
+        supply = self.rules.supply(ctx)
+        if self.rules.data.supply is not None or supply is not None:
+            report.supply_rule = self.rules.data.supply.rule if self.rules.data.supply is not None else "supply"
+        if supply is None:
+            return []
+        # sorted by unit id: the same report whatever order the input lists units in
+        ctx.supply_status = supply.status
+        report.supply = dict(sorted(supply.status.items()))
+        report.markers = sorted(supply.markers, key=lambda m: m.unit)
+        return list(supply.findings)

@@ -30,7 +30,16 @@ from gazala_tools.referee.movement import check_chart_terrain, side_adjective, z
 from gazala_tools.referee.movement import move_rules as movement_move_rules
 from gazala_tools.referee.position import Labels, LabelWriter, StateReader, StateWriter, Unit
 from gazala_tools.referee.report import MarkerChange, SupplyStatus
-from gazala_tools.referee.ruledata import Arrival, HexAward, HexScore, SideSupply, StackingRules, VictoryRules
+from gazala_tools.referee.ruledata import (
+    Arrival,
+    HexAward,
+    HexScore,
+    ReinforcementRules,
+    SideSupply,
+    StackingRules,
+    UnitAward,
+    VictoryRules,
+)
 from gazala_tools.referee.search import (
     ArrayCost,
     BlockCost,
@@ -343,29 +352,13 @@ def check_reinforcements(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
     (error); an entry whose hexes all hold enemy units when reinforcements are due there, or later
     while one may still wait off the map (warning: they may not arrive)."""
     r = rules.data.reinforcements
-    if r is None:
-        return
     turn = ctx.turn_index
+    if r is None or turn is None:
+        return
     waiting = [u for u in ctx.units() if box_in(u, rules.data.boxes.reinforcements)]
     blocked: dict[frozenset[Hex], tuple[list[str], list[Arrival]]] = {}
     for a in r.schedule:
-        if turn is None:
-            continue
-        if turn < a.turn:
-            for u in ctx.on_map():
-                if scheduled(rules, u, a) and u.hex is not None:
-                    yield Finding(a.rule or r.rule, Severity.ERROR,
-                                  f"{u.id} is on the map on {rules.turn_name(turn)}: it arrives on "
-                                  f"{rules.turn_name(a.turn)}"
-                                  + (f" at {_where(ctx, a)}" if a.enter else ""),
-                                  units=(u.id,), hexes=(ctx.label(u.hex),))
-        if a.turn == turn and a.enter and r.at_entry:
-            for u in ctx.on_map():
-                if u.hex is not None and u.hex not in a.enter.hexes and scheduled(rules, u, a):
-                    yield Finding(a.rule or r.rule, Severity.ERROR,
-                                  f"{u.id} is at {ctx.label(u.hex)} on its arrival turn {rules.turn_name(turn)}, "
-                                  f"not at its entry hexes ({_where(ctx, a)})",
-                                  units=(u.id,), hexes=(ctx.label(u.hex),))
+        yield from _misplaced_arrivals(rules, ctx, r, a, turn)
         if a.turn > turn or not a.enter:
             continue
         side = a.side or next((u.side for u in ctx.units() if scheduled(rules, u, a)), None)
@@ -380,11 +373,39 @@ def check_reinforcements(rules: BoundRules, ctx: Context) -> Iterable[Finding]:
             got = blocked.setdefault(a.enter.hexes, ([], []))
             got[0].extend(e for e in enemies if e not in got[0])
             got[1].append(a)
+    yield from _blocked_entries(rules, ctx, r, turn, blocked)
+
+
+def _misplaced_arrivals(rules: BoundRules, ctx: Context, r: ReinforcementRules, a: Arrival,
+                        turn: int) -> Iterator[Finding]:
+    """The units of one arrival on the map before its turn; with ``at-entry``, on its arrival turn
+    anywhere but its entry hexes (errors, each citing the arrival's rule, else the schedule's)."""
+    if turn < a.turn:
+        for u in ctx.on_map():
+            if scheduled(rules, u, a) and u.hex is not None:
+                yield Finding(a.rule or r.rule, Severity.ERROR,
+                              f"{u.id} is on the map on {rules.turn_name(turn)}: it arrives on "
+                              f"{rules.turn_name(a.turn)}"
+                              + (f" at {_where(ctx, a)}" if a.enter else ""),
+                              units=(u.id,), hexes=(ctx.label(u.hex),))
+    if a.turn == turn and a.enter and r.at_entry:
+        for u in ctx.on_map():
+            if u.hex is not None and u.hex not in a.enter.hexes and scheduled(rules, u, a):
+                yield Finding(a.rule or r.rule, Severity.ERROR,
+                              f"{u.id} is at {ctx.label(u.hex)} on its arrival turn {rules.turn_name(turn)}, "
+                              f"not at its entry hexes ({_where(ctx, a)})",
+                              units=(u.id,), hexes=(ctx.label(u.hex),))
+
+
+def _blocked_entries(rules: BoundRules, ctx: Context, r: ReinforcementRules, turn: int,
+                     blocked: Mapping[frozenset[Hex], tuple[list[str], list[Arrival]]]) -> Iterator[Finding]:
+    """A warning per set of entry hexes all blocked while reinforcements are due there: what happens
+    to them (``when-blocked``: they wait, are delayed a turn, or enter at the nearest free hex)."""
     for hexes, (enemies, arrivals) in blocked.items():
         now = [a for a in arrivals if a.turn == turn] or arrivals
         what = ", ".join(f"{a.what} ({rules.turn_name(a.turn)})" for a in now)
         where = "/".join(ctx.labels(hexes))
-        if (r.blocked_by == {"enemy-units"} and r.when_blocked == "wait") or turn is None:
+        if r.blocked_by == {"enemy-units"} and r.when_blocked == "wait":
             yield Finding(r.entry_rule, Severity.WARNING,
                           f"reinforcement hex {where} is occupied by {', '.join(enemies)}: {what} may not arrive "
                           "until no enemy unit occupies it",
@@ -984,6 +1005,33 @@ def units_on(rules: BoundRules, ctx: Context, side: str, hexes: frozenset[Hex], 
                                                                or _in_supply(rules, ctx, u, tier.marked))]
 
 
+@dataclass
+class _Tally:
+    """The victory points scored as the position stands: per side, per scenario that ends earlier
+    (``scenario`` of an award), every award with its rule, and the findings that say them."""
+
+    rules: BoundRules
+    vp: dict[str, int]
+    awards: list[dict[str, object]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    scenarios: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def award(self, rule: str, side: str, vp: int, what: str, hexes: tuple[str, ...] = (),
+              units: tuple[str, ...] = (), scenario: str | None = None) -> None:
+        rules = self.rules
+        if scenario is None:
+            self.vp[side] = self.vp.get(side, 0) + vp
+            self.awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
+            self.findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
+                                         hexes=hexes, units=units))
+            return
+        got = self.scenarios.setdefault(scenario, dict.fromkeys(rules.sides, 0))
+        got[side] = got.get(side, 0) + vp
+        self.awards.append({"rule": rule, "side": side, "vp": vp, "what": what, "scenario": scenario})
+        self.findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP at the end of "
+                                     f"{_scenario_name(rules, scenario)}: {what}", hexes=hexes, units=units))
+
+
 def victory(rules: BoundRules, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
     """Victory points as the data's ``victory`` section says: the tally per side (JSON ``vp``: each
     side's total, ``awards``: every award with its rule, ``final``: the game has ended, ``result``
@@ -991,68 +1039,62 @@ def victory(rules: BoundRules, ctx: Context) -> tuple[dict[str, object], list[Fi
     v = rules.data.victory
     if v is None:
         return {}, []
-    tally = {side: 0 for side in rules.sides}
-    awards: list[dict[str, object]] = []
-    findings: list[Finding] = []
-
-    scenarios: dict[str, dict[str, int]] = {}
-
-    def award(rule: str, side: str, vp: int, what: str, hexes: tuple[str, ...] = (),
-              units: tuple[str, ...] = (), scenario: str | None = None) -> None:
-        if scenario is None:
-            tally[side] = tally.get(side, 0) + vp
-            awards.append({"rule": rule, "side": side, "vp": vp, "what": what})
-            findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP: {what}",
-                                    hexes=hexes, units=units))
-            return
-        got = scenarios.setdefault(scenario, dict.fromkeys(rules.sides, 0))
-        got[side] = got.get(side, 0) + vp
-        awards.append({"rule": rule, "side": side, "vp": vp, "what": what, "scenario": scenario})
-        findings.append(Finding(rule, Severity.INFO, f"{side_name(rules, side)} scores {vp} VP at the end of "
-                                f"{_scenario_name(rules, scenario)}: {what}", hexes=hexes, units=units))
-
+    tally = _Tally(rules, {side: 0 for side in rules.sides})
     end = v.end if v.end is not None else (len(rules.turns) - 1 if rules.turns and not rules.turns.open else None)
     final = end is not None and ctx.turn_index is not None and ctx.turn_index >= end
     for ha in v.hexes:
         if ha.at is None or ctx.turn_index == ha.at:
             for side, got, what, hexes, units in hex_awards(rules, ctx, ha):
-                award(ha.rule, side, got, what, hexes, units, ha.scenario)
+                tally.award(ha.rule, side, got, what, hexes, units, ha.scenario)
     for ua in v.units:
-        unknown: list[str] = []
-        for u in sorted(ctx.units(), key=lambda u: u.id):
-            if not ua.units.matches(u, rules.names):
-                continue
-            gone = box_in(u, rules.data.boxes.eliminated) if ua.kind == "eliminated" else box_in(u, ua.boxes)
-            if not gone:
-                continue
-            vp = award_vp(ua, u, rules, v.nationalities)
-            if vp is None:
-                unknown.append(u.id)
-            elif ua.kind == "eliminated":
-                for enemy in rules.enemies(u.side):
-                    award(ua.rule, enemy, vp, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) eliminated",
-                          units=(u.id,))
-            else:
-                award(ua.rule, u.side, vp, f"{u.id} ({u.type}) exited the map ({u.box})", units=(u.id,))
-        if unknown:
-            what = "nationality" if ua.by_nationality is not None else "printed values"
-            findings.append(Finding(ua.rule, Severity.WARNING, f"{what} unknown for {ua.kind} {', '.join(unknown)}: "
-                                    "not scored", units=tuple(unknown)))
-    out: dict[str, object] = {**tally, "awards": awards, "final": final}
-    if scenarios:
-        out["scenarios"] = scenarios
+        _score_units(rules, ctx, v, ua, tally)
+    out: dict[str, object] = {**tally.vp, "awards": tally.awards, "final": final}
+    if tally.scenarios:
+        out["scenarios"] = tally.scenarios
+    result = _sudden_death(rules, ctx, v, tally.findings)
+    if result is not None:
+        out["result"] = result
+    elif final:
+        out["result"] = _level(rules, v, tally.vp)
+        tally.findings.append(Finding(v.levels_rule or v.rule, Severity.INFO, f"the game has ended: {out['result']}"))
+    return out, tally.findings
+
+
+def _score_units(rules: BoundRules, ctx: Context, v: VictoryRules, ua: UnitAward, tally: _Tally) -> None:
+    """An award for units gone: each one eliminated scores for its enemies, each one exited the map
+    (in the award's boxes) for its own side; a unit whose value is unknown is warned, not scored."""
+    unknown: list[str] = []
+    for u in sorted(ctx.units(), key=lambda u: u.id):
+        if not ua.units.matches(u, rules.names):
+            continue
+        gone = box_in(u, rules.data.boxes.eliminated) if ua.kind == "eliminated" else box_in(u, ua.boxes)
+        if not gone:
+            continue
+        vp = award_vp(ua, u, rules, v.nationalities)
+        if vp is None:
+            unknown.append(u.id)
+        elif ua.kind == "eliminated":
+            for enemy in rules.enemies(u.side):
+                tally.award(ua.rule, enemy, vp, f"{u.id} ({side_adjective(rules, u.side)} {u.type}) eliminated",
+                            units=(u.id,))
+        else:
+            tally.award(ua.rule, u.side, vp, f"{u.id} ({u.type}) exited the map ({u.box})", units=(u.id,))
+    if unknown:
+        what = "nationality" if ua.by_nationality is not None else "printed values"
+        tally.findings.append(Finding(ua.rule, Severity.WARNING, f"{what} unknown for {ua.kind} {', '.join(unknown)}: "
+                                      "not scored", units=tuple(unknown)))
+
+
+def _sudden_death(rules: BoundRules, ctx: Context, v: VictoryRules, findings: list[Finding]) -> str | None:
+    """The result of the first sudden death whose side holds all its hexes (it wins at once), or None."""
     for sd in v.sudden_death:
         if sd.hexes and all(_holds(rules, ctx, sd.side, h, sd.holds, sd.in_supply) for h in sd.hexes.hexes):
-            out["result"] = f"{side_name(rules, sd.side)} wins by sudden death ({sd.rule})"
             findings.append(Finding(sd.rule, Severity.INFO, f"sudden death: {side_name(rules, sd.side)} holds "
                                     f"{sd.hexes.text or ', '.join(ctx.labels(sd.hexes.hexes))} "
                                     f"({sd.holds}{' in supply' if sd.in_supply else ''}) and wins at once",
                                     hexes=ctx.labels(sd.hexes.hexes)))
-            break
-    if "result" not in out and final:
-        out["result"] = _level(rules, v, tally)
-        findings.append(Finding(v.levels_rule or v.rule, Severity.INFO, f"the game has ended: {out['result']}"))
-    return out, findings
+            return f"{side_name(rules, sd.side)} wins by sudden death ({sd.rule})"
+    return None
 
 
 def hex_awards(rules: BoundRules, ctx: Context, ha: HexAward

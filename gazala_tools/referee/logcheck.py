@@ -23,7 +23,7 @@ from gazala_tools.referee import generic
 from gazala_tools.referee.context import Context
 from gazala_tools.referee.engine import Referee, RulesPlugin
 from gazala_tools.referee.findings import Finding, Severity
-from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step
+from gazala_tools.referee.log import MAX_LOG_MOVES, ChitDraw, LogReplay, Step, UnitMove
 from gazala_tools.referee.movement import (
     MoveContext,
     UnitPhase,
@@ -157,6 +157,35 @@ class LogReport:
         }
 
 
+@dataclass
+class _LogState:
+    """Where the reading of a log stands: the phase it is in (its number, first step, what began it,
+    the turn, the phase of the sequence of play), what units did in it and what the turn drew."""
+
+    turn: str | None  #: the turn the phase is in
+    phase: int = 1
+    first: int = 1  #: the phase's first step
+    started_by: str = "log start"
+    play: PlayPhase | None = None  #: the phase of the sequence the log is in (None: not known yet)
+    units: dict[str, UnitPhase] = field(default_factory=dict)
+    #: per side, the position at the start of its movement in this phase (before its first move)
+    starts: dict[str, Context] = field(default_factory=dict)
+    phase_state: dict[str, Any] = field(default_factory=dict)
+    activation: ChitDraw | None = None  #: the action chit that began this phase
+    acts: Counter[str] = field(default_factory=Counter)  #: activations per formation this turn
+    drawn: list[ChitDraw] = field(default_factory=list)  #: chits drawn this turn
+    turn_state: dict[str, Any] = field(default_factory=dict)
+    chits_seen: bool = False
+    readings: set[str] = field(default_factory=set)  #: what marked the phases (``READ_TRACKER``, ``READ_CHITS``)
+    last: int = 0  #: the last step read
+    flagged: set[tuple[int, str, str]] = field(default_factory=set)  #: (phase, rule, unit): a phase rule said once per unit
+
+    def begin(self, first: int, started_by: str) -> None:
+        """A new phase from step ``first``: what units did in the last one is forgotten."""
+        self.first, self.started_by = first, started_by
+        self.units, self.starts, self.phase_state = {}, {}, {}
+
+
 class LogReferee:
     """Checks a replayed log move by move (``check()`` -> :class:`LogReport`)."""
 
@@ -177,139 +206,169 @@ class LogReferee:
         self._stack_standing: set[tuple[str, str]] = set()  #: over-stacks judged at all times, still standing
         self._said_at_move: set[tuple[str, str]] = set()  #: position rules a move already showed (a placement)
         self._zoc_cache: dict[str, tuple[tuple[object, ...], dict[Hex, list[str]]]] = {}
+        self._compares = type(self.rules).compare is not RulesPlugin.compare  #: the plugin has two-position rules
 
     def check(self) -> LogReport:
+        """Every step of the log in turn: where a phase ends (the Turn Tracker, an action chit, the
+        sequence of play), the chits drawn, each move's rules; the position checks at each phase end."""
         rp = self.replay
+        rep = self._new_report()
+        state = _LogState(turn=rp.turn)
+        for step in rp.steps():
+            state.last = step.index
+            self._phase_boundary(rep, state, step)
+            self._draw_chits(state, step)
+            if step.moves:
+                self._check_step(rep, state, step)
+        self._finish(rep, state)
+        return rep
+
+    def _new_report(self) -> LogReport:
+        """The report before any step: how drags are read, what the game's movement data leaves out."""
         rules = self.rules
-        label = rules.map.label
-        rep = LogReport(source=rp.file, game=rules.game.id, steps=rp.step_count, reading=READ_WHOLE)
+        rep = LogReport(source=self.replay.file, game=rules.game.id, steps=self.replay.step_count, reading=READ_WHOLE)
         if self.paths == "direct":
             rep.paths = "the direct route (the fewest movement points whatever it crosses): its broken rules are errors"
         if self.data.empty:
             rep.notes.append(f"{rules.game.name} has no movement data (movement.yaml): only its prohibited "
                              "hexes and enemy-held hexes are checked along each path")
         rep.notes.extend(self.data.notes)
-        phase = 1
-        phase_start = 1
-        started_by = "log start"
-        units: dict[str, UnitPhase] = {}
-        acts: Counter[str] = Counter()
-        activation: ChitDraw | None = None  #: the action chit that began this phase
-        drawn: list[ChitDraw] = []  #: chits drawn this turn
-        phase_state: dict[str, Any] = {}
-        turn_state: dict[str, Any] = {}
-        chits_seen = False
-        readings: set[str] = set()
-        last = 0
-        phase_turn = rp.turn
-        #: per side, the position at the start of its movement in this phase (before its first move)
-        starts: dict[str, Context] = {}
-        compares = type(rules).compare is not RulesPlugin.compare
-        seq = self.data.sequence  #: the sequence of play (None: phases from the tracker and chits only)
-        play: PlayPhase | None = None  #: the phase of the sequence the log is in (None: not known yet)
-        flagged: set[tuple[int, str, str]] = set()  #: (phase, rule, unit): a phase rule said once per unit
-        for step in rp.steps():
-            last = step.index
-            boundary = self._boundary(step)
-            if boundary is not None:
-                readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
-                if seq is not None and step.turn_changed:
-                    # the turn's phases left end on the position before the press (the end phase included)
-                    phase = self._end_play(rep, seq.phases[play.index:] if play is not None else None, phase,
-                                           phase_start, step, phase_turn, started_by, dict(acts))
-                    play = seq.phases[0]
-                    boundary = f"{play.title}, turn {step.turn}"
-                elif step.index > phase_start:
-                    self._end_phase(rep, phase, phase_start, step.index - 1, phase_turn, started_by,
-                                    step.position_before, dict(acts), play=play)
-                    phase += 1
-                phase_start, started_by = step.index, boundary
-                phase_turn = rp.turn
-                units = {}
-                starts = {}
-                phase_state = {}
-                activation = None
-                if step.turn_changed:
-                    acts = Counter()
-                    drawn = []
-                    turn_state = {}
+        return rep
+
+    def _phase_boundary(self, rep: LogReport, state: _LogState, step: Step) -> None:
+        """A phase ends where the log shows it: the Turn Tracker moved (with a sequence of play, the
+        turn's phases left end and the new turn begins with its first phase) or an action chit was drawn."""
+        boundary = self._boundary(step)
+        if boundary is None:
+            return
+        state.readings.add(READ_TRACKER if step.turn_changed else READ_CHITS)
+        seq = self.data.sequence
+        play = state.play
+        if seq is not None and step.turn_changed:
+            # the turn's phases left end on the position before the press (the end phase included)
+            state.phase = self._end_play(rep, seq.phases[play.index:] if play is not None else None, state.phase,
+                                         state.first, step, state.turn, state.started_by, dict(state.acts))
+            state.play = seq.phases[0]
+            boundary = f"{state.play.title}, turn {step.turn}"
+        elif step.index > state.first:
+            self._end_phase(rep, state.phase, state.first, step.index - 1, state.turn, state.started_by,
+                            step.position_before, dict(state.acts), play=play)
+            state.phase += 1
+        state.begin(step.index, boundary)
+        state.turn = self.replay.turn
+        state.activation = None
+        if step.turn_changed:
+            state.acts = Counter()
+            state.drawn = []
+            state.turn_state = {}
+
+    def _draw_chits(self, state: _LogState, step: Step) -> None:
+        """The chits the step draws: the action chit that activates this phase's units, and (with
+        ``phases.activations``) one more activation of the formation it names."""
+        for chit in step.chits:
+            state.drawn.append(chit)
+            if chit.kind in self.data.phases.chits:
+                state.activation = chit
+                state.chits_seen = True
+        if self.data.phases.activations:
             for chit in step.chits:
-                drawn.append(chit)
-                if chit.kind in self.data.phases.chits:
-                    activation = chit
-                    chits_seen = True
-            if self.data.phases.activations:
-                for chit in step.chits:
-                    if chit.kind in self.data.phases.chits and chit.formation:
-                        acts[chit.formation] += 1
-            if not step.moves:
-                continue
-            assert step.position_before is not None
-            ctx = Context(rules, step.position_before)
-            keys = self._prime_zoc(ctx)
-            if len(rep.moves) + len(step.moves) > MAX_LOG_MOVES:
-                raise GazalaError(f"the log has more than {MAX_LOG_MOVES:,} moves (step {step.index})", file=rp.file,
-                                  expected=f"at most {MAX_LOG_MOVES:,} moves (split the log)")
-            for mv in step.moves:
-                b, a = mv.before, mv.after
-                path: list[Any] | None = None
-                direct: list[Any] | None = None
-                found: list[Finding] = []
-                eliminated = a.hex is None and (a.box or "").strip().lower() in rules.data.boxes.eliminated
-                if seq is not None and not eliminated and (play is None or not (play.movement and play.side == b.side)):
-                    nxt = seq.movement_phase(b.side, play.index + 1 if play is not None else 0)
-                    if nxt is None and play is not None:
-                        own = seq.movement_phases(b.side)
-                        found.append(Finding(seq.rule, Severity.ERROR,
-                                             f"{b.id} moves in the {play.title}: a {side_adjective(rules, b.side)} unit moves "
-                                             "only in the "
-                                             + (" or the ".join(p.title for p in own) or "no phase"),
-                                             units=(b.id,)))
-                    elif nxt is not None:
-                        # the phases before the side's movement phase end on the position before this move
-                        phase = self._end_play(rep, seq.phases[play.index:nxt.index] if play is not None else None,
-                                               phase, phase_start, step, phase_turn, started_by, dict(acts))
-                        play = nxt
-                        phase_start, started_by = step.index, nxt.title
-                        units, starts, phase_state = {}, {}, {}
-                if self.check_moves and not step.undo:
-                    mc = MoveContext(rules, self.data, ctx, step.index, phase, units, self.allowance, self.paths,
-                                     activation=activation, drawn=tuple(drawn), phase_state=phase_state,
-                                     turn_state=turn_state)
-                    path, moved = check_move(b, a, mc)
-                    found.extend(moved)
-                    direct = mc.direct
-                    found.extend(rules.check_move(b, a, path, mc))
-                    if compares:
-                        start = starts.setdefault(b.side, ctx)
-                        said = [f for f in self._phase_rules(start, a) if (phase, f.rule, b.id) not in flagged]
-                        flagged.update((phase, f.rule, b.id) for f in said)
-                        found.extend(said)
-                if not step.undo and b.hex is None and a.hex is not None:
-                    placed = generic.placed_in_blocked_entry(rules, ctx, b, a.hex)
-                    self._said_at_move.update((f.rule, f.message) for f in placed)  # not again at the phase end
-                    found.extend(placed)
-                if not step.undo and a.hex is not None:  # who entered which hex (control: last-entered)
-                    generic.record_entries(self._control, b.side, path[1:] if path else [a.hex])
-                rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
-                                          label(a.hex) if a.hex else None, b.box, a.box,
-                                          tuple(label(h) for h in path or ()), phase,
-                                          tuple(label(h) for h in direct or ())))
-                for f in found:
-                    rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
-                                                    label(b.hex) if b.hex else b.box,
-                                                    label(a.hex) if a.hex else a.box, phase))
-            self._keep_zoc(ctx, keys)
-            if self.position_checks and not step.undo:
-                self._stacking_now(rep, step, phase)
-        rep.reading = (" and ".join(sorted(readings)) + " mark the phases") if readings else READ_WHOLE
-        if self.data.phases.activations and not chits_seen and rep.moves:
+                if chit.kind in self.data.phases.chits and chit.formation:
+                    state.acts[chit.formation] += 1
+
+    def _check_step(self, rep: LogReport, state: _LogState, step: Step) -> None:
+        """Each move of a step, judged on the position before the step; then stacking at all times."""
+        assert step.position_before is not None
+        ctx = Context(self.rules, step.position_before)
+        keys = self._prime_zoc(ctx)
+        if len(rep.moves) + len(step.moves) > MAX_LOG_MOVES:
+            raise GazalaError(f"the log has more than {MAX_LOG_MOVES:,} moves (step {step.index})",
+                              file=self.replay.file, expected=f"at most {MAX_LOG_MOVES:,} moves (split the log)")
+        for mv in step.moves:
+            self._check_unit_move(rep, state, step, ctx, mv)
+        self._keep_zoc(ctx, keys)
+        if self.position_checks and not step.undo:
+            self._stacking_now(rep, step, state.phase)
+
+    def _check_unit_move(self, rep: LogReport, state: _LogState, step: Step, ctx: Context, mv: UnitMove) -> None:
+        """One unit's move: in its side's phase of the sequence, by the movement rules, placed where a
+        reinforcement may enter; the move and its findings reported."""
+        b, a = mv.before, mv.after
+        path: list[Hex] | None = None
+        direct: list[Hex] | None = None
+        found = self._out_of_sequence(rep, state, step, b, a)
+        if self.check_moves and not step.undo:
+            path, direct = self._movement_rules(state, step, ctx, b, a, found)
+        if not step.undo and b.hex is None and a.hex is not None:
+            placed = generic.placed_in_blocked_entry(self.rules, ctx, b, a.hex)
+            self._said_at_move.update((f.rule, f.message) for f in placed)  # not again at the phase end
+            found.extend(placed)
+        if not step.undo and a.hex is not None:  # who entered which hex (control: last-entered)
+            generic.record_entries(self._control, b.side, path[1:] if path else [a.hex])
+        label = self.rules.map.label
+        rep.moves.append(StepMove(step.index, b.id, b.side, label(b.hex) if b.hex else None,
+                                  label(a.hex) if a.hex else None, b.box, a.box,
+                                  tuple(label(h) for h in path or ()), state.phase,
+                                  tuple(label(h) for h in direct or ())))
+        for f in found:
+            rep.findings.append(StepFinding(step.index, "move", f, b.id, mv.piece,
+                                            label(b.hex) if b.hex else b.box,
+                                            label(a.hex) if a.hex else a.box, state.phase))
+
+    def _out_of_sequence(self, rep: LogReport, state: _LogState, step: Step, b: Unit, a: Unit) -> list[Finding]:
+        """With a sequence of play, a unit moves only in its side's movement phase: a move of the side
+        whose movement phase comes next ends the phases before it; one with no such phase left is an error."""
+        seq = self.data.sequence
+        rules = self.rules
+        play = state.play
+        eliminated = a.hex is None and (a.box or "").strip().lower() in rules.data.boxes.eliminated
+        if seq is None or eliminated or (play is not None and play.movement and play.side == b.side):
+            return []
+        nxt = seq.movement_phase(b.side, play.index + 1 if play is not None else 0)
+        if nxt is None and play is not None:
+            own = seq.movement_phases(b.side)
+            return [Finding(seq.rule, Severity.ERROR,
+                            f"{b.id} moves in the {play.title}: a {side_adjective(rules, b.side)} unit moves only in the "
+                            + (" or the ".join(p.title for p in own) or "no phase"),
+                            units=(b.id,))]
+        if nxt is not None:
+            # the phases before the side's movement phase end on the position before this move
+            state.phase = self._end_play(rep, seq.phases[play.index:nxt.index] if play is not None else None,
+                                         state.phase, state.first, step, state.turn, state.started_by, dict(state.acts))
+            state.play = nxt
+            state.begin(step.index, nxt.title)
+        return []
+
+    def _movement_rules(self, state: _LogState, step: Step, ctx: Context, b: Unit, a: Unit,
+                        found: list[Finding]) -> tuple[list[Hex] | None, list[Hex] | None]:
+        """The movement data's rules and the plugin's ``check_move`` for one move, and (``compare``)
+        the plugin's two-position rules, each said once a phase per unit; the path taken and the
+        direct route it is a detour from."""
+        rules = self.rules
+        mc = MoveContext(rules, self.data, ctx, step.index, state.phase, state.units, self.allowance, self.paths,
+                         activation=state.activation, drawn=tuple(state.drawn), phase_state=state.phase_state,
+                         turn_state=state.turn_state)
+        path, moved = check_move(b, a, mc)
+        found.extend(moved)
+        direct = mc.direct
+        found.extend(rules.check_move(b, a, path, mc))
+        if self._compares:
+            start = state.starts.setdefault(b.side, ctx)
+            said = [f for f in self._phase_rules(start, a) if (state.phase, f.rule, b.id) not in state.flagged]
+            state.flagged.update((state.phase, f.rule, b.id) for f in said)
+            found.extend(said)
+        return path, direct
+
+    def _finish(self, rep: LogReport, state: _LogState) -> None:
+        """The end of the log: how its phases were read, what it could not show, the last phase judged."""
+        rep.reading = (" and ".join(sorted(state.readings)) + " mark the phases") if state.readings else READ_WHOLE
+        if self.data.phases.activations and not state.chits_seen and rep.moves:
             rep.unchecked.append(f"{self.data.phases.rule}: the log shows no action chit drawn, so which units were "
                                  "activated is not checked (only formations barred on the turn are)")
-        self._end_phase(rep, phase, phase_start, last, phase_turn, play.title if play is not None else started_by,
-                        rp.position(), dict(acts), play=play)
-        rep.final = rp.position()
-        return rep
+        play = state.play
+        self._end_phase(rep, state.phase, state.first, state.last, state.turn,
+                        play.title if play is not None else state.started_by, self.replay.position(), dict(state.acts),
+                        play=play)
+        rep.final = self.replay.position()
 
     def _stacking_now(self, rep: LogReport, step: Step, phase: int) -> None:
         """Stacking judged at all times (``rules.stacking.when: always``): on the position after each

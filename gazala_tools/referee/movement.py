@@ -344,6 +344,15 @@ class MoveChecker:
             return PathResult(None, 0.0, [])
         if start in targets:
             return PathResult([start], 0.0, [])
+        found = self._search(start, targets, legal, limit, ignore)
+        if found is None:
+            return PathResult(None, 0.0, [])
+        path, spent = found
+        return PathResult(path, spent, self._broken_along(path))
+
+    def _search(self, start: Hex, targets: frozenset[Hex], legal: bool, limit: float | None,
+                ignore: bool) -> tuple[list[Hex], float] | None:
+        """The A* search of :meth:`path`: the path found and the movement points it spends, or None."""
         neighbours = self.topology.neighbours
         distance = self.topology.distance
         tlist = list(targets)
@@ -358,7 +367,6 @@ class MoveChecker:
         heap: list[tuple[float, int, Hex]] = [(h(start), 0, start)]
         tie = 0
         done: set[Hex] = set()
-        end: Hex | None = None
         spend = self.spend
         while heap:
             _f, _t, a = heapq.heappop(heap)
@@ -366,8 +374,7 @@ class MoveChecker:
                 continue
             done.add(a)
             if a in targets:
-                end = a
-                break
+                return _walk_back(parent, start, a), spent[a]
             ga = best[a]
             sa = spent[a]
             for b in neighbours[a]:
@@ -386,12 +393,10 @@ class MoveChecker:
                     parent[b] = a
                     tie += 1
                     heapq.heappush(heap, (g + h(b), tie, b))
-        if end is None:
-            return PathResult(None, 0.0, [])
-        path = [end]
-        while path[-1] != start:
-            path.append(parent[path[-1]])
-        path.reverse()
+        return None
+
+    def _broken_along(self, path: list[Hex]) -> list[Finding]:
+        """The rules a path breaks, each (rule, what) once, where it first breaks it."""
         broken: list[Finding] = []
         seen: set[tuple[str, str]] = set()
         for a, b in itertools.pairwise(path):
@@ -402,7 +407,7 @@ class MoveChecker:
                 where = (self.map.label(a), self.map.label(b))
                 broken.append(Finding(rule, Severity.ERROR, f"{self.unit.id} {what} ({where[0]} to {where[1]})",
                                       units=(self.unit.id,), hexes=where))
-        return PathResult(path, spent[end], broken)
+        return broken
 
     def breakdown(self, path: list[Hex], limit: float | None) -> str:
         """What a path's movement points are made of: ``"5 hexes + 2 across the river (3.6) + 1 to leave
@@ -428,6 +433,15 @@ class MoveChecker:
         return " + ".join(p for p in pieces if p) + f" = {_fmt(self.path_cost(path, limit))}"
 
 
+def _walk_back(parent: Mapping[Hex, Hex], start: Hex, end: Hex) -> list[Hex]:
+    """The path a search found, from ``start`` to ``end``, by each hex's parent."""
+    path = [end]
+    while path[-1] != start:
+        path.append(parent[path[-1]])
+    path.reverse()
+    return path
+
+
 def _zone(rules: BoundRules, ctx: Context, unit: Unit, kind: str) -> frozenset[Hex]:
     """The enemy zone a unit moves through: the ZOC of its enemies, or the plugin's own zones
     (``zone: plugin``: ``zones_against(ctx, side, armor=...)``, BG 4.1.2)."""
@@ -442,116 +456,199 @@ def _zone(rules: BoundRules, ctx: Context, unit: Unit, kind: str) -> frozenset[H
     return zone
 
 
+@dataclass(frozen=True)
+class _Move:
+    """One move on the map being judged: the unit before and after it, the hexes it may end in (its
+    end hex, or the edge hexes it may exit by) and the movement points it has."""
+
+    before: Unit
+    after: Unit
+    start: Hex  #: where it begins (``before.hex``)
+    mc: MoveContext
+    checker: MoveChecker
+    up: UnitPhase
+    targets: frozenset[Hex]
+    allowance: float | None  #: None: movement points are not counted
+    remaining: float | None  #: the points left this phase
+    fresh: bool  #: the unit's first move this phase
+
+    @property
+    def exiting(self) -> bool:
+        return self.after.hex is None
+
+    def label(self, h: Hex) -> str:
+        return self.mc.rules.map.label(h)
+
+    @property
+    def to_text(self) -> str:
+        return self.label(self.after.hex) if self.after.hex is not None else "an edge it may exit by"
+
+
 def check_move(before: Unit, after: Unit, mc: MoveContext) -> tuple[list[Hex] | None, list[Finding]]:
     """The data rules of one unit's move from ``before`` to ``after``: the path taken, and findings."""
-    data, rules = mc.data, mc.rules
+    data = mc.data
     findings: list[Finding] = []
     up = mc.unit_phase(before.id)
-    label = rules.map.label
     if before.hex is None:  # entering from a box: where it may enter is a position check (reinforcements)
         if after.hex is not None and data.points is not None and data.points.entry_cost is not None:
             _enter(before, after, mc, findings)
         return None, findings
-    stopped = False
-    for im in data.immobile:
-        if not im.units.matches(before, rules.names):
-            continue
-        if im.state in rules.marker_states_at(mc.ctx.position, before.hex):
-            stopped = True
-            findings.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
-                                    units=(before.id,), hexes=(label(before.hex),)))
-    if not stopped and (held := may_move(rules, before)) is not None:  # rules.markers: move: false
-        findings.append(dataclasses.replace(held, hexes=(label(before.hex),)))
+    findings.extend(_held_in_place(before, before.hex, mc))
     checker = MoveChecker(mc, before)
     z = checker.zoc
     if z is not None and z.stop and up.engaged:
         findings.append(Finding(z.rule, Severity.ERROR,
                                 f"{before.id} moves again after entering an enemy {checker.zone_name} this phase",
-                                units=(before.id,), hexes=(label(before.hex),)))
-    if after.hex is not None:
-        targets = frozenset({after.hex})
-    else:
-        if data.exits_rule is None or (after.box or "").strip().lower() in rules.data.boxes.eliminated:
-            return None, findings
-        targets = data.exits.get(before.side, frozenset())
-        if not targets:
-            findings.append(Finding(data.exits_rule, Severity.ERROR,
-                                    f"{before.id} leaves the map: {side_adjective(rules, before.side)} units may not exit",
-                                    units=(before.id,), hexes=(label(before.hex),)))
-            return None, findings
-    pts = data.points
-    allowance = unit_allowance(mc, before) if pts is not None else None
-    remaining = max(0.0, allowance - up.spent) if allowance is not None else None
-    fresh = up.moves == 0
+                                units=(before.id,), hexes=(mc.rules.map.label(before.hex),)))
+    targets = _move_targets(before, after, before.hex, mc, findings)
+    if targets is None:
+        return None, findings
+    allowance = unit_allowance(mc, before) if data.points is not None else None
+    move = _Move(before, after, before.hex, mc, checker, up, targets, allowance,
+                 max(0.0, allowance - up.spent) if allowance is not None else None, up.moves == 0)
     up.moves += 1
     mc.direct = None
-    exiting = after.hex is None
-    to_text = label(after.hex) if after.hex is not None else "an edge it may exit by"
     if mc.paths == "direct":
-        res = checker.path(before.hex, targets, ignore=True)
-        if res.path is None:
-            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
-                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
-                                    units=(before.id,), hexes=(label(before.hex),)))
-            return None, findings
-        findings.extend(replace(f, message=f"the direct route from {label(before.hex)} to {to_text}: {f.message}")
-                        for f in res.broken)
-        if pts is not None and remaining is not None and res.cost > remaining + 1e-9:
-            findings.append(Finding(pts.rule, Severity.ERROR,
-                                    f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
-                                    f"to {to_text} by the direct route, more than the {_fmt(remaining)} of its "
-                                    f"{_fmt(allowance)} it has left this phase: "
-                                    f"{checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
-                                    units=(before.id,), hexes=(label(before.hex), label(res.path[-1]))))
-        return _spend(res, before, checker, mc, up, allowance), findings
-    res = checker.path(before.hex, targets, legal=True, limit=remaining)
-    if (res.path is None and pts is not None and pts.minimum_move is not None and fresh and remaining is not None
-            and after.hex is not None and checker.topology.distance(before.hex, after.hex) == 1
-            and not checker.broken(before.hex, after.hex)):
-        # LF 3.2: one hex a phase whatever it costs, unless prohibited: it spends the whole allowance
-        one = [before.hex, after.hex]
-        res = PathResult(one, max(remaining, checker.points(before.hex, after.hex)), [])
-        findings.append(Finding(pts.minimum_move, Severity.INFO,
-                                f"{before.id} moves one hex from {label(before.hex)} to {label(after.hex)} although "
-                                f"it costs {checker.breakdown(one, None)}, more than its {_fmt(remaining)} "
-                                "points: a unit may always move one hex a phase", units=(before.id,),
-                                hexes=(label(before.hex), label(after.hex))))
-        up.spent = float(allowance or 0)
-        return _spend(res, before, checker, mc, up, None), findings
+        return _by_direct_route(move, findings), findings
+    return _by_legal_path(move, findings), findings
+
+
+def _held_in_place(before: Unit, at: Hex, mc: MoveContext) -> list[Finding]:
+    """A unit that may not move: in a state the movement data's ``immobile`` names (LF 7.0 disrupted),
+    else marked with a marker of ``rules.markers`` that has ``move: false``."""
+    rules = mc.rules
+    label = rules.map.label
+    out: list[Finding] = []
+    for im in mc.data.immobile:
+        if im.units.matches(before, rules.names) and im.state in rules.marker_states_at(mc.ctx.position, at):
+            out.append(Finding(im.rule, Severity.ERROR, f"{before.id} is {im.what} and may not move",
+                               units=(before.id,), hexes=(label(at),)))
+    if not out and (held := may_move(rules, before)) is not None:  # rules.markers: move: false
+        out.append(dataclasses.replace(held, hexes=(label(at),)))
+    return out
+
+
+def _move_targets(before: Unit, after: Unit, start: Hex, mc: MoveContext,
+                  findings: list[Finding]) -> frozenset[Hex] | None:
+    """Where the move may end: its end hex; for a unit leaving the map (``exits``), the edge hexes its
+    side may exit by (none: an error). None when the move is not judged further (eliminated, or no exit)."""
+    data, rules = mc.data, mc.rules
+    if after.hex is not None:
+        return frozenset({after.hex})
+    if data.exits_rule is None or (after.box or "").strip().lower() in rules.data.boxes.eliminated:
+        return None
+    targets = data.exits.get(before.side, frozenset())
+    if not targets:
+        findings.append(Finding(data.exits_rule, Severity.ERROR,
+                                f"{before.id} leaves the map: {side_adjective(rules, before.side)} units may not exit",
+                                units=(before.id,), hexes=(rules.map.label(start),)))
+        return None
+    return targets
+
+
+def _no_path_at_all(move: _Move) -> Finding:
+    data = move.mc.data
+    return Finding(data.exits_rule if move.exiting and data.exits_rule else "movement", Severity.ERROR,
+                   f"{move.before.id}: no path at all from {move.label(move.start)} to {move.to_text}",
+                   units=(move.before.id,), hexes=(move.label(move.start),))
+
+
+def _by_direct_route(move: _Move, findings: list[Finding]) -> list[Hex] | None:
+    """``paths: direct``: the move is the direct route (the fewest points whatever it crosses); every
+    rule it breaks is an error, and so are points beyond those left (movement points rule)."""
+    before, pts, remaining = move.before, move.mc.data.points, move.remaining
+    res = move.checker.path(move.start, move.targets, ignore=True)
+    if res.path is None:
+        findings.append(_no_path_at_all(move))
+        return None
+    start = move.label(move.start)
+    findings.extend(replace(f, message=f"the direct route from {start} to {move.to_text}: {f.message}")
+                    for f in res.broken)
+    if pts is not None and remaining is not None and res.cost > remaining + 1e-9:
+        findings.append(Finding(pts.rule, Severity.ERROR,
+                                f"{before.id} needs {_fmt(res.cost)} movement points from {start} "
+                                f"to {move.to_text} by the direct route, more than the {_fmt(remaining)} of its "
+                                f"{_fmt(move.allowance)} it has left this phase: "
+                                f"{move.checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
+                                units=(before.id,), hexes=(start, move.label(res.path[-1]))))
+    return _spend(res, before, move.checker, move.mc, move.up, move.allowance)
+
+
+def _by_legal_path(move: _Move, findings: list[Finding]) -> list[Hex] | None:
+    """``paths: legal``: the move is the shortest legal path within the points left (a detour from
+    the direct route is warned); a unit may still move one hex (``minimum-move``); without a legal
+    path, the path breaking the fewest rules is reported with why."""
+    checker = move.checker
+    res = checker.path(move.start, move.targets, legal=True, limit=move.remaining)
+    if res.path is None and _one_hex_anyway(move):
+        return _move_one_hex(move, findings)
     if res.path is not None and len(res.path) > 2:
-        detour = _detour(checker, before, targets, res)
+        detour = _detour(checker, move.before, move.targets, res)
         if detour is not None:
             findings.append(detour)
     if res.path is None:
-        within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
-        res = checker.path(before.hex, targets, limit=remaining)
+        res = _no_legal_path(move, findings)
         if res.path is None:
-            res = checker.path(before.hex, targets)
-        if res.path is None:
-            findings.append(Finding(data.exits_rule if exiting and data.exits_rule else "movement", Severity.ERROR,
-                                    f"{before.id}: no path at all from {label(before.hex)} to {to_text}",
-                                    units=(before.id,), hexes=(label(before.hex),)))
-            return None, findings
-        end = label(res.path[-1])
-        if exiting and data.exits_rule is not None:
-            edges = "/".join(sorted(_edge_names(rules, targets))) or "none"
-            findings.append(Finding(data.exits_rule, Severity.ERROR,
-                                    f"{before.id} leaves the map from {label(before.hex)}: no legal way to the edges "
-                                    f"{side_adjective(rules, before.side)} units may exit by ({edges}){within}",
-                                    units=(before.id,), hexes=(label(before.hex), end)))
-        elif res.broken:
-            for f in res.broken:  # "<unit> enters ..." read as what the unit's shortest path does
-                what = f.message.removeprefix(f"{before.id} ") if f.message.startswith(f"{before.id} ") else \
-                    f"breaks this: {f.message}"
-                findings.append(replace(f, message=f"{before.id} has no legal path from {label(before.hex)} to "
-                                                   f"{to_text}{within}: its shortest path {what}; take the move back"))
-        elif pts is not None and remaining is not None:
-            findings.append(Finding(pts.rule, Severity.ERROR,
-                                    f"{before.id} needs {_fmt(res.cost)} movement points from {label(before.hex)} "
-                                    f"to {to_text}, more than the {_fmt(remaining)} of its {_fmt(allowance)} it has left "
-                                    f"this phase: {checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
-                                    units=(before.id,), hexes=(label(before.hex), end)))
-    return _spend(res, before, checker, mc, up, allowance), findings
+            return None
+    return _spend(res, move.before, checker, move.mc, move.up, move.allowance)
+
+
+def _one_hex_anyway(move: _Move) -> bool:
+    """LF 3.2: a unit that has not moved this phase may always move one hex, unless prohibited."""
+    pts, after = move.mc.data.points, move.after
+    return (pts is not None and pts.minimum_move is not None and move.fresh and move.remaining is not None
+            and after.hex is not None and move.checker.topology.distance(move.start, after.hex) == 1
+            and not move.checker.broken(move.start, after.hex))
+
+
+def _move_one_hex(move: _Move, findings: list[Finding]) -> list[Hex] | None:
+    """LF 3.2: one hex a phase whatever it costs: it spends the whole allowance."""
+    before, end, pts, remaining = move.before, move.after.hex, move.mc.data.points, move.remaining
+    assert end is not None and pts is not None and pts.minimum_move is not None and remaining is not None
+    one = [move.start, end]
+    res = PathResult(one, max(remaining, move.checker.points(move.start, end)), [])
+    findings.append(Finding(pts.minimum_move, Severity.INFO,
+                            f"{before.id} moves one hex from {move.label(move.start)} to {move.label(end)} although "
+                            f"it costs {move.checker.breakdown(one, None)}, more than its {_fmt(remaining)} "
+                            "points: a unit may always move one hex a phase", units=(before.id,),
+                            hexes=(move.label(move.start), move.label(end))))
+    move.up.spent = float(move.allowance or 0)
+    return _spend(res, before, move.checker, move.mc, move.up, None)
+
+
+def _no_legal_path(move: _Move, findings: list[Finding]) -> PathResult:
+    """No legal path within the points left: the path breaking the fewest rules (within the points,
+    else at any cost), reported as an exit the unit may not make, the rules it breaks, or the points
+    it lacks (a path with None: no path at all)."""
+    before, checker, remaining, data = move.before, move.checker, move.remaining, move.mc.data
+    rules, pts = move.mc.rules, data.points
+    within = "" if remaining is None else f" within its {_fmt(remaining)} movement points left"
+    res = checker.path(move.start, move.targets, limit=remaining)
+    if res.path is None:
+        res = checker.path(move.start, move.targets)
+    if res.path is None:
+        findings.append(_no_path_at_all(move))
+        return res
+    start, end = move.label(move.start), move.label(res.path[-1])
+    if move.exiting and data.exits_rule is not None:
+        edges = "/".join(sorted(_edge_names(rules, move.targets))) or "none"
+        findings.append(Finding(data.exits_rule, Severity.ERROR,
+                                f"{before.id} leaves the map from {start}: no legal way to the edges "
+                                f"{side_adjective(rules, before.side)} units may exit by ({edges}){within}",
+                                units=(before.id,), hexes=(start, end)))
+    elif res.broken:
+        for f in res.broken:  # "<unit> enters ..." read as what the unit's shortest path does
+            what = f.message.removeprefix(f"{before.id} ") if f.message.startswith(f"{before.id} ") else \
+                f"breaks this: {f.message}"
+            findings.append(replace(f, message=f"{before.id} has no legal path from {start} to "
+                                               f"{move.to_text}{within}: its shortest path {what}; take the move back"))
+    elif pts is not None and remaining is not None:
+        findings.append(Finding(pts.rule, Severity.ERROR,
+                                f"{before.id} needs {_fmt(res.cost)} movement points from {start} "
+                                f"to {move.to_text}, more than the {_fmt(remaining)} of its {_fmt(move.allowance)} it "
+                                f"has left this phase: {checker.breakdown(res.path, remaining)} of {_fmt(remaining)}",
+                                units=(before.id,), hexes=(start, end)))
+    return res
 
 
 def _enter(before: Unit, after: Unit, mc: MoveContext, findings: list[Finding]) -> None:

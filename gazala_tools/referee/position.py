@@ -360,7 +360,32 @@ class _PositionReader:
 
     # --- a unit ------------------------------------------------------------------------------------
     def unit(self, node: yaml.Node, what: str) -> Unit:
+        """One unit of ``units``: a manifest unit by its id, or an inline one (``side`` and ``type``
+        given), on a hex or in a box, with its markers and steps."""
         m = self.fields(node, what, _UNIT_KEYS)
+        uid, spec = self._unit_id(node, m, what)
+        side, type_, formation = self._unit_kind(m, what, uid, spec)
+        hx = self.hex(m["hex"], f"{what}.hex") if "hex" in m else None
+        box = self.text(m["box"], f"{what}.box") if "box" in m else None
+        if (hx is None) == (box is None):
+            raise self.doc.err(m.get("box", node), f"{what}: unit {uid!r} needs exactly one of hex/box",
+                               expected='hex: "0104" or box: NAME')
+        markers = self._unit_markers(m, what, uid)
+        steps, full = self._unit_steps(m, what, uid, spec)
+        return Unit(
+            id=uid,
+            side=side.lower(),
+            type=type_.lower(),
+            formation=formation,
+            hex=hx,
+            box=box,
+            steps=steps,
+            markers=frozenset(markers),
+            full_steps=full or 0,
+        )
+
+    def _unit_id(self, node: yaml.Node, m: Mapping[str, yaml.Node], what: str) -> tuple[str, object | None]:
+        """The unit's id and its manifest entry (None: an inline unit); a step counter's id names its unit."""
         if "id" not in m:
             raise self.doc.err(node, f"{what}: unit without an id", expected="id: <unit id>")
         uid = self.text(m["id"], f"{what}.id")
@@ -369,6 +394,12 @@ class _PositionReader:
         spec = self.manifest.get(uid) if self.manifest is not None else None
         if spec is not None and _spec_get(spec, "unit_id"):
             uid = str(_spec_get(spec, "unit_id"))  # a step counter id names its unit
+        return uid, spec
+
+    def _unit_kind(self, m: Mapping[str, yaml.Node], what: str, uid: str,
+                   spec: object | None) -> tuple[str, str, str]:
+        """The unit's side, type and formation: the manifest's, or the input's (which must agree with
+        the manifest's); an inline unit's type and formation among the game's words."""
         fields: dict[str, str | None] = {}
         for key in ("side", "type", "formation"):
             mine = self.text(m[key], f"{what}.{key}") if key in m else None
@@ -387,11 +418,10 @@ class _PositionReader:
                              ("formation", self.vocabulary.formation_error(formation))):
                 if bad is not None:
                     raise self.doc.err(m[key], f"{what}.{key}: unit {uid!r}: {bad[0]}", expected=bad[1])
-        hx = self.hex(m["hex"], f"{what}.hex") if "hex" in m else None
-        box = self.text(m["box"], f"{what}.box") if "box" in m else None
-        if (hx is None) == (box is None):
-            raise self.doc.err(m.get("box", node), f"{what}: unit {uid!r} needs exactly one of hex/box",
-                               expected='hex: "0104" or box: NAME')
+        return side, type_, formation
+
+    def _unit_markers(self, m: Mapping[str, yaml.Node], what: str, uid: str) -> list[str]:
+        """The unit's ``markers``, each one of the game's (``rules.markers``)."""
         markers: list[str] = []
         for i, mk in enumerate(self.doc.seq(m["markers"], f"{what}.markers") if "markers" in m else ()):
             text = self.text(mk, f"{what}.markers[{i}]")
@@ -401,6 +431,12 @@ class _PositionReader:
                                    f"{did_you_mean(text, known)}",
                                    expected=" / ".join(known) + " (the game's rules.markers)")
             markers.append(text)
+        return markers
+
+    def _unit_steps(self, m: Mapping[str, yaml.Node], what: str, uid: str,
+                    spec: object | None) -> tuple[int, int | None]:
+        """The unit's steps and its full steps (None: not known): the input's, agreeing with the
+        manifest's; by default the manifest counter's step, else full strength, else 1."""
         full = _spec_get(spec, "steps") if spec is not None else None
         full = full if isinstance(full, int) else None
         if "full_steps" in m:
@@ -417,17 +453,7 @@ class _PositionReader:
         else:
             step = _spec_get(spec, "step") if spec is not None else None
             steps = step if isinstance(step, int) else full if full is not None else 1
-        return Unit(
-            id=uid,
-            side=side.lower(),
-            type=type_.lower(),
-            formation=formation,
-            hex=hx,
-            box=box,
-            steps=steps,
-            markers=frozenset(markers),
-            full_steps=full or 0,
-        )
+        return steps, full
 
     # --- the plugin's plain keys -------------------------------------------------------------------
     def hex_list(self, key: str, node: yaml.Node) -> frozenset[Hex]:

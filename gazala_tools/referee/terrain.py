@@ -229,12 +229,34 @@ class ClassCosts:
             if applies(r):
                 self.terrain_rows.setdefault(r.name, []).append(r)
         #: terrain name -> (cell, what, rows) off any path
-        self.by_terrain: dict[str, tuple[ChartCell, str, tuple[Row, ...]]] = {}
-        for t in game_map.terrain_types:
-            self.by_terrain[t] = self._combine(list(self.terrain_rows.get(t, ())), [], t)
-        #: hexes with more terrain than their type (a box or place of a priced kind) -> (cell, what, rows)
-        self.box_hex: dict[Hex, tuple[ChartCell, str, tuple[Row, ...]]] = {}
-        self.box_plus: dict[Hex, tuple[float, tuple[Row, ...]]] = {}  #: their +N (added along paths too)
+        self.by_terrain: dict[str, tuple[ChartCell, str, tuple[Row, ...]]] = {
+            t: self._combine(list(self.terrain_rows.get(t, ())), [], t) for t in game_map.terrain_types}
+        #: hexes with more terrain than their type (a box or place of a priced kind) -> (cell, what, rows),
+        #: and their +N (added along paths too)
+        self.box_hex, self.box_plus = self._box_terrain()
+        #: paths: hexside -> (cell, what, bridges), the cheapest path kind crossing it
+        self.along = self._along_paths()
+        #: hexsides: hexside -> rows of the kinds on it that apply to this class and side
+        self.sides = self._hexside_rows()
+        #: the cheapest step a unit of the class may take (the A* heuristic's cost per hex)
+        self.least = self._least_step()
+        #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
+        self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
+        self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
+            r.cells.get(unit_class) == P_CELL for r in got[2]))
+        self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
+        self._arrays: list[tuple[Topology, int, ArrayCost]] = []
+        self._cells: dict[Hex, ChartCell] = {}
+
+    def _box_terrain(self) -> tuple[dict[Hex, tuple[ChartCell, str, tuple[Row, ...]]],
+                                    dict[Hex, tuple[float, tuple[Row, ...]]]]:
+        """The hexes whose boxes (owned ones by the unit's side) and places are of a kind the chart
+        prices: what entering each costs, all its terrains combined, and the ``+N`` of those kinds."""
+        game_map, side, unit_class = self.map, self.side, self.unit_class
+        box_hex: dict[Hex, tuple[ChartCell, str, tuple[Row, ...]]] = {}
+        box_plus: dict[Hex, tuple[float, tuple[Row, ...]]] = {}
         extra: dict[Hex, list[Row]] = {}
         if self.terrain_rows:
             for b in game_map.boxes:
@@ -247,61 +269,64 @@ class ClassCosts:
                     extra.setdefault(h, []).extend(r for r in rows if r not in extra.get(h, ()))
         for h, rows in extra.items():
             t = game_map.terrain(h)
-            self.box_hex[h] = self._combine(list(self.terrain_rows.get(t, ())), rows, t)
+            box_hex[h] = self._combine(list(self.terrain_rows.get(t, ())), rows, t)
             plus = [r for r in rows if r.cells[unit_class].kind == PLUS]
             if plus:
-                self.box_plus[h] = (sum(r.cells[unit_class].value for r in plus), tuple(plus))
-        # --- paths: hexside -> (cell, what, bridges), the cheapest path kind crossing it
-        self.along: dict[Hexside, tuple[ChartCell, str, frozenset[str], Row]] = {}
-        for r in chart.paths:
-            if not applies(r):
+                box_plus[h] = (sum(r.cells[unit_class].value for r in plus), tuple(plus))
+        return box_hex, box_plus
+
+    def _along_paths(self) -> dict[Hexside, tuple[ChartCell, str, frozenset[str], Row]]:
+        """Per hexside a path kind runs across, the cheapest path's cell (one prohibited or priced
+        ``all`` to the class is not followed) and every kind of hexside the paths there bridge."""
+        along: dict[Hexside, tuple[ChartCell, str, frozenset[str], Row]] = {}
+        for r in self.chart.paths:
+            if not self.applies(r):
                 continue
-            cell = r.cells[unit_class]
+            cell = r.cells[self.unit_class]
             if cell.kind not in (NUMBER,):
                 continue  # a path prohibited (or priced "all") to the class is not followed
-            for s in game_map.path_sides(r.name):
-                old_a = self.along.get(s)
+            for s in self.map.path_sides(r.name):
+                old_a = along.get(s)
                 if old_a is None:
-                    self.along[s] = (cell, f"along the {r.what}", r.bridges, r)
+                    along[s] = (cell, f"along the {r.what}", r.bridges, r)
                 elif cell.value < old_a[0].value:  # the cheapest path; it bridges what any path there does
-                    self.along[s] = (cell, f"along the {r.what}", r.bridges | old_a[2], r)
+                    along[s] = (cell, f"along the {r.what}", r.bridges | old_a[2], r)
                 else:
-                    self.along[s] = (old_a[0], old_a[1], old_a[2] | r.bridges, old_a[3])
-        # --- hexsides: hexside -> rows of the kinds on it that apply to this class and side
-        self.sides: dict[Hexside, tuple[tuple[Row, ChartCell, str], ...]] = {}
+                    along[s] = (old_a[0], old_a[1], old_a[2] | r.bridges, old_a[3])
+        return along
+
+    def _hexside_rows(self) -> dict[Hexside, tuple[tuple[Row, ChartCell, str], ...]]:
+        """Per hexside, the rows of the kinds on it that apply to this class and side: owned ones by
+        the side the row names, a row ``unless`` another kind is there (a river with a ford) left out."""
+        game_map = self.map
         by_kind: dict[str, list[Row]] = {}
-        for r in chart.hexsides:
-            if applies(r):
+        for r in self.chart.hexsides:
+            if self.applies(r):
                 by_kind.setdefault(r.name, []).append(r)
-        if by_kind:
-            acc: dict[Hexside, list[tuple[Row, ChartCell, str]]] = {}
-            for kind, rows in by_kind.items():
-                for s in game_map.feature_sides(kind):
-                    f = game_map.feature(s, kind)
-                    owner = f.owner if f is not None else None
-                    for r in rows:
-                        if r.unless and any(g.kind in r.unless for g in game_map.features(s)):
-                            continue  # a river row where a ford or bridge is too
-                        if _owned(r.owner, owner, side):
-                            acc.setdefault(s, []).append((r, r.cells[unit_class], kind))
-            self.sides = {s: tuple(v) for s, v in acc.items()}
-        #: the cheapest step a unit of the class may take (the A* heuristic's cost per hex)
+        if not by_kind:
+            return {}
+        acc: dict[Hexside, list[tuple[Row, ChartCell, str]]] = {}
+        for kind, rows in by_kind.items():
+            for s in game_map.feature_sides(kind):
+                f = game_map.feature(s, kind)
+                owner = f.owner if f is not None else None
+                for r in rows:
+                    if r.unless and any(g.kind in r.unless for g in game_map.features(s)):
+                        continue  # a river row where a ford or bridge is too
+                    if _owned(r.owner, owner, self.side):
+                        acc.setdefault(s, []).append((r, r.cells[self.unit_class], kind))
+        return {s: tuple(v) for s, v in acc.items()}
+
+    def _least_step(self) -> float:
+        """The cheapest step a unit of the class may take, at most 1 (the A* heuristic's cost per hex)."""
+        unit_class = self.unit_class
         cheap = [c[0].value for c in self.along.values()] + [
             r.cells[unit_class].value for rows in self.terrain_rows.values() for r in rows
             if r.cells[unit_class].kind == NUMBER] + [
             c.value for rows in self.sides.values() for _r, c, _k in rows if c.kind == NUMBER]
         if self.chart.default.kind == NUMBER:
             cheap.append(self.chart.default.value)
-        self.least = min([1.0, *cheap])
-        #: what may be prohibited, for a quick "no": hexsides with a P row, terrain and hexes whose cell is P
-        self.p_sides = frozenset(s for s, rows in self.sides.items() if any(c.kind == PROHIBITED for _r, c, _k in rows))
-        self.p_terrain = frozenset(t for t, got in self.by_terrain.items() if any(
-            r.cells.get(unit_class) == P_CELL for r in got[2]))
-        self.p_hexes = frozenset(h for h, got in self.box_hex.items() if any(
-            r.cells.get(unit_class) == P_CELL for r in got[2]))
-        self.first_sides = frozenset(s for s, rows in self.sides.items() if any(r.first_step for r, _c, _k in rows))
-        self._arrays: list[tuple[Topology, int, ArrayCost]] = []
-        self._cells: dict[Hex, ChartCell] = {}
+        return min([1.0, *cheap])
 
     def _combine(self, own: list[Row], extra: list[Row], terrain: str) -> tuple[ChartCell, str, tuple[Row, ...]]:
         """Several terrains of a hex (its type's rows ``own``, its boxes' and places' ``extra``): the

@@ -135,22 +135,14 @@ class PathVictory(RulesPlugin):
                          side_reason=f"across a minefield hexside without {self.game.side(side).name} units on both sides")
 
     def victory(self, ctx: Context) -> tuple[dict[str, object], list[Finding]]:
-        findings: list[Finding] = []
+        """18.0: each side's victory path as the position stands, the losses, and the result: the
+        German wins at any time; the British path and a draw, downgraded by the loss ratio, as of the
+        end of the last game turn."""
         rule = self.victory_rule
         last = self.turns.last
         final = ctx.turn_index is not None and last is not None and ctx.turn_index >= last
         answers = {side: self.victory_path(ctx, side) for side in self.sides if side in self.targets}
-        start = "/".join(ctx.labels(self.start.hexes))
-        for side, ans in answers.items():
-            goal = (f"{self.players[side]} victory path {start} -> "
-                    + " or ".join(ctx.labels(self.targets[side].hexes)))
-            if ans.path is not None:
-                findings.append(Finding(rule, Severity.INFO, f"{goal}: " + "-".join(ans.labels(ctx)),
-                                        hexes=tuple(ans.labels(ctx))))
-                ctx.add_path("victory", goal, ans.path, side=side)
-            else:
-                findings.append(Finding(rule, Severity.INFO, f"no {goal}: {ans.reason}",
-                                        hexes=ctx.labels(ans.blockers)))
+        findings = self._path_findings(ctx, answers)
         losses = {side: len(eliminated(self, ctx, side)) for side in self.sides}
         given = ctx.position.extra.get("losses")
         if isinstance(given, Mapping):
@@ -187,6 +179,23 @@ class PathVictory(RulesPlugin):
             "result_before_downgrade": result,
             "result": after,
         }, findings
+
+    def _path_findings(self, ctx: Context, answers: Mapping[str, PathAnswer]) -> list[Finding]:
+        """18.0: each side's victory path from the start hex to its targets, or why there is none
+        (the path found is drawn on the report)."""
+        findings: list[Finding] = []
+        start = "/".join(ctx.labels(self.start.hexes))
+        for side, ans in answers.items():
+            goal = (f"{self.players[side]} victory path {start} -> "
+                    + " or ".join(ctx.labels(self.targets[side].hexes)))
+            if ans.path is not None:
+                findings.append(Finding(self.victory_rule, Severity.INFO, f"{goal}: " + "-".join(ans.labels(ctx)),
+                                        hexes=tuple(ans.labels(ctx))))
+                ctx.add_path("victory", goal, ans.path, side=side)
+            else:
+                findings.append(Finding(self.victory_rule, Severity.INFO, f"no {goal}: {ans.reason}",
+                                        hexes=ctx.labels(ans.blockers)))
+        return findings
 
     def victory_sentences(self, vp: Mapping[str, object]) -> list[str]:
         out: list[str] = []

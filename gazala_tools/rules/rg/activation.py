@@ -77,20 +77,10 @@ class Activations(RulesPlugin):
         st = context.phase_state.setdefault(rule, {"units": set(), "own": False, "instead": None})
         if before.id in st["units"]:
             return  # already activated in this action
-        faces = self._chit_faces(chit.formation)
-        named: tuple[str, ...] | None = ()
-        if faces is None:  # Double Move: any two units
-            named = None
-            if len(st["units"]) < 2:
-                st["units"].add(before.id)
-                return
-        else:  # a two-sided chit (Axis): the formation(s) of the face the first unit moved chose
-            choice = st.get("face")
-            for k, fs in enumerate(faces):
-                if (choice is None or choice == k) and formation and any(self.names.same(formation, f) for f in fs):
-                    named = fs
-                    st["face"] = k
-                    break
+        named = self._named_formations(chit.formation, formation, st)
+        if named is None and len(st["units"]) < 2:  # Double Move: any two units
+            st["units"].add(before.id)
+            return
         if named:
             if st["instead"] is None:
                 st["own"] = True
@@ -101,21 +91,44 @@ class Activations(RulesPlugin):
                           f"{st['instead']} of another formation instead of its own units",
                           units=(before.id,), hexes=_at(self, before))
             return
-        used = context.turn_state.setdefault(rule, {})
-        extras = sum(1 for c in context.drawn if c.side == before.side and _is_extra_move(c.name))
-        if used.get(before.side, 0) < extras:
-            used[before.side] = used.get(before.side, 0) + 1
-            st["units"].add(before.id)
-            return
-        if named is not None and not st["own"] and st["instead"] is None:
-            st["instead"] = before.id
-            st["units"].add(before.id)
+        if self._activated_otherwise(before, context, st, named):
             return
         yield Finding(rule, Severity.ERROR,
                       f"{before.id} ({formation or 'no formation'}) moves in the {chit.formation} action but was not "
                       "activated: not of the formation the chit names, and no Extra Move chit (13.2) nor the action "
                       "chit itself (7.0, 15.0) is left to activate it",
                       units=(before.id,), hexes=_at(self, before))
+
+    def _named_formations(self, chit: str, formation: str, st: dict[str, Any]) -> tuple[str, ...] | None:
+        """The formations of the action chit's face the unit's formation is on (7.0): the first unit
+        to move chooses a two-sided chit's face, kept in ``st``; ``()`` when no face names the unit's
+        formation, None for the Double Move chit (any two units)."""
+        faces = self._chit_faces(chit)
+        if faces is None:
+            return None
+        choice = st.get("face")
+        for k, fs in enumerate(faces):
+            if (choice is None or choice == k) and formation and any(self.names.same(formation, f) for f in fs):
+                st["face"] = k
+                return fs
+        return ()
+
+    def _activated_otherwise(self, before: Unit, context: Any, st: dict[str, Any],
+                             named: tuple[str, ...] | None) -> bool:
+        """A unit the chit does not name is activated by an Extra Move chit its side drew this turn
+        and has not used (13.2), else by the action chit itself "instead" of its own formation's
+        units (7.0, 15.0), when none of those moved yet (not the Double Move chit's)."""
+        used = context.turn_state.setdefault(self.act_rule, {})
+        extras = sum(1 for c in context.drawn if c.side == before.side and _is_extra_move(c.name))
+        if used.get(before.side, 0) < extras:
+            used[before.side] = used.get(before.side, 0) + 1
+            st["units"].add(before.id)
+            return True
+        if named is not None and not st["own"] and st["instead"] is None:
+            st["instead"] = before.id
+            st["units"].add(before.id)
+            return True
+        return False
 
     def _chit_faces(self, name: str) -> list[tuple[str, ...]] | None:
         """The formations an action chit may activate (7.0), per face: a two-sided chit ("15 PZ / 21 PZ")

@@ -107,6 +107,8 @@ class Loc(Minefields):
         return {"loc": loc}, findings
 
     def loc(self, ctx: Context) -> tuple[LocReport, list[Finding]]:
+        """14.2: from the turns the data says, the Axis traces the LOCs required, each through a
+        different breached minefield hex to its own units, or loses an action."""
         required = 0
         for start, n in self.loc_required:
             if ctx.turn_reached(start):
@@ -117,7 +119,6 @@ class Loc(Minefields):
         if not ctx.on_map(side):  # no Axis unit on the map: no LOC to trace, no action to lose
             return self._loc_report(required, 0), []
         need = self.loc_units
-        prohibited = self.prohibited
         cost = self.trace_cost(ctx, side)
         # 14.2: "may not cross into a breached minefield hex and then back into the Allied Prohibited
         # Movement Area": the LOC reaches the prohibited hex beside its breached hex without passing
@@ -129,6 +130,19 @@ class Loc(Minefields):
         for u in ctx.on_map(side):
             assert u.hex is not None
             own_at.setdefault(u.hex, []).append(u.id)
+        candidates = self._loc_candidates(ctx, cost, west, own_at)
+        good = [c for c in candidates if len(c[3]) >= need]
+        chosen = _choose(good, required, need)
+        paths = self._loc_paths(ctx, chosen, west, own_at)
+        traced = len(chosen)
+        lost = traced < required
+        return self._loc_report(required, traced, tuple(paths), lost), [self._loc_finding(required, traced, paths)]
+
+    def _loc_candidates(self, ctx: Context, cost: BlockCost, west: SearchResult,
+                        own_at: dict[Hex, list[str]]) -> list[tuple[Hex, Hex, SearchResult, frozenset[str]]]:
+        """Each breached minefield hex a LOC may pass (14.2): the prohibited hex beside it the trace
+        from the west reaches it by, the trace beyond it and the Axis units that reaches; most units first."""
+        prohibited = self.prohibited
         adj = self.topology.neighbours
         candidates: list[tuple[Hex, Hex, SearchResult, frozenset[str]]] = []
         for m in self.loc_hexes(ctx):
@@ -144,24 +158,19 @@ class Loc(Minefields):
             entry = min(entries, key=lambda p: (west.distance(p) or 0, p))
             candidates.append((m, entry, east, units))
         candidates.sort(key=lambda c: (-len(c[3]), c[0]))
-        good = [c for c in candidates if len(c[3]) >= need]
-        chosen = _choose(good, required, need)
-        paths = self._loc_paths(ctx, chosen, west, own_at)
-        traced = len(chosen)
-        lost = traced < required
-        findings: list[Finding] = []
-        who = self.side_name(side)
-        if lost:
-            findings.append(Finding(
+        return candidates
+
+    def _loc_finding(self, required: int, traced: int, paths: list[LocPath]) -> Finding:
+        """14.2 said: the LOCs traced, or an action lost when fewer than required."""
+        who = self.side_name(self.loc_side)
+        if traced < required:
+            return Finding(
                 self.loc_rule, Severity.WARNING,
                 f"the {who} traces {traced} of the {required} LOC(s) required (each through a different breached "
-                f"minefield hex to {need} {who} units): {who} actions are reduced by one this turn",
-                hexes=tuple(p.via for p in paths)))
-        else:
-            findings.append(Finding(self.loc_rule, Severity.INFO,
-                                    f"{who} LOC traced via {', '.join(p.via for p in paths)}",
-                                    hexes=tuple(p.via for p in paths)))
-        return self._loc_report(required, traced, tuple(paths), lost), findings
+                f"minefield hex to {self.loc_units} {who} units): {who} actions are reduced by one this turn",
+                hexes=tuple(p.via for p in paths))
+        return Finding(self.loc_rule, Severity.INFO, f"{who} LOC traced via {', '.join(p.via for p in paths)}",
+                       hexes=tuple(p.via for p in paths))
 
     def _loc_report(self, required: int, traced: int, paths: tuple[LocPath, ...] = (),
                     lost: bool = False) -> LocReport:
