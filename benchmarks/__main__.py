@@ -7,6 +7,7 @@ at a small size (``benchmarks.common.smoke``): budgets are not judged there, onl
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
@@ -34,14 +35,30 @@ def _line(r: Result) -> str:
     return line
 
 
-def main(argv: list[str]) -> int:
-    as_json = "--json" in argv
-    if "--smoke" in argv:
-        os.environ[SMOKE_ENV] = "1"  # the benches' child processes see it too
-    wanted = [a for a in argv if not a.startswith("-")]
+def _areas() -> list[str]:
     here = Path(__file__).parent
-    areas = [m.name[len("bench_") :] for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
-             if m.name.startswith("bench_")]
+    return [m.name[len("bench_") :] for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
+            if m.name.startswith("bench_")]
+
+
+def _parser(areas: list[str]) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="scripts/bench", description="Run the benchmarks (all, or the areas named), each against its named "
+        "baseline measured in the same run; exit 1 when a bench fails or misses its budget.",
+        epilog="areas: " + ", ".join(areas))
+    p.add_argument("area", nargs="*", help="benches to run (default: all)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--smoke", action="store_true", help="run each bench once at a small size; budgets not judged")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    areas = _areas()
+    args = _parser(areas).parse_args(argv)
+    as_json = args.json
+    if args.smoke:
+        os.environ[SMOKE_ENV] = "1"  # the benches' child processes see it too
+    wanted = args.area
     unknown = [a for a in wanted if a not in areas]
     if unknown:
         print(f"no such bench: {', '.join(unknown)} (benches: {', '.join(areas)})", file=sys.stderr)
