@@ -242,35 +242,37 @@ class LogReplay:
         return Position(game=self.rules.game.id, units=tuple(self.units.values()), turn=self.turn, extra=extra,
                         source=self.file)
 
-    def _touched(self, node: Node) -> set[str]:
-        """Ids of the pieces a step's commands may move or change (stacks: their pieces)."""
+    def _touched(self, node: Node) -> list[str]:
+        """Ids of the pieces a step's commands may move or change (stacks: their pieces), in the order
+        the commands name them: the replay decodes them in that order, so the position's units (and
+        everything drawn from them) are a function of the log alone, never of the hash seed."""
         pos = self._replayer.position
-        ids: set[str] = set()
+        ids: dict[str, None] = {}  # an ordered set
         for cmd in walk(node):
             pid: str | None = None
             if isinstance(cmd, MovePiece):
                 pid = cmd.move.id
                 if cmd.move.new_under:
-                    ids.add(cmd.move.new_under)
+                    ids[cmd.move.new_under] = None
             elif isinstance(cmd, (ChangePiece, RemovePiece)):
                 pid = cmd.id
             elif isinstance(cmd, AddPiece):
                 pid = cmd.id
                 if pid is not None and (cmd.type == "stack" or cmd.type.startswith("deck;")):
-                    ids.update(t for t in cmd.state.split(";") if t in pos.pieces)
+                    ids.update(dict.fromkeys(t for t in cmd.state.split(";") if t in pos.pieces))
             if pid is None:
                 continue
-            ids.add(pid)
+            ids[pid] = None
             st = pos.stacks.get(pid)
             if st is not None:
-                ids.update(st.children)
+                ids.update(dict.fromkeys(st.children))
         for pid in list(ids):
             p = pos.pieces.get(pid)
             if p is not None and p.stack is not None and self.mapping is not None:
                 st = pos.stacks.get(p.stack)
                 if st is not None:
-                    ids.update(st.children)
-        return {i for i in ids if i in pos.pieces or i in self.units or i in self.state_pieces}
+                    ids.update(dict.fromkeys(st.children))
+        return [i for i in ids if i in pos.pieces or i in self.units or i in self.state_pieces]
 
     def steps(self) -> Iterator[Step]:
         """Run each Step in order and say what it did (the replay's state advances with it)."""
@@ -279,7 +281,7 @@ class LogReplay:
             touched = self._touched(node)
             before_units = {pid: self.units[pid] for pid in touched if pid in self.units}
             before_place = {pid: (p.map, p.x, p.y, p.stack) for pid in touched if (p := pos.pieces.get(pid))}
-            in_deck = {pid for pid in touched if self._in_deck(pid)}
+            in_deck = [pid for pid in touched if self._in_deck(pid)]
             before = self.position()
             self._replayer.apply(node)
             pos = self._replayer.position
