@@ -25,13 +25,21 @@ HELP = "Counter manifests, face images and duplex counter-sheet PDFs."
 def register(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     games = game_help(", or a counters.yaml")
+    _add_list(verbs, games)
+    _add_images(verbs, games)
+    _add_sheet(verbs, games)
+    _add_contact(verbs, games)
 
+
+def _add_list(verbs: argparse._SubParsersAction[argparse.ArgumentParser], games: str) -> None:
     ls = verbs.add_parser("list", help="the counters of a game: id, kind, side, values")
     ls.add_argument("game", help=games)
     ls.add_argument("--kind", choices=("unit", "chit", "marker"), help="only this kind")
     ls.add_argument("--json", action="store_true", help="JSON output")
     ls.set_defaults(func=_list)
 
+
+def _add_images(verbs: argparse._SubParsersAction[argparse.ArgumentParser], games: str) -> None:
     im = verbs.add_parser(
         "images",
         help="one PNG per face: DIR/<id>-front.png and <id>-back.png, plus DIR/faces.json",
@@ -47,6 +55,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     im.add_argument("--json", action="store_true", help="print a JSON summary")
     im.set_defaults(func=_images)
 
+
+def _add_sheet(verbs: argparse._SubParsersAction[argparse.ArgumentParser], games: str) -> None:
     sh = verbs.add_parser(
         "sheet",
         help="a counter-sheet PDF: duplex (fronts page, mirrored backs page) or fold-over",
@@ -66,6 +76,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     sh.add_argument("--json", action="store_true", help="print a JSON summary")
     sh.set_defaults(func=_sheet)
 
+
+def _add_contact(verbs: argparse._SubParsersAction[argparse.ArgumentParser], games: str) -> None:
     cs = verbs.add_parser("contact", help="a contact-sheet PNG of all faces (front and back side by side)")
     cs.add_argument("game", help=games)
     cs.add_argument("-o", "--output", required=True)

@@ -181,16 +181,7 @@ def classify_hexes(
     h, w = rgb.shape[:2]
     offs = sample_offsets(geometry, radius)
     reach = int(np.abs(offs).max()) + 1
-    names = legend.names()
-    palette = []
-    owner = []
-    for i, name in enumerate(names):
-        for col in legend.terrain[name]:
-            palette.append(col)
-            owner.append(i)
-    pal = np.array(palette, dtype=np.float32)
-    pal_owner = np.array(owner, dtype=np.int64)
-    pal_sq = (pal**2).sum(axis=1)
+    pal = _palette(legend)
     centres = np.array([geometry.hex_center(hx) for hx in hexes], dtype=np.int64).reshape(-1, 2)
     on = (centres[:, 0] >= 0) & (centres[:, 0] < w) & (centres[:, 1] >= 0) & (centres[:, 1] < h)
     found: dict[int, HexResult] = {}
@@ -209,31 +200,62 @@ def classify_hexes(
             xs = np.clip(centres[sel, 0][:, None] + offs[None, :, 0], 0, w - 1) - x0
             ys = np.clip(centres[sel, 1][:, None] + offs[None, :, 1], 0, h - 1) - y0
             px = sub[(np.clip(ys, 0, sh - 1) * sw + np.clip(xs, 0, sw - 1)).ravel()].astype(np.float32)
-            d2 = (px**2).sum(axis=1)[:, None] - 2 * px @ pal.T + pal_sq[None, :]
-            nearest = pal_owner[np.argmin(d2, axis=1)].reshape(len(sel), -1)
-            k = nearest.shape[1]
-            counts = np.zeros((len(sel), len(names)), dtype=np.int64)
-            np.add.at(counts, (np.repeat(np.arange(len(sel)), k), nearest.ravel()), 1)
-            win = np.argmax(counts, axis=1)
-            share = counts[np.arange(len(sel)), win] / k
-            pxr = px.reshape(len(sel), k, 3)
-            med_all = np.median(pxr, axis=1)
-            for j, gi in enumerate(sel):
-                voters = pxr[j][nearest[j] == win[j]]
-                med = np.median(voters, axis=0) if len(voters) else med_all[j]
-                cand = np.array(legend.terrain[names[win[j]]], dtype=np.float32)
-                dist = float(np.min(np.hypot.reduce(cand - med, axis=1)))
+            for gi, (terrain, share, dist, colour) in zip(sel, _votes(px, len(sel), pal, legend), strict=True):
                 found[int(gi)] = HexResult(
-                    hexes[gi],
-                    names[win[j]],
-                    float(share[j]),
-                    dist,
-                    bool(share[j] < min_share or dist > max_distance),
-                    (int(med_all[j][0]), int(med_all[j][1]), int(med_all[j][2])),
+                    hexes[gi], terrain, share, dist, bool(share < min_share or dist > max_distance), colour
                 )
             if progress is not None:
                 progress(len(sel))
     return [found[i] for i in sorted(found)]
+
+
+@dataclass(frozen=True)
+class _Palette:
+    """The legend's terrain colours as one array: each colour's terrain (index into ``names``)
+    and squared length, for the nearest-colour votes."""
+
+    names: list[str]
+    colours: NDArray[np.float32]
+    owner: NDArray[np.int64]
+    sq: NDArray[np.float32]
+
+
+def _palette(legend: Legend) -> _Palette:
+    names = legend.names()
+    palette = []
+    owner = []
+    for i, name in enumerate(names):
+        for col in legend.terrain[name]:
+            palette.append(col)
+            owner.append(i)
+    pal = np.array(palette, dtype=np.float32)
+    return _Palette(names, pal, np.array(owner, dtype=np.int64), (pal**2).sum(axis=1))
+
+
+def _votes(
+    px: NDArray[np.float32], n: int, pal: _Palette, legend: Legend
+) -> list[tuple[str, float, float, RGB]]:
+    """Per hex of a batch of ``n`` (``px``: its samples, hex after hex): the terrain most samples
+    are nearest to, the share of them, the distance of the voters' median colour from that
+    terrain's nearest colour, and the median colour of all samples."""
+    d2 = (px**2).sum(axis=1)[:, None] - 2 * px @ pal.colours.T + pal.sq[None, :]
+    nearest = pal.owner[np.argmin(d2, axis=1)].reshape(n, -1)
+    k = nearest.shape[1]
+    counts = np.zeros((n, len(pal.names)), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(n), k), nearest.ravel()), 1)
+    win = np.argmax(counts, axis=1)
+    share = counts[np.arange(n), win] / k
+    pxr = px.reshape(n, k, 3)
+    med_all = np.median(pxr, axis=1)
+    out: list[tuple[str, float, float, RGB]] = []
+    for j in range(n):
+        voters = pxr[j][nearest[j] == win[j]]
+        med = np.median(voters, axis=0) if len(voters) else med_all[j]
+        cand = np.array(legend.terrain[pal.names[win[j]]], dtype=np.float32)
+        dist = float(np.min(np.hypot.reduce(cand - med, axis=1)))
+        colour = (int(med_all[j][0]), int(med_all[j][1]), int(med_all[j][2]))
+        out.append((pal.names[win[j]], float(share[j]), dist, colour))
+    return out
 
 
 def detect_hexsides(
@@ -260,7 +282,7 @@ def detect_hexsides(
     ts = np.linspace(0.15, 0.85, 24)
     across = np.arange(-band, band + 1)
     hatched = bool(legend.directed & set(legend.hexsides))
-    groups: dict[tuple[int, int], list[tuple[int, Hexside, tuple[float, float], tuple[float, float]]]] = {}
+    groups: dict[tuple[int, int], list[_Ends]] = {}
     for i, side in enumerate(sides):
         (ax, ay), (bx, by) = (geometry.lattice_to_pixel(*p) for p in side_lattice(side, geometry.orientation))
         key = (int((ay + by) / 2) // tile, int((ax + bx) / 2) // tile)
@@ -268,44 +290,67 @@ def detect_hexsides(
     found: list[tuple[int, SideResult]] = []
     for key in sorted(groups):  # one region at a time: its sides' points are worked out only here
         group: list[_Probe] = []
-        for i, side, (ax, ay), (bx, by) in groups[key]:
-            length = math.hypot(bx - ax, by - ay)
-            if length == 0:
-                continue
-            nx, ny = -(by - ay) / length, (bx - ax) / length
-            xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
-            ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
-            xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
-            if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
-                continue
-            windows = _hatch_windows(geometry, side, (ax + bx) / 2, (ay + by) / 2, size, (h, w)) if hatched else ([], [])
-            box = [int(xi.min()), int(yi.min()), int(xi.max()) + 1, int(yi.max()) + 1]
-            for wx0, wy0, wx1, wy1 in (*windows[0], *windows[1]):
-                box = [min(box[0], wx0), min(box[1], wy0), max(box[2], wx1), max(box[3], wy1)]
-            group.append(_Probe(i, side, xi, yi, windows, (box[0], box[1], box[2], box[3])))
-        if not group:
-            continue
-        x0, y0 = min(p.box[0] for p in group), min(p.box[1] for p in group)
-        x1, y1 = max(p.box[2] for p in group), max(p.box[3] for p in group)
-        sub = np.asarray(rgb[y0:y1, x0:x1]).astype(np.int32)
-        for p in group:
-            pix = sub[p.yi - y0, p.xi - x0]  # (24, 2band+1, 3)
-            for kind, (colour, owner) in legend.hexsides.items():
-                near = np.hypot.reduce(pix - np.array(colour), axis=2) < tolerance
-                conf = float(near.any(axis=1).mean())
-                if conf < threshold:
-                    continue
-                up: Hex | None = None
-                if kind in legend.directed:
-                    a, b = p.side.hexes
-                    counts = [_feature_pixels(sub, (x0, y0), wins, colour, tolerance / 2) for wins in p.windows]
-                    up = a if counts[0] < counts[1] else b  # hatches hang on the down side
-                found.append((p.index, SideResult(p.side, kind, conf, up, owner)))
+        for ends in groups[key]:
+            probe = _probe(ends, geometry, ts, across, size, (h, w), hatched)
+            if probe is not None:
+                group.append(probe)
+        if group:
+            found.extend(_read_sides(rgb, group, legend, threshold, tolerance))
     found.sort(key=lambda f: f[0])  # stable: one side's kinds stay in the legend's order
     return [r for _i, r in found]
 
 
 Box = tuple[int, int, int, int]
+#: a hexside's index among the sides asked for, the side, and its two ends (image pixels)
+_Ends = tuple[int, Hexside, tuple[float, float], tuple[float, float]]
+
+
+def _probe(
+    ends: _Ends, geometry: HexGridGeometry, ts: NDArray[np.float64], across: NDArray[np.int64], size: float,
+    shape: tuple[int, int], hatched: bool,
+) -> _Probe | None:
+    """The side's sample points (and hatching windows if ``hatched``), or None when it has no
+    length or a point is off the image."""
+    h, w = shape
+    i, side, (ax, ay), (bx, by) = ends
+    length = math.hypot(bx - ax, by - ay)
+    if length == 0:
+        return None
+    nx, ny = -(by - ay) / length, (bx - ax) / length
+    xs = ax + (bx - ax) * ts[:, None] + nx * across[None, :]
+    ys = ay + (by - ay) * ts[:, None] + ny * across[None, :]
+    xi, yi = np.round(xs).astype(np.int64), np.round(ys).astype(np.int64)
+    if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+        return None
+    windows = _hatch_windows(geometry, side, (ax + bx) / 2, (ay + by) / 2, size, (h, w)) if hatched else ([], [])
+    box = [int(xi.min()), int(yi.min()), int(xi.max()) + 1, int(yi.max()) + 1]
+    for wx0, wy0, wx1, wy1 in (*windows[0], *windows[1]):
+        box = [min(box[0], wx0), min(box[1], wy0), max(box[2], wx1), max(box[3], wy1)]
+    return _Probe(i, side, xi, yi, windows, (box[0], box[1], box[2], box[3]))
+
+
+def _read_sides(
+    rgb: NDArray[np.uint8] | RgbRegions, group: list[_Probe], legend: Legend, threshold: float, tolerance: float
+) -> list[tuple[int, SideResult]]:
+    """The group's sides that carry a legend line colour (one read of the region they span)."""
+    found: list[tuple[int, SideResult]] = []
+    x0, y0 = min(p.box[0] for p in group), min(p.box[1] for p in group)
+    x1, y1 = max(p.box[2] for p in group), max(p.box[3] for p in group)
+    sub = np.asarray(rgb[y0:y1, x0:x1]).astype(np.int32)
+    for p in group:
+        pix = sub[p.yi - y0, p.xi - x0]  # (24, 2band+1, 3)
+        for kind, (colour, owner) in legend.hexsides.items():
+            near = np.hypot.reduce(pix - np.array(colour), axis=2) < tolerance
+            conf = float(near.any(axis=1).mean())
+            if conf < threshold:
+                continue
+            up: Hex | None = None
+            if kind in legend.directed:
+                a, b = p.side.hexes
+                counts = [_feature_pixels(sub, (x0, y0), wins, colour, tolerance / 2) for wins in p.windows]
+                up = a if counts[0] < counts[1] else b  # hatches hang on the down side
+            found.append((p.index, SideResult(p.side, kind, conf, up, owner)))
+    return found
 
 
 @dataclass(frozen=True)

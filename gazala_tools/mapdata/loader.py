@@ -342,21 +342,7 @@ class _Builder:
         return self.s[key]
 
     def build(self) -> GameMap:
-        if self.game is None:
-            d, gnode = self.need("game")
-            game = d.scalar(gnode, "game")
-        else:
-            game = self.game
-            if "game" in self.s:
-                d, gnode = self.s["game"]
-                raise d.err(gnode, "the map of a game folder does not name its game", expected="the id in game.yaml only")
-        d, pnode = self.need("provenance")
-        provenance = d.scalar(pnode, "provenance")
-        title = self.s["title"][0].scalar(self.s["title"][1], "title") if "title" in self.s else game
-        notes: tuple[str, ...] = ()
-        if "notes" in self.s:
-            nd, nn = self.s["notes"]
-            notes = tuple(nd.scalar(n, "notes") for n in nd.seq(nn, "notes"))
+        game, provenance, title, notes = self._read_header()
         grid, numbering_name, pixels = self.read_grid()
         self.grid = grid
         self.styles: dict[str, dict[str, dict[str, str]]] = {}
@@ -395,6 +381,25 @@ class _Builder:
             path_kinds=self.path_kinds,
             styles=self.styles,
         )
+
+    def _read_header(self) -> tuple[str, str, str, tuple[str, ...]]:
+        """The map's game (none in a game folder's map), provenance, title and notes."""
+        if self.game is None:
+            d, gnode = self.need("game")
+            game = d.scalar(gnode, "game")
+        else:
+            game = self.game
+            if "game" in self.s:
+                d, gnode = self.s["game"]
+                raise d.err(gnode, "the map of a game folder does not name its game", expected="the id in game.yaml only")
+        d, pnode = self.need("provenance")
+        provenance = d.scalar(pnode, "provenance")
+        title = self.s["title"][0].scalar(self.s["title"][1], "title") if "title" in self.s else game
+        notes: tuple[str, ...] = ()
+        if "notes" in self.s:
+            nd, nn = self.s["notes"]
+            notes = tuple(nd.scalar(n, "notes") for n in nd.seq(nn, "notes"))
+        return game, provenance, title, notes
 
     def _declared_kinds(self, section: str, keys: frozenset[str]) -> Iterator[tuple[_Doc, str, dict[str, yaml.Node], str]]:
         """The entries of ``hexside-kinds:`` or ``path-kinds:`` (``{name: {keys...}}``, an empty value
@@ -507,14 +512,7 @@ class _Builder:
         )
         m = d.mapping(node, "grid", keys)
         square = "kind" in m and d.choice(m["kind"], "grid.kind", ("hex", "square")) == "square"
-        for k in (*(() if square else ("orientation",)), "columns", "rows", "pixels",
-                  *(("numbering",) if self.numbering is None else ())):
-            if k not in m:
-                raise d.err(node, f"grid: missing {k!r}")
-        for k, other in (("orientation", "hex"), ("moves", "square")):
-            if k in m and square != (other == "square"):
-                raise d.err(m[k], f"grid.{k}: only a {other} grid has it", expected=f"no {k} in a "
-                            f"{'square' if square else 'hex'} grid")
+        self._check_grid_keys(d, node, m, square)
         orientation = Orientation.FLAT if square else Orientation(
             d.choice(m["orientation"], "grid.orientation", ("flat", "pointy")))
         if self.numbering is None:
@@ -537,13 +535,32 @@ class _Builder:
             ) if not square else _square_grid(d, m, numbering, cols, rows, north, max_rows, max_cols)
         except ValueError as exc:
             raise d.err(node, f"grid: {exc}") from None
+        pixels = self._read_pixels(d, m["pixels"])
+        if square:
+            self._check_no_hexsides(d)
+        return grid, numbering_name, pixels
+
+    def _check_grid_keys(self, d: _Doc, node: yaml.Node, m: dict[str, yaml.Node], square: bool) -> None:
+        """The keys a hex or square ``grid:`` must have, and none that only the other kind has."""
+        for k in (*(() if square else ("orientation",)), "columns", "rows", "pixels",
+                  *(("numbering",) if self.numbering is None else ())):
+            if k not in m:
+                raise d.err(node, f"grid: missing {k!r}")
+        for k, other in (("orientation", "hex"), ("moves", "square")):
+            if k in m and square != (other == "square"):
+                raise d.err(m[k], f"grid.{k}: only a {other} grid has it", expected=f"no {k} in a "
+                            f"{'square' if square else 'hex'} grid")
+
+    @staticmethod
+    def _read_pixels(d: _Doc, node: yaml.Node) -> PixelGrid:
+        """``grid.pixels``: where the grid stands on the board image."""
         pkeys = frozenset(
             {"dx", "dy", "x0", "y0", "board_width", "board_height", "edge_width", "edge_height", "dpi"}
         )
-        pm = d.mapping(m["pixels"], "grid.pixels", pkeys)
+        pm = d.mapping(node, "grid.pixels", pkeys)
         for k in ("dx", "dy", "x0", "y0", "board_width", "board_height"):
             if k not in pm:
-                raise d.err(m["pixels"], f"grid.pixels: missing {k!r}")
+                raise d.err(node, f"grid.pixels: missing {k!r}")
         pixels = PixelGrid(
             dx=d.number(pm["dx"], "grid.pixels.dx"),
             dy=d.number(pm["dy"], "grid.pixels.dy"),
@@ -556,12 +573,15 @@ class _Builder:
             dpi=d.integer(pm["dpi"], "grid.pixels.dpi", lo=1, hi=1200) if "dpi" in pm else 100,
         )
         if not (0 < pixels.dx <= MAX_PIXEL and 0 < pixels.dy <= MAX_PIXEL):
-            raise d.err(m["pixels"], f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
-        for key in ("hexsides", "paths", "boxes", "hexside-kinds", "path-kinds") if square else ():
-            kd, knode = self.s.get(key, (d, None))  # what stands on a hexside: a square map says none (empty: dump_map)
+            raise d.err(node, f"grid.pixels: dx and dy must be positive, got {pixels.dx}, {pixels.dy}")
+        return pixels
+
+    def _check_no_hexsides(self, d: _Doc) -> None:
+        """A square map has nothing that stands on a hexside (empty sections, as dump_map writes, pass)."""
+        for key in ("hexsides", "paths", "boxes", "hexside-kinds", "path-kinds"):
+            kd, knode = self.s.get(key, (d, None))
             if isinstance(knode, yaml.SequenceNode | yaml.MappingNode) and knode.value:
                 raise kd.err(knode, f"{key}: a square grid has no hexsides", expected="terrain, places and zones")
-        return grid, numbering_name, pixels
 
     def read_numbering(self, d: _Doc, node: yaml.Node) -> tuple[Numbering, str]:
         if isinstance(node, yaml.ScalarNode):

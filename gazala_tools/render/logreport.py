@@ -17,13 +17,15 @@ from gazala_tools.escape import head, text
 from gazala_tools.referee.findings import Severity
 from gazala_tools.referee.report import Report
 from gazala_tools.render.board import board_geometry
-from gazala_tools.render.boardart import report_art
+from gazala_tools.render.boardart import ReportArt, report_art
 from gazala_tools.render.replay import REPLAY_SCRIPT, REPLAY_STYLE, replay_section
 from gazala_tools.render.report import BOARD_STYLE, HexPoints, _pts, hex_id, overlay, svg_overlay
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.counters.model import Manifest
     from gazala_tools.games import Game
+    from gazala_tools.grid import GameGrid
+    from gazala_tools.referee.log import LogReplay
     from gazala_tools.referee.logcheck import LogReport, StepMove
 
 __all__ = ["MOVE_BAD", "MOVE_DIRECT", "MOVE_OK", "PAGE_SCRIPT", "PAGE_STYLE", "render_log_html"]
@@ -105,47 +107,9 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
 
     assert isinstance(replay, LogReplay)
     e = text
-    game_map = replay.rules.map
-    position = rep.final if rep.final is not None else replay.position()
     game = replay.rules.game
-    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source,  # the findings' hexes outlined
-                        findings=[f.finding for f in rep.findings],
-                        side_colours={s.id: s.color for s in game.sides if s.color})
-    art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
-    moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
-    at = HexPoints(game_map, board_geometry(game_map, dpi=art.dpi))  # each hex's points once
-    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at,
-                 board_px=art.board.size)
-    svg = svg_overlay(ov, art, _move_lines(rep, at))
-    by_step: dict[int, list[str]] = {}
-    for m in rep.moves:
-        by_step.setdefault(m.step, []).append(
-            f'<li class="mv"><b>{e(m.unit)}</b> {_where(m)}'
-            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
-            + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
-               if m.direct else "") + "</li>")
-    grid = game_map.grid
-    for i, f in enumerate(rep.findings):
-        fd = f.finding
-        who = "" if f.unit else "position after the step: " if f.kind == "step" else "position at phase end: "
-        where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
-                         for h in map(at.hex, fd.hexes) if h is not None)
-        by_step.setdefault(f.step, []).append(
-            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a id="finding-{i}" '
-            f'href="#step-{f.step}">[{e(fd.rule)}]</a> {who}{e(fd.message)}{" " + where if where else ""}</li>')
-    starts = {p.first_step: p for p in rep.phases}
-    rows: list[str] = []
-    for n in range(1, rep.steps + 1):
-        if n in starts:
-            p = starts[n]
-            rows.append(f'<li class="phase">phase {p.index}{f", turn {e(p.turn)}" if p.turn else ""}: '
-                        f"{e(p.started_by)}</li>")
-        items = by_step.get(n)
-        if not items:
-            continue
-        cls = "step bad" if any('finding error' in i for i in items) else "step"
-        rows.append(f'<li class="{cls}" id="step-{n}" data-step="{n}"><a href="#step-{n}">step {n}</a><ul>'
-                    + "".join(items) + "</ul></li>")
+    svg, at, art = _board(rep, replay, dpi)
+    rows = _step_rows(rep, _step_items(rep, at, replay.rules.map.grid))
     summary = "".join(
         f'<li class="{f.finding.severity.value}"><a href="#step-{f.step}">step {f.step}</a> '
         f"[{e(f.finding.rule)}] {e(f.unit or 'position')}</li>" for f in rep.findings)
@@ -165,3 +129,60 @@ def render_log_html(rep: LogReport, replay: object, *, dpi: float | None = 50) -
 <script>{PAGE_SCRIPT + REPLAY_SCRIPT}</script>
 </body></html>
 """
+
+
+def _board(rep: LogReport, replay: LogReplay, dpi: float | None) -> tuple[str, HexPoints, ReportArt]:
+    """The board at the end of the log with the findings' hexes outlined and every move drawn (an
+    SVG), each hex's points and the board's art."""
+    game_map = replay.rules.map
+    position = rep.final if rep.final is not None else replay.position()
+    game = replay.rules.game
+    pos_report = Report(game=rep.game, turn=position.turn, source=rep.source,  # the findings' hexes outlined
+                        findings=[f.finding for f in rep.findings],
+                        side_colours={s.id: s.color for s in game.sides if s.color})
+    art = report_art(game, game_map, position.units, dpi=dpi)  # the board and faces: once per report
+    moved = [lab for m in rep.moves for lab in (m.path or (m.from_hex, m.to_hex)) if lab]
+    at = HexPoints(game_map, board_geometry(game_map, dpi=art.dpi))  # each hex's points once
+    ov = overlay(pos_report, game_map, position, dpi=art.dpi, counter_px=art.counter_px, extra_hexes=moved, points=at,
+                 board_px=art.board.size)
+    return svg_overlay(ov, art, _move_lines(rep, at)), at, art
+
+
+def _step_items(rep: LogReport, at: HexPoints, grid: GameGrid) -> dict[int, list[str]]:
+    """Each step's moves, then its findings (with their hexes linked), as list items."""
+    e = text
+    by_step: dict[int, list[str]] = {}
+    for m in rep.moves:
+        by_step.setdefault(m.step, []).append(
+            f'<li class="mv"><b>{e(m.unit)}</b> {_where(m)}'
+            + (f' <span class="path">via {e(" ".join(m.path))}</span>' if len(m.path) > 2 else "")
+            + (f' <span class="detour">(a detour: the direct route {e(" ".join(m.direct))} breaks a rule)</span>'
+               if m.direct else "") + "</li>")
+    for i, f in enumerate(rep.findings):
+        fd = f.finding
+        who = "" if f.unit else "position after the step: " if f.kind == "step" else "position at phase end: "
+        where = " ".join(f'<a class="hex" href="#{e(hex_id(grid.label(h)))}">{e(grid.label(h))}</a>'
+                         for h in map(at.hex, fd.hexes) if h is not None)
+        by_step.setdefault(f.step, []).append(
+            f'<li class="finding {fd.severity.value}" id="f-{f.step}-{e(fd.rule)}"><a id="finding-{i}" '
+            f'href="#step-{f.step}">[{e(fd.rule)}]</a> {who}{e(fd.message)}{" " + where if where else ""}</li>')
+    return by_step
+
+
+def _step_rows(rep: LogReport, by_step: dict[int, list[str]]) -> list[str]:
+    """The step list: a row at each phase's start and one for each step with moves or findings."""
+    e = text
+    starts = {p.first_step: p for p in rep.phases}
+    rows: list[str] = []
+    for n in range(1, rep.steps + 1):
+        if n in starts:
+            p = starts[n]
+            rows.append(f'<li class="phase">phase {p.index}{f", turn {e(p.turn)}" if p.turn else ""}: '
+                        f"{e(p.started_by)}</li>")
+        items = by_step.get(n)
+        if not items:
+            continue
+        cls = "step bad" if any('finding error' in i for i in items) else "step"
+        rows.append(f'<li class="{cls}" id="step-{n}" data-step="{n}"><a href="#step-{n}">step {n}</a><ul>'
+                    + "".join(items) + "</ul></li>")
+    return rows

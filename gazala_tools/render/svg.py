@@ -273,6 +273,17 @@ def _parse(data: bytes, count: _Count) -> ET.Element:
             raise _Refused(f"its entities expand to more than {MAX_EXPANDED_BYTES:,} bytes (an entity bomb)")
         builder.data(text)
 
+    root = _run_expat(data, builder, start, end, chars)
+    if _local(root.tag) != "svg" or str(root.tag) not in ("svg", f"{{{SVG_NS}}}svg"):
+        raise _Refused(f"has the root element <{_local(root.tag)}>, not <svg>")
+    return root
+
+
+def _run_expat(data: bytes, builder: ET.TreeBuilder, start: Callable[[str, dict[str, str]], None],
+               end: Callable[[str], None], chars: Callable[[str], None]) -> ET.Element:
+    """``data`` parsed by expat into ``builder`` through the handlers (no parameter or external
+    entities, no unparsed entity declarations): the tree's root."""
+
     def external(*_a: object) -> int:
         raise _Refused("refers to an external entity (refused: nothing outside the image is read)")
 
@@ -287,14 +298,11 @@ def _parse(data: bytes, count: _Count) -> ET.Element:
     p.buffer_text = True
     try:
         p.Parse(data, True)
-        root = builder.close()
+        return builder.close()
     except _Refused:
         raise
     except (expat.ExpatError, AssertionError, ValueError, LookupError, UnicodeError, RecursionError) as exc:
         raise _Refused(f"is not well-formed XML ({' '.join(str(exc).split())[:100]})") from None
-    if _local(root.tag) != "svg" or str(root.tag) not in ("svg", f"{{{SVG_NS}}}svg"):
-        raise _Refused(f"has the root element <{_local(root.tag)}>, not <svg>")
-    return root
 
 
 # --- 2. references inside the sandbox --------------------------------------------------------------
@@ -972,16 +980,22 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
     """The SVG drawn at ``scale`` times its declared size (or at ``out_size``), as an RGBA Pillow image.
     Refused (``error``) when it breaks a rule or cap of the module docstring, when the raster would pass
     ``max_pixels``, when the command's art budget is spent, or when cairo cannot draw it."""
-    from PIL import Image
-
     prep = prepare(data, file=file, name=name, resolve=resolve, max_pixels=max_pixels, what=what, error=error)
     w, h = check_pixels(prep.size, file=file, what=f"SVG {what}", max_pixels=max_pixels, error=error)
     if out_size is None:
         out_size = (max(1, round(w * scale)), max(1, round(h * scale)))
     ow, oh = out_size
     painted = check_cost(prep, out_size, file=file, what=what, max_pixels=max_pixels, error=error)
-    cost = prep.cost
-    current_budget().charge(pixels=painted, drawn=cost.drawn, file=file, what=f"SVG {what}")
+    current_budget().charge(pixels=painted, drawn=prep.cost.drawn, file=file, what=f"SVG {what}")
+    img = _draw(prep, ow, oh, file=file, what=what, error=error)
+    return img.copy() if img.size == (ow, oh) else img.resize((ow, oh))
+
+
+def _draw(prep: Prepared, ow: int, oh: int, *, file: str | Path, what: str, error: type[GazalaError]) -> Image.Image:
+    """cairosvg's drawing of ``prep`` at ``ow`` x ``oh`` (counted: no more elements than costed),
+    as a Pillow image (its size cairo's)."""
+    from PIL import Image
+
     resources = prep.resources
 
     def fetch(url: str, resource_type: str = "") -> bytes:
@@ -995,7 +1009,7 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
         from cairosvg.surface import PNGSurface
 
         _count_draws()
-        with _tallied(2 * cost.drawn + 1000):
+        with _tallied(2 * prep.cost.drawn + 1000):
             # an address of its own (never fetched): cairosvg then finds a <use>'s target once, not at every use
             tree = Tree(bytestring=prep.data, url=f"{RESOURCE_BASE}document.svg", url_fetcher=fetch, unsafe=False)
             surface = PNGSurface(tree, None, 96, output_width=ow, output_height=oh)
@@ -1018,7 +1032,7 @@ def rasterise(data: bytes, *, file: str | Path, what: str = "image", scale: floa
     except Exception as exc:  # cairosvg raises parser, cairo and value errors of many kinds
         raise error(f"SVG {what} cannot be drawn ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})",
                     file=file, expected="an SVG image VASSAL can draw") from None
-    return img.copy() if img.size == (ow, oh) else img.resize((ow, oh))
+    return img
 
 
 def open_any_image(data: bytes, *, file: str | Path, what: str = "image", max_pixels: int = MAX_IMAGE_PIXELS,

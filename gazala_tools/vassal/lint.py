@@ -52,7 +52,7 @@ from gazala_tools.vassal.buildfile import (
     layouts_from_xml,
     open_source,
 )
-from gazala_tools.vsav import map_identifiers, read_save, sequence
+from gazala_tools.vsav import Save, map_identifiers, read_save, sequence
 from gazala_tools.vsav.traits import Trait, decode_piece
 
 __all__ = [
@@ -686,46 +686,58 @@ class _Linter:
                          "save the set-up again from a game of this module")
                 continue
             by_id = map_identifiers(layouts)
-            placed_maps: dict[str, MapLayout | None] = {}  # None: the save's boards are not the map's (reported)
-            for map_id, boards in save.position.boards.items():
-                lay = by_id.get(map_id)
-                if lay is None:
-                    continue
-                try:
-                    placed_maps[map_id] = layout_with_boards(lay, boards) if boards else lay
-                except VassalFormatError as exc:
-                    placed_maps[map_id] = None
-                    self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
-                             "save the set-up again from a game of this module")
-            reported = len(self.findings)
-            checked: set[tuple[str, str]] = set()
-            lost: dict[str, list[str]] = defaultdict(list)
-            for piece in save.position.pieces.values():
-                self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported, checked)
-                if piece.map is None:
-                    continue
-                self.counts["set-up pieces"] += 1
-                lay = by_id.get(piece.map)
-                if lay is None:
-                    lost[piece.map].append(piece.name)
-                    continue
-                placed = placed_maps.get(piece.map, lay)
-                if placed is None:  # a board the module lacks: one finding above, not one per piece
-                    continue
-                if placed.boards and placed.board_at(piece.x, piece.y) is None:
-                    self.add("warning", "save", f"{where} piece {piece.id}",
-                             f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
-                             "move the piece onto a board and save the set-up again")
-            for map_id, names in lost.items():  # one finding a map: VASSAL's "No such map", the pieces on no map
-                shown = ", ".join(repr(n) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-                self.add("error", "save", where,
-                         f"{len(names)} piece(s) ({shown}) stand on map {map_id!r}, which the module has not "
-                         "(VASSAL says \"No such map\" and leaves them on no map)",
-                         "move the pieces to one of the module's maps and save the set-up again")
+            placed_maps = self._setup_maps(save, by_id, where)
+            self._setup_pieces(save, by_id, placed_maps, where)
         if unread:
             self.add("warning", "save", "buildFile",
                      f"{unread} set-up save(s) not read: lint reads {MAX_SETUP_TOTAL // 2**20} MB of set-up saves "
                      f"(it read {read_bytes:,} bytes)", "lint a copy of the module holding the other set-ups")
+
+    def _setup_maps(self, save: Save, by_id: dict[str, MapLayout], where: str) -> dict[str, MapLayout | None]:
+        """The module's maps the save names, with the boards the save places on them (None: the
+        save's boards are not the map's, reported)."""
+        placed_maps: dict[str, MapLayout | None] = {}
+        for map_id, boards in save.position.boards.items():
+            lay = by_id.get(map_id)
+            if lay is None:
+                continue
+            try:
+                placed_maps[map_id] = layout_with_boards(lay, boards) if boards else lay
+            except VassalFormatError as exc:
+                placed_maps[map_id] = None
+                self.add("error", "save", where, f"map {map_id!r}: {exc.problem}",
+                         "save the set-up again from a game of this module")
+        return placed_maps
+
+    def _setup_pieces(
+        self, save: Save, by_id: dict[str, MapLayout], placed_maps: dict[str, MapLayout | None], where: str
+    ) -> None:
+        """The set-up's pieces: their images, and those off every board or on a map the module lacks."""
+        reported = len(self.findings)
+        checked: set[tuple[str, str]] = set()
+        lost: dict[str, list[str]] = defaultdict(list)
+        for piece in save.position.pieces.values():
+            self._save_piece_images(piece.definition.traits, f"{where} piece {piece.name!r}", reported, checked)
+            if piece.map is None:
+                continue
+            self.counts["set-up pieces"] += 1
+            lay = by_id.get(piece.map)
+            if lay is None:
+                lost[piece.map].append(piece.name)
+                continue
+            placed = placed_maps.get(piece.map, lay)
+            if placed is None:  # a board the module lacks: one finding above, not one per piece
+                continue
+            if placed.boards and placed.board_at(piece.x, piece.y) is None:
+                self.add("warning", "save", f"{where} piece {piece.id}",
+                         f"piece {piece.name!r} at ({piece.x}, {piece.y}) on map {piece.map!r} is off every board",
+                         "move the piece onto a board and save the set-up again")
+        for map_id, names in lost.items():  # one finding a map: VASSAL's "No such map", the pieces on no map
+            shown = ", ".join(repr(n) for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            self.add("error", "save", where,
+                     f"{len(names)} piece(s) ({shown}) stand on map {map_id!r}, which the module has not "
+                     "(VASSAL says \"No such map\" and leaves them on no map)",
+                     "move the pieces to one of the module's maps and save the set-up again")
 
 
 def _lazy_path(el: etree._Element) -> Callable[[], str]:

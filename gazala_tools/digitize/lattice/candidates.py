@@ -148,10 +148,23 @@ def lattice_bases(
     if len(peaks) < 2:
         raise GazalaError("no periodic structure found", expected="a scan of a hex grid")
     top = max(v for v, _ in peaks)
+    distinct = _distinct_directions(peaks, top, params)
+    candidates = _scored_candidates(ac, distinct, min_period, max_shift)
+    if not candidates:
+        raise GazalaError("found only one direction of periodicity", expected="a two-dimensional hex grid")
+    chosen = _chosen_bases(candidates, count, params)
+    return [_refine(ac, peaks, b1, b2, top, max_shift, raw, params.refine_peak) for b1, b2 in chosen]
+
+
+# (mean on the lattice's points, cell area, b1, b2, contrast against half a step off them)
+_Candidate = tuple[float, float, Vec, Vec, float]
+
+
+def _distinct_directions(peaks: list[tuple[float, Vec]], top: float, params: Params) -> list[Vec]:
+    """The strong peaks' vectors in distinct directions (up to sign), shortest first, at most 40."""
     strong = [p for v, p in peaks if v >= params.strong_peak * top]
     if len(strong) < 2:
         strong = [p for _, p in peaks[:6]]
-    # distinct directions (up to sign), shortest first
     strong.sort(key=lambda p: float(np.hypot(*p)))
     distinct: list[Vec] = []
     for p in strong:
@@ -159,8 +172,13 @@ def lattice_bases(
             distinct.append(p)
         if len(distinct) >= 40:
             break
-    best: tuple[float, float, Vec, Vec] | None = None
-    candidates: list[tuple[float, float, Vec, Vec, float]] = []
+    return distinct
+
+
+def _scored_candidates(ac: FloatImage, distinct: list[Vec], min_period: float, max_shift: int) -> list[_Candidate]:
+    """Every pair of non-parallel directions, reduced, readable as a hex grid and of cells at
+    least ``min_period`` square, scored on the autocorrelation."""
+    candidates: list[_Candidate] = []
     ac_max = ndimage.maximum_filter(ac, size=3, mode="nearest")
     # many pairs reduce to the same basis: each reduced basis is read and scored once
     scored: dict[bytes, tuple[float, float] | None] = {}
@@ -184,11 +202,15 @@ def lattice_bases(
                 continue
             mean, contrast = found
             candidates.append((mean, area, r1, r2, contrast))
-    if not candidates:
-        raise GazalaError("found only one direction of periodicity", expected="a two-dimensional hex grid")
+    return candidates
+
+
+def _chosen_bases(candidates: list[_Candidate], count: int, params: Params) -> list[tuple[Vec, Vec]]:
+    """The best candidate, then up to ``count - 1`` other lattices, strongest first."""
     # Lattices clearly stronger on their points than half a step off them (a spurious finer
     # lattice, e.g. from a chart's ruling or JPEG blocks, is not), then the finest of those whose
     # points are (nearly) all as strong as the best one's (a coarser sub-lattice is not finest).
+    best: tuple[float, float, Vec, Vec] | None = None
     top_contrast = max(c[4] for c in candidates)
     clear = [c for c in candidates if c[4] >= top_contrast - params.contrast_margin * abs(top_contrast)]
     top_mean = max(c[0] for c in clear)
@@ -203,7 +225,7 @@ def lattice_bases(
             break
         if not any(_is_lattice(c[2], *b) and _is_lattice(c[3], *b) and abs(c[1] - _area(*b)) < 0.1 * c[1] for b in chosen):
             chosen.append((c[2], c[3]))
-    return [_refine(ac, peaks, b1, b2, top, max_shift, raw, params.refine_peak) for b1, b2 in chosen]
+    return chosen
 
 
 def _area(b1: Vec, b2: Vec) -> float:

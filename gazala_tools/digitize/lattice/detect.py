@@ -359,7 +359,7 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]], par
     """The :class:`LatticeFit` of the centres ``cf`` measured at 1/f, for the best of the
     readings ``ranked`` by their edge score (full-resolution pixels)."""
     best_score, best = ranked[0]
-    rms, count, coverage = cf.rms, cf.count, cf.coverage
+    rms, count = cf.rms, cf.count
     # back to full-resolution pixels: a block-mean pixel (i, j) covers [f*i, f*i + f)
     scale = float(f)
     shift = (scale - 1) / 2.0
@@ -380,18 +380,8 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]], par
     a_v = np.array([dy, 0.0] if best.sideways else [0.0, dy])
     grid_centre = _first_hex(a_origin * scale + shift, a_u, a_v, cf.inliers)
     grid_rms = axis_aligned_rms(cf, best.sideways, adx, ady, a_origin) * scale
-    notes: list[str] = []
-    if abs(rotation) > 0.05:
-        notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
-    if len(ranked) > 1 and ranked[1][0] > params.close_reading * best_score:
-        notes.append("another reading of the lattice fits the edges almost as well; check the orientation")
-    margin = best_score - (ranked[1][0] if len(ranked) > 1 else 0.0)
-    confidence = float(
-        max(0.0, min(1.0, best_score * params.score_gain)) * min(1.0, coverage * params.coverage_gain)
-        * min(1.0, 0.5 + margin * params.margin_gain)
-        * (1.0 if rms * scale < params.loose_rms * min(best.dx, best.dy) else 0.5)
-        * min(1.0, count / params.few_hexes)
-    )
+    notes = _fit_notes(rotation, ranked, params)
+    confidence = _confidence(cf, scale, ranked, params)
     alternatives = tuple(
         {"sideways": c.sideways, "dx": round(c.dx, 3), "dy": round(c.dy, 3), "edge_score": round(s, 3)}
         for s, c in ranked[1:4]
@@ -413,6 +403,30 @@ def _lattice_fit(cf: CentreFit, f: int, ranked: list[tuple[float, Reading]], par
         grid_centre=grid_centre,
         grid_rms_px=grid_rms,
         affine=(tuple(o_full.tolist()), tuple(u_full.tolist()), tuple(v_full.tolist())),
+    )
+
+
+def _fit_notes(rotation: float, ranked: list[tuple[float, Reading]], params: Params) -> list[str]:
+    """What the user should know of the fit: a rotated scan, a second reading nearly as good."""
+    notes: list[str] = []
+    if abs(rotation) > 0.05:
+        notes.append(f"the grid is rotated {rotation:.2f} degrees; straighten the scan for VASSAL")
+    if len(ranked) > 1 and ranked[1][0] > params.close_reading * ranked[0][0]:
+        notes.append("another reading of the lattice fits the edges almost as well; check the orientation")
+    return notes
+
+
+def _confidence(cf: CentreFit, scale: float, ranked: list[tuple[float, Reading]], params: Params) -> float:
+    """The fit's confidence, 0-1: the best reading's edge score and its lead over the next, the
+    share of hexes found, the centres' rms (``scale``: full-resolution pixels a measured one) and
+    their count."""
+    best_score, best = ranked[0]
+    margin = best_score - (ranked[1][0] if len(ranked) > 1 else 0.0)
+    return float(
+        max(0.0, min(1.0, best_score * params.score_gain)) * min(1.0, cf.coverage * params.coverage_gain)
+        * min(1.0, 0.5 + margin * params.margin_gain)
+        * (1.0 if cf.rms * scale < params.loose_rms * min(best.dx, best.dy) else 0.5)
+        * min(1.0, cf.count / params.few_hexes)
     )
 
 

@@ -245,18 +245,7 @@ def fit_measured(
     inliers = np.zeros((0, 2), dtype=np.int64)
     used, measured = np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2))
     for rnd in range(rounds):
-        # every lattice hex whose centre is on the image
-        m = np.stack([u, v], axis=1)
-        corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], dtype=np.float64) - o
-        cr_f = np.linalg.solve(m, corners.T).T
-        cmin, cmax = math.floor(cr_f[:, 0].min()) - 1, math.ceil(cr_f[:, 0].max()) + 1
-        rmin, rmax = math.floor(cr_f[:, 1].min()) - 2, math.ceil(cr_f[:, 1].max()) + 2
-        cc, rr = np.meshgrid(np.arange(cmin, cmax + 1), np.arange(rmin, rmax + 1), indexing="ij")
-        cr = np.stack([cc.ravel(), rr.ravel()], axis=1)
-        a = _design(cr)
-        pred = a[:, :1] * o + a[:, 1:2] * u + a[:, 2:3] * v
-        inside = (pred[:, 0] >= 0) & (pred[:, 0] < w) & (pred[:, 1] >= 0) & (pred[:, 1] < h)
-        cr, a, pred = cr[inside], a[inside], pred[inside]
+        cr, a, pred = _lattice_on_image(o, u, v, w, h)
         radius = max(2, int(min(reading.dx, reading.dy) * (first if rnd == 0 else params.next_radius)))
         meas, strength = measure(pred, radius)
         ok = ~np.isnan(meas[:, 0])
@@ -264,28 +253,12 @@ def fit_measured(
             raise GazalaError("too few hex centres could be located", expected="a scan with visible hex edges")
         med = float(np.median(strength[ok]))
         ok &= strength > params.weak_centre * med
-        sel = ok.copy()
-        for _ in range(3):
-            sol, *_ = np.linalg.lstsq(a[sel], meas[sel], rcond=None)
-            res = np.hypot(*(meas - a @ sol).T)
-            mad = float(np.median(res[sel])) + 1e-6
-            new = ok & (res < max(params.outlier_mads * 1.4826 * mad, params.outlier_floor_px))
-            if new.sum() < 6 or np.array_equal(new, sel):
-                break
-            sel = new
+        sol, sel = _trimmed_fit(a, meas, ok, params)
         # Hexes on the rim of the found area are pulled outwards (nothing beyond them balances
         # the kernel): fit only hexes whose six neighbours were all found, when there are enough.
         inner = sel & _surrounded(cr, sel)
         use = inner if inner.sum() >= params.min_surrounded else sel
-        # then Huber-weighted least squares (IRLS): printed features biasing a minority of hexes
-        # (escarpment hatching, symbols on one side) do not move the lattice
-        for _ in range(8):
-            r_x = meas[use] - a[use] @ sol
-            wts = 1.0 / np.sqrt(np.maximum(np.abs(r_x), params.huber_px))
-            sol = np.stack(
-                [np.linalg.lstsq(a[use] * wts[:, k : k + 1], meas[use, k] * wts[:, k], rcond=None)[0] for k in (0, 1)],
-                axis=1,
-            )
+        sol = _huber_fit(a, meas, use, sol, params)
         res = np.hypot(*(meas - a @ sol).T)
         o, u, v = sol[0], sol[1], sol[2]
         used, measured = cr[use], meas[use]
@@ -297,6 +270,56 @@ def fit_measured(
         box = np.all((cr >= lo) & (cr <= hi), axis=1)
         coverage = count / max(1, int(box.sum()))
     return CentreFit(o, u, v, rms, count, coverage, inliers, used, measured)
+
+
+def _lattice_on_image(
+    o: Vec, u: Vec, v: Vec, w: int, h: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+    """Every lattice hex whose centre is on the image: its (column, row), design row and centre."""
+    m = np.stack([u, v], axis=1)
+    corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], dtype=np.float64) - o
+    cr_f = np.linalg.solve(m, corners.T).T
+    cmin, cmax = math.floor(cr_f[:, 0].min()) - 1, math.ceil(cr_f[:, 0].max()) + 1
+    rmin, rmax = math.floor(cr_f[:, 1].min()) - 2, math.ceil(cr_f[:, 1].max()) + 2
+    cc, rr = np.meshgrid(np.arange(cmin, cmax + 1), np.arange(rmin, rmax + 1), indexing="ij")
+    cr = np.stack([cc.ravel(), rr.ravel()], axis=1)
+    a = _design(cr)
+    pred = a[:, :1] * o + a[:, 1:2] * u + a[:, 2:3] * v
+    inside = (pred[:, 0] >= 0) & (pred[:, 0] < w) & (pred[:, 1] >= 0) & (pred[:, 1] < h)
+    return cr[inside], a[inside], pred[inside]
+
+
+def _trimmed_fit(
+    a: NDArray[np.float64], meas: NDArray[np.float64], ok: NDArray[np.bool_], params: Params
+) -> tuple[NDArray[np.floating], NDArray[np.bool_]]:
+    """Least squares on the ``ok`` centres, refitted (up to three times) without the outliers:
+    the solution and the centres kept."""
+    sel = ok.copy()
+    for _ in range(3):
+        sol, *_ = np.linalg.lstsq(a[sel], meas[sel], rcond=None)
+        res = np.hypot(*(meas - a @ sol).T)
+        mad = float(np.median(res[sel])) + 1e-6
+        new = ok & (res < max(params.outlier_mads * 1.4826 * mad, params.outlier_floor_px))
+        if new.sum() < 6 or np.array_equal(new, sel):
+            break
+        sel = new
+    return sol, sel
+
+
+def _huber_fit(
+    a: NDArray[np.float64], meas: NDArray[np.float64], use: NDArray[np.bool_], sol: NDArray[np.floating],
+    params: Params,
+) -> NDArray[np.floating]:
+    """Huber-weighted least squares (IRLS) from ``sol`` on the ``use`` centres: printed features
+    biasing a minority of hexes (escarpment hatching, symbols on one side) do not move the lattice."""
+    for _ in range(8):
+        r_x = meas[use] - a[use] @ sol
+        wts = 1.0 / np.sqrt(np.maximum(np.abs(r_x), params.huber_px))
+        sol = np.stack(
+            [np.linalg.lstsq(a[use] * wts[:, k : k + 1], meas[use, k] * wts[:, k], rcond=None)[0] for k in (0, 1)],
+            axis=1,
+        )
+    return sol
 
 
 def axis_aligned_rms(cf: CentreFit, sideways: bool, dx: float, dy: float, origin: Vec) -> float:

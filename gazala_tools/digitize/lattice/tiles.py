@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -68,7 +68,32 @@ def refine_in_tiles(
     step = max(1, math.ceil(len(every) / params.refine_max_tiles))
     chosen = every[step // 2 :: step]
 
-    def measure(pred: NDArray[np.float64], radius: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    measure = _TileMeasure(grey_at, ev, fine, f_fine, chosen, (h, w), margin, hex_px)
+    o, u, v = cf.o * k + shift, cf.u * k, cf.v * k
+    refined = fit_measured(measure, (h, w), fine, o, u, v, rounds=1, first_radius=params.next_radius, params=params)
+    log.debug("lattice refined in %d tiles at 1/%d", len(chosen), f_fine)
+    # the hexes found stay the coarse fit's, over the whole map (same (c, r) indexing): the first
+    # hex, where detect-grid's x0/y0 and game new's names start, is the map's, not the first tile's
+    return replace(refined, coverage=cf.coverage, inliers=cf.inliers)
+
+
+@dataclass(frozen=True)
+class _TileMeasure:
+    """The centres near predicted ones measured in the ``chosen`` tiles of the scan read at
+    1/f_fine (each with a ``margin`` around it); those outside the tiles are not measured (NaN)."""
+
+    grey_at: Reducer
+    ev: Evidence
+    fine: Reading
+    f_fine: int
+    chosen: list[tuple[slice, slice]]
+    shape: tuple[int, int]
+    margin: int
+    hex_px: float
+
+    def __call__(self, pred: NDArray[np.float64], radius: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        h, w = self.shape
+        margin, params = self.margin, self.grey_at.params
         out = np.full_like(pred, np.nan)
         strength = np.zeros(len(pred))
         px, py = np.round(pred[:, 0]).astype(np.int64), np.round(pred[:, 1]).astype(np.int64)
@@ -80,21 +105,13 @@ def refine_in_tiles(
                 return idx, np.empty((0, 2)), np.empty(0)
             y0, y1 = max(0, ys.start - margin), min(h, ys.stop + margin)
             x0, x1 = max(0, xs.start - margin), min(w, xs.stop + margin)
-            evidence = ev.of(Derived(grey_at.tile(f_fine, (x0, y0, x1, y1)), params), hex_px)
-            corr = centre_correlation(evidence, fine, ev.reach, params=params)
+            evidence = self.ev.of(Derived(self.grey_at.tile(self.f_fine, (x0, y0, x1, y1)), params), self.hex_px)
+            corr = centre_correlation(evidence, self.fine, self.ev.reach, params=params)
             offset = np.array([x0, y0], dtype=np.float64)
             m, st = measure_centres(corr, pred[idx] - offset, radius)
             return idx, m + offset, st
 
-        for idx, m, st in threaded_map(one, chosen, params.workers):
+        for idx, m, st in threaded_map(one, self.chosen, params.workers):
             out[idx] = m
             strength[idx] = st
         return out, strength
-
-    o, u, v = cf.o * k + shift, cf.u * k, cf.v * k
-    refined = fit_measured(measure, (h, w), fine, o, u, v, rounds=1, first_radius=params.next_radius, params=params)
-    log.debug("lattice refined in %d tiles at 1/%d", len(chosen), f_fine)
-    # the hexes found stay the coarse fit's, over the whole map (same (c, r) indexing): the first
-    # hex, where detect-grid's x0/y0 and game new's names start, is the map's, not the first tile's
-    return replace(refined, coverage=cf.coverage, inliers=cf.inliers)
-

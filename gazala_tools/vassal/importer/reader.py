@@ -242,11 +242,7 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     src = source if isinstance(source, ModuleSource) else open_source(source)
     file = str(src.path)
     root = src.root()
-    sides = [str(e.text or "").strip() for e in root.iter("entry")
-             if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
-    if len(sides) > MAX_SIDES:  # a game folder takes no more (games.loader); refused before any side is used
-        raise VassalFormatError(f"the module's PlayerRoster lists {len(sides):,} sides", file=file,
-                                place="VASSAL.build.module.PlayerRoster", expected=f"at most {MAX_SIDES} sides")
+    sides = _roster(root, file)
     mod = ImportedModule(root.get("name", ""), root.get("version", ""), [s for s in sides if s],
                          layouts_from_xml(src))
     members = src.member_names()
@@ -259,40 +255,64 @@ def read_module(source: str | Path | ModuleSource) -> ImportedModule:
     custom = custom_classes(root, members)
     if custom:  # the module's own Java: its components are kept verbatim (issue 33 item 5), said once
         mod.not_understood.append(f"buildFile: {custom.note()}")
+    prototypes = _prototypes(root, file, mod)
+    budget = ExpansionBudget()
+    for index, el in enumerate(root.iter(PIECE_SLOT)):
+        imported = _imported_piece(el, index, file, prototypes, budget, mod)
+        if imported is not None:
+            mod.pieces.append(imported)
+    _stack_placements(root, mod)
+    _save_placements(root, src, mod)
+    return mod
+
+
+def _roster(root: etree._Element, file: str) -> list[str]:
+    """The sides the module's PlayerRoster lists (blank ones too), at most :data:`MAX_SIDES`."""
+    sides = [str(e.text or "").strip() for e in root.iter("entry")
+             if e.getparent() is not None and str(e.getparent().tag).endswith("PlayerRoster")]  # type: ignore[union-attr]
+    if len(sides) > MAX_SIDES:  # a game folder takes no more (games.loader); refused before any side is used
+        raise VassalFormatError(f"the module's PlayerRoster lists {len(sides):,} sides", file=file,
+                                place="VASSAL.build.module.PlayerRoster", expected=f"at most {MAX_SIDES} sides")
+    return sides
+
+
+def _prototypes(root: etree._Element, file: str, mod: ImportedModule) -> dict[str, PieceDef]:
+    """The module's prototypes by name (those that do not decode noted in ``mod``)."""
     prototypes: dict[str, PieceDef] = {}
     for el in root.iter(PROTOTYPE):
         try:
             prototypes[el.get("name", "")] = _decode_slot(el, file)
         except GazalaError as exc:
             mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
-    budget = ExpansionBudget()
-    for index, el in enumerate(root.iter(PIECE_SLOT)):
-        try:
-            piece = _decode_slot(el, file)
-        except GazalaError as exc:
-            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
-            continue
-        try:
-            expanded = expand_prototypes(piece, prototypes, budget=budget.piece(file, element_path(el)))
-        except (PieceTooLarge, PrototypeCycle) as exc:
-            mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
-            continue
-        traits = expanded.traits
-        front, back = _layers(traits)
-        gpid = el.get("gpid") or ""
-        if len(gpid) > MAX_GPID or not gpid.isprintable():  # a gpid is a number (issue 31: 5,000 digits)
-            raise VassalFormatError(f"gpid={gpid[:20]!r}{'...' if len(gpid) > 20 else ''} of {len(gpid):,} characters",
-                                    file=file, place=element_path(el),
-                                    expected=f"a gpid of at most {MAX_GPID} printable characters (VASSAL's are numbers)")
-        imported = ImportedPiece(
-            gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
-            back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
-            verbatim=tuple(t.type for t in traits if t.id not in MODELLED_TRAITS),
-            type=piece.type_string(), state=piece.state_string(), slot=index, text=el.text or "")
-        mod.pieces.append(imported)
-    _stack_placements(root, mod)
-    _save_placements(root, src, mod)
-    return mod
+    return prototypes
+
+
+def _imported_piece(el: etree._Element, index: int, file: str, prototypes: dict[str, PieceDef],
+                    budget: ExpansionBudget, mod: ImportedModule) -> ImportedPiece | None:
+    """The piece of the ``index``-th PieceSlot, its prototypes expanded; None (noted in ``mod``)
+    when it does not decode or expand."""
+    try:
+        piece = _decode_slot(el, file)
+    except GazalaError as exc:
+        mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+        return None
+    try:
+        expanded = expand_prototypes(piece, prototypes, budget=budget.piece(file, element_path(el)))
+    except (PieceTooLarge, PrototypeCycle) as exc:
+        mod.not_understood.append(f"{element_path(el)}: {exc.problem}")
+        return None
+    traits = expanded.traits
+    front, back = _layers(traits)
+    gpid = el.get("gpid") or ""
+    if len(gpid) > MAX_GPID or not gpid.isprintable():  # a gpid is a number (issue 31: 5,000 digits)
+        raise VassalFormatError(f"gpid={gpid[:20]!r}{'...' if len(gpid) > 20 else ''} of {len(gpid):,} characters",
+                                file=file, place=element_path(el),
+                                expected=f"a gpid of at most {MAX_GPID} printable characters (VASSAL's are numbers)")
+    return ImportedPiece(
+        gpid=gpid, name=el.get("entryName") or expanded.name(), element=element_path(el), front=front,
+        back=back, side=_side(expanded.properties(), mod.sides), traits=tuple(t.id for t in traits),
+        verbatim=tuple(t.type for t in traits if t.id not in MODELLED_TRAITS),
+        type=piece.type_string(), state=piece.state_string(), slot=index, text=el.text or "")
 
 
 def _stack_placements(root: etree._Element, mod: ImportedModule) -> None:

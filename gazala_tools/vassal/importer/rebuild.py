@@ -76,6 +76,14 @@ def _yaml(folder: Path, name: str, marks: dict[tuple[str, ...], str] | None = No
     "buildfile")``), for errors that name their place."""
     path = inside_folder(folder / name, folder, name=name, what="data file")
     text = read_text(path, what=name, cap=MAX_YAML_BYTES)
+    root = _plain_data(text, path, marks)
+    if not isinstance(root, dict):
+        raise GazalaError("not a mapping", file=path, expected="the YAML mapping `game import` writes")
+    return root
+
+
+def _plain_data(text: str, path: Path, marks: dict[tuple[str, ...], str] | None) -> Any:
+    """The document ``text`` (of ``path``) built from the parser's events (see :func:`_yaml`)."""
     stack: list[Any] = []
     keys: list[str | None] = []
     names: list[str] = []  # the keys leading to the innermost mapping (while every level is one)
@@ -118,8 +126,6 @@ def _yaml(folder: Path, name: str, marks: dict[tuple[str, ...], str] | None = No
                                   expected="no aliases")
     except yaml.YAMLError as exc:
         raise GazalaError(f"not YAML ({str(exc).splitlines()[0]})", file=path) from None
-    if not isinstance(root, dict):
-        raise GazalaError("not a mapping", file=path, expected="the YAML mapping `game import` writes")
     return root
 
 

@@ -282,6 +282,19 @@ def _charts(root: etree._Element, spec: ModuleSpec) -> None:
         element(tabs, f"{WIDGET}.Chart", {"chartName": chart.name, "fileName": chart.image})
 
 
+def _documentation(root: etree._Element, spec: ModuleSpec) -> None:
+    """The Help menu: the About screen, the module's help page and the game's own pages."""
+    doc = element(root, f"{MODULE}.Documentation")
+    if spec.about_image:
+        element(doc, f"{MODULE}.documentation.AboutScreen", {"fileName": spec.about_image, "title": f"About {spec.name}"})
+    if spec.help_html:
+        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": HELP_FILE, "fileType": "archive",
+                                                          "title": f"{spec.name}: module help"})
+    for page in spec.help_pages:
+        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": page.name, "fileType": "archive",
+                                                          "title": page.title})
+
+
 def build_buildfile(spec: ModuleSpec) -> Built:
     """The buildFile.xml bytes of ``spec`` and the gpid of every piece."""
     gpids = assign_gpids(p.id for p in spec.pieces)
@@ -300,15 +313,7 @@ def build_buildfile(spec: ModuleSpec) -> Built:
         },
     )
     element(root, f"{MODULE}.BasicCommandEncoder")
-    doc = element(root, f"{MODULE}.Documentation")
-    if spec.about_image:
-        element(doc, f"{MODULE}.documentation.AboutScreen", {"fileName": spec.about_image, "title": f"About {spec.name}"})
-    if spec.help_html:
-        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": HELP_FILE, "fileType": "archive",
-                                                          "title": f"{spec.name}: module help"})
-    for page in spec.help_pages:
-        element(doc, f"{MODULE}.documentation.HelpFile", {"fileName": page.name, "fileType": "archive",
-                                                          "title": page.title})
+    _documentation(root, spec)
     roster = element(root, f"{MODULE}.PlayerRoster", {"buttonKeyStroke": "", "buttonText": "Retire",
                                                       "buttonToolTip": "Switch sides, become observer, or release faction"})
     for side in spec.sides:

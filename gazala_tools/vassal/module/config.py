@@ -227,35 +227,9 @@ class _Reader:
         d = self.doc
         m = d.mapping(root, "module config", TOP_KEYS)
         out: dict[str, object] = {"file": str(self.file), "game": d.string(m, "game", "module config", "")}
-        for key in ("name", "description"):
-            if key in m:
-                out[key] = _name(d, m[key], key) if key == "name" else d.scalar(m[key], key)
-        for key in ("version", "vassal_version"):
-            if key in m:
-                v = d.scalar(m[key], key)
-                if not VERSION_RE.match(v):
-                    raise d.err(m[key], f"{key}: {v!r} is not a version", expected="numbers joined by dots, e.g. 3.6.0")
-                out[key] = v
-        board = self.section(m, "board", BOARD_KEYS)
-        if (art := board_art(d, self.game, board)) is not None:
-            out["board_art"] = art
-        self.opt(out, "board_dpi", board, "board.dpi", lambda n, w: float(d.integer(n, w, lo=10, hi=1200)))
-        counters = self.section(m, "counters", COUNTER_KEYS)
-        self.opt(out, "counter_art", counters, "counters.art", lambda n, w: d.choice(n, w, COUNTER_ART))
-        self.opt(out, "counter_size_px", counters, "counters.size_px", lambda n, w: d.integer(n, w, lo=16, hi=1024))
-        palette = self.section(m, "palette", PALETTE_KEYS)
-        self.opt(out, "panels", palette, "palette.panels", lambda n, w: d.choice(n, w, PANELS))
-        self.opt(out, "columns", palette, "palette.columns", lambda n, w: d.integer(n, w, lo=1, hi=50))
-        if "prototypes" in m:
-            pr = d.mapping(m["prototypes"], "prototypes", PROTO_KEYS)
-            if "status" in pr:
-                out["status"] = tuple(d.each(pr["status"], "prototypes.status", self.status))
-                self.status_are_markers(pr["status"], out["status"])  # type: ignore[arg-type]
-            if "facing" in pr:
-                out["facing"] = tuple(d.each(pr["facing"], "prototypes.facing", self.facing))
-            self.distinct_keys(pr, out)
-        if "status" not in out and (derived := self.markers_as_status()):
-            out["status"] = derived
+        self._read_titles(m, out)
+        self._read_art(m, out)
+        self._read_prototypes(m, out)
         if "cups" in m:
             c = d.mapping(m["cups"], "cups", CUP_KEYS)
             if "markers" in c:
@@ -281,6 +255,47 @@ class _Reader:
             out["scenarios"] = self.scenarios(m["scenarios"])
         self.check_maps(m, out)
         return ModuleConfig(**out)  # type: ignore[arg-type]
+
+    def _read_titles(self, m: dict[str, yaml.Node], out: dict[str, object]) -> None:
+        """``name``, ``description``, ``version`` and ``vassal_version``."""
+        d = self.doc
+        for key in ("name", "description"):
+            if key in m:
+                out[key] = _name(d, m[key], key) if key == "name" else d.scalar(m[key], key)
+        for key in ("version", "vassal_version"):
+            if key in m:
+                v = d.scalar(m[key], key)
+                if not VERSION_RE.match(v):
+                    raise d.err(m[key], f"{key}: {v!r} is not a version", expected="numbers joined by dots, e.g. 3.6.0")
+                out[key] = v
+
+    def _read_art(self, m: dict[str, yaml.Node], out: dict[str, object]) -> None:
+        """``board``, ``counters`` and ``palette``: the art and how the pieces are laid out."""
+        d = self.doc
+        board = self.section(m, "board", BOARD_KEYS)
+        if (art := board_art(d, self.game, board)) is not None:
+            out["board_art"] = art
+        self.opt(out, "board_dpi", board, "board.dpi", lambda n, w: float(d.integer(n, w, lo=10, hi=1200)))
+        counters = self.section(m, "counters", COUNTER_KEYS)
+        self.opt(out, "counter_art", counters, "counters.art", lambda n, w: d.choice(n, w, COUNTER_ART))
+        self.opt(out, "counter_size_px", counters, "counters.size_px", lambda n, w: d.integer(n, w, lo=16, hi=1024))
+        palette = self.section(m, "palette", PALETTE_KEYS)
+        self.opt(out, "panels", palette, "palette.panels", lambda n, w: d.choice(n, w, PANELS))
+        self.opt(out, "columns", palette, "palette.columns", lambda n, w: d.integer(n, w, lo=1, hi=50))
+
+    def _read_prototypes(self, m: dict[str, yaml.Node], out: dict[str, object]) -> None:
+        """``prototypes``: the status layers (else the game's markers that are statuses) and facings."""
+        d = self.doc
+        if "prototypes" in m:
+            pr = d.mapping(m["prototypes"], "prototypes", PROTO_KEYS)
+            if "status" in pr:
+                out["status"] = tuple(d.each(pr["status"], "prototypes.status", self.status))
+                self.status_are_markers(pr["status"], out["status"])  # type: ignore[arg-type]
+            if "facing" in pr:
+                out["facing"] = tuple(d.each(pr["facing"], "prototypes.facing", self.facing))
+            self.distinct_keys(pr, out)
+        if "status" not in out and (derived := self.markers_as_status()):
+            out["status"] = derived
 
     def section(self, m: dict[str, yaml.Node], key: str, keys: frozenset[str]) -> dict[str, yaml.Node]:
         """The mapping under ``key`` (empty when the config leaves it out)."""

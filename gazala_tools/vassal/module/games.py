@@ -298,50 +298,66 @@ def _pieces(game: Game, manifest: Manifest, cfg: ModuleConfig, images: MutableMa
             if uid not in units:
                 continue
             steps = sorted(units.pop(uid), key=lambda x: -x.step)  # full strength first
-            fronts = tuple(face(s, "front") for s in steps)
-            backs: tuple[str, ...] = ()
-            if all(s.back.state == "used" for s in steps):  # the back is the used side of that step
-                backs = tuple(face(s, "back") for s in steps)
-            elif len(steps) == 1 and c.reduced_back:  # the back is the reduced step
-                fronts = (face(c, "front"), face(c, "back"))
-            pieces.append(PieceSpec(uid, _unit_name(c), UNIT, side, c.formation, c.type, fronts, backs,
-                                    group=_panel(c, manifest, cfg.panels),
-                                    properties={"Size": c.size, "Designation": c.designation,
-                                                "Nationality": c.nationality, "SideId": c.side}))
+            pieces.append(_unit_piece(uid, steps, c, side, manifest, cfg, face))
         elif c.kind == "chit" or c.type in cfg.cup_markers:
-            # a chit whose back only names its side ("Red") is a back, not a second face
-            two_sided = c.back.title.strip().lower() not in (c.side, side.lower(), "")
-            faces_ = (face(c, "front"), face(c, "back")) if two_sided else (face(c, "front"),)
-            mask_name = f"mask-{c.side}-{c.type}.png"
-            if "images/" + mask_name not in images:
-                images["images/" + mask_name] = faces.png_bytes(
-                    faces.mask(f"{side} {c.type}".upper(), c.back.color or c.front.color, face.size))
-            title = f"{c.front.title} / {c.back.title}" if two_sided else c.front.title
-            pieces.append(PieceSpec(c.id, f"{title} ({side} {c.type})", CHIT, side, "", c.type, faces_, mask=mask_name,
-                                    group=f"{side} {c.type}", properties={"ChitType": c.type, "SideId": c.side}))
+            pieces.append(_chit_piece(c, side, images, face))
             decks.setdefault((side, c.type), []).append(c.id)
         else:
             key = c.unit_id or c.id
             if key in seen_markers:
                 continue
             seen_markers.add(key)
-            has_back = c.back.state != "blank" and (c.back.title or c.back.values) and c.back != c.front
-            faces_ = (face(c, "front"), face(c, "back")) if has_back else (face(c, "front"),)
-            title = c.front.title.title() if c.front.title else c.type
-            props = {"MarkerType": c.type, "SideId": c.side}
-            bonus = _FLIP_BONUS.search(c.back.title or "") if len(faces_) > 1 else None
-            if bonus:  # a track marker whose back adds to its box ("VP +10")
-                props["TrackFlipBonus"] = bonus.group(1)
-            fm = cfg.facing_marker(c.type)
-            facing = None if fm is None else FacingSpec(fm.layer, fm.states, fm.menu, fm.key.code)
-            named = title + (f" ({side})" if c.side in game.side_ids else "")
-            pieces.append(PieceSpec(key, named, MARKER, side, "", c.type, faces_, properties=props, facing=facing,
-                                    group=fm.layer if fm is not None else ""))
+            pieces.append(_marker_piece(key, c, side, game, cfg, face))
     deck_specs = [
         DeckSpec(f"{side} {kind} chits" if side != NEUTRAL_NAME else f"{kind.capitalize()} chits", tuple(ids))
         for (side, kind), ids in decks.items()
     ]
     return pieces, deck_specs
+
+
+def _unit_piece(uid: str, steps: list[Counter], c: Counter, side: str, manifest: Manifest, cfg: ModuleConfig,
+                face: _Faces) -> PieceSpec:
+    """A unit with its steps (full strength first): each step a front, the backs the used sides."""
+    fronts = tuple(face(s, "front") for s in steps)
+    backs: tuple[str, ...] = ()
+    if all(s.back.state == "used" for s in steps):  # the back is the used side of that step
+        backs = tuple(face(s, "back") for s in steps)
+    elif len(steps) == 1 and c.reduced_back:  # the back is the reduced step
+        fronts = (face(c, "front"), face(c, "back"))
+    return PieceSpec(uid, _unit_name(c), UNIT, side, c.formation, c.type, fronts, backs,
+                     group=_panel(c, manifest, cfg.panels),
+                     properties={"Size": c.size, "Designation": c.designation,
+                                 "Nationality": c.nationality, "SideId": c.side})
+
+
+def _chit_piece(c: Counter, side: str, images: MutableMapping[str, bytes], face: _Faces) -> PieceSpec:
+    """A chit drawn from a cup: masked (the mask image is added once a side and type)."""
+    # a chit whose back only names its side ("Red") is a back, not a second face
+    two_sided = c.back.title.strip().lower() not in (c.side, side.lower(), "")
+    faces_ = (face(c, "front"), face(c, "back")) if two_sided else (face(c, "front"),)
+    mask_name = f"mask-{c.side}-{c.type}.png"
+    if "images/" + mask_name not in images:
+        images["images/" + mask_name] = faces.png_bytes(
+            faces.mask(f"{side} {c.type}".upper(), c.back.color or c.front.color, face.size))
+    title = f"{c.front.title} / {c.back.title}" if two_sided else c.front.title
+    return PieceSpec(c.id, f"{title} ({side} {c.type})", CHIT, side, "", c.type, faces_, mask=mask_name,
+                     group=f"{side} {c.type}", properties={"ChitType": c.type, "SideId": c.side})
+
+
+def _marker_piece(key: str, c: Counter, side: str, game: Game, cfg: ModuleConfig, face: _Faces) -> PieceSpec:
+    """A marker: its back a second face when it says something, a track marker's flip bonus, a facing."""
+    has_back = c.back.state != "blank" and (c.back.title or c.back.values) and c.back != c.front
+    faces_ = (face(c, "front"), face(c, "back")) if has_back else (face(c, "front"),)
+    title = c.front.title.title() if c.front.title else c.type
+    props = {"MarkerType": c.type, "SideId": c.side}
+    bonus = _FLIP_BONUS.search(c.back.title or "") if len(faces_) > 1 else None
+    if bonus:  # a track marker whose back adds to its box ("VP +10")
+        props["TrackFlipBonus"] = bonus.group(1)
+    fm = cfg.facing_marker(c.type)
+    facing = None if fm is None else FacingSpec(fm.layer, fm.states, fm.menu, fm.key.code)
+    named = title + (f" ({side})" if c.side in game.side_ids else "")
+    return PieceSpec(key, named, MARKER, side, "", c.type, faces_, properties=props, facing=facing,
+                     group=fm.layer if fm is not None else "")
 
 
 # --- tracks and boxes ---------------------------------------------------------------------------------
@@ -676,6 +692,54 @@ def start_module_spec(game: str | Path | Game, *, dpi: float | None = None, conf
         raise
 
 
+@dataclass(frozen=True)
+class _Parts:
+    """What a module holds besides its pieces and decks."""
+
+    board: BoardSpec
+    track: TrackSpec | None
+    holding: TrackSpec | None
+    status: tuple[StatusSpec, ...]
+    scenarios: list[ScenarioSpec]
+    charts: list[ChartSpec]
+
+
+def _status_badges(cfg: ModuleConfig, images: MutableMapping[str, bytes], size: int) -> tuple[StatusSpec, ...]:
+    """The units' status layers, each badge's image added to ``images``."""
+    status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
+    for s, spec_s in zip(cfg.status, status, strict=True):
+        images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
+    return status
+
+
+def _module_spec(g: Game, cfg: ModuleConfig, name: str, pieces: list[PieceSpec], decks: list[DeckSpec], parts: _Parts,
+                 game_map: GameMap, images: MutableMapping[str, bytes]) -> ModuleSpec:
+    """The module: the game's, the configuration's and what was drawn for it."""
+    return ModuleSpec(
+        game=g.id,
+        name=name,
+        version=cfg.version,
+        description=cfg.description or default_description(name, pieces, parts.scenarios),
+        sides=tuple(s.name for s in g.sides),
+        board=parts.board,
+        pieces=tuple(pieces),
+        turns=g.turns,
+        dice=cfg.dice,
+        decks=tuple(decks),
+        scenarios=tuple(parts.scenarios),
+        charts=tuple(parts.charts),
+        track=parts.track,
+        holding=parts.holding,
+        status=parts.status,
+        palette_columns=cfg.columns,
+        help_pages=_help_pages(cfg),
+        about_image="about.png",
+        help_html=help_page(name, g, cfg, pieces, parts.scenarios, game_map, parts.track, parts.charts, bool(decks)),
+        images=images,
+        vassal_version=cfg.vassal_version,
+    )
+
+
 def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Callable[[str], None], sides: _Sides,
                         game_map: GameMap, manifest: Manifest, images: MutableMapping[str, bytes], face: _Faces,
                         pieces: list[PieceSpec], decks: list[DeckSpec], size: int,
@@ -688,9 +752,7 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
         board, picture = given
     track = _track(cfg.track, g, sides, pieces, images, size) if cfg.track is not None else None
     holding = _holding(cfg.boxes, images) if cfg.boxes is not None else None
-    status = tuple(StatusSpec(s.name, s.key.code, f"status-{slug(s.name)}.png") for s in cfg.status)
-    for s, spec_s in zip(cfg.status, status, strict=True):
-        images["images/" + spec_s.image] = faces.png_bytes(faces.badge(s.badge, s.color, size))
+    status = _status_badges(cfg, images, size)
     scenarios = _scenarios(g, cfg, game_map, manifest, pieces, track, holding)
     note("set-ups")
     tables = _table_charts(g, cfg, images)
@@ -708,27 +770,6 @@ def _spec_while_drawing(g: Game, cfg: ModuleConfig, dpi: float | None, note: Cal
             name, [f"{n_units} units, {len(game_map.grid)} hexes; data {g.provenance}", "built by gazala-tools"], picture))
         note("charts")
 
-    spec = ModuleSpec(
-        game=g.id,
-        name=name,
-        version=cfg.version,
-        description=cfg.description or default_description(name, pieces, scenarios),
-        sides=tuple(s.name for s in g.sides),
-        board=board,
-        pieces=tuple(pieces),
-        turns=g.turns,
-        dice=cfg.dice,
-        decks=tuple(decks),
-        scenarios=tuple(scenarios),
-        charts=tuple(charts),
-        track=track,
-        holding=holding,
-        status=status,
-        palette_columns=cfg.columns,
-        help_pages=_help_pages(cfg),
-        about_image="about.png",
-        help_html=help_page(name, g, cfg, pieces, scenarios, game_map, track, charts, bool(decks)),
-        images=images,
-        vassal_version=cfg.vassal_version,
-    )
+    spec = _module_spec(g, cfg, name, pieces, decks, _Parts(board, track, holding, status, scenarios, charts),
+                        game_map, images)
     return PendingSpec(spec, complete, face.close)

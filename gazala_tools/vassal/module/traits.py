@@ -131,28 +131,10 @@ def layer(
     ``(menu text, keystroke, level)``. ``level`` is the state: default 1 when always active, else
     -1 (inactive, remembering level 1). ``follow_property``: levels follow that property's value.
     """
-    names = list(level_names) if level_names is not None else [""] * len(images)
-    if len(names) != len(images):
-        raise ValueError(f"layer {name!r}: {len(images)} images but {len(names)} level names")
-    if not images:
-        raise ValueError(f"layer {name!r} needs at least one level")
-    up_text, up_key = increase or ("", "")
-    down_text, down_key = decrease or ("", "")
-    act_text, act_key = activate or ("", "")
-    reset_text, reset_key, reset_level = reset or ("", "", 1)
+    names = _level_names(name, images, level_names)
+    menu, keystrokes = _layer_commands(increase, decrease, activate, reset)
     fields = [
-        act_text,  # 1 activateCommand
-        "130",  # 2 activateModifiers
-        "",  # 3 activateKey (legacy char)
-        up_text,  # 4 upCommand
-        "130",  # 5 upModifiers
-        "",  # 6 upKey
-        down_text,  # 7 downCommand
-        "130",  # 8 downModifiers
-        "",  # 9 downKey
-        reset_text,  # 10 resetCommand
-        reset_key,  # 11 resetKey
-        str(reset_level),  # 12 resetLevel
+        *menu,  # 1-12 the commands' menu texts, reset key and level
         "false",  # 13 drawUnderneathWhenSelected
         "0",  # 14 xOff
         "0",  # 15 yOff
@@ -167,9 +149,7 @@ def layer(
         str(first_level_value),  # 24 firstLevelValue
         "1",  # 25 version (0 would select the legacy class)
         _bool(always_active),  # 26 alwaysActive
-        act_key,  # 27 activateKeyStroke
-        up_key,  # 28 increaseKeyStroke
-        down_key,  # 29 decreaseKeyStroke
+        *keystrokes,  # 27-29 activate, increase and decrease keystrokes
         description,  # 30 description
         "1.0",  # 31 scale
         "",  # 32 onlyPropertyName
@@ -177,6 +157,44 @@ def layer(
     ]
     state = level if level is not None else (1 if always_active else -1)
     return TraitSpec("emb2;" + se(fields), str(state))
+
+
+def _level_names(name: str, images: Sequence[str], level_names: Sequence[str] | None) -> list[str]:
+    """A layer's level names (empty ones if none are given), one an image, at least one."""
+    names = list(level_names) if level_names is not None else [""] * len(images)
+    if len(names) != len(images):
+        raise ValueError(f"layer {name!r}: {len(images)} images but {len(names)} level names")
+    if not images:
+        raise ValueError(f"layer {name!r} needs at least one level")
+    return names
+
+
+def _layer_commands(
+    increase: tuple[str, str] | None,
+    decrease: tuple[str, str] | None,
+    activate: tuple[str, str] | None,
+    reset: tuple[str, str, int] | None,
+) -> tuple[list[str], list[str]]:
+    """A layer's type fields 1-12 (menu texts, reset key and level) and 27-29 (keystrokes)."""
+    up_text, up_key = increase or ("", "")
+    down_text, down_key = decrease or ("", "")
+    act_text, act_key = activate or ("", "")
+    reset_text, reset_key, reset_level = reset or ("", "", 1)
+    menu = [
+        act_text,  # 1 activateCommand
+        "130",  # 2 activateModifiers
+        "",  # 3 activateKey (legacy char)
+        up_text,  # 4 upCommand
+        "130",  # 5 upModifiers
+        "",  # 6 upKey
+        down_text,  # 7 downCommand
+        "130",  # 8 downModifiers
+        "",  # 9 downKey
+        reset_text,  # 10 resetCommand
+        reset_key,  # 11 resetKey
+        str(reset_level),  # 12 resetLevel
+    ]
+    return menu, [act_key, up_key, down_key]
 
 
 def label(
