@@ -103,3 +103,30 @@ def test_a_class_name_defined_twice_is_reported_with_its_modules(tmp_path: Path)
     (pkg / "a.py").write_text("class Thing:\n    pass\n\n\nclass _Private:\n    pass\n")
     (pkg / "sub" / "b.py").write_text("class Thing:\n    class Inner:\n        pass\n\n\nclass _Private:\n    pass\n")
     assert class_modules(pkg) == {"Thing": ["pkg.a", "pkg.sub.b"]}
+
+
+#: longest a function of the package may be (issue 34: "48 functions are over 50 lines"; each was split
+#: along its steps), lines from its ``def`` to its last line, nested functions measured on their own
+MAX_FUNCTION_LINES = 50
+
+
+def long_functions(root: Path) -> list[str]:
+    """``path:line name (N lines)`` of every function under ``root`` longer than :data:`MAX_FUNCTION_LINES`."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = (node.end_lineno or node.lineno) - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    out.append(f"{path.relative_to(root)}:{node.lineno} {node.name} ({n} lines)")
+    return out
+
+
+def test_every_function_of_the_package_is_at_most_50_lines() -> None:
+    assert long_functions(Path(gazala_tools.__file__).parent) == []
+
+
+def test_a_long_function_is_reported_with_its_place(tmp_path: Path) -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "m.py").write_text(f"def short():\n    pass\n\n\ndef long():\n{body}", encoding="utf-8")
+    assert long_functions(tmp_path) == [f"m.py:5 long ({MAX_FUNCTION_LINES + 1} lines)"]
