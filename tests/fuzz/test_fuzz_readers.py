@@ -20,8 +20,8 @@ from tools.fuzz.targets import TARGETS
 INPUTS = int(os.environ.get("GAZALA_FUZZ_INPUTS", "40"))
 
 
-#: the targets whose fuzz run takes over 3 s of CPU: slow (scripts/test --quick leaves them out)
-SLOW = {"game-folder", "html-report"}
+#: the targets whose fuzz run takes over 5 s alone here (layers: 13 s): slow (scripts/test --quick leaves them out)
+SLOW = {"game-folder", "html-report", "layers"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(TARGETS)])
