@@ -23,24 +23,7 @@ from pathlib import Path
 
 from gazala_tools.counters.model import Manifest
 from gazala_tools.counters.reader import ManifestReader
-from gazala_tools.counters.schema import (
-    ART_KEYS,
-    ART_SUFFIXES,
-    COLOR_RE,
-    FACE_ART_KEYS,
-    FACE_KEYS,
-    ID_RE,
-    INK_KEYS,
-    MAX_COUNTERS,
-    NATIONALITY_KEYS,
-    TOKEN_KEYS,
-    TOP_KEYS,
-    UNIT_BACKS,
-    UNIT_KEYS,
-    VASSAL_KEYS,
-    ManifestError,
-    parse_size,
-)
+from gazala_tools.counters.schema import ManifestError, parse_size
 from gazala_tools.filecache import FileCache
 from gazala_tools.fileio import note_input
 from gazala_tools.games import Game, find_game
@@ -48,20 +31,6 @@ from gazala_tools.games.model import COUNTERS_FILE, GAME_FILE
 from gazala_tools.yamlnodes import compose_text, few_collections, read_text
 
 __all__ = [
-    "ART_KEYS",
-    "ART_SUFFIXES",
-    "COLOR_RE",
-    "FACE_ART_KEYS",
-    "FACE_KEYS",
-    "ID_RE",
-    "INK_KEYS",
-    "MAX_COUNTERS",
-    "NATIONALITY_KEYS",
-    "TOKEN_KEYS",
-    "TOP_KEYS",
-    "UNIT_BACKS",
-    "UNIT_KEYS",
-    "VASSAL_KEYS",
     "ManifestError",
     "load_game_manifest",
     "load_manifest",

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gazala_tools.counters import ManifestError, load_manifest, marker_ids, parse_manifest, parse_size
-from gazala_tools.counters.loader import ID_RE
+from gazala_tools.counters.schema import ID_RE
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import builtin_ids
 

@@ -24,7 +24,7 @@ from typing import Any
 from lxml import etree
 from PIL import Image
 
-from gazala_tools.counters.loader import ART_SUFFIXES
+from gazala_tools.counters.schema import ART_SUFFIXES
 from gazala_tools.errors import GazalaError
 from gazala_tools.escape import NOT_DRAWN
 from gazala_tools.filecache import SizedDict
