@@ -110,6 +110,9 @@ class Harness:
             GZ_HARNESS_CLASSES=str(self.classes.resolve()),
             ORACLE_TIMEOUT_IN=str(int(self.timeout)),  # the JVM's own watchdog
             ORACLE_TIMEOUT=str(int(self.timeout) + 30),  # `timeout` around xvfb-run
+            # the client compiler only, as our own engine runs (engine.JVM_FLAGS): a harness run is
+            # a few seconds long, and the optimising compiler's threads cost it a third of its CPU
+            JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1",
         )
         try:
             proc = subprocess.run(
