@@ -11,14 +11,12 @@ import argparse
 import importlib
 import json
 import os
-import pkgutil
 import sys
 import time
 import traceback
 from dataclasses import asdict
-from pathlib import Path
 
-from benchmarks.common import SMOKE_ENV, Result, smoke
+from benchmarks.common import SMOKE_ENV, Result, areas, smoke
 
 
 def _line(r: Result) -> str:
@@ -35,12 +33,6 @@ def _line(r: Result) -> str:
     return line
 
 
-def _areas() -> list[str]:
-    here = Path(__file__).parent
-    return [m.name[len("bench_") :] for m in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name)
-            if m.name.startswith("bench_")]
-
-
 def _parser(areas: list[str]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="scripts/bench", description="Run the benchmarks (all, or the areas named), each against its named "
@@ -53,20 +45,20 @@ def _parser(areas: list[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    areas = _areas()
-    args = _parser(areas).parse_args(argv)
+    names = areas()
+    args = _parser(names).parse_args(argv)
     as_json = args.json
     if args.smoke:
         os.environ[SMOKE_ENV] = "1"  # the benches' child processes see it too
     wanted = args.area
-    unknown = [a for a in wanted if a not in areas]
+    unknown = [a for a in wanted if a not in names]
     if unknown:
-        print(f"no such bench: {', '.join(unknown)} (benches: {', '.join(areas)})", file=sys.stderr)
+        print(f"no such bench: {', '.join(unknown)} (benches: {', '.join(names)})", file=sys.stderr)
         return 2
     results: list[Result] = []
     broken: list[str] = []
     missed: list[str] = []
-    for area in areas:
+    for area in names:
         if wanted and area not in wanted:
             continue
         print(f"== {area}" + (" (smoke)" if smoke() else ""), file=sys.stderr, flush=True)

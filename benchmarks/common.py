@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 import time
@@ -18,6 +19,12 @@ T = TypeVar("T")
 
 #: the environment variable that selects the smoke run (children of a bench inherit it)
 SMOKE_ENV = "GAZALA_BENCH_SMOKE"
+
+
+def areas() -> list[str]:
+    """The benchmark areas, in order: the ``bench_AREA`` modules of this package."""
+    here = Path(__file__).parent
+    return sorted(m.name[len("bench_") :] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
 
 
 def smoke() -> bool:

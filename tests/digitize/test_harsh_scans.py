@@ -38,30 +38,37 @@ def within_acceptance(fit: LatticeFit, scan: HarshScan) -> bool:
 
 # Seeds that once failed (a margin chart's ruling won the autocorrelation; texture made many
 # stronger but broad peaks; dense art and rivers moved the folded honeycomb's phase), both
-# orientations, hexes from 40 to 139 px.
-FAST_SEEDS = [0, 3, 7, 11, 17, 25]
+# orientations, hexes from 40 to 139 px: each must meet every threshold, not only count in the batch.
+ONCE_FAILED = [0, 3, 7, 11, 17, 25]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", FAST_SEEDS)
-def test_detect_grid_on_a_harsh_scan_meets_the_acceptance_thresholds(seed: int) -> None:
-    scan = harsh_scan(seed)
-    fit = detect_grid(scan.image)
+def regression(seed: int, fit: LatticeFit, scan: HarshScan) -> list[str]:
+    """What a seed that once failed gets wrong: orientation, dx/dy over 0.5%, the origin over 2 px, the
+    rotation over 0.15 degrees off, a confidence of 0.3 or less."""
     edx, edy, eo = errors(fit, scan)
-    assert fit.sideways == scan.sideways
-    assert edx <= 0.5 and edy <= 0.5, (edx, edy)
-    assert eo <= 2.0
-    assert fit.rotation == pytest.approx(scan.rotation, abs=0.15)
-    assert fit.confidence > 0.3
+    wrong = {
+        "orientation": fit.sideways != scan.sideways,
+        f"dx {edx:.3f}% dy {edy:.3f}%": edx > 0.5 or edy > 0.5,
+        f"origin {eo:.2f} px": eo > 2.0,
+        f"rotation {fit.rotation:.3f} for {scan.rotation:.3f}": abs(fit.rotation - scan.rotation) > 0.15,
+        f"confidence {fit.confidence:.2f}": fit.confidence <= 0.3,
+    }
+    return [f"seed {seed}: {what}" for what, bad in wrong.items() if bad]
 
 
 @pytest.mark.slow
 def test_detect_grid_over_a_batch_of_thirty_harsh_scans() -> None:
+    """Issue 12's bar over seeds 0-29: at least 28 within dx, dy 0.5% and the origin 2 px, with small
+    median errors; and every seed that once failed meets every threshold."""
     results = []
+    wrong: list[str] = []
     for seed in range(30):
         scan = harsh_scan(seed)
         fit = detect_grid(scan.image)
         results.append((within_acceptance(fit, scan), *errors(fit, scan)))
+        if seed in ONCE_FAILED:
+            wrong += regression(seed, fit, scan)
+    assert wrong == []
     passed = sum(1 for r in results if r[0])
     # measured: 29 of 30 (seed 20, the faintest grid, is 0.53% off in dy)
     assert passed >= 28
