@@ -33,6 +33,7 @@ from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import note_input
 
 __all__ = [
+    "COLOR_RE",
     "GC_THRESHOLD",
     "ID_RE",
     "MAX_ALIASES",
@@ -74,7 +75,10 @@ MAX_ALIASES: Final = 10_000
 #: most values a data file may stand for with its aliases expanded (each use of an alias counts its
 #: whole value again: a reader walks it each time)
 MAX_EXPANDED: Final = 2_000_000
+#: an id of a data file: lower-case words of letters and digits joined by hyphens
 ID_RE: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: a colour of a data file: ``#RRGGBB``
+COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: the tag YAML gives a plain ``<<`` key: a merge key (YAML 1.1, https://yaml.org/type/merge.html)
 MERGE_TAG: Final = "tag:yaml.org,2002:merge"
 

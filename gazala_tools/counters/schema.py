@@ -15,7 +15,6 @@ from gazala_tools.yamlnodes import ID_RE
 __all__ = [
     "ART_KEYS",
     "ART_SUFFIXES",
-    "COLOR_RE",
     "FACE_ART_KEYS",
     "FACE_KEYS",
     "ID_RE",
@@ -31,7 +30,6 @@ __all__ = [
     "parse_size",
 ]
 
-COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 UNIT_BACKS: Final = ("used", "reduced-half-up", "depleted", "blank", "same")
 TOP_KEYS: Final = frozenset(
     {

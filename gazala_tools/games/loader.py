@@ -17,10 +17,9 @@ import yaml
 from gazala_tools.errors import GameDataError
 from gazala_tools.games.model import SYMBOLS, Game, Side, UnitType
 from gazala_tools.numbering import Numbering
-from gazala_tools.yamlnodes import Doc, compose, plain
+from gazala_tools.yamlnodes import COLOR_RE, Doc, compose, plain
 
 __all__ = [
-    "COLOR_RE",
     "MAX_GAME_YAML_BYTES",
     "MAX_PLUGIN_NAME",
     "MAX_SIDES",
@@ -43,7 +42,6 @@ UNIT_TYPE_KEYS: Final = frozenset({"name", "symbol"})
 TURN_KEYS: Final = frozenset({"count", "first", "label"})
 #: VASSAL's HexGridNumbering attribute names (numbering.py maps them to Numbering fields)
 NUMBERING_KEYS: Final = frozenset(Numbering().vassal_attrs())
-COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: a plugin reference: a module of the package's rules, or a ``.py`` file inside the game folder
 PLUGIN_RE: Final = re.compile(r"^(?:gazala_tools\.rules\.[A-Za-z_][A-Za-z0-9_]*|[A-Za-z0-9_./-]{1,250}\.py)$")
 MAX_TURNS: Final = 1000

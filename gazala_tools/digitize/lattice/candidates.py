@@ -17,7 +17,7 @@ from scipy.fft import next_fast_len
 from gazala_tools.digitize.image import FloatImage
 from gazala_tools.digitize.lattice.evidence import equalise_edges
 from gazala_tools.digitize.lattice.params import DEFAULT, Params, Vec
-from gazala_tools.digitize.lattice.readings import readings
+from gazala_tools.digitize.lattice.readings import readable
 from gazala_tools.errors import GazalaError
 
 __all__ = [
@@ -121,7 +121,7 @@ def _reduce(b1: Vec, b2: Vec) -> tuple[Vec, Vec]:
 def lattice_basis(e: FloatImage, *, min_period: float = 6.0, params: Params = DEFAULT) -> tuple[Vec, Vec, float]:
     """A reduced basis of the centre lattice (pixels of ``e``) and the share of peaks it explains.
 
-    Only lattices that can be read as a hex grid (:func:`readings`) are candidates: a chart's
+    Only lattices that can be read as a hex grid (:func:`readable`) are candidates: a chart's
     rectangular ruling is periodic too.
     """
     return lattice_bases(e, min_period=min_period, params=params)[0]
@@ -193,7 +193,7 @@ def _scored_candidates(ac: FloatImage, distinct: list[Vec], min_period: float, m
                 continue
             key = r1.tobytes() + r2.tobytes()
             if key not in scored:
-                scored[key] = None if not readings(r1, r2) else (
+                scored[key] = None if not readable(r1, r2) else (
                     _lattice_mean(ac_max, r1, r2, min_period, max_shift * 0.9),
                     _lattice_contrast(ac_max, r1, r2, min_period, max_shift * 0.9),
                 )

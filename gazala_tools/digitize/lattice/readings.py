@@ -9,6 +9,7 @@ gives the reading's score and the phase (one hex centre).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "fold_score",
     "hex_segments",
     "honeycomb_distance",
+    "readable",
     "readings",
 ]
 
@@ -55,49 +57,74 @@ class Reading:
 def readings(b1: Vec, b2: Vec, *, max_angle: float = MAX_ANGLE) -> list[Reading]:
     """Every way to read the lattice as flat columns or pointy rows with hexes of ratio 0.3..3
     (:data:`RATIOS`), their columns (rows) within ``max_angle`` degrees of the image's axis."""
+    return list(_readings(b1, b2, max_angle))
+
+
+def readable(b1: Vec, b2: Vec, *, max_angle: float = MAX_ANGLE) -> bool:
+    """Can the lattice be read as a hex grid at all (is :func:`readings` not empty)? It stops at the
+    first reading: the candidate lattices of a scan are asked this hundreds of times."""
+    return next(_readings(b1, b2, max_angle), None) is not None
+
+
+_AXES = {False: np.array([0.0, 1.0]), True: np.array([1.0, 0.0])}  # flat: V near vertical; pointy: horizontal
+
+
+def _readings(b1: Vec, b2: Vec, max_angle: float) -> Iterator[Reading]:
+    """The readings of :func:`readings`, one at a time, each (sideways, dx, dy) once."""
     area = abs(float(b1[0] * b2[1] - b1[1] * b2[0]))
-    out: list[Reading] = []
+    (x1, y1), (x2, y2) = (float(c) for c in b1), (float(c) for c in b2)
     seen: set[tuple[bool, int, int]] = set()
     for i in range(-4, 5):
         for j in range(-4, 5):
             if math.gcd(i, j) != 1:
                 continue
-            vv = i * b1 + j * b2
+            vx, vy = i * x1 + j * x2, i * y1 + j * y2  # i*b1 + j*b2, as floats: most (i, j) read no grid
             for sideways in (False, True):
-                # flat: V near vertical; pointy: V near horizontal
-                axis = np.array([1.0, 0.0]) if sideways else np.array([0.0, 1.0])
-                if vv @ axis < 0:
+                along = vx if sideways else vy  # V along its axis: flat, V near vertical; pointy, horizontal
+                if along < 0:
                     continue
-                dy = float(np.hypot(*vv))
-                cosang = float(vv @ axis) / dy
-                ang = math.degrees(math.acos(max(-1.0, min(1.0, cosang))))
-                if ang > max_angle:
+                dy = float(np.hypot(vx, vy))
+                if math.degrees(math.acos(max(-1.0, min(1.0, along / dy)))) > max_angle:
                     continue
-                dx = area / dy
-                if not (RATIOS[0] <= dx / dy <= RATIOS[1]):
+                reading = _reading(b1, b2, i, j, sideways, area, max_angle)
+                if reading is None:
                     continue
-                v_hat = vv / dy
-                # u: perpendicular to v, pointing right (flat) or down (pointy)
-                u_hat = np.array([v_hat[1], -v_hat[0]]) if not sideways else np.array([-v_hat[1], v_hat[0]])
-                if (u_hat[0] if not sideways else u_hat[1]) < 0:
-                    u_hat = -u_hat
-                # half-offset test: a completing basis vector W sits half a step along V
-                _g, k, m = _ext_gcd(i, j)
-                w = -m * b1 + k * b2  # det([i j], [-m k]) = i*k + j*m = 1
-                e = float(w @ v_hat) / dy
-                frac = e - math.floor(e)
-                if abs(frac - 0.5) > HALF_STEP_TOL:
-                    continue
-                key = (sideways, round(dx * 4), round(dy * 4))
-                if key in seen:
-                    continue
-                seen.add(key)
-                # rotation: angle of v from its axis, clockwise positive on screen
-                rot = math.degrees(math.atan2(-v_hat[0], v_hat[1])) if not sideways else math.degrees(
-                    math.atan2(v_hat[1], v_hat[0])
-                )
-                out.append(Reading(sideways, dx, dy, (float(u_hat[0]), float(u_hat[1])), (float(v_hat[0]), float(v_hat[1])), rot))
-    return out
+                key = (sideways, round(reading.dx * 4), round(reading.dy * 4))
+                if key not in seen:
+                    seen.add(key)
+                    yield reading
+
+
+def _reading(b1: Vec, b2: Vec, i: int, j: int, sideways: bool, area: float, max_angle: float) -> Reading | None:
+    """The reading whose columns (rows) run along ``i*b1 + j*b2``, None when that is no hex grid's."""
+    vv = i * b1 + j * b2
+    axis = _AXES[sideways]
+    if vv @ axis < 0:
+        return None
+    dy = float(np.hypot(*vv))
+    cosang = float(vv @ axis) / dy
+    ang = math.degrees(math.acos(max(-1.0, min(1.0, cosang))))
+    if ang > max_angle:
+        return None
+    dx = area / dy
+    if not (RATIOS[0] <= dx / dy <= RATIOS[1]):
+        return None
+    v_hat = vv / dy
+    # u: perpendicular to v, pointing right (flat) or down (pointy)
+    u_hat = np.array([v_hat[1], -v_hat[0]]) if not sideways else np.array([-v_hat[1], v_hat[0]])
+    if (u_hat[0] if not sideways else u_hat[1]) < 0:
+        u_hat = -u_hat
+    # half-offset test: a completing basis vector W sits half a step along V
+    _g, k, m = _ext_gcd(i, j)
+    w = -m * b1 + k * b2  # det([i j], [-m k]) = i*k + j*m = 1
+    e = float(w @ v_hat) / dy
+    if abs(e - math.floor(e) - 0.5) > HALF_STEP_TOL:
+        return None
+    # rotation: angle of v from its axis, clockwise positive on screen
+    rot = math.degrees(math.atan2(-v_hat[0], v_hat[1])) if not sideways else math.degrees(
+        math.atan2(v_hat[1], v_hat[0])
+    )
+    return Reading(sideways, dx, dy, (float(u_hat[0]), float(u_hat[1])), (float(v_hat[0]), float(v_hat[1])), rot)
 
 
 def _ext_gcd(a: int, b: int) -> tuple[int, int, int]:

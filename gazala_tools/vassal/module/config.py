@@ -37,14 +37,13 @@ from gazala_tools.games.scenarios import load_scenarios
 from gazala_tools.games.tables import load_tables
 from gazala_tools.vassal.module import traits as t
 from gazala_tools.vassal.module.spec import DiceSpec
-from gazala_tools.yamlnodes import Doc, compose, did_you_mean
+from gazala_tools.yamlnodes import COLOR_RE, Doc, compose, did_you_mean
 
 if TYPE_CHECKING:  # pragma: no cover
     from gazala_tools.games import Game
 
 __all__ = [
     "CHART_KEYS",
-    "COLOR_RE",
     "COUNTER_ART",
     "COUNTER_KEYS",
     "CUP_KEYS",
@@ -100,7 +99,6 @@ RESERVED_KEYS: Final = {"Ctrl+D": "Delete", "Ctrl+L": "Lose step", "Ctrl+R": "Re
 #: names the module itself gives a help page
 RESERVED_HELP: Final = ("module.html",)
 KEY_RE: Final = re.compile(r"^((?:(?:Ctrl|Shift|Alt)\+)+)([A-Z0-9\[\]])$")
-COLOR_RE: Final = re.compile(r"^#[0-9a-fA-F]{6}$")
 VERSION_RE: Final = re.compile(r"^\d+(\.\d+){1,3}$")
 
 
