@@ -62,6 +62,7 @@ __all__ = [
     "MAX_MEMBER_BYTES",
     "MAX_PIXELS_PER_BYTE",
     "MAX_RATIO",
+    "MAX_SCAN_PIXELS",
     "MAX_XML_DEPTH",
     "SVG_HEAD_BYTES",
     "ZIP_METHODS",
@@ -104,6 +105,8 @@ MAX_MEMBERS: Final = 100_000
 MAX_INT_DIGITS: Final = 18
 #: most pixels of an image we read the header of and may decode (a 16,000 x 12,000 board)
 MAX_IMAGE_PIXELS: Final = 200_000_000
+#: the largest scan ``gazala digitize`` reads without ``--max-pixels`` (``digitize.image.MAX_PIXELS``)
+MAX_SCAN_PIXELS: Final = 250_000_000
 #: the image formats a module shows as a board, and the suffix a module stores each under
 BOARD_IMAGE_FORMATS: Final = {"PNG": "png", "JPEG": "jpg", "GIF": "gif"}
 #: largest board image file a module build reads (``gazala game new`` copies no larger scan)

@@ -42,14 +42,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def _image_args(p: argparse.ArgumentParser) -> None:
     """The scan, its pixel cap and ``--json``: every verb's."""
-    from gazala_tools.digitize.image import MAX_PIXELS
+    from gazala_tools.inputs import MAX_SCAN_PIXELS  # digitize.image's MAX_PIXELS, without numpy at start-up
 
     p.add_argument("image", help="the scan (PNG, JPEG, TIFF)")
     p.add_argument(
         "--max-pixels",
         type=int,
-        default=MAX_PIXELS,
-        help=f"refuse larger images (default {MAX_PIXELS:,}: Pillow's decompression-bomb guard, documented)",
+        default=MAX_SCAN_PIXELS,
+        help=f"refuse larger images (default {MAX_SCAN_PIXELS:,}: Pillow's decompression-bomb guard, documented)",
     )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 

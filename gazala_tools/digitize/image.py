@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +26,7 @@ from PIL import Image, UnidentifiedImageError
 
 from gazala_tools.errors import GazalaError
 from gazala_tools.fileio import atomic_open
-from gazala_tools.inputs import check_plausible, is_regular
+from gazala_tools.inputs import MAX_SCAN_PIXELS, check_plausible, is_regular
 
 __all__ = [
     "BOMB_FROM_PIXELS",
@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 #: The largest scan read without ``max_pixels=...`` (``--max-pixels`` on the command line).
-MAX_PIXELS = 250_000_000
+MAX_PIXELS: Final = MAX_SCAN_PIXELS
 #: A scan larger than this may hold at most :data:`MAX_SCAN_PIXELS_PER_BYTE` pixels a byte of its file.
 BOMB_FROM_PIXELS = 16_000_000
 #: Most pixels a byte of a large scan's file may stand for, whatever its format (a printed map scanned
