@@ -33,11 +33,11 @@ def _line(r: Result) -> str:
     return line
 
 
-def _parser(areas: list[str]) -> argparse.ArgumentParser:
+def _parser(names: list[str]) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="scripts/bench", description="Run the benchmarks (all, or the areas named), each against its named "
         "baseline measured in the same run; exit 1 when a bench fails or misses its budget.",
-        epilog="areas: " + ", ".join(areas))
+        epilog="areas: " + ", ".join(names))
     p.add_argument("area", nargs="*", help="benches to run (default: all)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--smoke", action="store_true", help="run each bench once at a small size; budgets not judged")

@@ -10,14 +10,12 @@ from pathlib import Path
 from typing import Final
 
 from gazala_tools.errors import GazalaError
-from gazala_tools.yamlnodes import ID_RE
 
 __all__ = [
     "ART_KEYS",
     "ART_SUFFIXES",
     "FACE_ART_KEYS",
     "FACE_KEYS",
-    "ID_RE",
     "INK_KEYS",
     "MAX_COUNTERS",
     "NATIONALITY_KEYS",

@@ -10,9 +10,9 @@ from typing import Final, Self
 
 import yaml
 
-from gazala_tools.counters.schema import ID_RE, ManifestError
+from gazala_tools.counters.schema import ManifestError
 from gazala_tools.escape import NOT_DRAWN
-from gazala_tools.yamlnodes import COLOR_RE, MAX_LIST, Section, did_you_mean, show
+from gazala_tools.yamlnodes import COLOR_RE, ID_RE, MAX_LIST, Section, did_you_mean, show
 
 __all__ = ["ROOT", "ManifestSection", "is_null"]
 

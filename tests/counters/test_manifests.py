@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gazala_tools.counters import ManifestError, load_manifest, marker_ids, parse_manifest, parse_size
-from gazala_tools.counters.schema import ID_RE
 from gazala_tools.errors import GazalaError
 from gazala_tools.games import builtin_ids
+from gazala_tools.yamlnodes import ID_RE
 
 GAMES = builtin_ids()
 

@@ -66,9 +66,6 @@ def readable(b1: Vec, b2: Vec, *, max_angle: float = MAX_ANGLE) -> bool:
     return next(_readings(b1, b2, max_angle), None) is not None
 
 
-_AXES = {False: np.array([0.0, 1.0]), True: np.array([1.0, 0.0])}  # flat: V near vertical; pointy: horizontal
-
-
 def _readings(b1: Vec, b2: Vec, max_angle: float) -> Iterator[Reading]:
     """The readings of :func:`readings`, one at a time, each (sideways, dx, dy) once."""
     area = abs(float(b1[0] * b2[1] - b1[1] * b2[0]))
@@ -78,7 +75,7 @@ def _readings(b1: Vec, b2: Vec, max_angle: float) -> Iterator[Reading]:
         for j in range(-4, 5):
             if math.gcd(i, j) != 1:
                 continue
-            vx, vy = i * x1 + j * x2, i * y1 + j * y2  # i*b1 + j*b2, as floats: most (i, j) read no grid
+            vx, vy = i * x1 + j * x2, i * y1 + j * y2  # V = i*b1 + j*b2, as floats: most (i, j) read no grid
             for sideways in (False, True):
                 along = vx if sideways else vy  # V along its axis: flat, V near vertical; pointy, horizontal
                 if along < 0:
@@ -86,7 +83,7 @@ def _readings(b1: Vec, b2: Vec, max_angle: float) -> Iterator[Reading]:
                 dy = float(np.hypot(vx, vy))
                 if math.degrees(math.acos(max(-1.0, min(1.0, along / dy)))) > max_angle:
                     continue
-                reading = _reading(b1, b2, i, j, sideways, area, max_angle)
+                reading = _reading(b1, b2, i, j, sideways, area, (vx, vy), dy)
                 if reading is None:
                     continue
                 key = (sideways, round(reading.dx * 4), round(reading.dy * 4))
@@ -95,21 +92,15 @@ def _readings(b1: Vec, b2: Vec, max_angle: float) -> Iterator[Reading]:
                     yield reading
 
 
-def _reading(b1: Vec, b2: Vec, i: int, j: int, sideways: bool, area: float, max_angle: float) -> Reading | None:
-    """The reading whose columns (rows) run along ``i*b1 + j*b2``, None when that is no hex grid's."""
-    vv = i * b1 + j * b2
-    axis = _AXES[sideways]
-    if vv @ axis < 0:
-        return None
-    dy = float(np.hypot(*vv))
-    cosang = float(vv @ axis) / dy
-    ang = math.degrees(math.acos(max(-1.0, min(1.0, cosang))))
-    if ang > max_angle:
-        return None
+def _reading(b1: Vec, b2: Vec, i: int, j: int, sideways: bool, area: float, v: tuple[float, float],
+             dy: float) -> Reading | None:
+    """The reading whose columns (rows) run along ``v`` = ``i*b1 + j*b2`` (of length ``dy``, within the
+    angle of its axis), None when that is no hex grid's: hexes of another ratio, or a next column not
+    half a step along it."""
     dx = area / dy
     if not (RATIOS[0] <= dx / dy <= RATIOS[1]):
         return None
-    v_hat = vv / dy
+    v_hat = np.array(v) / dy
     # u: perpendicular to v, pointing right (flat) or down (pointy)
     u_hat = np.array([v_hat[1], -v_hat[0]]) if not sideways else np.array([-v_hat[1], v_hat[0]])
     if (u_hat[0] if not sideways else u_hat[1]) < 0:
