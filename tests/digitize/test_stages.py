@@ -12,6 +12,9 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import ndimage
 
 from gazala_tools.digitize.lattice import (
     Params,
@@ -24,6 +27,7 @@ from gazala_tools.digitize.lattice import (
 )
 from gazala_tools.digitize.lattice import params as params_module
 from gazala_tools.digitize.lattice.candidates import _same_points
+from gazala_tools.digitize.lattice.evidence import wide_gaussian
 from gazala_tools.errors import GazalaError
 
 
@@ -163,3 +167,21 @@ def test_4_too_few_hexes_is_a_clean_error() -> None:
     e = np.zeros((300, 340), dtype=np.float32)
     with pytest.raises(GazalaError, match="too few hex centres"):
         fit_centres(e, FLAT, np.array([40.0, 50.0]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    h=st.integers(1, 90),
+    w=st.integers(1, 90),
+    sigma=st.floats(2.0, 30.0),
+    seed=st.integers(0, 2**32 - 1),
+    dtype=st.sampled_from([np.float32, np.float64]),
+)
+def test_1_the_brightness_blur_by_fft_is_ndimages_gaussian(h: int, w: int, sigma: float, seed: int, dtype: type) -> None:
+    """The local brightness's wide Gaussian (by FFT) is ``ndimage.gaussian_filter`` to the rounding of its
+    type, borders included (its reach past either side of a small image: reflected again), in its type."""
+    a = np.random.default_rng(seed).random((h, w)).astype(dtype)
+    got = wide_gaussian(a, sigma)
+    want = ndimage.gaussian_filter(a, sigma)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.allclose(got, want, rtol=1e-5 if dtype is np.float32 else 1e-12, atol=0)

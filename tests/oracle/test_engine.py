@@ -5,7 +5,9 @@ Tests marked ``vassal`` run the real VASSAL 3.7.26 engine (Java + Xvfb, one JVM 
 
 from __future__ import annotations
 
+import fcntl
 import random
+import subprocess
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +16,15 @@ from typing import Any
 import pytest
 
 from gazala_tools.vassal.buildfile import read_layouts
-from tools.vassal_oracle.engine import ENGINE_VERSION, Engine, EngineError, is_routine, problems
+from tools.vassal_oracle import engine as engine_module
+from tools.vassal_oracle.engine import (
+    ENGINE_VERSION,
+    Engine,
+    EngineError,
+    is_routine,
+    manifest_class_path,
+    problems,
+)
 
 Fixture = Callable[[str], dict[str, Any]]
 
@@ -91,7 +101,69 @@ def test_every_runtime_jar_of_the_shared_engine_has_its_debian_package_in_setup(
     assert needed <= listed, sorted(needed - listed)
 
 
+def jar_with_manifest(path: Path, manifest: str) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("META-INF/MANIFEST.MF", manifest)
+    return path
+
+
+def test_a_jars_manifest_class_path_is_read_with_its_continuation_lines(tmp_path: Path) -> None:
+    jar = jar_with_manifest(
+        tmp_path / "a.jar", "Manifest-Version: 1.0\r\nClass-Path: /usr/lib/jvm/rt.jar lib/o\r\n ne.jar .\r\nX: y\r\n"
+    )
+    assert manifest_class_path(jar) == ["/usr/lib/jvm/rt.jar", "lib/one.jar", "."]
+    assert manifest_class_path(jar_with_manifest(tmp_path / "b.jar", "Manifest-Version: 1.0\n")) == []
+    (tmp_path / "c.jar").write_bytes(b"not a zip")
+    assert manifest_class_path(tmp_path / "c.jar") == []
+
+
+def test_the_class_archive_holds_the_jars_before_one_that_names_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JVM cannot archive a class path holding a non-empty folder (Debian's gnu-getopt.jar names
+    ``.``): the archive takes the jars before it, which every run's class path starts with."""
+    monkeypatch.setattr(engine_module, "DEBIAN_JAR_DIR", tmp_path)
+    engine = jar_with_manifest(tmp_path / "Vengine-x.jar", "Manifest-Version: 1.0\n")
+    jar_with_manifest(tmp_path / "one.jar", "Class-Path: two.jar\n")
+    jar_with_manifest(tmp_path / "getopt.jar", "Class-Path: /usr/lib/rt.jar .\n")
+    jar_with_manifest(tmp_path / "after.jar", "Manifest-Version: 1.0\n")
+    (tmp_path / "debian-jars.txt").write_text("one.jar\ngetopt.jar\nafter.jar\n")
+    e = Engine(jar=engine, cache=tmp_path / "cache")
+    assert e.archive_jars() == [engine, tmp_path / "one.jar"]
+    assert e.classpath().startswith(":".join(map(str, e.archive_jars())) + ":")
+    name = e.archive().name
+    jar_with_manifest(tmp_path / "one.jar", "Class-Path: two.jar three.jar\n")  # a jar changed: another archive
+    assert e.archive().name != name and e.archive().parent == tmp_path / "cache"
+
+
+def test_an_archive_the_jvm_cannot_make_is_not_tried_again(tmp_path: Path) -> None:
+    """A failed dump leaves a ``.failed`` note with the reason; runs then start without an archive."""
+    e = Engine(cache=tmp_path, java="false")
+    class_list = tmp_path / "classes.lst"
+    class_list.write_text("java/lang/Object\n")
+    archive = tmp_path / "classes-x.jsa"
+    e._dump_archive(class_list, archive)
+    assert not archive.exists() and (tmp_path / "classes-x.jsa.failed").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["classes-x.jsa.failed", "classes.lst"]
+
+
 # --- with the engine ---------------------------------------------------------------------------------
+
+
+@pytest.mark.vassal
+def test_a_run_leaves_a_class_archive_the_next_runs_map(vassal_engine: Engine, tmp_path: Path) -> None:
+    """After a run the engine's classes are in a class-data archive, and the JVM maps it with a run's
+    class path (``-Xshare:on`` refuses to start when it cannot)."""
+    with (vassal_engine.cache / "classes.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making it: wait for it
+    vassal_engine.module(minimal_module(tmp_path))  # maps it, or (none yet) makes it
+    archive = vassal_engine.archive()
+    assert archive.is_file() and archive.stat().st_size > 10_000_000
+    cp = vassal_engine.classpath([vassal_engine.compiled()])
+    run = [vassal_engine.java, "-Xshare:on", f"-XX:SharedArchiveFile={archive}", "-cp", cp, "-version"]
+    assert subprocess.run(run, capture_output=True, check=False, timeout=120).returncode == 0
+    wrong = [*run[:4], str(tmp_path) + ":" + cp, "-version"]  # another class path: not this archive's
+    assert subprocess.run(wrong, capture_output=True, check=False, timeout=120).returncode != 0
 
 
 @pytest.mark.vassal

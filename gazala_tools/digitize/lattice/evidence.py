@@ -38,6 +38,7 @@ __all__ = [
     "printed_marks",
     "thin_lines",
     "thin_unmarked",
+    "wide_gaussian",
 ]
 
 #: hex-edge directions of both orientations (degrees from the x axis)
@@ -68,14 +69,33 @@ def local_light(grey: FloatImage, params: Params = DEFAULT) -> FloatImage:
     sigma = max(8.0, min(grey.shape) / 40)
     k = int(sigma / 4)
     if grey.size <= params.light_direct_pixels or k < 2:
-        out: FloatImage = ndimage.gaussian_filter(grey, sigma)
-        return out
+        return wide_gaussian(grey, sigma)
     small = ndimage.gaussian_filter(downsample(grey, k), sigma / k)
     h, w = grey.shape
     # block j of the reduced image covers [k*j, k*j + k): its centre is at k*j + (k - 1)/2
     rows = _lerp(small, (np.arange(h) - (k - 1) / 2) / k, axis=0)
     big: FloatImage = _lerp(rows, (np.arange(w) - (k - 1) / 2) / k, axis=1)
     return big
+
+
+def wide_gaussian(a: FloatImage, sigma: float) -> FloatImage:
+    """``ndimage.gaussian_filter(a, sigma)`` of a 2-D float image made by FFT: the same kernel (4 sigma
+    each side), the same ``reflect`` border, one axis then the other, rounded to the image's type between
+    them as ndimage does; it differs from it only by the rounding of float64 sums (none of the scans' local
+    brightness differs in a bit). The direct filter costs 8 sigma per pixel and axis: 0.44 s for a
+    1,500 px scan's brightness, against 0.09 s."""
+    lw = int(4.0 * sigma + 0.5)
+    x = np.arange(-lw, lw + 1, dtype=np.float64)
+    w = np.exp(-0.5 / sigma**2 * x**2)
+    w /= w.sum()
+    out = a
+    for axis in (0, 1):
+        pad = [(0, 0), (0, 0)]
+        pad[axis] = (lw, lw)
+        padded = np.pad(out.astype(np.float64), pad, mode="symmetric")  # ndimage's "reflect"
+        kernel = w.reshape((-1, 1) if axis == 0 else (1, -1))
+        out = signal.fftconvolve(padded, kernel, mode="valid", axes=axis).astype(a.dtype)
+    return out
 
 
 def _lerp(a: FloatImage, at: NDArray[np.float64], axis: int) -> FloatImage:
