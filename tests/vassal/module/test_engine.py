@@ -50,6 +50,53 @@ def _open_setup(vassal_engine: Any, vmod: Path, member: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
+def engine_setup(vassal_engine: Any) -> Callable[[Path, str], dict[str, Any]]:
+    """:func:`_open_setup` once per module and set-up (the tests below ask for the same set-ups)."""
+    cache: dict[tuple[Path, str], dict[str, Any]] = {}
+
+    def get(vmod: Path, member: str) -> dict[str, Any]:
+        if (vmod, member) not in cache:
+            cache[vmod, member] = _open_setup(vassal_engine, vmod, member)
+        return cache[vmod, member]
+
+    return get
+
+
+def _hex_points(game: str, game_module: GameModule) -> list[tuple[str, int, int]]:
+    """The centre of every hex of ``game``'s map, in main-map coordinates."""
+    board = game_module(game)[1].spec.board
+    geometry = HexGridGeometry.from_vassal_attrs(dict(board.grid_attrs), Numbering.from_vassal_attrs(board.numbering_attrs))
+    points = []
+    for h in load_map(game).hexes():
+        x, y = geometry.hex_center(h)
+        points.append((MAIN_MAP, x + board.edge_width, y + board.edge_height))
+    return points
+
+
+def _track_points(game: str, game_module: GameModule) -> list[tuple[str, int, int]]:
+    """The centre of each VP track box, then a point a quarter of a box off each centre."""
+    track = game_module(game)[1].spec.track
+    points = [(track.map_name, *track.centre(i)) for i in range(len(track.boxes))]
+    return points + [(m, x + track.box // 4, y - track.box // 4) for m, x, y in points]
+
+
+@pytest.fixture(scope="module")
+def engine_located(vassal_engine: Any, game_module: GameModule) -> Callable[[str, str], list[Any]]:
+    """What the engine says of the hex centres (``"hexes"``) and the VP track's points (``"track"``) of a
+    game: one ``locate`` call per game for both."""
+    cache: dict[str, dict[str, list[Any]]] = {}
+
+    def get(game: str, which: str) -> list[Any]:
+        if game not in cache:
+            hexes, track = _hex_points(game, game_module), _track_points(game, game_module)
+            located = vassal_engine.locate(game_module(game)[0], hexes + track)
+            cache[game] = {"hexes": located[: len(hexes)], "track": located[len(hexes) :]}
+        return cache[game][which]
+
+    return get
+
+
+@pytest.fixture(scope="module")
 def engine_module(vassal_engine: Any, game_module: GameModule) -> Callable[[str], dict[str, Any]]:
     cache: dict[str, dict[str, Any]] = {}
 
@@ -85,27 +132,22 @@ def test_every_palette_slot_is_present_and_builds(engine_module: Callable[[str],
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_engine_names_every_hex_centre_by_our_label(vassal_engine: Any, game_module: GameModule, game: str) -> None:
-    path, built = game_module(game)
-    board = built.spec.board
-    geometry = HexGridGeometry.from_vassal_attrs(dict(board.grid_attrs), Numbering.from_vassal_attrs(board.numbering_attrs))
+def test_engine_names_every_hex_centre_by_our_label(engine_located: Callable[[str, str], list[Any]], game: str) -> None:
     game_map = load_map(game)
     hexes = game_map.hexes()
-    points = []
-    for h in hexes:
-        x, y = geometry.hex_center(h)
-        points.append((MAIN_MAP, x + board.edge_width, y + board.edge_height))
-    located = vassal_engine.locate(path, points)
+    located = engine_located(game, "hexes")
     wrong = [(game_map.label(h), loc.location) for h, loc in zip(hexes, located, strict=True) if loc.location != game_map.label(h)]
     assert wrong == []
     assert len(located) == len(game_map.grid)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_17_0_setup_places_each_unit_in_its_rule_given_hex(vassal_engine: Any, game_module: GameModule, game: str) -> None:
+def test_17_0_setup_places_each_unit_in_its_rule_given_hex(
+    engine_setup: Callable[[Path, str], dict[str, Any]], game_module: GameModule, game: str
+) -> None:
     path, built = game_module(game)
     (scenario, *_) = built.spec.scenarios
-    result = _open_setup(vassal_engine, path, scenario.file)
+    result = engine_setup(path, scenario.file)
     assert result["game_started"]
     where = {p["id"]: p["location"] for p in result["pieces"] if p["map"] == MAIN_MAP}
     assert where == dict(scenario.placements)
@@ -159,13 +201,12 @@ def test_engine_builds_every_chart_page(engine_module: Callable[[str], dict[str,
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_engine_names_each_vp_track_box_and_snaps_a_marker_to_its_centre(vassal_engine: Any, game_module: GameModule,
-                                                                         game: str) -> None:
-    path, built = game_module(game)
-    track = built.spec.track
+def test_engine_names_each_vp_track_box_and_snaps_a_marker_to_its_centre(
+    engine_located: Callable[[str, str], list[Any]], game_module: GameModule, game: str
+) -> None:
+    track = game_module(game)[1].spec.track
     points = [(track.map_name, *track.centre(i)) for i in range(len(track.boxes))]
-    off_centre = [(m, x + track.box // 4, y - track.box // 4) for m, x, y in points]
-    located = vassal_engine.locate(path, points + off_centre)
+    located = engine_located(game, "track")
     assert [loc.location for loc in located] == [*track.boxes, *track.boxes]
     assert [loc.snap for loc in located[len(points):]] == [(x, y) for _m, x, y in points]
     assert {loc.board for loc in located} == {track.map_name}
@@ -186,12 +227,14 @@ def test_vp_markers_are_in_the_palette_with_their_track_properties(engine_module
         assert p.id in slot["state"] and built.spec.track.map_name in slot["state"]  # the Marker values
 
 
-def test_11_1_bg_setup_places_each_unit_in_a_hex_of_its_named_place(vassal_engine: Any, game_module: GameModule) -> None:
+def test_11_1_bg_setup_places_each_unit_in_a_hex_of_its_named_place(
+    engine_setup: Callable[[Path, str], dict[str, Any]], game_module: GameModule
+) -> None:
     (bg,) = load_scenarios(find_game("batalha"))
     setup = [(p.units[0], p.place, p.source) for p in bg.setup]
     path, built = game_module("batalha")
     (scenario,) = built.spec.scenarios
-    result = _open_setup(vassal_engine, path, scenario.file)
+    result = engine_setup(path, scenario.file)
     assert result["game_started"]
     where = {p["id"]: p["location"] for p in result["pieces"] if p["map"] == MAIN_MAP}
     game_map = load_map("batalha")
@@ -201,12 +244,14 @@ def test_11_1_bg_setup_places_each_unit_in_a_hex_of_its_named_place(vassal_engin
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_setup_starts_the_vp_markers_in_their_track_boxes(vassal_engine: Any, game_module: GameModule, game: str) -> None:
+def test_each_setup_starts_the_vp_markers_in_their_track_boxes(
+    engine_setup: Callable[[Path, str], dict[str, Any]], game_module: GameModule, game: str
+) -> None:
     """RG 17.0: "The Axis player starts with 2VP marked on the VP track" (Scenario One); else 0."""
     path, built = game_module(game)
     track = built.spec.track
     for scenario in built.spec.scenarios:
-        result = _open_setup(vassal_engine, path, scenario.file)
+        result = engine_setup(path, scenario.file)
         on_track = {p["id"]: p["location"] for p in result["pieces"] if p["map"] == track.map_name}
         assert on_track == {pid: track.boxes[box] for pid, box in scenario.track}
         assert len(on_track) == 2
