@@ -28,6 +28,7 @@ from gazala_tools.digitize.lattice import (
 from gazala_tools.digitize.lattice import params as params_module
 from gazala_tools.digitize.lattice.candidates import _same_points
 from gazala_tools.digitize.lattice.evidence import wide_gaussian
+from gazala_tools.digitize.lattice.fitting import _opening
 from gazala_tools.errors import GazalaError
 
 
@@ -185,3 +186,24 @@ def test_1_the_brightness_blur_by_fft_is_ndimages_gaussian(h: int, w: int, sigma
     want = ndimage.gaussian_filter(a, sigma)
     assert got.dtype == want.dtype and got.shape == want.shape
     assert np.allclose(got, want, rtol=1e-5 if dtype is np.float32 else 1e-12, atol=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    angle=st.one_of(st.sampled_from([0.0, 30.0, 60.0, 90.0, 120.0, 150.0]), st.floats(0.0, 180.0)),
+    half=st.integers(1, 12),
+    h=st.integers(30, 70),
+    w=st.integers(30, 70),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_4_the_straight_edge_opening_is_scipys_grey_opening(angle: float, half: int, h: int, w: int, seed: int) -> None:
+    """The opening that keeps the straight edges (a line footprint along a hex-edge direction, made as
+    ``line_edges`` makes it) by shifted minima and maxima gives ``ndimage.grey_opening``'s values exactly,
+    at any angle."""
+    t = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
+    pts = np.round(np.outer(np.arange(-half, half + 1), t)).astype(np.int64)
+    r = int(np.abs(pts).max())
+    fp = np.zeros((2 * r + 1, 2 * r + 1), dtype=bool)
+    fp[pts[:, 1] + r, pts[:, 0] + r] = True
+    e = np.random.default_rng(seed).random((h, w)).astype(np.float32)
+    assert np.array_equal(_opening(e, fp), ndimage.grey_opening(e, footprint=fp))

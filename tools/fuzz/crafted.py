@@ -467,14 +467,36 @@ def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
     return name
 
 
+#: each large module made once per process, kept in a temporary folder (not in memory: up to 60 MB each), and
+#: copied for each command that is run on it
+_MADE: dict[str, Path] = {}
+_KEEP: list[Path] = []
+
+
+def _made_module(d: Path, what: str, make: Callable[[], bytes], name: str = "m.vmod") -> str:
+    import shutil
+
+    path = _MADE.get(what)
+    if path is None:
+        if not _KEEP:
+            import atexit
+            import tempfile
+
+            _KEEP.append(Path(tempfile.mkdtemp(prefix="gazala-crafted-")))
+            atexit.register(shutil.rmtree, _KEEP[0], ignore_errors=True)
+        path = _MADE[what] = _write(_KEEP[0], f"{len(_MADE)}.vmod", module_zip(make()))
+    shutil.copyfile(path, d / name)
+    return name
+
+
 for _what, _make in (("prototypes 4 x 100", prototype_bomb), ("2.4 million empty elements", empty_elements),
                      ("400,000 roster entries", roster), ("300,000 piece slots", lambda: many_slots(300_000)),
                      ("19,000 piece slots", lambda: many_slots(19_000)),
                      ("a 60 MB attribute", big_attribute), ("60 MB of text", big_text),
                      ("6 piece slots of 10 MB", big_slots), ("140,000 elements of 430 bytes", many_attributes)):
     for _verb in ("lint", "locate", "import"):
-        def _maker(d: Path, make: Callable[[], bytes] = _make, verb: str = _verb) -> list[str]:
-            m = _vmod(d, make())
+        def _maker(d: Path, make: Callable[[], bytes] = _make, verb: str = _verb, what: str = _what) -> list[str]:
+            m = _made_module(d, what, make)
             return {"lint": ["module", "lint", m], "locate": ["grid", "locate", m, "10", "10"],
                     "import": ["game", "import", m, "out"]}[verb]
 
