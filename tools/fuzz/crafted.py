@@ -18,9 +18,12 @@ each in its own process, measured with ``wait4``: by ``tests/reliability/test_ho
 
 from __future__ import annotations
 
+import atexit
 import bz2
 import lzma
+import shutil
 import struct
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -467,25 +470,23 @@ def _vmod(d: Path, xml: bytes, name: str = "m.vmod") -> str:
     return name
 
 
-#: each large module made once per process, kept in a temporary folder (not in memory: up to 60 MB each), and
-#: copied for each command that is run on it
+@cache
+def _kept() -> Path:
+    """A temporary folder for the large modules, removed when the process ends."""
+    keep = Path(tempfile.mkdtemp(prefix="gazala-crafted-"))
+    atexit.register(shutil.rmtree, keep, ignore_errors=True)
+    return keep
+
+
+#: each large module, made once per process and kept in :func:`_kept` (not in memory: up to 60 MB each)
 _MADE: dict[str, Path] = {}
-_KEEP: list[Path] = []
 
 
 def _made_module(d: Path, what: str, make: Callable[[], bytes], name: str = "m.vmod") -> str:
-    import shutil
-
-    path = _MADE.get(what)
-    if path is None:
-        if not _KEEP:
-            import atexit
-            import tempfile
-
-            _KEEP.append(Path(tempfile.mkdtemp(prefix="gazala-crafted-")))
-            atexit.register(shutil.rmtree, _KEEP[0], ignore_errors=True)
-        path = _MADE[what] = _write(_KEEP[0], f"{len(_MADE)}.vmod", module_zip(make()))
-    shutil.copyfile(path, d / name)
+    """:func:`_vmod` of ``make()``, made once for every command run on it, copied into ``d``."""
+    if what not in _MADE:
+        _MADE[what] = _kept() / _vmod(_kept(), make(), f"{len(_MADE)}.vmod")
+    shutil.copyfile(_MADE[what], d / name)
     return name
 
 
@@ -505,8 +506,6 @@ for _what, _make in (("prototypes 4 x 100", prototype_bomb), ("2.4 million empty
 
 @case("game.yaml with 40,000 sides: game show", exits=(0, 2))
 def _many_sides(d: Path) -> list[str]:
-    import shutil
-
     root = Path(__file__).resolve().parents[2]
     game = d / "g"
     shutil.copytree(root / "tests" / "games" / "river-war", game)

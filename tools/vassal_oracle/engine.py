@@ -116,12 +116,19 @@ def debian_jars(jar: Path) -> list[str]:
     return [line.strip() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def manifest_class_path(jar: Path) -> list[str]:
-    """The entries of the ``Class-Path`` of ``jar``'s manifest (none when it has none or cannot be read)."""
+def _jar_text(jar: Path, member: str) -> str | None:
+    """The text of ``member`` of ``jar`` (None when the jar or the member cannot be read)."""
     try:
         with zipfile.ZipFile(jar) as zf:
-            text = zf.read("META-INF/MANIFEST.MF").decode("utf-8", "replace")
+            return zf.read(member).decode("utf-8", "replace")
     except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def manifest_class_path(jar: Path) -> list[str]:
+    """The entries of the ``Class-Path`` of ``jar``'s manifest (none when it has none or cannot be read)."""
+    text = _jar_text(jar, "META-INF/MANIFEST.MF")
+    if text is None:
         return []
     # a manifest line goes on in the next line that starts with a space
     lines = text.replace("\r\n", "\n").replace("\n ", "").splitlines()
@@ -134,10 +141,8 @@ def manifest_class_path(jar: Path) -> list[str]:
 
 def jar_version(jar: Path) -> str | None:
     """``git.version`` of the engine jar's ``git.properties`` (None when it has none)."""
-    try:
-        with zipfile.ZipFile(jar) as zf:
-            text = zf.read("git.properties").decode("utf-8", "replace")
-    except (OSError, KeyError, zipfile.BadZipFile):
+    text = _jar_text(jar, "git.properties")
+    if text is None:
         return None
     for line in text.splitlines():
         key, _, value = line.partition("=")

@@ -205,7 +205,7 @@ def test_engine_names_each_vp_track_box_and_snaps_a_marker_to_its_centre(
     engine_located: Callable[[str, str], list[Any]], game_module: GameModule, game: str
 ) -> None:
     track = game_module(game)[1].spec.track
-    points = [(track.map_name, *track.centre(i)) for i in range(len(track.boxes))]
+    points = _track_points(game, game_module)[: len(track.boxes)]  # the centres
     located = engine_located(game, "track")
     assert [loc.location for loc in located] == [*track.boxes, *track.boxes]
     assert [loc.snap for loc in located[len(points):]] == [(x, y) for _m, x, y in points]
